@@ -1,0 +1,1 @@
+"""Pure rule engines: no I/O, no Telegram, no database, no clock."""

@@ -1,0 +1,316 @@
+"""The one contract every game engine follows, so the bot never special-cases a game.
+
+An engine is a handful of pure functions over a pydantic ``State``
+(DESIGN.md, "games/: a game is a pure state machine"):
+
+* ``new_table(settings, rng)`` -> State
+* ``legal_actions(state, player)`` -> what that player may do now, with bounds
+* ``apply(state, player, action, rng)`` -> :class:`Step` (new state, events,
+  transfers); an illegal action raises :class:`IllegalAction` and the input
+  state is untouched (engines work on a copy)
+* ``awaiting(state)`` -> the players whose decision the table waits for
+* ``timeout(state, rng)`` -> the safe default applied to every awaited player
+* ``view(state, viewer)`` -> :class:`TableView`, the **only** way from state to
+  anything a person sees
+
+Chips. Each seated player has a *stack*: the chips he brought to the table
+(``Join.buy_in``), which is what the rules call his wallet. Every chip
+movement is a :class:`Transfer` between named accounts (see :mod:`accounts
+<games.engine>` helpers below); a transfer moves a positive amount from one
+account to another, so every step's transfers sum to zero by construction.
+Only ``wallet:<id>`` accounts live outside the table; the storage layer
+books all others as the table's escrow.
+
+Randomness enters only through the ``rng`` argument (a new shoe) and the
+actions themselves (a cut offset drawn by the host); with a fixed shoe in
+the state and the action log, a coup replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PlayerId = int
+"""A player is identified by his Telegram user id."""
+
+
+# --------------------------------------------------------------------- errors
+
+
+class Reason(StrEnum):
+    """Why an action was refused; the bot turns each into a translated sentence."""
+
+    NOT_SEATED = "not_seated"
+    ALREADY_SEATED = "already_seated"
+    TABLE_FULL = "table_full"
+    NOT_ENOUGH_PLAYERS = "not_enough_players"
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_PHASE = "wrong_phase"
+    STALE = "stale"
+    UNKNOWN_ACTION = "unknown_action"
+    AMOUNT_OUT_OF_RANGE = "amount_out_of_range"
+    INSUFFICIENT_CHIPS = "insufficient_chips"
+    EXCEEDS_BANK = "exceeds_bank"
+    BANCO_NOT_ALLOWED = "banco_not_allowed"
+    MUST_DRAW = "must_draw"
+    MUST_STAND = "must_stand"
+    CANNOT_DRAW = "cannot_draw"
+    NOT_ALLOWED = "not_allowed"
+    JOINING_FORBIDDEN = "joining_forbidden"
+    NO_OPENERS = "no_openers"
+    BAD_DISCARD = "bad_discard"
+    IN_COUP = "in_coup"
+
+
+class GameError(Exception):
+    """Base of every error an engine raises on purpose."""
+
+
+class IllegalAction(GameError):
+    """The action is not allowed now; ``reason`` is machine-readable, ``detail`` for logs.
+
+    ``detail`` must never name a hidden card: it can reach a log line.
+    """
+
+    def __init__(self, reason: Reason, detail: str = "", **params: Any) -> None:
+        super().__init__(f"{reason.value}: {detail}" if detail else reason.value)
+        self.reason = reason
+        self.detail = detail
+        self.params = params
+
+
+# ------------------------------------------------------------------- accounts
+
+
+def wallet(player: PlayerId) -> str:
+    """The player's wallet in the chat, outside the table."""
+    return f"wallet:{player}"
+
+
+def stack(player: PlayerId) -> str:
+    """The chips the player has in front of him at the table."""
+    return f"stack:{player}"
+
+
+def stake(player: PlayerId) -> str:
+    """The player's stake (or bet) on the current coup or hand."""
+    return f"stake:{player}"
+
+
+BANK = "bank"
+POT = "pot"
+
+
+def is_table_account(account: str) -> bool:
+    """True for every account held by the table (all but wallets)."""
+    return not account.startswith("wallet:")
+
+
+# ---------------------------------------------------------- actions, events
+
+
+class Action(BaseModel):
+    """Base of every action. ``kind`` is the discriminator the bot puts on buttons."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: str
+
+
+class Join(Action):
+    """Sit down at the table with ``buy_in`` chips from the wallet."""
+
+    kind: Literal["join"] = "join"
+    name: str = Field(max_length=64)
+    buy_in: int = Field(ge=0)
+
+
+class Leave(Action):
+    """Stand up; the stack returns to the wallet (between coups, or after the current one)."""
+
+    kind: Literal["leave"] = "leave"
+
+
+class Event(BaseModel):
+    """Something that happened, in the past tense (``CardDealt``, ``BankPassed``).
+
+    ``to`` is ``None`` for a public event, otherwise the only players who may
+    see it. Events naming a hidden card must carry ``to``; :func:`visible_events`
+    filters them for a viewer exactly like :func:`view` filters the state.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    kind: str
+    to: tuple[PlayerId, ...] | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+def public(kind: str, **data: Any) -> Event:
+    """A public event."""
+    return Event(kind=kind, data=data)
+
+
+def private(kind: str, to: Sequence[PlayerId], **data: Any) -> Event:
+    """An event only the players in ``to`` may see."""
+    return Event(kind=kind, to=tuple(to), data=data)
+
+
+def visible_events(events: Sequence[Event], viewer: PlayerId | None) -> list[Event]:
+    """The events ``viewer`` may see (``None``: the public)."""
+    return [e for e in events if e.to is None or (viewer is not None and viewer in e.to)]
+
+
+class Transfer(BaseModel):
+    """``amount`` chips move from ``src`` to ``dst`` because of ``reason``."""
+
+    model_config = ConfigDict(frozen=True)
+    src: str
+    dst: str
+    amount: int = Field(gt=0)
+    reason: str
+
+
+def net(transfers: Sequence[Transfer]) -> dict[str, int]:
+    """Net change per account; the values always sum to zero."""
+    out: dict[str, int] = {}
+    for t in transfers:
+        out[t.src] = out.get(t.src, 0) - t.amount
+        out[t.dst] = out.get(t.dst, 0) + t.amount
+    return out
+
+
+class ActionSpec(BaseModel):
+    """One thing a player may do now. ``min``/``max`` bound an amount; ``presets`` suggest some."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: str
+    min: int | None = None
+    max: int | None = None
+    presets: tuple[int, ...] = ()
+    choices: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------------- state
+
+S = TypeVar("S", bound="GameState")
+
+
+class SeatBase(BaseModel):
+    """A place at the table. Games extend it with their own per-seat fields."""
+
+    player: PlayerId
+    name: str
+    stack: int = Field(ge=0)
+    timeouts: int = 0
+    leaving: bool = False
+
+
+class GameState(BaseModel):
+    """Base of every game's state; ``version`` is bumped by every applied action."""
+
+    game: str
+    version: int = 0
+    coup: int = 0
+    phase: str
+
+
+class Step(BaseModel, Generic[S]):
+    """What one applied action produced."""
+
+    state: S
+    events: list[Event] = Field(default_factory=list)
+    transfers: list[Transfer] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- views
+
+
+class SeatView(BaseModel):
+    """A seat as one viewer sees it.
+
+    Deny by default: there is no field for another seat's hidden card. A seat
+    shows only ``face_up`` cards and how many it holds face down; the viewer's
+    own hidden cards travel separately in :attr:`TableView.my_cards`.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    player: PlayerId
+    name: str
+    stack: int
+    stake: int = 0
+    face_up: tuple[str, ...] = ()
+    face_down: int = 0
+    role: str = ""
+    status: str = ""
+
+
+class TableView(BaseModel):
+    """Everything one viewer (or the public, ``viewer=None``) may see of a table."""
+
+    model_config = ConfigDict(frozen=True)
+    game: str
+    version: int
+    coup: int
+    phase: str
+    viewer: PlayerId | None
+    seats: tuple[SeatView, ...]
+    my_cards: tuple[str, ...] = ()
+    bank: int = 0
+    pot: int = 0
+    awaiting: tuple[PlayerId, ...] = ()
+    info: dict[str, Any] = Field(default_factory=dict)
+    """Public facts of the game (burned cards, commitments, showing values); never hidden cards."""
+
+
+# ------------------------------------------------------------------- contract
+
+
+class Engine(Protocol[S]):
+    """What the bot, storage and ``games.simulate`` rely on; every game module provides one."""
+
+    name: ClassVar[str]
+    state_type: ClassVar[type[GameState]]
+    action_types: ClassVar[dict[str, type[Action]]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def new_table(self, settings: dict[str, Any], rng: random.Random | None = None) -> S:
+        """An empty table with these settings (unknown keys refused, defaults filled)."""
+        ...
+
+    def legal_actions(self, state: S, player: PlayerId) -> list[ActionSpec]:
+        """What ``player`` may do now, with bounds."""
+        ...
+
+    def apply(self, state: S, player: PlayerId, action: Action,
+              rng: random.Random | None = None) -> Step[S]:
+        """Apply ``action`` for ``player``; raise :class:`IllegalAction` if it is not legal."""
+        ...
+
+    def awaiting(self, state: S) -> list[PlayerId]:
+        """The players whose decision the table is waiting for (deadline runs for them)."""
+        ...
+
+    def timeout(self, state: S, rng: random.Random | None = None) -> Step[S]:
+        """Apply the safe default to every awaited player; counts their timeouts."""
+        ...
+
+    def view(self, state: S, viewer: PlayerId | None) -> TableView:
+        """The table as ``viewer`` may see it (``None``: the group)."""
+        ...
+
+
+def parse_action(engine: Engine[Any], data: dict[str, Any]) -> Action:
+    """Build an action from loose data (a button or typed text); unknown kinds are refused."""
+    kind = data.get("kind")
+    cls = engine.action_types.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action kind {kind!r}")
+    try:
+        return cls.model_validate(data)
+    except ValueError as exc:
+        raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, "malformed action") from exc
