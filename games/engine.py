@@ -135,6 +135,23 @@ class Leave(Action):
     kind: Literal["leave"] = "leave"
 
 
+class Start(Action):
+    """Begin play (the first auction or coup) once enough players are seated.
+
+    After that, engines go on to the next coup by themselves after each
+    settlement while enough players remain.
+    """
+
+    kind: Literal["start"] = "start"
+
+
+class Cut(Action):
+    """Cut the shoe; ``offset`` is a fresh secure random number drawn by the host at the press."""
+
+    kind: Literal["cut"] = "cut"
+    offset: int = Field(ge=0)
+
+
 class Event(BaseModel):
     """Something that happened, in the past tense (``CardDealt``, ``BankPassed``).
 
@@ -301,6 +318,14 @@ class Engine(Protocol[S]):
 
     def view(self, state: S, viewer: PlayerId | None) -> TableView:
         """The table as ``viewer`` may see it (``None``: the group)."""
+        ...
+
+    def accounts(self, state: S) -> dict[str, int]:
+        """Balance of every non-empty table account (stacks, stakes, bank, pot).
+
+        Applying :func:`net` of a step's transfers to the accounts before it gives
+        the accounts after it; the storage layer keeps the same balances.
+        """
         ...
 
 
