@@ -1,0 +1,1 @@
+"""Persistence: wallets, the double-entry ledger, table snapshots."""
