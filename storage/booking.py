@@ -1,0 +1,91 @@
+"""What a backend books for one step: validated ledger rows and net balance changes.
+
+Both backends share this so that SQLite and PostgreSQL book a step identically.
+Double entry: each :class:`~games.engine.Transfer` becomes two ledger rows, the
+source debited and the destination credited with the same reason, so the rows
+of a step sum to zero whatever the transfers are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.engine import Transfer
+
+from .base import HOUSE
+
+_OWNED_PREFIXES = ("wallet:", "stack:", "stake:")
+_SEAT_PREFIXES = ("stack:", "stake:")
+
+
+def _id_after_prefix(account: str, prefixes: tuple[str, ...]) -> int | None:
+    for prefix in prefixes:
+        if account.startswith(prefix):
+            try:
+                return int(account[len(prefix):])
+            except ValueError:
+                raise ValueError(f"malformed account name {account!r}") from None
+    return None
+
+
+def ledger_owner(account: str) -> int | None:
+    """The player whose history a ledger row on ``account`` belongs to (``/history``)."""
+    return _id_after_prefix(account, _OWNED_PREFIXES)
+
+
+def seat_owner(account: str) -> int | None:
+    """The player whose chips a table account holds (``stack:`` / ``stake:``), else ``None``.
+
+    These make up :attr:`storage.base.Wallet.on_table`; ``bank`` or ``pot`` belong to nobody.
+    """
+    return _id_after_prefix(account, _SEAT_PREFIXES)
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One row to append: ``delta`` on ``account`` because of ``reason``."""
+
+    account: str
+    delta: int
+    reason: str
+    owner: int | None
+
+
+@dataclass(frozen=True)
+class Booking:
+    """Everything one step writes besides the snapshot.
+
+    ``wallets`` and ``table`` are sorted by key, so concurrent writers lock rows
+    in the same order (PostgreSQL would otherwise be free to deadlock).
+    """
+
+    rows: tuple[LedgerRow, ...]
+    wallets: tuple[tuple[int, int], ...]
+    table: tuple[tuple[str, int, int | None], ...]
+
+
+def plan(transfers: Sequence[Transfer]) -> Booking:
+    """Validate ``transfers`` and turn them into ledger rows and net balance changes.
+
+    The ``house`` account only issues grants and bonuses, which storage books
+    itself; an engine step naming it is a programming error (``ValueError``).
+    """
+    rows: list[LedgerRow] = []
+    wallets: dict[int, int] = {}
+    table: dict[str, int] = {}
+    for t in transfers:
+        for account, delta in ((t.src, -t.amount), (t.dst, t.amount)):
+            if account == HOUSE:
+                raise ValueError("a table step cannot move chips to or from the house")
+            rows.append(LedgerRow(account, delta, t.reason, ledger_owner(account)))
+            user = _id_after_prefix(account, ("wallet:",))
+            if user is not None:
+                wallets[user] = wallets.get(user, 0) + delta
+            else:
+                table[account] = table.get(account, 0) + delta
+    return Booking(
+        rows=tuple(rows),
+        wallets=tuple(sorted((u, d) for u, d in wallets.items() if d)),
+        table=tuple(sorted((a, d, seat_owner(a)) for a, d in table.items() if d)),
+    )

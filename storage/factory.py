@@ -1,0 +1,44 @@
+"""Pick the backend from a URL: ``sqlite:///path/to/file.db`` (or a plain path) or ``postgresql://...``."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from .base import Storage
+
+
+def open_storage(url: str, *, starting_grant: int, daily_bonus: int) -> Storage:
+    """A storage object for ``url``, not yet opened (call ``await storage.open()``).
+
+    * ``sqlite:///relative.db``, ``sqlite:////abs/path.db``, or a plain path:
+      SQLite in WAL mode. ``?synchronous=FULL`` trades throughput for
+      surviving power loss (see :mod:`storage.sqlite`).
+    * ``postgresql://`` or ``postgres://``: PostgreSQL; ``?schema=name`` keeps
+      the tables in that schema (created if missing).
+    """
+    scheme, _, rest = url.partition("://")
+    scheme = scheme.lower() if rest else ""
+    if scheme in ("postgresql", "postgres"):
+        from .postgres import PostgresStorage
+
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query)
+        schema = next((v for k, v in query if k == "schema"), None)
+        dsn = urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query
+                                                          if k != "schema"])))
+        return PostgresStorage(dsn, starting_grant=starting_grant, daily_bonus=daily_bonus,
+                               schema=schema)
+    from .sqlite import SqliteStorage
+
+    if scheme == "sqlite":
+        # sqlite:///a.db -> "a.db"; sqlite:////abs/a.db -> "/abs/a.db" (SQLAlchemy's convention).
+        path, _, query = rest.removeprefix("/").partition("?")
+        params = dict(parse_qsl(query))
+        sync = params.get("synchronous", "NORMAL").upper()
+        if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"unknown synchronous mode {sync!r}")
+        return SqliteStorage(path or ":memory:", starting_grant=starting_grant,
+                             daily_bonus=daily_bonus, synchronous=sync)  # type: ignore[arg-type]
+    if scheme:
+        raise ValueError(f"unsupported storage URL scheme {scheme!r}")
+    return SqliteStorage(url, starting_grant=starting_grant, daily_bonus=daily_bonus)

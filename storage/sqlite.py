@@ -1,0 +1,493 @@
+"""The embedded backend: one SQLite file in WAL mode, through :mod:`aiosqlite`.
+
+One connection per :class:`SqliteStorage`; an :class:`asyncio.Lock` keeps its
+units of work from interleaving on that connection. Every write is a
+``BEGIN IMMEDIATE`` transaction, so it takes the file's writer lock before it
+reads anything: a second process (or a second storage object on the same
+file) waits up to ``busy_timeout`` and then sees the committed version, which
+is what makes the optimistic version check race-free.
+
+Durability: ``synchronous=NORMAL`` (the default here) in WAL mode never
+corrupts the database and never breaks atomicity, but a power loss (not a
+process crash) can undo the last few commits, which then were never
+acknowledged as durable on disk. A process kill loses nothing that committed.
+``synchronous="FULL"`` makes every commit survive power loss too, at the cost
+of an fsync per commit (see ``bench/storage_steps.py`` for the figures).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import aiosqlite
+
+from games.engine import Transfer
+
+from .base import (
+    HOUSE,
+    BonusAlreadyClaimed,
+    InsufficientFunds,
+    LedgerEntry,
+    StaleVersion,
+    StorageError,
+    TableExists,
+    TableNotFound,
+    TableRecord,
+    Wallet,
+)
+from .booking import Booking, plan
+from .migrate import migrations, sqlite_statements
+
+Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+
+_TABLE_COLUMNS = "chat_id, game, settings, state, version, deadline, meta"
+
+
+def _table(row: sqlite3.Row | tuple[Any, ...]) -> TableRecord:
+    chat_id, game, settings, state, version, deadline, meta = row
+    return TableRecord(chat_id=chat_id, game=game, settings=json.loads(settings),
+                       state_json=state, version=version, deadline=deadline,
+                       meta=json.loads(meta))
+
+
+def _is_negative_balance(exc: sqlite3.IntegrityError) -> bool:
+    # The CHECK (balance >= 0) of wallets or table_accounts: the database, not
+    # Python, is what refuses an overdraft.
+    return "CHECK constraint failed: balance >= 0" in str(exc)
+
+
+class SqliteStorage:
+    """:class:`storage.base.Storage` on a SQLite file (``":memory:"`` works for a scratch run)."""
+
+    def __init__(self, path: str | Path, *, starting_grant: int, daily_bonus: int,
+                 synchronous: Synchronous = "NORMAL", busy_timeout_ms: int = 10_000) -> None:
+        """Configure; nothing touches the file before :meth:`open`."""
+        if starting_grant < 0 or daily_bonus < 0:
+            raise ValueError("grants and bonuses cannot be negative")
+        self.path = str(path)
+        self.starting_grant = starting_grant
+        self.daily_bonus = daily_bonus
+        self.synchronous = synchronous
+        self.busy_timeout_ms = busy_timeout_ms
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def open(self) -> None:
+        """Open the file (creating its directory), set the pragmas, apply migrations."""
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN IMMEDIATE ourselves; the sqlite3
+        # module's implicit deferred BEGIN would take the writer lock too late.
+        db = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            async with db.execute("PRAGMA journal_mode = WAL") as cur:
+                mode = await cur.fetchone()
+            if self.path != ":memory:" and (mode is None or str(mode[0]).lower() != "wal"):
+                raise StorageError(f"could not switch {self.path} to WAL mode")
+            await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await self._migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
+
+    async def _migrate(self, db: aiosqlite.Connection) -> None:
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+            async with db.execute("SELECT version FROM schema_migrations") as cur:
+                applied = {row[0] for row in await cur.fetchall()}
+            for migration in migrations("sqlite"):
+                if migration.version in applied:
+                    continue
+                for statement in sqlite_statements(migration.sql):
+                    await db.execute(statement)
+                await db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                                 (migration.version, migration.name, time.time()))
+            await db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
+
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StorageError("storage is not open")
+        return self._db
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One unit of work: commits if the block ends normally, otherwise rolls back."""
+        db = self._conn()
+        async with self._lock:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                await db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                if _is_negative_balance(exc):
+                    raise InsufficientFunds("an account would go below zero") from exc
+                raise
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute("ROLLBACK")
+                raise
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        # Same lock: a read must not run inside another coroutine's open transaction.
+        db = self._conn()
+        async with self._lock:
+            yield db
+
+    # -------------------------------------------------------------- wallets
+
+    async def _wallet_row(self, db: aiosqlite.Connection, chat_id: int,
+                          user_id: int) -> tuple[str, int] | None:
+        async with db.execute("SELECT name, balance FROM wallets WHERE chat_id = ? AND user_id = ?",
+                              (chat_id, user_id)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else (row[0], row[1])
+
+    async def _on_table(self, db: aiosqlite.Connection, chat_id: int, user_id: int) -> int:
+        async with db.execute(
+                "SELECT COALESCE(SUM(balance), 0) FROM table_accounts"
+                " WHERE chat_id = ? AND owner = ?", (chat_id, user_id)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _issue(self, db: aiosqlite.Connection, *, chat_id: int, user_id: int,
+                     amount: int, kind: str, now: float) -> None:
+        """Book ``amount`` from the house to the wallet (grant or bonus) as its own step."""
+        if amount == 0:
+            return
+        cur = await db.execute(
+            "INSERT INTO steps (chat_id, kind, coup, game, version, created_at)"
+            " VALUES (?, ?, 0, '', NULL, ?)", (chat_id, kind, now))
+        step_id = cur.lastrowid
+        reason = "starting_grant" if kind == "grant" else "daily_bonus"
+        await db.executemany(
+            "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
+            " created_at) VALUES (?, ?, 0, ?, ?, ?, ?, '', ?)",
+            [(step_id, chat_id, HOUSE, None, -amount, reason, now),
+             (step_id, chat_id, f"wallet:{user_id}", user_id, amount, reason, now)])
+        await db.execute(
+            "UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
+            (amount, chat_id, user_id))
+
+    async def _ensure_wallet(self, db: aiosqlite.Connection, *, chat_id: int, user_id: int,
+                             name: str, now: float) -> None:
+        cur = await db.execute(
+            "INSERT INTO wallets (chat_id, user_id, name, balance, created_at)"
+            " VALUES (?, ?, ?, 0, ?) ON CONFLICT DO NOTHING", (chat_id, user_id, name, now))
+        if cur.rowcount == 1:
+            await self._issue(db, chat_id=chat_id, user_id=user_id,
+                              amount=self.starting_grant, kind="grant", now=now)
+        elif name:
+            await db.execute("UPDATE wallets SET name = ? WHERE chat_id = ? AND user_id = ?"
+                             " AND name <> ?", (name, chat_id, user_id, name))
+
+    async def wallet(self, *, chat_id: int, user_id: int, name: str = "") -> Wallet:
+        """The player's wallet, created on first use with the starting grant from the house.
+
+        A non-empty ``name`` replaces the stored display name.
+        """
+        async with self._read() as db:
+            row = await self._wallet_row(db, chat_id, user_id)
+            if row is not None and (not name or row[0] == name):
+                return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
+                              on_table=await self._on_table(db, chat_id, user_id))
+        async with self._write() as db:
+            await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name=name,
+                                      now=time.time())
+            row = await self._wallet_row(db, chat_id, user_id)
+            assert row is not None
+            on_table = await self._on_table(db, chat_id, user_id)
+        return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
+                      on_table=on_table)
+
+    async def claim_daily_bonus(self, *, chat_id: int, user_id: int, today: dt.date) -> Wallet:
+        """Credit the daily bonus once per calendar day; raises :class:`BonusAlreadyClaimed`.
+
+        A ``today`` earlier than the last claimed day is refused too, so a clock
+        moved back cannot pay a second bonus.
+        """
+        day = today.isoformat()
+        now = time.time()
+        async with self._write() as db:
+            await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name="", now=now)
+            async with db.execute(
+                    "UPDATE wallets SET last_bonus_day = ? WHERE chat_id = ? AND user_id = ?"
+                    " AND (last_bonus_day IS NULL OR last_bonus_day < ?) RETURNING 1",
+                    (day, chat_id, user_id, day)) as cur:
+                claimed = await cur.fetchone()
+            if claimed is None:
+                raise BonusAlreadyClaimed(day)
+            await self._issue(db, chat_id=chat_id, user_id=user_id, amount=self.daily_bonus,
+                              kind="bonus", now=now)
+            row = await self._wallet_row(db, chat_id, user_id)
+            assert row is not None
+            on_table = await self._on_table(db, chat_id, user_id)
+        return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
+                      on_table=on_table)
+
+    # --------------------------------------------------------------- tables
+
+    async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
+                           state_json: str, version: int,
+                           meta: dict[str, Any] | None = None) -> TableRecord:
+        """Open a table; raises :class:`TableExists` if the chat already has one."""
+        now = time.time()
+        meta = meta or {}
+        try:
+            async with self._write() as db:
+                await db.execute(
+                    "INSERT INTO tables (chat_id, game, settings, state, version, deadline, meta,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                    (chat_id, game, json.dumps(settings), state_json, version, json.dumps(meta),
+                     now, now))
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE constraint failed: tables.chat_id" in str(exc):
+                raise TableExists(str(chat_id)) from None
+            raise
+        return TableRecord(chat_id=chat_id, game=game, settings=settings, state_json=state_json,
+                           version=version, deadline=None, meta=meta)
+
+    async def load_table(self, *, chat_id: int) -> TableRecord:
+        """The chat's open table; raises :class:`TableNotFound`."""
+        async with self._read() as db, db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE chat_id = ?", (chat_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise TableNotFound(str(chat_id))
+        return _table(row)
+
+    async def open_tables(self) -> list[TableRecord]:
+        """Every open table, by chat id (resumed at start-up)."""
+        async with self._read() as db, db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY chat_id") as cur:
+            rows = await cur.fetchall()
+        return [_table(row) for row in rows]
+
+    async def _stale_or_missing(self, db: aiosqlite.Connection, chat_id: int) -> StorageError:
+        async with db.execute("SELECT version FROM tables WHERE chat_id = ?", (chat_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return TableNotFound(str(chat_id))
+        return StaleVersion(f"table of chat {chat_id} is at version {row[0]}")
+
+    async def _book(self, db: aiosqlite.Connection, *, chat_id: int, kind: str, coup: int,
+                    game: str, version: int | None, booking: Booking, now: float) -> int:
+        """Append the step and its ledger rows and move the balances; returns the step id."""
+        for user_id, _ in booking.wallets:
+            await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name="", now=now)
+        cur = await db.execute(
+            "INSERT INTO steps (chat_id, kind, coup, game, version, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)", (chat_id, kind, coup, game, version, now))
+        step_id = cur.lastrowid
+        assert step_id is not None
+        await db.executemany(
+            "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(step_id, chat_id, coup, r.account, r.owner, r.delta, r.reason, game, now)
+             for r in booking.rows])
+        for user_id, delta in booking.wallets:
+            await db.execute(
+                "UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
+                (delta, chat_id, user_id))
+        for account, delta, owner in booking.table:
+            if delta > 0:
+                await db.execute(
+                    "INSERT INTO table_accounts (chat_id, account, owner, balance)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT (chat_id, account)"
+                    " DO UPDATE SET balance = balance + excluded.balance",
+                    (chat_id, account, owner, delta))
+                continue
+            # A debit goes through UPDATE so the CHECK sees the resulting balance
+            # (an upsert would check the negative insert row first).
+            cur = await db.execute(
+                "UPDATE table_accounts SET balance = balance + ? WHERE chat_id = ? AND account = ?",
+                (delta, chat_id, account))
+            if cur.rowcount == 0:
+                raise InsufficientFunds("an account would go below zero")
+        return step_id
+
+    async def commit_step(self, *, chat_id: int, expected_version: int, state_json: str,
+                          version: int, transfers: Sequence[Transfer], coup: int,
+                          deadline: float | None,
+                          meta: dict[str, Any] | None = None) -> int:
+        """One table step as one unit of work; returns the step id.
+
+        Raises :class:`StaleVersion` if the stored version is not ``expected_version``,
+        :class:`InsufficientFunds` if an account would go negative (in both cases
+        nothing is written), :class:`TableNotFound`, and ``ValueError`` unless
+        ``version > expected_version`` (a write that keeps the version would let
+        two racing writers both win).
+        """
+        if version <= expected_version:
+            raise ValueError("a step must raise the table version")
+        booking = plan(transfers)
+        now = time.time()
+        meta_json = None if meta is None else json.dumps(meta)
+        async with self._write() as db:
+            async with db.execute(
+                    "UPDATE tables SET state = ?, version = ?, deadline = ?,"
+                    " meta = COALESCE(?, meta), updated_at = ?"
+                    " WHERE chat_id = ? AND version = ? RETURNING game",
+                    (state_json, version, deadline, meta_json, now, chat_id,
+                     expected_version)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise await self._stale_or_missing(db, chat_id)
+            return await self._book(db, chat_id=chat_id, kind="step", coup=coup, game=row[0],
+                                    version=version, booking=booking, now=now)
+
+    async def update_meta(self, *, chat_id: int, meta: dict[str, Any]) -> None:
+        """Replace the table's host metadata (message ids, language); no version check."""
+        async with self._write() as db:
+            cur = await db.execute("UPDATE tables SET meta = ?, updated_at = ? WHERE chat_id = ?",
+                                   (json.dumps(meta), time.time(), chat_id))
+            if cur.rowcount == 0:
+                raise TableNotFound(str(chat_id))
+
+    async def close_table(self, *, chat_id: int, expected_version: int,
+                          transfers: Sequence[Transfer], coup: int) -> int:
+        """Book the final transfers and delete the table; returns the step id.
+
+        Refuses (:class:`InsufficientFunds`, nothing written) unless every table
+        account ends at zero; the history stays in the ledger.
+        """
+        booking = plan(transfers)
+        now = time.time()
+        async with self._write() as db:
+            async with db.execute("SELECT game, version FROM tables WHERE chat_id = ?",
+                                  (chat_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise TableNotFound(str(chat_id))
+            if row[1] != expected_version:
+                raise StaleVersion(f"table of chat {chat_id} is at version {row[1]}")
+            step_id = await self._book(db, chat_id=chat_id, kind="close", coup=coup, game=row[0],
+                                       version=expected_version, booking=booking, now=now)
+            async with db.execute("SELECT COUNT(*) FROM table_accounts"
+                                  " WHERE chat_id = ? AND balance <> 0", (chat_id,)) as cur:
+                left = await cur.fetchone()
+            if left is not None and left[0]:
+                raise InsufficientFunds("chips are still on the table")
+            await db.execute("DELETE FROM table_accounts WHERE chat_id = ?", (chat_id,))
+            await db.execute("DELETE FROM tables WHERE chat_id = ?", (chat_id,))
+        return step_id
+
+    # ------------------------------------------------------------ read side
+
+    async def table_accounts(self, *, chat_id: int) -> dict[str, int]:
+        """Non-zero balances of the chat's table accounts."""
+        async with self._read() as db, db.execute(
+                "SELECT account, balance FROM table_accounts WHERE chat_id = ? AND balance <> 0"
+                " ORDER BY account", (chat_id,)) as cur:
+            rows = await cur.fetchall()
+        return {row[0]: row[1] for row in rows}
+
+    async def leaderboard(self, *, chat_id: int, limit: int = 10) -> list[Wallet]:
+        """Richest players of the chat (wallet + on the table), richest first, then by user id."""
+        async with self._read() as db, db.execute(
+                "SELECT w.user_id, w.name, w.balance, COALESCE(t.on_table, 0)"
+                " FROM wallets w LEFT JOIN ("
+                "   SELECT owner, SUM(balance) AS on_table FROM table_accounts"
+                "   WHERE chat_id = ? AND owner IS NOT NULL GROUP BY owner"
+                " ) t ON t.owner = w.user_id"
+                " WHERE w.chat_id = ?"
+                " ORDER BY w.balance + COALESCE(t.on_table, 0) DESC, w.user_id LIMIT ?",
+                (chat_id, chat_id, limit)) as cur:
+            rows = await cur.fetchall()
+        return [Wallet(chat_id=chat_id, user_id=r[0], name=r[1], balance=r[2], on_table=r[3])
+                for r in rows]
+
+    async def recent_coups(self, *, chat_id: int, user_id: int,
+                           limit: int = 10) -> list[LedgerEntry]:
+        """The player's latest ledger rows in the chat (wallet, stack, stake), newest first."""
+        async with self._read() as db, db.execute(
+                "SELECT step_id, chat_id, coup, account, delta, reason, game, created_at"
+                " FROM ledger WHERE chat_id = ? AND owner = ? ORDER BY entry_id DESC LIMIT ?",
+                (chat_id, user_id, limit)) as cur:
+            rows = await cur.fetchall()
+        return [LedgerEntry(step_id=r[0], chat_id=r[1], coup=r[2], account=r[3], delta=r[4],
+                            reason=r[5], game=r[6], created_at=r[7]) for r in rows]
+
+    async def chat_language(self, *, chat_id: int) -> str | None:
+        """The chat's chosen language, if any."""
+        async with self._read() as db, db.execute(
+                "SELECT language FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def set_chat_language(self, *, chat_id: int, language: str) -> None:
+        """Remember the chat's language."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
+                (chat_id, language))
+
+    async def audit(self) -> dict[str, int]:
+        """Whole-database chip accounting, for operators and tests.
+
+        ``issued`` is what the house granted (minus its ledger balance);
+        ``wallets`` + ``on_tables`` must equal it; ``unbalanced_steps`` (steps whose
+        ledger rows do not sum to zero) and ``ledger_drift`` (accounts whose balance
+        differs from their ledger sum) must be 0.
+        """
+        queries = {
+            "issued": "SELECT -COALESCE(SUM(delta), 0) FROM ledger WHERE account = 'house'",
+            "wallets": "SELECT COALESCE(SUM(balance), 0) FROM wallets",
+            "on_tables": "SELECT COALESCE(SUM(balance), 0) FROM table_accounts",
+            "unbalanced_steps": "SELECT COUNT(*) FROM (SELECT step_id FROM ledger"
+                                " GROUP BY step_id HAVING SUM(delta) <> 0)",
+            "ledger_drift": _DRIFT_SQL,
+        }
+        out: dict[str, int] = {}
+        async with self._read() as db:
+            for key, sql in queries.items():
+                async with db.execute(sql) as cur:
+                    row = await cur.fetchone()
+                out[key] = int(row[0]) if row else 0
+        return out
+
+
+# Accounts whose stored balance is not the sum of their ledger rows. Wallets
+# and table accounts are compared separately; closed tables' accounts are gone
+# and their ledger rows sum to zero, which the outer join checks as well.
+_DRIFT_SQL = """
+SELECT COUNT(*) FROM (
+    SELECT l.chat_id, l.account, SUM(l.delta) AS total
+    FROM ledger l WHERE l.account <> 'house'
+    GROUP BY l.chat_id, l.account
+) s
+LEFT JOIN wallets w
+    ON s.account = 'wallet:' || w.user_id AND w.chat_id = s.chat_id
+LEFT JOIN table_accounts t
+    ON t.chat_id = s.chat_id AND t.account = s.account
+WHERE s.total <> COALESCE(w.balance, t.balance, 0)
+"""
