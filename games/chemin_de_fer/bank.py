@@ -1,0 +1,250 @@
+"""Between coups: who holds the bank, and a new shoe (RULES.md §1.1, §1.2, §1.8–§1.10).
+
+The bank auction, the bank passing to the right after the punters win, the
+banker retiring, seats emptied after a coup, and the start of each coup
+(a new shoe when the old one runs low: committed, cut, burned).
+"""
+
+from __future__ import annotations
+
+from games.cards import Shoe
+from games.chemin_de_fer.state import (
+    AUCTION,
+    BANK_OFFER,
+    CUT,
+    IDLE,
+    MIN_CARDS_FOR_COUP,
+    NEXT_COUP,
+    STAKING_OPEN,
+    Ctx,
+    State,
+    seat_index,
+    seat_of,
+)
+from games.engine import BANK, IllegalAction, PlayerId, Reason, public, stack
+from games.table import cash_out_transfers, right_of
+
+# ------------------------------------------------------------------ seats
+
+
+def remove_seat(ctx: Ctx, player: PlayerId) -> None:
+    """Stand ``player`` up now: his stack goes back to his wallet.
+
+    Only called when he has nothing at stake; a banker retires first.
+    """
+    st = ctx.st
+    if st.banker == player:
+        retire_bank(ctx)
+    seat = seat_of(st, player)
+    ctx.transfers.extend(cash_out_transfers(player, seat.stack))
+    st.seats = [s for s in st.seats if s.player != player]
+    ctx.emit(public("player_left", player=player, stack=seat.stack))
+
+
+def remove_leavers(ctx: Ctx) -> None:
+    """Remove every seat marked ``leaving`` (left, or stood up after two timeouts)."""
+    for seat in [s for s in ctx.st.seats if s.leaving]:
+        remove_seat(ctx, seat.player)
+
+
+def retire_bank(ctx: Ctx) -> None:
+    """The banker takes the bank into his stack and is banker no more (RULES.md §1.9)."""
+    st = ctx.st
+    if st.banker is None:
+        return
+    banker, amount = st.banker, st.bank
+    ctx.move(BANK, stack(banker), amount, "bank_retired")
+    st.banker = None
+    ctx.emit(public("banker_retired", player=banker, amount=amount))
+
+
+def to_idle(ctx: Ctx) -> None:
+    """Back to the idle table: any bank returns to its banker, leavers go."""
+    st = ctx.st
+    retire_bank(ctx)
+    st.phase = IDLE
+    st.bids, st.queue = [], []
+    remove_leavers(ctx)
+    ctx.emit(public("table_idle", players=len(st.seats)))
+
+
+# ---------------------------------------------------------------- auction
+
+
+def open_auction(ctx: Ctx) -> None:
+    """Open the bank auction (RULES.md §1.1), or go idle with fewer than two players."""
+    st = ctx.st
+    retire_bank(ctx)
+    remove_leavers(ctx)
+    if len(st.seats) < 2:
+        to_idle(ctx)
+        return
+    st.phase, st.bids, st.queue, st.stake_order = AUCTION, [], [], []
+    ctx.emit(public("auction_opened", min_bid=st.min_stake))
+
+
+def auction_pending(st: State) -> list[PlayerId]:
+    """The seated players who have neither bid nor passed yet."""
+    done = {p for p, _ in st.bids}
+    return [s.player for s in st.seats if s.player not in done]
+
+
+def bid(ctx: Ctx, player: PlayerId, amount: int | None) -> None:
+    """Record a bid for the bank (``None`` = pass); resolve once everyone has spoken."""
+    st = ctx.st
+    if st.phase != AUCTION:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    if player not in auction_pending(st):
+        raise IllegalAction(Reason.NOT_YOUR_TURN, "already bid or passed")
+    if amount is not None:
+        if amount < st.min_stake:
+            raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=st.min_stake)
+        if amount > seat_of(st, player).stack:
+            raise IllegalAction(Reason.INSUFFICIENT_CHIPS)
+        ctx.emit(public("bid_placed", player=player, amount=amount))
+    else:
+        ctx.emit(public("bid_passed", player=player))
+    st.bids.append((player, amount or 0))
+    if not auction_pending(st):
+        resolve_auction(ctx)
+
+
+def resolve_auction(ctx: Ctx) -> None:
+    """Highest bid wins, earliest wins ties; the bid goes into the bank (RULES.md §1.1)."""
+    st = ctx.st
+    best: tuple[PlayerId, int] | None = None
+    for player, amount in st.bids:
+        # strictly greater: the earliest of equal bids keeps the lead
+        if amount > 0 and (best is None or amount > best[1]):
+            best = (player, amount)
+    st.bids = []
+    if best is None:
+        ctx.emit(public("auction_failed"))
+        to_idle(ctx)
+        return
+    player, amount = best
+    ctx.move(stack(player), BANK, amount, "bank_bid")
+    st.banker = player
+    ctx.emit(public("banker_chosen", player=player, bank=amount))
+    st.phase = NEXT_COUP
+
+
+# ------------------------------------------------------------ bank passes
+
+
+def open_bank_offer(ctx: Ctx) -> None:
+    """Offer the bank to each player counter-clockwise from the old banker's right (§1.8).
+
+    ``st.queue`` already holds that order, computed before leavers went.
+    """
+    st = ctx.st
+    remove_leavers(ctx)
+    st.queue = [p for p in st.queue if seat_index(st, p) >= 0]
+    if len(st.seats) < 2:
+        to_idle(ctx)
+        return
+    st.phase = BANK_OFFER
+    _offer_next(ctx)
+
+
+def _offer_next(ctx: Ctx) -> None:
+    st = ctx.st
+    if not st.queue:
+        ctx.emit(public("bank_refused_by_all"))
+        open_auction(ctx)
+        return
+    ctx.emit(public("bank_offered", player=st.queue[0]))
+
+
+def name_bank(ctx: Ctx, player: PlayerId, amount: int) -> None:
+    """The offered player names the new bank; no auction (RULES.md §1.8)."""
+    st = ctx.st
+    _check_offer_turn(ctx, player)
+    if amount < st.min_stake:
+        raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=st.min_stake)
+    if amount > seat_of(st, player).stack:
+        raise IllegalAction(Reason.INSUFFICIENT_CHIPS)
+    ctx.move(stack(player), BANK, amount, "bank_named")
+    st.banker, st.queue = player, []
+    ctx.emit(public("bank_named", player=player, bank=amount))
+    st.phase = NEXT_COUP
+
+
+def decline_bank(ctx: Ctx, player: PlayerId) -> None:
+    """The offered player declines; the bank passes further counter-clockwise."""
+    _check_offer_turn(ctx, player)
+    ctx.st.queue.pop(0)
+    ctx.emit(public("bank_declined", player=player))
+    _offer_next(ctx)
+
+
+def drop_from_offer(ctx: Ctx, player: PlayerId) -> None:
+    """A player leaving while the bank is offered: out of the queue (a decline on his turn)."""
+    st = ctx.st
+    head = st.queue[0] if st.queue else None
+    st.queue = [p for p in st.queue if p != player]
+    remove_seat(ctx, player)
+    if len(st.seats) < 2:
+        to_idle(ctx)
+    elif head == player:
+        _offer_next(ctx)
+
+
+def _check_offer_turn(ctx: Ctx, player: PlayerId) -> None:
+    st = ctx.st
+    if st.phase != BANK_OFFER:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    if not st.queue or st.queue[0] != player:
+        raise IllegalAction(Reason.NOT_YOUR_TURN)
+
+
+# -------------------------------------------------------- start of a coup
+
+
+def next_coup(ctx: Ctx) -> None:
+    """Start the next coup: seats emptied, quorum, shoe (RULES.md §1.10), then cut or staking."""
+    st = ctx.st
+    remove_leavers(ctx)  # a leaving banker retires here (task: "treat as retiring")
+    if st.banker is None:
+        open_auction(ctx)
+        return
+    if len(st.seats) < 2:
+        to_idle(ctx)
+        return
+    st.coup += 1
+    shoe = st.shoe
+    if shoe is None or shoe.remaining < MIN_CARDS_FOR_COUP:
+        if shoe is not None:
+            ctx.emit(public("shoe_revealed", **shoe.reveal()))
+        new = Shoe.shuffled(st.decks, ctx.rng)
+        st.shoe, st.shoe_ready, st.discarded = new, False, 0
+        ctx.emit(public("shoe_committed", commitment=new.commitment, decks=st.decks))
+    if not st.shoe_ready:
+        st.phase = CUT
+        ctx.emit(public("cut_requested", player=cutter(st)))
+        return
+    st.phase = STAKING_OPEN
+
+
+def cutter(st: State) -> PlayerId:
+    """The punter to the banker's right, who cuts a new shoe (RULES.md §0 "Cut")."""
+    assert st.banker is not None
+    i = seat_index(st, st.banker)
+    return st.seats[right_of(len(st.seats), i)].player
+
+
+def cut(ctx: Ctx, player: PlayerId, offset: int, auto: bool = False) -> None:
+    """Cut the committed shoe at ``offset``, then burn cards face up (RULES.md §1.2)."""
+    st = ctx.st
+    if st.phase != CUT:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    if player != cutter(st):
+        raise IllegalAction(Reason.NOT_YOUR_TURN)
+    assert st.shoe is not None
+    shoe = st.shoe.with_cut(offset)
+    ctx.emit(public("shoe_cut", player=player, offset=shoe.cut, auto=auto))
+    shoe, burned = shoe.burn(st.burn)
+    # RULES.md §1.2: the burned cards are shown to everyone, then discarded
+    ctx.emit(public("cards_burned", cards=burned))
+    st.shoe, st.shoe_ready = shoe, True
+    st.phase = STAKING_OPEN

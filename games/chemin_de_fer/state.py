@@ -1,0 +1,258 @@
+"""Chemin de fer: the table state, its actions and the context one step works in.
+
+RULES.md §1. The state is one pydantic model; the phases are plain strings.
+Phases a player can see are *waiting* phases (somebody must act, or the
+table is idle); the *transient* phases exist only inside one step and are
+resolved by the engine's loop before the step returns (see
+:mod:`games.chemin_de_fer.engine`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field
+
+from games.cards import Shoe, hand_points
+from games.engine import (
+    BANK,
+    Action,
+    Event,
+    GameState,
+    IllegalAction,
+    PlayerId,
+    Reason,
+    SeatBase,
+    Transfer,
+)
+
+GAME = "chemin_de_fer"
+
+# ----------------------------------------------------------------- phases
+
+IDLE = "idle"
+AUCTION = "auction"            # RULES.md §1.1: everyone may bid for the bank
+CUT = "cut"                    # RULES.md §1.10: new shoe committed, waiting for the cut
+STAKING = "staking"            # RULES.md §1.3: punters stake in turn
+VOID_CHOICE = "void_choice"    # RULES.md §1.3: nobody staked, banker continues or retires
+PUNTER_DRAW = "punter_draw"    # RULES.md §1.6: the playing punter holds 5 and chooses
+BANKER_DRAW = "banker_draw"    # RULES.md §1.7: the banker chooses freely
+BANK_OFFER = "bank_offer"      # RULES.md §1.8: the bank passes counter-clockwise
+
+# transient phases: never in a state returned to a caller
+NEXT_COUP = "next_coup"
+STAKING_OPEN = "staking_open"
+DEAL = "deal"
+SHOWDOWN = "showdown"
+OFFER_OPEN = "offer_open"
+TRANSIENT = frozenset({NEXT_COUP, STAKING_OPEN, DEAL, SHOWDOWN, OFFER_OPEN})
+
+#: Phases in which a coup is under way (cards or stakes may be on the table).
+IN_COUP = frozenset({CUT, STAKING, VOID_CHOICE, PUNTER_DRAW, BANKER_DRAW})
+
+SETTINGS_DEFAULTS: dict[str, int] = {"decks": 6, "burn": 3, "min_stake": 1}
+
+#: A coup needs at most six cards (two hands of three); RULES.md §1.10.
+MIN_CARDS_FOR_COUP = 6
+
+
+# ------------------------------------------------------------------ models
+
+
+class Seat(SeatBase):
+    """A player at the chemin de fer table; ``stake`` is his stake on the current coup."""
+
+    stake: int = Field(default=0, ge=0)
+
+
+class State(GameState):
+    """Everything about one chemin de fer table, JSON round-trippable.
+
+    ``queue`` is whoever acts next, head first: the punters still to stake
+    (phase ``staking``) or the players still to be offered the bank (phase
+    ``bank_offer``). ``bids`` is the auction so far in the order received,
+    an amount of 0 meaning a pass.
+    """
+
+    game: str = GAME
+    phase: str = IDLE
+    decks: int = Field(default=6, ge=3, le=8)
+    burn: int = Field(default=3, ge=3, le=4)
+    min_stake: int = Field(default=1, ge=1)
+    seats: list[Seat] = Field(default_factory=list)
+    banker: PlayerId | None = None
+    bank: int = Field(default=0, ge=0)
+    shoe: Shoe | None = None
+    shoe_ready: bool = False
+    discarded: int = 0
+    bids: list[tuple[PlayerId, int]] = Field(default_factory=list)
+    queue: list[PlayerId] = Field(default_factory=list)
+    stake_order: list[PlayerId] = Field(default_factory=list)
+    playing: PlayerId | None = None
+    punter_cards: list[str] = Field(default_factory=list)
+    banker_cards: list[str] = Field(default_factory=list)
+    last_coup: dict[str, Any] | None = None
+
+
+# ----------------------------------------------------------------- actions
+
+
+class Bid(Action):
+    """Bid ``amount`` chips for the bank in the auction (RULES.md §1.1)."""
+
+    kind: Literal["bid"] = "bid"
+    amount: int = Field(ge=0)
+
+
+class Pass(Action):
+    """Pass: no bid in the auction, or no stake in the staking round."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class Banco(Action):
+    """Call *banco*: stake the whole bank and play alone (RULES.md §1.3)."""
+
+    kind: Literal["banco"] = "banco"
+
+
+class Stake(Action):
+    """Stake ``amount`` chips against the bank (RULES.md §1.3)."""
+
+    kind: Literal["stake"] = "stake"
+    amount: int = Field(ge=0)
+
+
+class Continue(Action):
+    """The banker keeps the bank after a void coup (RULES.md §1.3)."""
+
+    kind: Literal["continue"] = "continue"
+
+
+class Retire(Action):
+    """The banker retires between coups, taking the bank (RULES.md §1.9)."""
+
+    kind: Literal["retire"] = "retire"
+
+
+class Draw(Action):
+    """Take a third card (RULES.md §1.6, §1.7)."""
+
+    kind: Literal["draw"] = "draw"
+
+
+class Stand(Action):
+    """Keep two cards (RULES.md §1.6, §1.7)."""
+
+    kind: Literal["stand"] = "stand"
+
+
+class NameBank(Action):
+    """Accept the passing bank and name its amount (RULES.md §1.8)."""
+
+    kind: Literal["name_bank"] = "name_bank"
+    amount: int = Field(ge=0)
+
+
+class Decline(Action):
+    """Refuse the passing bank; it goes on counter-clockwise (RULES.md §1.8)."""
+
+    kind: Literal["decline"] = "decline"
+
+
+# ----------------------------------------------------------------- context
+
+
+@dataclass
+class Ctx:
+    """One step in progress: the copied state, and the events and transfers it produced."""
+
+    st: State
+    rng: random.Random | None
+    events: list[Event] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
+
+    def emit(self, event: Event) -> None:
+        """Record an event of this step."""
+        self.events.append(event)
+
+    def move(self, src: str, dst: str, amount: int, reason: str) -> None:
+        """Move ``amount`` chips between two table accounts, in the state and as a transfer.
+
+        Doing both in one place is what keeps :meth:`Engine.accounts` and the
+        transfers in step.
+        """
+        if amount <= 0:
+            return
+        _adjust(self.st, src, -amount)
+        _adjust(self.st, dst, amount)
+        self.transfers.append(Transfer(src=src, dst=dst, amount=amount, reason=reason))
+
+
+def _adjust(st: State, account: str, delta: int) -> None:
+    if account == BANK:
+        st.bank += delta
+        return
+    kind, _, pid = account.partition(":")
+    if kind == "wallet":
+        return
+    seat = seat_of(st, int(pid))
+    if kind == "stack":
+        seat.stack += delta
+    elif kind == "stake":
+        seat.stake += delta
+    else:  # pragma: no cover - a programming error, not a player's
+        raise ValueError(f"unknown account {account}")
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def seat_of(st: State, player: PlayerId) -> Seat:
+    """``player``'s seat; refuses a player who is not seated."""
+    for seat in st.seats:
+        if seat.player == player:
+            return seat
+    raise IllegalAction(Reason.NOT_SEATED)
+
+
+def seat_index(st: State, player: PlayerId) -> int:
+    """Index of ``player``'s seat, or -1."""
+    for i, seat in enumerate(st.seats):
+        if seat.player == player:
+            return i
+    return -1
+
+
+def is_seated(st: State, player: PlayerId) -> bool:
+    """True when ``player`` has a seat."""
+    return seat_index(st, player) >= 0
+
+
+def staked_total(st: State) -> int:
+    """The sum of the punters' stakes on the current coup."""
+    return sum(s.stake for s in st.seats)
+
+
+def points(cards: list[str]) -> int:
+    """Baccarat-family points of a hand (RULES.md §0)."""
+    return hand_points(cards)
+
+
+def copy_state(st: State) -> State:
+    """A copy the step may change without touching ``st``.
+
+    Cheaper than ``model_copy(deep=True)``: the shoe and ``last_coup`` are
+    never changed in place (a new shoe object replaces the old one on every
+    deal), so they are shared; every list the step may change is copied.
+    """
+    new = st.model_copy()
+    new.seats = [s.model_copy() for s in st.seats]
+    new.bids = list(st.bids)
+    new.queue = list(st.queue)
+    new.stake_order = list(st.stake_order)
+    new.punter_cards = list(st.punter_cards)
+    new.banker_cards = list(st.banker_cards)
+    return new
