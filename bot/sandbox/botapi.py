@@ -1,0 +1,560 @@
+"""The Bot API methods the sandbox really implements, over a `World`.
+
+Each method takes typed parameters (already checked against the spec) and
+returns the `result` or raises ApiError with Telegram's own description.
+Methods not listed in METHODS answer a minimal plausible result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.sandbox import spec
+from bot.sandbox.formatting import auto_entities, render, utf16_len
+from bot.sandbox.spec import ApiError, bad_request
+from bot.sandbox.state import (
+    BOT_ID,
+    BOT_USERNAME,
+    DEFAULT_EXCLUDED_UPDATES,
+    Chat,
+    Message,
+    World,
+    bot_user,
+    now,
+)
+
+MAX_TEXT = 4096  # characters (UTF-16 units) after entity parsing
+MAX_CALLBACK_DATA = 64  # bytes
+MAX_ANSWER_TEXT = 200  # characters
+
+NOT_MODIFIED = (
+    "message is not modified: specified new message content and reply markup are exactly "
+    "the same as a current content and reply markup of the message"
+)
+QUERY_INVALID = "query is too old and response timeout expired or query ID is invalid"
+CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
+    "is running"
+)
+
+Method = Callable[[World, dict[str, Any]], Awaitable[Any]]
+METHODS: dict[str, Method] = {}
+
+
+def method(name: str) -> Callable[[Method], Method]:
+    """Register a real implementation of a Bot API method."""
+
+    def register(func: Method) -> Method:
+        METHODS[name] = func
+        return func
+
+    return register
+
+
+async def call(world: World, name: str, params: dict[str, Any]) -> Any:
+    """Run one validated Bot API call."""
+    impl = METHODS.get(name)
+    if impl is not None:
+        return await impl(world, params)
+    returns = (spec.find_method(name) or {}).get("returns", ["Boolean"])
+    if returns == ["Message"] and "chat_id" in params:
+        return _send_other(world, name, params)
+    return spec.minimal_result(name)
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def find_chat(world: World, chat_id: Any) -> Chat:
+    """The chat for an id or @username, or 400 "chat not found"."""
+    if isinstance(chat_id, str):
+        name = chat_id.removeprefix("@").lower()
+        for chat in world.chats.values():
+            if chat.user and (chat.user.username or "").lower() == name:
+                return chat
+        raise bad_request("chat not found")
+    found = world.chats.get(chat_id)
+    if found is None:
+        raise bad_request("chat not found")
+    return found
+
+
+def check_can_write(chat: Chat) -> None:
+    """Telegram's 403s: a user who never started or blocked the bot, a group without it."""
+    if chat.type == "private":
+        assert chat.user is not None
+        if chat.user.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if not chat.user.started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        return
+    if chat.bot_status == "kicked":
+        raise ApiError(403, f"Forbidden: bot was kicked from the {chat.type} chat")
+    if chat.bot_status == "left":
+        raise ApiError(403, f"Forbidden: bot is not a member of the {chat.type} chat")
+
+
+def check_markup(markup: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Refuse inline keyboards Telegram refuses: callback data over 64 bytes, no action."""
+    if markup is None or "inline_keyboard" not in markup:
+        return markup
+    actions = [
+        "url",
+        "callback_data",
+        "web_app",
+        "login_url",
+        "switch_inline_query",
+        "switch_inline_query_current_chat",
+        "switch_inline_query_chosen_chat",
+        "copy_text",
+        "callback_game",
+        "pay",
+    ]
+    for row in markup["inline_keyboard"]:
+        for button in row:
+            if not any(key in button for key in actions):
+                raise bad_request(
+                    "can't parse inline keyboard button: Text buttons are unallowed in the "
+                    "inline keyboard"
+                )
+            data = button.get("callback_data")
+            if data is not None and not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA:
+                raise bad_request("BUTTON_DATA_INVALID")
+            if not button.get("text"):
+                raise bad_request("BUTTON_TEXT_INVALID")
+    return markup
+
+
+def message_text(params: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """Parse text with its parse_mode or entities; enforce empty and 4096 limits."""
+    raw = params.get("text", "")
+    if "entities" in params:
+        text, entities = raw, params["entities"]
+    else:
+        text, entities = render(raw, params.get("parse_mode"))
+        detected = auto_entities(text)
+        entities = sorted([*entities, *detected], key=lambda e: (e["offset"], -e["length"]))
+    if not text.strip():
+        raise bad_request("message text is empty")
+    if utf16_len(text) > MAX_TEXT:
+        raise bad_request("message is too long")
+    return text, entities
+
+
+def bot_message(world: World, params: dict[str, Any], verb: str) -> tuple[Chat, Message]:
+    """The bot's own message addressed by chat_id + message_id (edit or delete)."""
+    if "inline_message_id" in params:
+        raise bad_request("MESSAGE_ID_INVALID")
+    if "chat_id" not in params:
+        raise bad_request("chat_id is empty")
+    if "message_id" not in params:
+        raise bad_request("message identifier is not specified")
+    chat = find_chat(world, params["chat_id"])
+    message = world.find_message(chat.id, params["message_id"])
+    if message is None:
+        raise bad_request(f"message to {verb} not found")
+    return chat, message
+
+
+# --- updates and webhook ------------------------------------------------------
+
+
+@method("getMe")
+async def get_me(world: World, params: dict[str, Any]) -> Any:
+    """The bot user."""
+    return bot_user()
+
+
+@method("logOut")
+async def log_out(world: World, params: dict[str, Any]) -> Any:
+    """Accepted; the sandbox has no cloud server to log out of."""
+    return True
+
+
+@method("close")
+async def close(world: World, params: dict[str, Any]) -> Any:
+    """Accepted."""
+    return True
+
+
+@method("setWebhook")
+async def set_webhook(world: World, params: dict[str, Any]) -> Any:
+    """Stored for getWebhookInfo, never called."""
+    world.webhook = {"url": params["url"]}
+    if params.get("drop_pending_updates"):
+        world.updates.clear()
+    return True
+
+
+@method("deleteWebhook")
+async def delete_webhook(world: World, params: dict[str, Any]) -> Any:
+    """Forget the webhook; drop_pending_updates empties the queue."""
+    world.webhook = {"url": ""}
+    if params.get("drop_pending_updates"):
+        world.updates.clear()
+    return True
+
+
+@method("getWebhookInfo")
+async def get_webhook_info(world: World, params: dict[str, Any]) -> Any:
+    """Webhook URL and the number of updates waiting."""
+    return {
+        "url": world.webhook.get("url", ""),
+        "has_custom_certificate": False,
+        "pending_update_count": len(world.updates),
+    }
+
+
+def _allowed(world: World, update: dict[str, Any]) -> bool:
+    kind = next(key for key in update if key != "update_id")
+    if world.allowed_updates:
+        return kind in world.allowed_updates
+    return kind not in DEFAULT_EXCLUDED_UPDATES
+
+
+@method("getUpdates")
+async def get_updates(world: World, params: dict[str, Any]) -> Any:
+    """Long polling: updates below `offset` are confirmed and forgotten."""
+    if world.webhook.get("url"):
+        raise ApiError(
+            409,
+            "Conflict: can't use getUpdates method while webhook is active; use "
+            "deleteWebhook to delete the webhook first",
+        )
+    if "allowed_updates" in params:
+        world.allowed_updates = list(params["allowed_updates"])
+    offset = params.get("offset")
+    if offset is not None:
+        if offset < 0:
+            world.updates = world.updates[offset:]
+        else:
+            world.updates = [u for u in world.updates if u["update_id"] >= offset]
+    limit = min(max(params.get("limit", 100), 1), 100)
+    timeout = max(params.get("timeout", 0), 0)
+    # Only one getUpdates may wait at a time; a newer one ends the older with 409.
+    if world.poller is not None and not world.poller.done():
+        world.poller.set_result(None)
+        world.changed.set()
+    mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    world.poller = mine
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        if mine.done() and world.poller is not mine:
+            raise ApiError(409, CONFLICT)
+        world.updates = [u for u in world.updates if _allowed(world, u)]
+        ready = world.updates[:limit]
+        remaining = deadline - loop.time()
+        if ready or remaining <= 0:
+            if world.poller is mine:
+                world.poller = None
+            return ready
+        world.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(world.changed.wait(), remaining)
+
+
+# --- messages -------------------------------------------------------------------
+
+
+@method("sendMessage")
+async def send_message(world: World, params: dict[str, Any]) -> Any:
+    """Store the bot's message in the chat and return it as Telegram shapes it."""
+    chat = find_chat(world, params["chat_id"])
+    text, entities = message_text(params)
+    markup = check_markup(params.get("reply_markup"))
+    check_can_write(chat)
+    extra: dict[str, Any] = {}
+    reply = params.get("reply_parameters")
+    if reply:
+        original = world.find_message(chat.id, reply.get("message_id", 0))
+        if original is None:
+            if not reply.get("allow_sending_without_reply"):
+                raise bad_request("message to be replied not found")
+        else:
+            extra["reply_to_message"] = world.message_json(original)
+    if "link_preview_options" in params:
+        extra["link_preview_options"] = params["link_preview_options"]
+    message = world.new_message(chat.id, BOT_ID, text, entities, markup, extra)
+    return world.message_json(message)
+
+
+def _send_other(world: World, name: str, params: dict[str, Any]) -> Any:
+    """sendPhoto, sendDice...: a placeholder message so the chat shows something was sent."""
+    chat = find_chat(world, params["chat_id"])
+    check_can_write(chat)
+    markup = check_markup(params.get("reply_markup"))
+    caption = params.get("caption")
+    text = f"[{name}] {caption}" if caption else f"[{name}]"
+    message = world.new_message(chat.id, BOT_ID, text, [], markup)
+    return world.message_json(message)
+
+
+def _record_edit(message: Message, date: int) -> None:
+    message.edit_date = date
+    message.edits.append({"text": message.text, "reply_markup": message.reply_markup, "date": date})
+
+
+@method("editMessageText")
+async def edit_message_text(world: World, params: dict[str, Any]) -> Any:
+    """Edit the bot's message text; without reply_markup the inline keyboard goes away."""
+    _chat, message = bot_message(world, params, "edit")
+    text, entities = message_text(params)
+    markup = check_markup(params.get("reply_markup"))
+    if not message.from_bot:
+        raise bad_request("message can't be edited")
+    if text == message.text and entities == message.entities and markup == message.reply_markup:
+        raise bad_request(NOT_MODIFIED)
+    message.text, message.entities, message.reply_markup = text, entities, markup
+    _record_edit(message, now())
+    return world.message_json(message)
+
+
+@method("editMessageReplyMarkup")
+async def edit_message_reply_markup(world: World, params: dict[str, Any]) -> Any:
+    """Replace (or, without reply_markup, remove) the inline keyboard."""
+    _chat, message = bot_message(world, params, "edit")
+    markup = check_markup(params.get("reply_markup"))
+    if markup is not None and not markup.get("inline_keyboard"):
+        markup = None  # an empty keyboard is no keyboard, as in Telegram
+    if not message.from_bot:
+        raise bad_request("message can't be edited")
+    if markup == message.reply_markup:
+        raise bad_request(NOT_MODIFIED)
+    message.reply_markup = markup
+    _record_edit(message, now())
+    return world.message_json(message)
+
+
+@method("deleteMessage")
+async def delete_message(world: World, params: dict[str, Any]) -> Any:
+    """Mark a message deleted (kept in the control view with deleted=true)."""
+    chat, message = bot_message(world, params, "delete")
+    if not message.from_bot and chat.type != "private" and chat.bot_status != "administrator":
+        raise bad_request("message can't be deleted")
+    message.deleted = True
+    return True
+
+
+@method("deleteMessages")
+async def delete_messages(world: World, params: dict[str, Any]) -> Any:
+    """Delete several messages; missing ones are skipped, as Telegram does."""
+    chat = find_chat(world, params["chat_id"])
+    for message_id in params["message_ids"]:
+        message = world.find_message(chat.id, message_id)
+        if message is not None and (message.from_bot or chat.type == "private"):
+            message.deleted = True
+    return True
+
+
+@method("answerCallbackQuery")
+async def answer_callback_query(world: World, params: dict[str, Any]) -> Any:
+    """Record the answer for the press that caused it; each query is answered once."""
+    query = world.callbacks.get(params["callback_query_id"])
+    if query is None or query.answer is not None:
+        raise bad_request(QUERY_INVALID)
+    text = params.get("text")
+    if text is not None and len(text) > MAX_ANSWER_TEXT:
+        raise bad_request("MESSAGE_TOO_LONG")
+    query.answer = {
+        "text": text,
+        "show_alert": bool(params.get("show_alert", False)),
+        "url": params.get("url"),
+        "cache_time": params.get("cache_time", 0),
+    }
+    query.answered.set()
+    return True
+
+
+# --- commands -------------------------------------------------------------------
+
+
+def _scope_key(params: dict[str, Any]) -> tuple[str, str]:
+    scope = params.get("scope") or {"type": "default"}
+    if "chat_id" in scope:
+        scope = {**scope, "chat_id": scope["chat_id"]}
+    return json.dumps(scope, sort_keys=True), params.get("language_code", "")
+
+
+@method("setMyCommands")
+async def set_my_commands(world: World, params: dict[str, Any]) -> Any:
+    """Store the command list for a scope and language."""
+    commands = params["commands"]
+    if len(commands) > 100:
+        raise bad_request("too many commands")
+    for item in commands:
+        command = item["command"]
+        if not 1 <= len(command) <= 32 or not all(
+            c.isascii() and (c.islower() or c.isdigit() or c == "_") for c in command
+        ):
+            raise bad_request("BOT_COMMAND_INVALID")
+        if not 1 <= len(item["description"]) <= 256:
+            raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
+    language = params.get("language_code", "")
+    if language and len(language) != 2:
+        raise bad_request("LANG_CODE_INVALID")
+    key = _scope_key(params)
+    if commands:
+        world.commands[key] = [
+            {"command": c["command"], "description": c["description"]} for c in commands
+        ]
+    else:
+        world.commands.pop(key, None)
+    return True
+
+
+@method("getMyCommands")
+async def get_my_commands(world: World, params: dict[str, Any]) -> Any:
+    """The list stored for exactly this scope and language."""
+    return world.commands.get(_scope_key(params), [])
+
+
+@method("deleteMyCommands")
+async def delete_my_commands(world: World, params: dict[str, Any]) -> Any:
+    """Forget the list for this scope and language."""
+    world.commands.pop(_scope_key(params), None)
+    return True
+
+
+# --- chats ----------------------------------------------------------------------
+
+
+@method("getChat")
+async def get_chat(world: World, params: dict[str, Any]) -> Any:
+    """ChatFullInfo with the required fields of Bot API 10.1."""
+    chat = find_chat(world, params["chat_id"])
+    if chat.type != "private" and chat.bot_status in ("left", "kicked"):
+        raise bad_request("chat not found")
+    return {
+        **chat.as_telegram(),
+        "accent_color_id": 0,
+        "max_reaction_count": 11,
+        "accepted_gift_types": spec.minimal_value("AcceptedGiftTypes"),
+    }
+
+
+@method("getChatMember")
+async def get_chat_member(world: World, params: dict[str, Any]) -> Any:
+    """A member's status: first admin is the creator, then admins, members, left."""
+    chat = find_chat(world, params["chat_id"])
+    user_id = params["user_id"]
+    if user_id != BOT_ID and user_id not in world.users:
+        raise bad_request("user not found")
+    return world.chat_member_json(world.member_status(chat, user_id), user_id)
+
+
+@method("getChatAdministrators")
+async def get_chat_administrators(world: World, params: dict[str, Any]) -> Any:
+    """The chat's admins (and the bot if it is one)."""
+    chat = find_chat(world, params["chat_id"])
+    if chat.type == "private":
+        raise bad_request("there are no administrators in the private chat")
+    out = [world.chat_member_json(world.member_status(chat, uid), uid) for uid in chat.admins]
+    if chat.bot_status == "administrator":
+        out.append(world.chat_member_json("administrator", BOT_ID))
+    return out
+
+
+@method("getChatMemberCount")
+async def get_chat_member_count(world: World, params: dict[str, Any]) -> Any:
+    """Members plus the bot if present."""
+    chat = find_chat(world, params["chat_id"])
+    if chat.type == "private":
+        return 2
+    return len(chat.members) + (chat.bot_status in ("member", "administrator"))
+
+
+@method("leaveChat")
+async def leave_chat(world: World, params: dict[str, Any]) -> Any:
+    """The bot leaves a group."""
+    chat = find_chat(world, params["chat_id"])
+    check_can_write(chat)
+    chat.bot_status = "left"
+    return True
+
+
+_ACTIONS = {
+    "typing",
+    "upload_photo",
+    "record_video",
+    "upload_video",
+    "record_voice",
+    "upload_voice",
+    "upload_document",
+    "choose_sticker",
+    "find_location",
+    "record_video_note",
+    "upload_video_note",
+}
+
+
+@method("sendChatAction")
+async def send_chat_action(world: World, params: dict[str, Any]) -> Any:
+    """Accepted for a known action in a chat the bot may write to."""
+    chat = find_chat(world, params["chat_id"])
+    if params["action"] not in _ACTIONS:
+        raise bad_request("wrong parameter action in request")
+    check_can_write(chat)
+    return True
+
+
+def _check_pin_rights(chat: Chat) -> None:
+    check_can_write(chat)
+    if chat.type == "supergroup" and chat.bot_status != "administrator":
+        raise bad_request("not enough rights to manage pinned messages in the chat")
+
+
+@method("pinChatMessage")
+async def pin_chat_message(world: World, params: dict[str, Any]) -> Any:
+    """Pin a message (supergroups need the bot to be an admin)."""
+    chat = find_chat(world, params["chat_id"])
+    _check_pin_rights(chat)
+    message = world.find_message(chat.id, params["message_id"])
+    if message is None:
+        raise bad_request("message to pin not found")
+    message.pinned = True
+    return True
+
+
+@method("unpinChatMessage")
+async def unpin_chat_message(world: World, params: dict[str, Any]) -> Any:
+    """Unpin one message (the most recent pinned one without message_id)."""
+    chat = find_chat(world, params["chat_id"])
+    _check_pin_rights(chat)
+    pinned = [m for m in world.messages.get(chat.id, []) if m.pinned and not m.deleted]
+    if "message_id" in params:
+        pinned = [m for m in pinned if m.message_id == params["message_id"]]
+        if not pinned:
+            raise bad_request("message to unpin not found")
+    if pinned:
+        pinned[-1].pinned = False
+    return True
+
+
+@method("unpinAllChatMessages")
+async def unpin_all_chat_messages(world: World, params: dict[str, Any]) -> Any:
+    """Unpin everything in a chat."""
+    chat = find_chat(world, params["chat_id"])
+    _check_pin_rights(chat)
+    for message in world.messages.get(chat.id, []):
+        message.pinned = False
+    return True
+
+
+def is_for_bot(text: str, entities: list[dict[str, Any]]) -> bool:
+    """Privacy mode: a group message reaches the bot if it is a command for it or mentions it."""
+    encoded = text.encode("utf-16-le")
+    for entity in entities:
+        start, length = entity["offset"] * 2, entity["length"] * 2
+        word = encoded[start : start + length].decode("utf-16-le")
+        if entity["type"] == "bot_command" and (
+            "@" not in word or word.lower().endswith("@" + BOT_USERNAME)
+        ):
+            return True
+        if entity["type"] == "mention" and word.lower() == "@" + BOT_USERNAME:
+            return True
+    return False

@@ -1,0 +1,264 @@
+"""Async client of the sandbox control API, for tests and scripts.
+
+async with SandboxClient(handle.url) as sb:
+    await sb.reset()
+    await sb.add_user(1, "Ann")
+    await sb.send(1, 1, "/start")
+    msg = await sb.wait_for(lambda: sb.last_bot_message(1))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import httpx
+
+T = TypeVar("T")
+
+
+class SandboxError(Exception):
+    """The control API refused a call (status and its message)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"{status}: {message}")
+        self.status = status
+        self.message = message
+
+
+class SandboxClient:
+    """Mirrors the control API of bot.sandbox.server one method per endpoint."""
+
+    def __init__(self, base_url: str, *, timeout: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout)
+
+    async def __aenter__(self) -> SandboxClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self._http.aclose()
+
+    async def _call(
+        self, verb: str, path: str, body: dict[str, Any] | None = None, **query: Any
+    ) -> Any:
+        response = await self._http.request(
+            verb,
+            path,
+            json=body,
+            params={k: v for k, v in query.items() if v is not None} or None,
+        )
+        payload = response.json()
+        if response.status_code >= 400:
+            message = (
+                payload.get("error", response.text) if isinstance(payload, dict) else response.text
+            )
+            raise SandboxError(response.status_code, message)
+        return payload
+
+    # --- world set-up ---------------------------------------------------------
+
+    async def reset(self) -> None:
+        """Forget users, chats, messages, updates, the log and faults."""
+        await self._call("POST", "/sandbox/reset")
+
+    async def add_user(
+        self,
+        id: int,
+        first_name: str,
+        username: str | None = None,
+        language_code: str | None = None,
+    ) -> dict[str, Any]:
+        """Create a user (and his private chat, id == user id)."""
+        body: dict[str, Any] = {"id": id, "first_name": first_name}
+        if username is not None:
+            body["username"] = username
+        if language_code is not None:
+            body["language_code"] = language_code
+        result: dict[str, Any] = await self._call("POST", "/sandbox/users", body)
+        return result
+
+    async def add_chat(
+        self,
+        id: int,
+        title: str,
+        type: str = "group",
+        members: list[int] | None = None,
+        admins: list[int] | None = None,
+    ) -> dict[str, Any]:
+        """Create a group (negative id) with members and admins (first admin = creator)."""
+        body = {
+            "id": id,
+            "title": title,
+            "type": type,
+            "members": members or [],
+            "admins": admins or [],
+        }
+        result: dict[str, Any] = await self._call("POST", "/sandbox/chats", body)
+        return result
+
+    async def add_bot(self, chat_id: int, by_user: int, *, admin: bool = False) -> dict[str, Any]:
+        """Add the bot to a group: my_chat_member and new_chat_members updates."""
+        body = {"chat_id": chat_id, "by_user": by_user, "admin": admin}
+        result: dict[str, Any] = await self._call("POST", "/sandbox/add_bot", body)
+        return result
+
+    async def remove_bot(self, chat_id: int, by_user: int) -> dict[str, Any]:
+        """Remove the bot from a group (my_chat_member update)."""
+        body = {"chat_id": chat_id, "by_user": by_user}
+        result: dict[str, Any] = await self._call("POST", "/sandbox/remove_bot", body)
+        return result
+
+    # --- people act ---------------------------------------------------------------
+
+    async def send(self, chat_id: int, user_id: int, text: str) -> dict[str, Any]:
+        """A user writes; returns {message_id, update_id (None if not delivered), delivered}."""
+        body = {"chat_id": chat_id, "user_id": user_id, "text": text}
+        result: dict[str, Any] = await self._call("POST", "/sandbox/send", body)
+        return result
+
+    async def press(
+        self,
+        chat_id: int,
+        message_id: int,
+        user_id: int,
+        data: str,
+        *,
+        forge: bool = False,
+        wait: float = 5.0,
+    ) -> dict[str, Any]:
+        """Press a button; wait up to `wait` s for the answer.
+
+        Returns {callback_query_id, answered, text, show_alert, ...}.
+        """
+        body = {
+            "chat_id": chat_id,
+            "message_id": message_id,
+            "user_id": user_id,
+            "data": data,
+            "forge": forge,
+            "wait": wait,
+        }
+        result: dict[str, Any] = await self._call("POST", "/sandbox/press", body)
+        return result
+
+    async def block(self, user_id: int, blocked: bool = True) -> dict[str, Any]:
+        """The user blocks (or unblocks) the bot."""
+        body = {"user_id": user_id, "blocked": blocked}
+        result: dict[str, Any] = await self._call("POST", "/sandbox/block", body)
+        return result
+
+    async def fail(
+        self,
+        method: str,
+        error_code: int | None = None,
+        description: str | None = None,
+        *,
+        count: int = 1,
+        retry_after: int | None = None,
+        chat_id: int | None = None,
+        delay: float | None = None,
+    ) -> dict[str, Any]:
+        """Make the next `count` calls of `method` ("*" = any) fail and/or hang `delay` s."""
+        body: dict[str, Any] = {"method": method, "count": count}
+        for key, value in (
+            ("error_code", error_code),
+            ("description", description),
+            ("retry_after", retry_after),
+            ("chat_id", chat_id),
+            ("delay", delay),
+        ):
+            if value is not None:
+                body[key] = value
+        result: dict[str, Any] = await self._call("POST", "/sandbox/fail", body)
+        return result
+
+    # --- reading --------------------------------------------------------------------
+
+    async def messages(self, chat_id: int, *, include_deleted: bool = True) -> list[dict[str, Any]]:
+        """Every message of a chat in order (users' and the bot's)."""
+        result: list[dict[str, Any]] = await self._call("GET", f"/sandbox/chats/{chat_id}/messages")
+        if not include_deleted:
+            result = [m for m in result if not m["deleted"]]
+        return result
+
+    async def log(
+        self, method: str | None = None, *, exclude: str | None = None, since: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The Bot API call log, optionally filtered by method."""
+        result: list[dict[str, Any]] = await self._call(
+            "GET", "/sandbox/log", method=method, exclude=exclude, since=since
+        )
+        return result
+
+    async def answers(self) -> list[dict[str, Any]]:
+        """Every press with its callback answer."""
+        result: list[dict[str, Any]] = await self._call("GET", "/sandbox/answers")
+        return result
+
+    async def commands(self) -> list[dict[str, Any]]:
+        """Stored setMyCommands lists: [{scope, language_code, commands}]."""
+        result: list[dict[str, Any]] = await self._call("GET", "/sandbox/commands")
+        return result
+
+    async def updates(self) -> list[dict[str, Any]]:
+        """Updates the bot has not confirmed yet."""
+        result: list[dict[str, Any]] = await self._call("GET", "/sandbox/updates")
+        return result
+
+    async def state(self) -> dict[str, Any]:
+        """Bot, users and chats."""
+        result: dict[str, Any] = await self._call("GET", "/sandbox/state")
+        return result
+
+    # --- helpers ----------------------------------------------------------------------
+
+    async def last_bot_message(self, chat_id: int) -> dict[str, Any] | None:
+        """The bot's latest not-deleted message in a chat, or None."""
+        mine = await self.bot_messages(chat_id)
+        return mine[-1] if mine else None
+
+    async def bot_messages(self, chat_id: int) -> list[dict[str, Any]]:
+        """The bot's not-deleted messages in a chat."""
+        return [m for m in await self.messages(chat_id) if m["from_bot"] and not m["deleted"]]
+
+    @staticmethod
+    def buttons(message: dict[str, Any] | None) -> list[tuple[str, str | None]]:
+        """(text, callback_data) of every inline button of a message, row by row."""
+        if not message or not message.get("reply_markup"):
+            return []
+        return [
+            (button["text"], button.get("callback_data"))
+            for row in message["reply_markup"].get("inline_keyboard", [])
+            for button in row
+        ]
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], Awaitable[T | None] | T | None],
+        timeout: float = 10.0,
+        interval: float = 0.05,
+    ) -> T:
+        """Poll `predicate` (sync or async) until it returns something truthy; return that.
+
+        Raises TimeoutError with the last value seen if it never does.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        last: Any = None
+        while True:
+            value = predicate()
+            if inspect.isawaitable(value):
+                value = await value
+            if value:
+                return value
+            last = value
+            if loop.time() >= deadline:
+                raise TimeoutError(f"condition not met within {timeout} s (last value: {last!r})")
+            await asyncio.sleep(interval)

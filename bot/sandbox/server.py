@@ -1,0 +1,510 @@
+"""The sandbox HTTP server: the fake Bot API, the control API and the web page.
+
+    /bot<token>/<method>   the Bot API, as python-telegram-bot calls it
+    /sandbox/...           JSON control API for tests and the page
+    /                      the web page (page.html)
+
+`start_sandbox(host, port)` runs it inside the current event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from bot.sandbox import botapi
+from bot.sandbox.botapi import MAX_CALLBACK_DATA
+from bot.sandbox.formatting import auto_entities
+from bot.sandbox.spec import ApiError, validate_call
+from bot.sandbox.state import BOT_ID, INVALID_TOKENS, CallbackQuery, Fault, World
+
+log = logging.getLogger(__name__)
+
+WORLD_KEY = web.AppKey("world", World)
+
+_DEFAULT_DESCRIPTIONS = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+}
+
+
+# --- the Bot API side ------------------------------------------------------------
+
+
+async def _read_params(request: web.Request) -> dict[str, Any]:
+    """Query string + body (JSON, urlencoded or multipart) as one dict."""
+    params: dict[str, Any] = dict(request.query)
+    if request.can_read_body:
+        ctype = request.content_type
+        if ctype == "application/json":
+            try:
+                body = await request.json()
+            except ValueError:
+                raise ApiError(400, "Bad Request: can't parse JSON body") from None
+            if not isinstance(body, dict):
+                raise ApiError(400, "Bad Request: JSON body must be an object")
+            params.update(body)
+        elif ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            form = await request.post()
+            for key, value in form.items():
+                if isinstance(value, web.FileField):
+                    params[key] = f"<file {value.filename}>"
+                else:
+                    params[key] = value
+    return params
+
+
+def _json_safe(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+async def bot_api(request: web.Request) -> web.Response:
+    """One Bot API call: auth, spec validation, injected faults, then the method."""
+    world = request.app[WORLD_KEY]
+    token = request.match_info["token"]
+    name = request.match_info["method"]
+    params: dict[str, Any] = {}
+    try:
+        params = await _read_params(request)
+        if not token or token in INVALID_TOKENS:
+            raise ApiError(401, "Unauthorized")
+        name, params = validate_call(name, params)
+        fault = world.take_fault(name, params)
+        if fault is not None:
+            if fault.delay:
+                await asyncio.sleep(fault.delay)
+            if fault.error_code is not None:
+                description = fault.description or _default_description(fault)
+                raise ApiError(fault.error_code, description, fault.retry_after)
+        result = await botapi.call(world, name, params)
+        payload: dict[str, Any] = {"ok": True, "result": result}
+        status = 200
+    except ApiError as error:
+        payload = error.payload()
+        status = error.code
+    world.record(name, _json_safe(params), payload)
+    return web.json_response(payload, status=status)
+
+
+def _default_description(fault: Fault) -> str:
+    if fault.error_code == 429:
+        return f"Too Many Requests: retry after {fault.retry_after or 1}"
+    return _DEFAULT_DESCRIPTIONS.get(fault.error_code or 500, "Error")
+
+
+# --- the control API -------------------------------------------------------------
+
+
+class ControlError(Exception):
+    """A refused control call: 400 or 404 with a message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@web.middleware
+async def control_errors(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Turn ControlError and malformed JSON into JSON error answers."""
+    try:
+        response: web.StreamResponse = await handler(request)
+        return response
+    except ControlError as error:
+        return web.json_response({"error": error.message}, status=error.status)
+    except (KeyError, TypeError, ValueError) as error:
+        if not request.path.startswith("/sandbox/"):
+            raise
+        return web.json_response({"error": f"bad request: {error!r}"}, status=400)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    if not request.can_read_body:
+        return {}
+    body = await request.json()
+    if not isinstance(body, dict):
+        raise ControlError(400, "JSON object expected")
+    return body
+
+
+def _user(world: World, user_id: Any) -> Any:
+    user = world.users.get(int(user_id))
+    if user is None:
+        raise ControlError(404, f"user {user_id} not found")
+    return user
+
+
+def _chat(world: World, chat_id: Any) -> Any:
+    chat = world.chats.get(int(chat_id))
+    if chat is None:
+        raise ControlError(404, f"chat {chat_id} not found")
+    return chat
+
+
+async def reset(request: web.Request) -> web.Response:
+    """POST /sandbox/reset: forget everything."""
+    world = request.app[WORLD_KEY]
+    for query in world.callbacks.values():
+        query.answered.set()  # release presses still waiting
+    world.reset()
+    return web.json_response({"ok": True})
+
+
+async def add_user(request: web.Request) -> web.Response:
+    """POST /sandbox/users {id, first_name, username?, language_code?}."""
+    body = await _body(request)
+    user_id = int(body["id"])
+    if user_id <= 0 or user_id == BOT_ID:
+        raise ControlError(400, "a user id must be positive and not the bot's")
+    user = request.app[WORLD_KEY].add_user(
+        user_id, str(body["first_name"]), body.get("username"), body.get("language_code")
+    )
+    return web.json_response(user.as_control())
+
+
+async def list_users(request: web.Request) -> web.Response:
+    """GET /sandbox/users."""
+    world = request.app[WORLD_KEY]
+    return web.json_response([u.as_control() for u in world.users.values()])
+
+
+async def add_chat(request: web.Request) -> web.Response:
+    """POST /sandbox/chats {id (<0), title, type, members, admins}."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    chat_id = int(body["id"])
+    chat_type = body.get("type", "group")
+    if chat_id >= 0 or chat_type not in ("group", "supergroup"):
+        raise ControlError(400, "a group needs a negative id and type group or supergroup")
+    members = [int(x) for x in body.get("members", [])]
+    admins = [int(x) for x in body.get("admins", [])]
+    for user_id in (*members, *admins):
+        _user(world, user_id)
+    chat = world.add_chat(chat_id, str(body.get("title", chat_id)), chat_type, members, admins)
+    return web.json_response(chat.as_control())
+
+
+async def list_chats(request: web.Request) -> web.Response:
+    """GET /sandbox/chats."""
+    world = request.app[WORLD_KEY]
+    return web.json_response([c.as_control() for c in world.chats.values()])
+
+
+async def add_bot(request: web.Request) -> web.Response:
+    """POST /sandbox/add_bot {chat_id, by_user, admin?}: my_chat_member + new_chat_members."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    chat = _chat(world, body["chat_id"])
+    user = _user(world, body["by_user"])
+    if chat.type == "private":
+        raise ControlError(400, "the bot is added to groups only")
+    if user.id not in chat.members:
+        chat.members.append(user.id)
+    old = chat.bot_status
+    chat.bot_status = "administrator" if body.get("admin") else "member"
+    first = world.member_update(chat, user.id, old, chat.bot_status)
+    message = world.new_message(
+        chat.id, user.id, None, extra={"new_chat_members": [world.sender(BOT_ID)]}
+    )
+    second = world.queue_update("message", world.message_json(message))
+    return web.json_response(
+        {"chat": chat.as_control(), "update_ids": [first, second], "message_id": message.message_id}
+    )
+
+
+async def remove_bot(request: web.Request) -> web.Response:
+    """POST /sandbox/remove_bot {chat_id, by_user}: the bot is removed from a group."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    chat = _chat(world, body["chat_id"])
+    user = _user(world, body["by_user"])
+    old = chat.bot_status
+    chat.bot_status = "left"
+    update_id = world.member_update(chat, user.id, old, "left")
+    return web.json_response({"chat": chat.as_control(), "update_ids": [update_id]})
+
+
+async def send(request: web.Request) -> web.Response:
+    """POST /sandbox/send {chat_id, user_id, text}: a user writes; the bot gets an update."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    chat = _chat(world, body["chat_id"])
+    user = _user(world, body["user_id"])
+    text = str(body["text"])
+    if not text.strip():
+        raise ControlError(400, "empty text")
+    if chat.type == "private":
+        if chat.id != user.id:
+            raise ControlError(400, "a private chat's id is its user's id")
+        if user.blocked:
+            # Writing to a blocked bot (its "Restart" button) unblocks it.
+            user.blocked = False
+            world.member_update(chat, user.id, "kicked", "member")
+        if text.split()[0].split("@")[0] == "/start":
+            user.started = True
+    elif user.id not in chat.members:
+        chat.members.append(user.id)
+    delivered = chat.type == "private" or chat.bot_status in ("member", "administrator")
+    message = world.new_message(chat.id, user.id, text, auto_entities(text))
+    reason = None
+    if delivered and chat.type != "private" and chat.bot_status != "administrator":
+        # Privacy mode: in groups a non-admin bot sees only commands and mentions.
+        delivered = botapi.is_for_bot(text, message.entities)
+        reason = None if delivered else "privacy mode: not a command or mention for the bot"
+    elif not delivered:
+        reason = "the bot is not a member of this chat"
+    update_id = None
+    if delivered:
+        update_id = world.queue_update("message", world.message_json(message))
+    return web.json_response(
+        {
+            "message_id": message.message_id,
+            "update_id": update_id,
+            "delivered": delivered,
+            "reason": reason,
+        }
+    )
+
+
+def _keyboard_data(markup: dict[str, Any] | None) -> list[str]:
+    if not markup:
+        return []
+    return [
+        b["callback_data"]
+        for row in markup.get("inline_keyboard", [])
+        for b in row
+        if "callback_data" in b
+    ]
+
+
+async def press(request: web.Request) -> web.Response:
+    """POST /sandbox/press {chat_id, message_id, user_id, data, wait?, forge?}."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    chat = _chat(world, body["chat_id"])
+    user = _user(world, body["user_id"])
+    data = str(body["data"])
+    forge = bool(body.get("forge", False))
+    wait = float(body.get("wait", 5.0))
+    message = world.find_message(chat.id, int(body["message_id"]))
+    if message is None:
+        raise ControlError(404, f"message {body['message_id']} not found in chat {chat.id}")
+    if not forge:
+        if not message.from_bot:
+            raise ControlError(400, "only the bot's messages have buttons")
+        if data not in _keyboard_data(message.reply_markup):
+            raise ControlError(400, f"no button with data {data!r} on that message")
+        if chat.type != "private" and user.id not in chat.members:
+            raise ControlError(400, f"user {user.id} is not in chat {chat.id}")
+    if len(data.encode()) > MAX_CALLBACK_DATA:
+        raise ControlError(400, "callback data longer than 64 bytes cannot exist")
+    query_id = str(4_611_686_018_427_387_904 + next(world.callback_ids) * 7919 + chat.id % 1000)
+    query = CallbackQuery(
+        id=query_id,
+        chat_id=chat.id,
+        message_id=message.message_id,
+        user_id=user.id,
+        data=data,
+        forged=forge,
+        date=asyncio.get_running_loop().time(),
+    )
+    world.callbacks[query_id] = query
+    update_id = world.queue_update(
+        "callback_query",
+        {
+            "id": query_id,
+            "from": user.as_telegram(),
+            "message": world.message_json(message),
+            "chat_instance": str(abs(chat.id) * 31 + 7),
+            "data": data,
+        },
+    )
+    if wait > 0:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(query.answered.wait(), wait)
+    result = query.as_control()
+    result["update_id"] = update_id
+    return web.json_response(result)
+
+
+async def block(request: web.Request) -> web.Response:
+    """POST /sandbox/block {user_id, blocked}: the user blocks or unblocks the bot."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    user = _user(world, body["user_id"])
+    blocked = bool(body.get("blocked", True))
+    if blocked != user.blocked:
+        user.blocked = blocked
+        old, new = ("member", "kicked") if blocked else ("kicked", "member")
+        world.member_update(world.chats[user.id], user.id, old, new)
+    return web.json_response(user.as_control())
+
+
+async def fail(request: web.Request) -> web.Response:
+    """POST /sandbox/fail {method, error_code?, description?, retry_after?, count, chat_id?,
+    delay?}."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    error_code = body.get("error_code")
+    delay = float(body.get("delay") or 0)
+    if error_code is None and not delay:
+        raise ControlError(400, "a fault needs an error_code, a delay, or both")
+    fault = Fault(
+        method=str(body["method"]),
+        count=int(body.get("count", 1)),
+        error_code=int(error_code) if error_code is not None else None,
+        description=body.get("description"),
+        retry_after=int(body["retry_after"]) if body.get("retry_after") is not None else None,
+        chat_id=body.get("chat_id"),
+        delay=delay,
+    )
+    if fault.error_code == 429 and fault.retry_after is None:
+        fault.retry_after = 1
+    world.faults.append(fault)
+    return web.json_response(fault.as_control())
+
+
+async def faults(request: web.Request) -> web.Response:
+    """GET /sandbox/faults: faults with calls left."""
+    world = request.app[WORLD_KEY]
+    return web.json_response([f.as_control() for f in world.faults if f.count > 0])
+
+
+async def messages(request: web.Request) -> web.Response:
+    """GET /sandbox/chats/{chat_id}/messages: the whole chat, deleted ones flagged."""
+    world = request.app[WORLD_KEY]
+    chat = _chat(world, request.match_info["chat_id"])
+    return web.json_response([m.as_control() for m in world.messages.get(chat.id, [])])
+
+
+async def call_log(request: web.Request) -> web.Response:
+    """GET /sandbox/log?method=&exclude=&since=: the Bot API call log."""
+    world = request.app[WORLD_KEY]
+    entries = world.log
+    if "method" in request.query:
+        entries = [e for e in entries if e["method"] == request.query["method"]]
+    if "exclude" in request.query:
+        excluded = set(request.query["exclude"].split(","))
+        entries = [e for e in entries if e["method"] not in excluded]
+    if "since" in request.query:
+        since = int(request.query["since"])
+        entries = [e for e in entries if e["seq"] > since]
+    return web.json_response(entries)
+
+
+async def answers(request: web.Request) -> web.Response:
+    """GET /sandbox/answers: every press and its answer."""
+    world = request.app[WORLD_KEY]
+    return web.json_response([q.as_control() for q in world.callbacks.values()])
+
+
+async def commands(request: web.Request) -> web.Response:
+    """GET /sandbox/commands: each setMyCommands scope and language with its list."""
+    world = request.app[WORLD_KEY]
+    return web.json_response(
+        [
+            {"scope": json.loads(scope), "language_code": language, "commands": items}
+            for (scope, language), items in world.commands.items()
+        ]
+    )
+
+
+async def updates(request: web.Request) -> web.Response:
+    """GET /sandbox/updates: updates not yet confirmed by the bot."""
+    return web.json_response(request.app[WORLD_KEY].updates)
+
+
+async def overview(request: web.Request) -> web.Response:
+    """GET /sandbox/state: bot, users and chats, for the page."""
+    world = request.app[WORLD_KEY]
+    return web.json_response(
+        {
+            "bot": world.sender(BOT_ID),
+            "users": [u.as_control() for u in world.users.values()],
+            "chats": [c.as_control() for c in world.chats.values()],
+            "pending_updates": len(world.updates),
+            "calls": len(world.log),
+        }
+    )
+
+
+async def page(request: web.Request) -> web.Response:
+    """GET /: the sandbox web page."""
+    html = resources.files("bot.sandbox").joinpath("page.html").read_text("utf-8")
+    return web.Response(text=html, content_type="text/html")
+
+
+def make_app(world: World | None = None) -> web.Application:
+    """The aiohttp application with all routes."""
+    app = web.Application(middlewares=[control_errors], client_max_size=64 * 1024 * 1024)
+    app[WORLD_KEY] = world or World()
+    app.router.add_get("/", page)
+    app.router.add_route("*", "/bot{token}/{method}", bot_api)
+    app.router.add_post("/sandbox/reset", reset)
+    app.router.add_post("/sandbox/users", add_user)
+    app.router.add_get("/sandbox/users", list_users)
+    app.router.add_post("/sandbox/chats", add_chat)
+    app.router.add_get("/sandbox/chats", list_chats)
+    app.router.add_get("/sandbox/chats/{chat_id}/messages", messages)
+    app.router.add_post("/sandbox/add_bot", add_bot)
+    app.router.add_post("/sandbox/remove_bot", remove_bot)
+    app.router.add_post("/sandbox/send", send)
+    app.router.add_post("/sandbox/press", press)
+    app.router.add_post("/sandbox/block", block)
+    app.router.add_post("/sandbox/fail", fail)
+    app.router.add_get("/sandbox/faults", faults)
+    app.router.add_get("/sandbox/log", call_log)
+    app.router.add_get("/sandbox/answers", answers)
+    app.router.add_get("/sandbox/commands", commands)
+    app.router.add_get("/sandbox/updates", updates)
+    app.router.add_get("/sandbox/state", overview)
+    return app
+
+
+@dataclass
+class SandboxHandle:
+    """A running sandbox: its base URL (no trailing slash), its world, and stop()."""
+
+    url: str
+    world: World
+    runner: web.AppRunner
+
+    @property
+    def bot_api_url(self) -> str:
+        """What to give python-telegram-bot as base_url (it appends token/method)."""
+        return f"{self.url}/bot"
+
+    async def stop(self) -> None:
+        """Close the server and every open request."""
+        for query in self.world.callbacks.values():
+            query.answered.set()
+        if self.world.poller is not None and not self.world.poller.done():
+            self.world.poller.set_result(None)
+        self.world.changed.set()
+        await self.runner.cleanup()
+
+
+async def start_sandbox(host: str = "127.0.0.1", port: int = 8081) -> SandboxHandle:
+    """Start the sandbox in the running event loop; port 0 picks a free port."""
+    world = World()
+    runner = web.AppRunner(make_app(world), access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = runner.addresses[0][1]
+    url = f"http://{host}:{bound}"
+    log.info("sandbox listening on %s", url)
+    return SandboxHandle(url=url, world=world, runner=runner)

@@ -1,0 +1,440 @@
+"""The sandbox world: users, chats, messages, the update queue, faults and the call log.
+
+Everything lives in memory in one `World`; the HTTP layer (server.py) and
+the Bot API methods (botapi.py) only read and change it. All access happens
+on the one event loop, so no locks are needed, only events to wake waiters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.sandbox.formatting import auto_entities
+
+BOT_ID = 100000
+BOT_USERNAME = "banco_bot"
+BOT_FIRST_NAME = "Banco"
+INVALID_TOKENS = frozenset({"bad", "invalid"})
+
+# Update types a bot gets when allowed_updates is empty or never set.
+DEFAULT_EXCLUDED_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+
+
+def now() -> int:
+    """Unix time in seconds, as Telegram dates are."""
+    return int(time.time())
+
+
+def bot_user() -> dict[str, Any]:
+    """The bot as a Telegram User (the shape getMe returns)."""
+    return {
+        "id": BOT_ID,
+        "is_bot": True,
+        "first_name": BOT_FIRST_NAME,
+        "username": BOT_USERNAME,
+        "can_join_groups": True,
+        "can_read_all_group_messages": False,
+        "supports_inline_queries": False,
+        "can_connect_to_business": False,
+        "has_main_web_app": False,
+    }
+
+
+@dataclass
+class User:
+    """A person in the sandbox; `started` = pressed /start in private, `blocked` the bot."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = None
+    started: bool = False
+    blocked: bool = False
+
+    def as_telegram(self) -> dict[str, Any]:
+        """The Telegram User object."""
+        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        return out
+
+    def as_control(self) -> dict[str, Any]:
+        """The control API shape (Telegram fields plus sandbox flags)."""
+        return {**self.as_telegram(), "started": self.started, "blocked": self.blocked}
+
+
+@dataclass
+class Chat:
+    """A private chat (id == user id) or a group; `bot_status` is the bot's membership."""
+
+    id: int
+    type: str
+    title: str | None = None
+    members: list[int] = field(default_factory=list)
+    admins: list[int] = field(default_factory=list)
+    bot_status: str = "left"
+    user: User | None = None  # the other side of a private chat
+
+    def as_telegram(self) -> dict[str, Any]:
+        """The Telegram Chat object."""
+        if self.type == "private" and self.user is not None:
+            out: dict[str, Any] = {
+                "id": self.id,
+                "type": "private",
+                "first_name": self.user.first_name,
+            }
+            if self.user.username:
+                out["username"] = self.user.username
+            return out
+        return {"id": self.id, "type": self.type, "title": self.title or str(self.id)}
+
+    def as_control(self) -> dict[str, Any]:
+        """The control API shape."""
+        return {
+            **self.as_telegram(),
+            "members": list(self.members),
+            "admins": list(self.admins),
+            "bot_status": self.bot_status,
+        }
+
+
+@dataclass
+class Message:
+    """One message in a chat, with its edit history."""
+
+    chat_id: int
+    message_id: int
+    from_id: int
+    date: int
+    text: str | None = None
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    reply_markup: dict[str, Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # new_chat_members, reply_to...
+    edits: list[dict[str, Any]] = field(default_factory=list)
+    edit_date: int | None = None
+    deleted: bool = False
+    pinned: bool = False
+
+    @property
+    def from_bot(self) -> bool:
+        """Whether the bot sent it."""
+        return self.from_id == BOT_ID
+
+    def as_control(self) -> dict[str, Any]:
+        """The control API shape of GET /sandbox/chats/{id}/messages."""
+        out = {
+            "message_id": self.message_id,
+            "from_id": self.from_id,
+            "from_bot": self.from_bot,
+            "text": self.text,
+            "entities": copy.deepcopy(self.entities),
+            "reply_markup": copy.deepcopy(self.reply_markup),
+            "date": self.date,
+            "edits": copy.deepcopy(self.edits),
+            "deleted": self.deleted,
+            "pinned": self.pinned,
+        }
+        if "new_chat_members" in self.extra:
+            out["new_chat_members"] = [m["id"] for m in self.extra["new_chat_members"]]
+        return out
+
+
+@dataclass
+class Fault:
+    """An injected failure for the next `count` calls of `method` (or "*")."""
+
+    method: str
+    count: int
+    error_code: int | None = None
+    description: str | None = None
+    retry_after: int | None = None
+    chat_id: int | str | None = None
+    delay: float = 0.0
+
+    def matches(self, method: str, params: dict[str, Any]) -> bool:
+        """Whether this fault applies to a call."""
+        if self.count <= 0:
+            return False
+        if self.method not in ("*", method) and self.method.lower() != method.lower():
+            return False
+        return self.chat_id is None or str(params.get("chat_id")) == str(self.chat_id)
+
+    def as_control(self) -> dict[str, Any]:
+        """The control API shape."""
+        return {
+            "method": self.method,
+            "count": self.count,
+            "error_code": self.error_code,
+            "description": self.description,
+            "retry_after": self.retry_after,
+            "chat_id": self.chat_id,
+            "delay": self.delay,
+        }
+
+
+@dataclass
+class CallbackQuery:
+    """A button press and, once the bot answers, its answer."""
+
+    id: str
+    chat_id: int
+    message_id: int
+    user_id: int
+    data: str
+    forged: bool
+    date: float
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    answer: dict[str, Any] | None = None
+
+    def as_control(self) -> dict[str, Any]:
+        """The control API shape of one callback answer."""
+        answer = self.answer or {}
+        return {
+            "callback_query_id": self.id,
+            "chat_id": self.chat_id,
+            "message_id": self.message_id,
+            "user_id": self.user_id,
+            "data": self.data,
+            "forged": self.forged,
+            "answered": self.answer is not None,
+            "text": answer.get("text"),
+            "show_alert": bool(answer.get("show_alert", False)),
+            "url": answer.get("url"),
+        }
+
+
+class World:
+    """All sandbox state. `reset()` returns it to empty."""
+
+    def __init__(self) -> None:
+        self.changed = asyncio.Event()  # wakes long-polling getUpdates
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything: users, chats, messages, updates, log, faults, commands."""
+        self.users: dict[int, User] = {}
+        self.chats: dict[int, Chat] = {}
+        self.messages: dict[int, list[Message]] = {}
+        self.next_message_id: dict[int, int] = {}
+        self.updates: list[dict[str, Any]] = []
+        self.update_ids = itertools.count(1)
+        self.allowed_updates: list[str] = []
+        self.callbacks: dict[str, CallbackQuery] = {}
+        self.callback_ids = itertools.count(1)
+        self.faults: list[Fault] = []
+        self.log: list[dict[str, Any]] = []
+        self.log_ids = itertools.count(1)
+        self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        self.webhook: dict[str, Any] = {"url": ""}
+        self.poller: asyncio.Future[None] | None = None
+        self.changed.set()
+
+    # --- people and chats -------------------------------------------------
+
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        username: str | None = None,
+        language_code: str | None = None,
+    ) -> User:
+        """Create (or update) a user and his private chat with the bot."""
+        user = self.users.get(user_id)
+        if user is None:
+            user = User(user_id, first_name, username, language_code)
+            self.users[user_id] = user
+        else:
+            user.first_name, user.username = first_name, username
+            user.language_code = language_code
+        self.chats[user_id] = Chat(
+            id=user_id, type="private", user=user, members=[user_id], bot_status="member"
+        )
+        self.messages.setdefault(user_id, [])
+        return user
+
+    def add_chat(
+        self,
+        chat_id: int,
+        title: str,
+        chat_type: str,
+        members: list[int],
+        admins: list[int],
+    ) -> Chat:
+        """Create (or replace) a group; admins are members too."""
+        everyone = list(dict.fromkeys([*members, *admins]))
+        previous = self.chats.get(chat_id)
+        chat = Chat(
+            id=chat_id,
+            type=chat_type,
+            title=title,
+            members=everyone,
+            admins=list(dict.fromkeys(admins)),
+            bot_status=previous.bot_status if previous else "left",
+        )
+        self.chats[chat_id] = chat
+        self.messages.setdefault(chat_id, [])
+        return chat
+
+    # --- messages ------------------------------------------------------------
+
+    def new_message(
+        self,
+        chat_id: int,
+        from_id: int,
+        text: str | None,
+        entities: list[dict[str, Any]] | None = None,
+        reply_markup: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> Message:
+        """Store a message with the chat's next message id."""
+        message_id = self.next_message_id.get(chat_id, 1)
+        self.next_message_id[chat_id] = message_id + 1
+        message = Message(
+            chat_id=chat_id,
+            message_id=message_id,
+            from_id=from_id,
+            date=now(),
+            text=text,
+            entities=entities or [],
+            reply_markup=reply_markup,
+            extra=extra or {},
+        )
+        self.messages.setdefault(chat_id, []).append(message)
+        return message
+
+    def find_message(self, chat_id: int, message_id: int) -> Message | None:
+        """A message that exists and is not deleted."""
+        for message in self.messages.get(chat_id, []):
+            if message.message_id == message_id and not message.deleted:
+                return message
+        return None
+
+    def sender(self, user_id: int) -> dict[str, Any]:
+        """The Telegram User object of a sender (the bot or a person)."""
+        if user_id == BOT_ID:
+            return bot_user()
+        return self.users[user_id].as_telegram()
+
+    def message_json(self, message: Message) -> dict[str, Any]:
+        """The Telegram Message object."""
+        out: dict[str, Any] = {
+            "message_id": message.message_id,
+            "from": self.sender(message.from_id),
+            "chat": self.chats[message.chat_id].as_telegram(),
+            "date": message.date,
+        }
+        if message.text is not None:
+            out["text"] = message.text
+        if message.entities:
+            out["entities"] = copy.deepcopy(message.entities)
+        if message.reply_markup is not None:
+            out["reply_markup"] = copy.deepcopy(message.reply_markup)
+        if message.edit_date is not None:
+            out["edit_date"] = message.edit_date
+        out.update(copy.deepcopy(message.extra))
+        return out
+
+    # --- updates --------------------------------------------------------------
+
+    def queue_update(self, kind: str, payload: dict[str, Any]) -> int:
+        """Append an update for getUpdates and wake a waiting poller."""
+        update_id = next(self.update_ids)
+        self.updates.append({"update_id": update_id, kind: payload})
+        self.changed.set()
+        return update_id
+
+    def user_message(self, chat_id: int, user_id: int, text: str) -> tuple[Message, int]:
+        """A user writes in a chat: store the message and queue its update."""
+        message = self.new_message(chat_id, user_id, text, auto_entities(text))
+        update_id = self.queue_update("message", self.message_json(message))
+        return message, update_id
+
+    def member_update(
+        self, chat: Chat, by_user: int, old: str, new: str, kind: str = "my_chat_member"
+    ) -> int:
+        """Queue a my_chat_member update for the bot's own status change."""
+        return self.queue_update(
+            kind,
+            {
+                "chat": chat.as_telegram(),
+                "from": self.sender(by_user),
+                "date": now(),
+                "old_chat_member": self.chat_member_json(old, BOT_ID),
+                "new_chat_member": self.chat_member_json(new, BOT_ID),
+            },
+        )
+
+    def chat_member_json(self, status: str, user_id: int) -> dict[str, Any]:
+        """A ChatMember object of the given status (all required fields present)."""
+        user = self.sender(user_id)
+        if status == "creator":
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        if status == "administrator":
+            rights = [
+                "can_manage_chat",
+                "can_delete_messages",
+                "can_manage_video_chats",
+                "can_restrict_members",
+                "can_promote_members",
+                "can_change_info",
+                "can_invite_users",
+                "can_post_stories",
+                "can_edit_stories",
+                "can_delete_stories",
+                "can_pin_messages",
+            ]
+            return {
+                "status": "administrator",
+                "user": user,
+                "can_be_edited": False,
+                "is_anonymous": False,
+                **{right: True for right in rights},
+            }
+        if status == "kicked":
+            return {"status": "kicked", "user": user, "until_date": 0}
+        return {"status": status, "user": user}
+
+    def member_status(self, chat: Chat, user_id: int) -> str:
+        """A user's (or the bot's) status in a chat."""
+        if user_id == BOT_ID:
+            return chat.bot_status
+        if chat.type == "private":
+            return "member" if user_id == chat.id else "left"
+        if chat.admins and chat.admins[0] == user_id:
+            return "creator"
+        if user_id in chat.admins:
+            return "administrator"
+        return "member" if user_id in chat.members else "left"
+
+    # --- faults and log ----------------------------------------------------------
+
+    def take_fault(self, method: str, params: dict[str, Any]) -> Fault | None:
+        """The first fault matching a call, with its count decremented."""
+        for fault in self.faults:
+            if fault.matches(method, params):
+                fault.count -= 1
+                return fault
+        return None
+
+    def record(self, method: str, params: dict[str, Any], response: dict[str, Any]) -> None:
+        """Append one Bot API call to the log."""
+        entry: dict[str, Any] = {
+            "seq": next(self.log_ids),
+            "time": time.time(),
+            "method": method,
+            "params": params,
+            "ok": response.get("ok", False),
+        }
+        if response.get("ok"):
+            entry["result"] = response.get("result")
+        else:
+            entry["error_code"] = response.get("error_code")
+            entry["description"] = response.get("description")
+        self.log.append(entry)
