@@ -1,0 +1,570 @@
+"""What jackpots draw and five-card stud share: seats, settings, betting, the hand's life.
+
+RULES.md §5 (both games): one 52-card deck, table stakes (nobody bets more
+than is in front of him; all-in players make side pots), fixed-limit by
+default with a small bet L and a big bet 2L and at most one bet and three
+raises a round, or pot-limit (setting). The dealer button moves one seat
+clockwise every hand.
+
+The state keeps the running pokerkit deal as a :class:`~games.poker.kit.KitHand`
+(configuration + PHH log); every step rebuilds it (:func:`games.poker.kit.build`),
+lets pokerkit judge and apply the action, and copies stacks, bets and the
+pot back into our seats so that :meth:`PokerEngine.accounts` needs no replay.
+
+Amounts: ``bet``, ``raise`` and ``open`` carry the total the player's bet in
+this round comes *to* (pokerkit's "complete, bet or raise to"); ``None``
+means the smallest legal amount, which in fixed-limit is the only one.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from games.cards import Card, Shoe
+from games.engine import (
+    POT,
+    Action,
+    ActionSpec,
+    Event,
+    GameState,
+    IllegalAction,
+    Join,
+    Leave,
+    PlayerId,
+    Reason,
+    SeatBase,
+    Start,
+    Step,
+    Transfer,
+    is_table_account,
+    net,
+    private,
+    public,
+    stack,
+    stake,
+)
+from games.poker.kit import BancoKitState, KitHand, build
+from games.table import buy_in_transfers, cash_out_transfers, check_join, seat_index
+
+# ------------------------------------------------------------------ actions
+
+
+class Check(Action):
+    """Stay in without betting (only while nobody has bet in this round)."""
+
+    kind: Literal["check"] = "check"
+
+
+class Call(Action):
+    """Match the highest bet of the round (or go all-in for less)."""
+
+    kind: Literal["call"] = "call"
+
+
+class Fold(Action):
+    """Give up the hand."""
+
+    kind: Literal["fold"] = "fold"
+
+
+class Bet(Action):
+    """The first bet of a round; ``amount`` is the total bet to (``None``: the minimum)."""
+
+    kind: Literal["bet"] = "bet"
+    amount: int | None = Field(default=None, ge=1)
+
+
+class Raise(Action):
+    """Raise the round's bet to ``amount`` (``None``: the minimum raise)."""
+
+    kind: Literal["raise"] = "raise"
+    amount: int | None = Field(default=None, ge=1)
+
+
+COMMON_ACTIONS: dict[str, type[Action]] = {
+    "join": Join, "leave": Leave, "start": Start, "check": Check, "call": Call,
+    "fold": Fold, "bet": Bet, "raise": Raise,
+}
+
+# -------------------------------------------------------------------- state
+
+
+class PokerSeat(SeatBase):
+    """A seat; ``cards`` are in dealing order (stud: the hole card first)."""
+
+    in_hand: bool = False
+    folded: bool = False
+    cards: list[Card] = Field(default_factory=list)
+    discards: list[Card] = Field(default_factory=list)
+    drawn: bool = False
+    pending: list[Card] = Field(default_factory=list)
+    """Draw replacements already given to the player, fed to pokerkit once all have drawn."""
+    bet: int = 0
+
+
+class FinishedHand(BaseModel):
+    """A settled hand, kept for its PHH hand history (:mod:`games.poker.phh`)."""
+
+    game: str
+    number: int
+    kit: KitHand
+    names: list[str]
+    finishing_stacks: list[int]
+    passed_deals: int = 0
+
+
+class PokerState(GameState):
+    """A poker table: settings, seats, the shoe, and the running hand."""
+
+    small_bet: int = Field(ge=1)
+    structure: Literal["fixed", "pot"] = "fixed"
+    ante: int = Field(ge=0)
+    ace_four: bool = False
+    seats: list[PokerSeat] = Field(default_factory=list)
+    button: PlayerId | None = None
+    shoe: Shoe | None = None
+    kit: KitHand | None = None
+    pot: int = 0
+    passed_deals: int = 0
+    opener: PlayerId | None = None
+    opener_cards: list[Card] = Field(default_factory=list)
+    last_hand: FinishedHand | None = None
+
+
+class Ctx:
+    """What one step collects: events, and transfers in the order they happened.
+
+    ``base`` is the table's accounts as of the last transfer booked; a
+    :meth:`flush` books the moves inside the table since then under one reason.
+    """
+
+    def __init__(self, rng: random.Random | None, base: dict[str, int]) -> None:
+        self.rng = rng
+        self.events: list[Event] = []
+        self.transfers: list[Transfer] = []
+        self.base = dict(base)
+        self.reason = "bet"
+
+    def wallet_move(self, transfers: list[Transfer]) -> None:
+        """Book a buy-in or cash-out (a transfer with a wallet on one side)."""
+        self.transfers += transfers
+        for k, v in net(transfers).items():
+            if is_table_account(k):
+                self.base[k] = self.base.get(k, 0) + v
+
+    def flush(self, now: dict[str, int], reason: str) -> None:
+        """Book the moves inside the table that turned ``base`` into ``now``."""
+        self.transfers += internal_transfers(self.base, now, reason)
+        self.base = dict(now)
+
+
+def internal_transfers(before: dict[str, int], after: dict[str, int],
+                       reason: str) -> list[Transfer]:
+    """Transfers between table accounts that turn ``before`` into ``after``."""
+    delta = {k: after.get(k, 0) - before.get(k, 0) for k in set(before) | set(after)}
+    payers = sorted((k, -v) for k, v in delta.items() if v < 0)
+    payees = sorted((k, v) for k, v in delta.items() if v > 0)
+    out: list[Transfer] = []
+    pi = 0
+    for dst, need in payees:
+        while need:
+            src, have = payers[pi]
+            amount = min(have, need)
+            out.append(Transfer(src=src, dst=dst, amount=amount, reason=reason))
+            need -= amount
+            if have == amount:
+                pi += 1
+            else:
+                payers[pi] = (src, have - amount)
+    return out
+
+
+# ------------------------------------------------------------------- engine
+
+
+class PokerEngine:
+    """The parts of the engine both poker games share; subclasses add their rules."""
+
+    name: ClassVar[str]
+    state_type: ClassVar[type[GameState]] = PokerState
+    action_types: ClassVar[dict[str, type[Action]]] = COMMON_ACTIONS
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    variant: ClassVar[Literal["draw", "stud"]]
+    default_ante: ClassVar[int]
+
+    # ------------------------------------------------------------- table
+
+    def new_table(self, settings: dict[str, Any],
+                  rng: random.Random | None = None) -> PokerState:
+        """An empty table. Settings: ``small_bet`` (L, default 2), ``structure``
+        ("fixed" or "pot"), ``ante`` (draw 1, stud 0) and, for draw, ``ace_four``."""
+        allowed = {"small_bet", "structure", "ante"} | (
+            {"ace_four"} if self.variant == "draw" else set())
+        unknown = set(settings) - allowed
+        if unknown:
+            raise ValueError(f"unknown settings: {sorted(unknown)}")
+        return PokerState(
+            game=self.name, phase="waiting",
+            small_bet=settings.get("small_bet", 2),
+            structure=settings.get("structure", "fixed"),
+            ante=settings.get("ante", self.default_ante),
+            ace_four=settings.get("ace_four", False),
+        )
+
+    def accounts(self, state: PokerState) -> dict[str, int]:
+        """Stacks, this round's bets (``stake:<id>``) and the pot."""
+        out: dict[str, int] = {}
+        for seat in state.seats:
+            if seat.stack:
+                out[stack(seat.player)] = seat.stack
+            if seat.bet:
+                out[stake(seat.player)] = seat.bet
+        if state.pot:
+            out[POT] = state.pot
+        return out
+
+    def awaiting(self, state: PokerState) -> list[PlayerId]:
+        """The one player whose decision the hand waits for."""
+        if state.kit is None:
+            return []
+        kit = build(state.kit)
+        index = self._turn_index(kit)
+        return [] if index is None else [state.kit.players[index]]
+
+    @staticmethod
+    def _turn_index(kit: BancoKitState) -> int | None:
+        if kit.stand_patter_or_discarder_index is not None:
+            return kit.stand_patter_or_discarder_index
+        return kit.actor_index
+
+    # ------------------------------------------------------------ actions
+
+    def legal_actions(self, state: PokerState, player: PlayerId) -> list[ActionSpec]:
+        """What ``player`` may do now, with bounds; exactly what :meth:`apply` accepts."""
+        seated = any(s.player == player for s in state.seats)
+        if not seated:
+            return [ActionSpec(kind="join")]
+        specs: list[ActionSpec] = [ActionSpec(kind="leave")]
+        if state.kit is None:
+            if self._can_start(state):
+                specs.append(ActionSpec(kind="start"))
+            return specs
+        kit = build(state.kit)
+        index = self._turn_index(kit)
+        if index is None or state.kit.players[index] != player:
+            return specs
+        return specs + self._turn_specs(state, kit, index)
+
+    def _turn_specs(self, state: PokerState, kit: BancoKitState,
+                    index: int) -> list[ActionSpec]:
+        return self._betting_specs(state, kit, index)
+
+    def _betting_specs(self, state: PokerState, kit: BancoKitState,
+                       index: int) -> list[ActionSpec]:
+        specs: list[ActionSpec] = []
+        owed = kit.checking_or_calling_amount
+        if owed == 0:
+            specs.append(ActionSpec(kind="check"))
+        else:
+            specs.append(ActionSpec(kind="call", min=owed, max=owed, presets=(owed or 0,)))
+            specs.append(ActionSpec(kind="fold"))
+        if kit.can_complete_bet_or_raise_to():
+            lo = kit.min_completion_betting_or_raising_to_amount
+            hi = kit.max_completion_betting_or_raising_to_amount
+            assert lo is not None and hi is not None
+            kind = self._bet_kind(state, kit, index)
+            if kind is not None:
+                presets = tuple(sorted({lo, (lo + hi) // 2, hi}))
+                specs.append(ActionSpec(kind=kind, min=lo, max=hi, presets=presets))
+        return specs
+
+    def _bet_kind(self, state: PokerState, kit: BancoKitState, index: int) -> str | None:
+        return "raise" if max(kit.bets) else "bet"
+
+    def apply(self, state: PokerState, player: PlayerId, action: Action,
+              rng: random.Random | None = None) -> Step[PokerState]:
+        """Apply ``action``; raise :class:`IllegalAction` (state untouched) if not legal."""
+        s = state.model_copy(deep=True)
+        ctx = Ctx(rng, self.accounts(state))
+        if isinstance(action, Join):
+            self._join(s, player, action, ctx)
+        elif isinstance(action, Leave):
+            self._leave(s, player, ctx)
+        elif isinstance(action, Start):
+            seat_index(s.seats, player)
+            if s.kit is not None:
+                raise IllegalAction(Reason.IN_COUP)
+            if not self._can_start(s):
+                raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
+            self._start_hand(s, ctx)
+        else:
+            self._play(s, player, action, ctx)
+            s.seats[seat_index(s.seats, player)].timeouts = 0
+        return self._step(s, ctx)
+
+    def _step(self, s: PokerState, ctx: Ctx) -> Step[PokerState]:
+        s.version += 1
+        ctx.flush(self.accounts(s), ctx.reason)
+        return Step(state=s, events=ctx.events, transfers=ctx.transfers)
+
+    def _join(self, s: PokerState, player: PlayerId, action: Join, ctx: Ctx) -> None:
+        check_join(s.seats, player, self.max_players)
+        s.seats.append(PokerSeat(player=player, name=action.name, stack=action.buy_in))
+        ctx.wallet_move(buy_in_transfers(player, action.buy_in))
+        ctx.events.append(public("player_joined", player=player, name=action.name,
+                                 stack=action.buy_in))
+
+    def _leave(self, s: PokerState, player: PlayerId, ctx: Ctx) -> None:
+        i = seat_index(s.seats, player)
+        seat = s.seats[i]
+        if seat.in_hand and s.kit is not None:
+            seat.leaving = True
+            ctx.events.append(public("player_leaving", player=player))
+            return
+        ctx.wallet_move(cash_out_transfers(player, seat.stack))
+        self._remove_seat(s, i)
+        ctx.events.append(public("player_left", player=player, stack=seat.stack))
+
+    @staticmethod
+    def _remove_seat(s: PokerState, i: int) -> None:
+        # the button stays on a seat: if the dealer leaves, it passes to his right
+        if s.button == s.seats[i].player:
+            s.button = s.seats[i - 1].player if len(s.seats) > 1 else None
+        del s.seats[i]
+
+    def _can_start(self, s: PokerState) -> bool:
+        return sum(1 for seat in s.seats if seat.stack > 0 and not seat.leaving) >= 2
+
+    def _play(self, s: PokerState, player: PlayerId, action: Action, ctx: Ctx) -> None:
+        i = seat_index(s.seats, player)
+        if s.kit is None:
+            raise IllegalAction(Reason.WRONG_PHASE)
+        kit = build(s.kit)
+        index = self._turn_index(kit)
+        if index is None or s.kit.players[index] != player:
+            raise IllegalAction(Reason.NOT_YOUR_TURN)
+        self._act(s, kit, index, s.seats[i], action, ctx)
+        self._advance(s, kit, ctx)
+
+    def _act(self, s: PokerState, kit: BancoKitState, index: int, seat: PokerSeat,
+             action: Action, ctx: Ctx) -> None:
+        specs = {spec.kind: spec for spec in self._turn_specs(s, kit, index)}
+        spec = specs.get(action.kind)
+        if spec is None:
+            raise self._refusal(s, kit, index, action)
+        assert s.kit is not None
+        p = f"p{index + 1}"
+        if isinstance(action, Check | Call):
+            self._log(s, kit, f"{p} cc")
+            ctx.events.append(public("checked" if isinstance(action, Check) else "called",
+                                     player=seat.player, amount=kit.bets[index]))
+        elif isinstance(action, Fold):
+            self._log(s, kit, f"{p} f")
+            seat.folded = True
+            # RULES.md §5b.5: folding turns the up cards down; nothing is shown
+            ctx.events.append(public("folded", player=seat.player))
+        else:
+            assert spec.min is not None and spec.max is not None
+            asked: int | None = getattr(action, "amount", None)
+            amount: int = spec.min if asked is None else asked
+            if not spec.min <= amount <= spec.max:
+                raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=spec.min, max=spec.max)
+            self._before_bet(s, kit, index, seat, action, ctx)
+            self._log(s, kit, f"{p} cbr {amount}")
+            ctx.events.append(public(f"{action.kind}_made", player=seat.player, to=amount))
+
+    def _refusal(self, s: PokerState, kit: BancoKitState, index: int,
+                 action: Action) -> IllegalAction:
+        if action.kind not in self.action_types:
+            return IllegalAction(Reason.UNKNOWN_ACTION)
+        return IllegalAction(Reason.NOT_ALLOWED, f"{action.kind} is not possible now")
+
+    def _before_bet(self, s: PokerState, kit: BancoKitState, index: int, seat: PokerSeat,
+                    action: Action, ctx: Ctx) -> None:
+        """Hook: the draw records its opener here."""
+
+    @staticmethod
+    def _log(s: PokerState, kit: BancoKitState, action: str) -> None:
+        from pokerkit.notation import parse_action
+
+        assert s.kit is not None
+        try:
+            parse_action(kit, action)
+        except ValueError as exc:  # pokerkit's refusal; the detail names no card
+            raise IllegalAction(Reason.NOT_ALLOWED, "refused by the betting rules") from exc
+        s.kit.log.append(action)
+
+    # ----------------------------------------------------------- the hand
+
+    def _start_hand(self, s: PokerState, ctx: Ctx) -> None:
+        """Move the button, post antes, shuffle and deal (RULES.md §5)."""
+        eligible = [i for i, seat in enumerate(s.seats) if seat.stack > 0 and not seat.leaving]
+        if len(eligible) < 2:
+            s.phase = "waiting"
+            return
+        n = len(s.seats)
+        if s.button is None:
+            button = eligible[0]
+        else:
+            # RULES.md §5: the button moves one seat clockwise (to the left)
+            start = seat_index(s.seats, s.button)
+            button = next(j for j in ((start + k) % n for k in range(1, n + 1))
+                          if j in eligible)
+        s.button = s.seats[button].player
+        order = [j for j in ((button + k) % n for k in range(1, n + 1)) if j in eligible]
+        s.coup += 1
+        s.passed_deals = 0
+        s.opener, s.opener_cards = None, []
+        for seat in s.seats:
+            seat.in_hand, seat.folded, seat.cards, seat.discards = False, False, [], []
+            seat.drawn, seat.pending, seat.bet = False, [], 0
+        for j in order:
+            s.seats[j].in_hand = True
+        players = [s.seats[j].player for j in order]
+        stacks = [s.seats[j].stack for j in order]
+        s.kit = KitHand(variant=self.variant, structure=s.structure, small_bet=s.small_bet,
+                        players=players, starting_stacks=stacks,
+                        antes=[min(s.ante, st) for st in stacks])
+        ctx.events.append(public("hand_started", hand=s.coup, button=s.button,
+                                 players=players, small_bet=s.small_bet,
+                                 big_bet=2 * s.small_bet, structure=s.structure))
+        self._new_deal(s, ctx)
+
+    def _new_deal(self, s: PokerState, ctx: Ctx) -> None:
+        """A fresh committed shoe, antes posted by pokerkit, cards dealt."""
+        assert s.kit is not None
+        ctx.flush(self.accounts(s), ctx.reason)
+        ctx.reason = "ante"
+        s.shoe = Shoe.shuffled(1, ctx.rng)
+        ctx.events.append(public("shoe_committed", commitment=s.shoe.commitment))
+        if any(s.kit.antes):
+            ctx.events.append(public("antes_posted", antes=dict(
+                zip([str(p) for p in s.kit.players], s.kit.antes, strict=True))))
+        s.phase = "betting"
+        kit = build(s.kit)
+        self._advance(s, kit, ctx)
+
+    def _deal_next(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
+        """Deal the cards pokerkit waits for, from our shoe (one card at a time)."""
+        assert s.kit is not None and s.shoe is not None
+        index = kit.hole_dealee_index
+        assert index is not None
+        seat = s.seats[seat_index(s.seats, s.kit.players[index])]
+        up = kit.hole_dealing_statuses[index][0]
+        s.shoe, cards = s.shoe.deal(1)
+        seat.cards.append(cards[0])
+        self._log(s, kit, f"d dh p{index + 1} {cards[0]}")
+        if up:
+            ctx.events.append(public("card_dealt", player=seat.player, card=cards[0]))
+        else:
+            ctx.events.append(private("card_dealt", to=[seat.player], player=seat.player,
+                                      card=cards[0], face_down=True))
+            ctx.events.append(public("card_dealt_face_down", player=seat.player))
+
+    def _advance(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
+        """Deal what is due, end the hand when pokerkit has settled it, mirror chips."""
+        assert s.kit is not None
+        while kit.status and kit.can_deal_hole():
+            self._deal_due(s, kit, ctx)
+        if self._after_betting(s, kit, ctx):
+            return
+        self._mirror(s, kit)
+        if not kit.status:
+            self._finish(s, kit, ctx)
+
+    def _deal_due(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
+        self._deal_next(s, kit, ctx)
+
+    def _after_betting(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> bool:
+        """Hook run after every action; True if it replaced the deal (jackpots)."""
+        return False
+
+    def _mirror(self, s: PokerState, kit: BancoKitState) -> None:
+        assert s.kit is not None
+        in_play = 0
+        for index, player in enumerate(s.kit.players):
+            seat = s.seats[seat_index(s.seats, player)]
+            seat.stack, seat.bet = kit.stacks[index], kit.bets[index]
+            in_play += s.kit.starting_stacks[index] - seat.stack - seat.bet
+        s.pot = in_play
+        s.phase = "draw" if kit.stand_patter_or_discarder_index is not None else "betting"
+
+    def _finish(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
+        """Show what the rules show, report the result, start the next hand."""
+        assert s.kit is not None and s.shoe is not None
+        ctx.flush(self.accounts(s), "pot_won")
+        hand = s.kit
+        live = [i for i, p in enumerate(hand.players)
+                if not s.seats[seat_index(s.seats, p)].folded]
+        self._showdown(s, kit, live, ctx)
+        nets = {str(p): kit.stacks[i] - hand.starting_stacks[i]
+                for i, p in enumerate(hand.players)}
+        won = {str(p): kit.payoffs[i] + 0 for i, p in enumerate(hand.players)}
+        ctx.events.append(public("coup_settled", hand=s.coup, net=nets,
+                                 winners=[p for p, v in won.items() if v > 0]))
+        ctx.events.append(public("shoe_revealed", **s.shoe.reveal()))
+        s.last_hand = FinishedHand(
+            game=self.name, number=s.coup, kit=hand,
+            names=[s.seats[seat_index(s.seats, p)].name for p in hand.players],
+            finishing_stacks=list(kit.stacks), passed_deals=s.passed_deals)
+        s.kit, s.shoe, s.pot = None, None, 0
+        for seat in list(s.seats):
+            seat.in_hand = False
+            if seat.leaving:
+                ctx.wallet_move(cash_out_transfers(seat.player, seat.stack))
+                ctx.events.append(public("player_left", player=seat.player, stack=seat.stack))
+                self._remove_seat(s, seat_index(s.seats, seat.player))
+        self._start_hand(s, ctx)
+
+    def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
+                  ctx: Ctx) -> None:
+        """Hook: the cards each game shows at the end of a hand."""
+
+    # ----------------------------------------------------------- timeouts
+
+    def timeout(self, state: PokerState, rng: random.Random | None = None) -> Step[PokerState]:
+        """The safe default: check if possible, else fold (draw: stand pat)."""
+        waiting = self.awaiting(state)
+        if not waiting:
+            raise IllegalAction(Reason.WRONG_PHASE)
+        s = state.model_copy(deep=True)
+        ctx = Ctx(rng, self.accounts(state))
+        player = waiting[0]
+        seat = s.seats[seat_index(s.seats, player)]
+        seat.timeouts += 1
+        ctx.events.append(public("timed_out", player=player))
+        if seat.timeouts >= 2 and not seat.leaving:
+            seat.leaving = True
+            ctx.events.append(public("stood_up", player=player))
+        self._play(s, player, self._default_action(s, player), ctx)
+        return self._step(s, ctx)
+
+    def _default_action(self, s: PokerState, player: PlayerId) -> Action:
+        kinds = {spec.kind for spec in self.legal_actions(s, player)}
+        return Check() if "check" in kinds else Fold()
+
+    # --------------------------------------------------------------- view
+
+    def _info(self, s: PokerState) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "small_bet": s.small_bet, "big_bet": 2 * s.small_bet, "structure": s.structure,
+            "ante": s.ante, "button": s.button,
+        }
+        if s.shoe is not None:
+            info["commitment"] = s.shoe.commitment
+        return info
+
+    def _status(self, s: PokerState, seat: PokerSeat, turn: PlayerId | None) -> str:
+        if not seat.in_hand:
+            return "no chips" if seat.stack == 0 else ("leaving" if seat.leaving else "waiting")
+        if seat.folded:
+            return "folded"
+        if seat.player == turn:
+            return "to act"
+        if seat.stack == 0:
+            return "all-in"
+        return "in hand"
