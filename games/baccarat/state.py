@@ -1,0 +1,152 @@
+"""Baccarat (old Russian rules, RULES.md §2): settings, seats, state and actions.
+
+The state is plain data; the rules live in :mod:`games.baccarat.coup` (one
+coup: deal, naturals, third cards, settlement) and :mod:`games.baccarat.rules`
+(the engine: auction, cut, staking, tenure, timeouts, views).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.cards import Card, Shoe
+from games.engine import Action, GameState, PlayerId, SeatBase
+
+DECKS = 2
+"""RULES.md §2: two decks, 104 cards."""
+
+CARDS_PER_HAND = 3
+"""The most cards a hand can hold; sizes the "shoe exhausted" test (RULES.md §2.9)."""
+
+# Phases. The deal, the naturals and the settlement happen inside one step,
+# so they are not phases anybody waits in.
+IDLE = "idle"            # waiting for Start (or for players)
+AUCTION = "auction"      # RULES.md §2.1: bidding for the bank
+CUT = "cut"              # RULES.md §2.2: a fresh shoe waits for the cutter
+STAKING = "staking"      # RULES.md §2.3: punters place stakes before the deal
+DRAWING = "drawing"      # RULES.md §2.6–7: punters, in turn, draw / stand / declare baccara
+BANKER_DRAW = "banker_draw"  # RULES.md §2.7: the banker draws or stands, seeing third cards
+POST_BANK = "post_bank"  # RULES.md §2.6: the baccara declarer posts a bank of his own
+
+
+class BaccaratSettings(BaseModel):
+    """Table settings; unknown keys are refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    min_stake: int = Field(default=1, ge=1)
+    """Smallest stake; a bank must be at least twice this to cover one stake twice."""
+
+    @property
+    def min_bank(self) -> int:
+        """The smallest bank: one that covers a minimal stake twice (RULES.md §2.1)."""
+        return 2 * self.min_stake
+
+
+class BaccaratSeat(SeatBase):
+    """A seat: the common fields plus this coup's stake and cards."""
+
+    in_coup: bool = False
+    """Seated (as a punter able to stake) when the current coup began."""
+    acted: bool = False
+    """Answered the current auction or staking round."""
+    stake: int = Field(default=0, ge=0)
+    cards: list[Card] = Field(default_factory=list)
+    shown: bool = False
+    """The first two cards are face up (a natural, a declared baccara)."""
+    declared: bool = False
+    """Declared baccara this coup (RULES.md §2.6)."""
+
+
+class AuctionBid(BaseModel):
+    """One bid for the bank, in the order bids were made (earliest wins ties)."""
+
+    model_config = ConfigDict(frozen=True)
+    player: PlayerId
+    amount: int = Field(gt=0)
+
+
+class BaccaratState(GameState):
+    """The whole table: seats clockwise in join order, the bank, the shoe, the coup."""
+
+    game: str = "baccarat"
+    phase: str = IDLE
+    settings: BaccaratSettings = Field(default_factory=BaccaratSettings)
+    seats: list[BaccaratSeat] = Field(default_factory=list)
+    banker: PlayerId | None = None
+    bank: int = Field(default=0, ge=0)
+    shoe: Shoe | None = None
+    needs_cut: bool = False
+    discards: list[Card] = Field(default_factory=list)
+    """Cards of finished coups of the current shoe (all were shown at their settlement)."""
+    extra_shoes: int = 0
+    """Shoes the banker still deals after this one: one per baccara he was dealt (§2.9)."""
+    bids: list[AuctionBid] = Field(default_factory=list)
+    deal_order: list[PlayerId] = Field(default_factory=list)
+    """First-round dealing order of this coup's punters (breaks split remainders, §2.5)."""
+    draw_order: list[PlayerId] = Field(default_factory=list)
+    """Third-card order of this coup's punters (RULES.md §2.7)."""
+    turn: int = 0
+    declarer: PlayerId | None = None
+    """The punter who declared baccara this coup; takes the bank after it (§2.6)."""
+
+
+# -------------------------------------------------------------------- actions
+
+
+class Bid(Action):
+    """Bid ``amount`` chips from the stack for the bank (RULES.md §2.1)."""
+
+    kind: Literal["bid"] = "bid"
+    amount: int = Field(gt=0)
+
+
+class Pass(Action):
+    """Decline: no bid in the auction, or no stake this coup (the safe default)."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class Stake(Action):
+    """Stake ``amount`` chips on the coming coup (RULES.md §2.3)."""
+
+    kind: Literal["stake"] = "stake"
+    amount: int = Field(gt=0)
+
+
+class Draw(Action):
+    """Take a third card (a punter on 0–4, or the banker)."""
+
+    kind: Literal["draw"] = "draw"
+
+
+class Stand(Action):
+    """Keep two cards."""
+
+    kind: Literal["stand"] = "stand"
+
+
+class DeclareBaccara(Action):
+    """A punter with 0 on two cards declares baccara (RULES.md §2.6)."""
+
+    kind: Literal["baccara"] = "baccara"
+
+
+class Retire(Action):
+    """The banker gives up the bank between coups, keeping it (RULES.md §2.9)."""
+
+    kind: Literal["retire"] = "retire"
+
+
+class PostBank(Action):
+    """The baccara declarer posts ``amount`` chips as his bank (RULES.md §2.6)."""
+
+    kind: Literal["post_bank"] = "post_bank"
+    amount: int = Field(gt=0)
+
+
+class Decline(Action):
+    """The baccara declarer does not take the bank; a new auction follows."""
+
+    kind: Literal["decline"] = "decline"
