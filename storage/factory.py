@@ -1,10 +1,12 @@
-"""Pick the backend from a URL: ``sqlite:///path/to/file.db`` (or a plain path) or ``postgresql://...``."""
+"""Pick the backend from a URL: ``sqlite:///file.db`` (or a plain path) or ``postgresql://...``."""
 
 from __future__ import annotations
 
+from typing import cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .base import Storage
+from .sqlite import SqliteStorage, Synchronous
 
 
 def open_storage(url: str, *, starting_grant: int, daily_bonus: int) -> Storage:
@@ -28,17 +30,15 @@ def open_storage(url: str, *, starting_grant: int, daily_bonus: int) -> Storage:
                                                           if k != "schema"])))
         return PostgresStorage(dsn, starting_grant=starting_grant, daily_bonus=daily_bonus,
                                schema=schema)
-    from .sqlite import SqliteStorage
-
     if scheme == "sqlite":
         # sqlite:///a.db -> "a.db"; sqlite:////abs/a.db -> "/abs/a.db" (SQLAlchemy's convention).
-        path, _, query = rest.removeprefix("/").partition("?")
-        params = dict(parse_qsl(query))
+        path, _, options = rest.removeprefix("/").partition("?")
+        params = dict(parse_qsl(options))
         sync = params.get("synchronous", "NORMAL").upper()
         if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous mode {sync!r}")
         return SqliteStorage(path or ":memory:", starting_grant=starting_grant,
-                             daily_bonus=daily_bonus, synchronous=sync)  # type: ignore[arg-type]
+                             daily_bonus=daily_bonus, synchronous=cast(Synchronous, sync))
     if scheme:
         raise ValueError(f"unsupported storage URL scheme {scheme!r}")
     return SqliteStorage(url, starting_grant=starting_grant, daily_bonus=daily_bonus)
