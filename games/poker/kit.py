@@ -145,8 +145,10 @@ class BancoKitState(State):
             )
             self.streets = tuple(streets)
         super()._begin_betting()
+        if not self.actor_indices or self.street_index is None:
+            return  # pokerkit already ended the round (all-in, one player left)
         first = self._banco_first_actor()
-        if first is None or not self.actor_indices:
+        if first is None:
             return
         # the queue is in clockwise order; rotate it to start at ``first``
         # or, if he cannot act (all-in), the next seat clockwise that can

@@ -1,0 +1,98 @@
+"""Five-card stud (RULES.md §5b), on pokerkit.
+
+1. No ante by default (setting ``ante``). One hole card face down, one up.
+2. Four betting rounds; after each, one more card face up, until every
+   active player has one hole card and four up cards.
+3. Each round is opened by the best combination of up cards (only the up
+   cards count; on equal combinations the seat nearest the dealer's left).
+   Before anyone bets a player may check; after a bet: call, raise or fold.
+4. From the second up card on, each hand's showing value ("pair of queens")
+   and possible straights/flushes are announced.
+5. Folding turns the up cards down (the view stops showing them); the hole
+   card is never shown. One player left wins without showing.
+6. Small bet in rounds 1-2, big bet in rounds 3-4, and in round 2 when an
+   open pair shows.
+
+The opener and the open-pair big bet are where pokerkit's stud differs from
+these rules; :mod:`games.poker.kit` overrides both, and carries the no-ante
+case past pokerkit's "some forced bet" check (``ZeroAnte``).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from games.engine import PlayerId, SeatView, TableView, public
+from games.poker.common import Ctx, PokerEngine, PokerState
+from games.poker.kit import BancoKitState
+from games.poker.ranking import describe, describe_showing, hand_value, possible_hands
+from games.table import seat_index
+
+
+class StudPokerEngine(PokerEngine):
+    """Five-card stud: one hole card, four up cards, four betting rounds."""
+
+    name: ClassVar[str] = "stud_poker"
+    max_players: ClassVar[int] = 10
+    variant: ClassVar[Literal["draw", "stud"]] = "stud"
+    default_ante: ClassVar[int] = 0
+
+    def _deal_due(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
+        self._deal_next(s, kit, ctx)
+        assert s.kit is not None
+        index = kit.hole_dealee_index
+        # a dealing round is over when pokerkit waits for no more cards
+        if index is None:
+            self._announce(s, ctx)
+
+    @staticmethod
+    def _announce(s: PokerState, ctx: Ctx) -> None:
+        # RULES.md §5b.4: from the second up card on, say what each hand shows
+        assert s.kit is not None
+        for player in s.kit.players:
+            seat = s.seats[seat_index(s.seats, player)]
+            up = seat.cards[1:]
+            if seat.folded or len(up) < 2:
+                continue
+            ctx.events.append(public("showing", player=player, cards=up,
+                                     value=describe_showing(up),
+                                     possible=possible_hands(up)))
+
+    def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
+                  ctx: Ctx) -> None:
+        # RULES.md §5b.5: one player left wins without showing his hole card
+        assert s.kit is not None
+        if len(live) < 2:
+            return
+        for i in live:
+            seat = s.seats[seat_index(s.seats, s.kit.players[i])]
+            ctx.events.append(public("hand_shown", player=seat.player, cards=seat.cards,
+                                     value=describe(hand_value(seat.cards))))
+
+    def view(self, state: PokerState, viewer: PlayerId | None) -> TableView:
+        """Up cards of live hands face up; the hole card only to its holder."""
+        waiting = self.awaiting(state)
+        turn = waiting[0] if waiting else None
+        seats = []
+        mine: tuple[str, ...] = ()
+        showing: dict[str, str] = {}
+        for seat in state.seats:
+            live = seat.in_hand and not seat.folded
+            up = tuple(seat.cards[1:]) if live else ()
+            if up:
+                showing[str(seat.player)] = describe_showing(list(up))
+            seats.append(SeatView(
+                player=seat.player, name=seat.name, stack=seat.stack, stake=seat.bet,
+                face_up=up, face_down=1 if live and seat.cards else 0,
+                role="dealer" if seat.player == state.button else "",
+                status=self._status(state, seat, turn)))
+            if live and seat.player == viewer and seat.cards:
+                mine = (seat.cards[0],)
+        info = self._info(state)
+        info["showing"] = showing
+        return TableView(game=self.name, version=state.version, coup=state.coup,
+                         phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
+                         pot=state.pot, awaiting=tuple(waiting), info=info)
+
+
+ENGINE = StudPokerEngine()
