@@ -1,0 +1,430 @@
+"""Fixed-shoe scenarios, one or more per numbered rule of RULES.md §2 (old Russian baccarat).
+
+Table: players 1..4 sit in that order (clockwise); player 1 wins the bank
+with 600 chips (stack 1000 -> 400), players 2, 3, 4 keep 1000 each.
+With the banker at seat 0:
+
+* first dealing round (clockwise): 2, 3, 4, then the banker 1;
+* second round (counter-clockwise): 4, 3, 2, then the banker 1;
+* third cards: first to the banker's right (4), first to his left (2),
+  second to the right (3);
+* the cutter is the punter to the banker's right: player 4.
+
+Cards: ``9h`` is 9 points, ``Ks``/``Tc`` 0, ``Ad`` 1.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.baccarat import ENGINE
+from games.baccarat.state import (
+    AUCTION,
+    BANKER_DRAW,
+    CUT,
+    DRAWING,
+    IDLE,
+    POST_BANK,
+    STAKING,
+    BaccaratState,
+    Bid,
+    DeclareBaccara,
+    Draw,
+    Pass,
+    PostBank,
+    Retire,
+    Stake,
+    Stand,
+)
+from games.cards import Shoe
+from games.engine import (
+    Action,
+    Cut,
+    Event,
+    IllegalAction,
+    Join,
+    Leave,
+    PlayerId,
+    Reason,
+    Start,
+    Transfer,
+    net,
+)
+
+PAD = ["Tc"] * 40  # zero-point filler so a scenario never runs the shoe low
+RNG = random.Random(5)
+
+
+class Play:
+    """A table driven step by step; checks chips after every step and keeps the events."""
+
+    def __init__(self, state: BaccaratState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def __call__(self, player: PlayerId, action: Action) -> Play:
+        step = ENGINE.apply(self.state, player, action, RNG)
+        self._check(step.state, step.transfers)
+        self.events += step.events
+        return self
+
+    def timeout(self) -> Play:
+        step = ENGINE.timeout(self.state, RNG)
+        self._check(step.state, step.transfers)
+        self.events += step.events
+        return self
+
+    def _check(self, after: BaccaratState, transfers: list[Transfer]) -> None:
+        before = ENGINE.accounts(self.state)
+        for account, delta in net(transfers).items():
+            if not account.startswith("wallet:"):
+                before[account] = before.get(account, 0) + delta
+        assert {k: v for k, v in before.items() if v} == ENGINE.accounts(after)
+        assert after.version == self.state.version + 1
+        self.state = after
+
+    def kinds(self) -> list[str]:
+        return [e.kind for e in self.events]
+
+    def find(self, kind: str) -> list[Event]:
+        return [e for e in self.events if e.kind == kind]
+
+    def stacks(self) -> dict[PlayerId, int]:
+        return {s.player: s.stack for s in self.state.seats}
+
+    def nets(self) -> dict[PlayerId, int]:
+        (settled,) = self.find("coup_settled")
+        return {r["player"]: r["net"] for r in settled.data["results"]}
+
+
+def auctioned(players: int = 4, bank: int = 600) -> Play:
+    """Players 1..n seated with 1000 each; player 1 won the bank; the shoe waits for the cut."""
+    play = Play(ENGINE.new_table({}))
+    for p in range(1, players + 1):
+        play(p, Join(name=f"P{p}", buy_in=1000))
+    play(1, Start())(1, Bid(amount=bank))
+    for p in range(2, players + 1):
+        play(p, Pass())
+    return play
+
+
+def dealt_shoe(hands: dict[PlayerId, tuple[str, str]], *rest: str) -> list[str]:
+    """The shoe order that deals ``hands`` (banker 1 at seat 0 of 4), then ``rest``."""
+    punters = [p for p in (2, 3, 4) if p in hands]
+    first = [*punters, 1]                  # clockwise from the banker's left, banker last
+    second = [*reversed(punters), 1]       # counter-clockwise from his right, banker last
+    return [hands[p][0] for p in first] + [hands[p][1] for p in second] + list(rest)
+
+
+def coup(hands: dict[PlayerId, tuple[str, str]], *rest: str, bank: int = 600,
+         stakes: dict[PlayerId, int] | None = None, pad: bool = True) -> Play:
+    """A table in its first coup with a fixed shoe, after the cut and the stakes."""
+    play = auctioned(bank=bank)
+    cards = dealt_shoe(hands, *rest) + (PAD if pad else [])
+    play.state = play.state.model_copy(update={"shoe": Shoe.fixed(cards, decks=2)})
+    play(4, Cut(offset=0))
+    for p in (2, 3, 4):
+        amount = (stakes or {}).get(p, 100 if p in hands else 0)
+        play(p, Stake(amount=amount) if amount else Pass())
+    return play
+
+
+# ---------------------------------------------------------------- §2.1 auction
+
+
+def test_rule_2_1_highest_bid_wins_earliest_on_ties_and_moves_into_the_bank() -> None:
+    play = Play(ENGINE.new_table({}))
+    for p in (1, 2, 3, 4):
+        play(p, Join(name=f"P{p}", buy_in=1000))
+    play(2, Start())(3, Bid(amount=500))(2, Bid(amount=700))(4, Bid(amount=700))
+    assert play.state.phase == AUCTION and ENGINE.awaiting(play.state) == [1]
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 1, Bid(amount=1001))
+    assert err.value.reason is Reason.INSUFFICIENT_CHIPS
+    play.timeout()  # player 1's safe default: pass
+    assert play.state.banker == 2 and play.state.bank == 700
+    assert play.stacks() == {1: 1000, 2: 300, 3: 1000, 4: 1000}
+    assert play.find("bank_won")[0].data == {"player": 2, "amount": 700}
+
+
+def test_rule_2_1_nobody_bids_leaves_the_table_idle() -> None:
+    play = Play(ENGINE.new_table({}))
+    for p in (1, 2, 3):
+        play(p, Join(name=f"P{p}", buy_in=1000))
+    play(1, Start()).timeout()
+    assert play.state.phase == IDLE and play.state.banker is None
+    assert "auction_failed" in play.kinds()
+
+
+def test_rule_2_1_the_bank_covers_every_stake_twice() -> None:
+    play = auctioned(bank=600)
+    play(4, Cut(offset=0))(2, Stake(amount=200))
+    assert [(s.kind, s.min, s.max) for s in ENGINE.legal_actions(play.state, 3)][1] == \
+        ("stake", 1, 100)
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 3, Stake(amount=101))
+    assert err.value.reason is Reason.EXCEEDS_BANK
+    play(3, Stake(amount=100))  # 2 × (200 + 100) = 600 ≤ 600
+    assert [s.kind for s in ENGINE.legal_actions(play.state, 4)] == ["leave", "pass"]
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 4, Stake(amount=1))
+    assert err.value.reason is Reason.EXCEEDS_BANK
+
+
+# -------------------------------------------------------------------- §2.2 cut
+
+
+def test_rule_2_2_banker_shuffles_and_the_punter_to_his_right_cuts() -> None:
+    play = auctioned()
+    (committed,) = play.find("shoe_committed")
+    assert play.state.phase == CUT and ENGINE.awaiting(play.state) == [4]
+    assert committed.data["commitment"] == play.state.shoe.commitment  # type: ignore[union-attr]
+    assert ENGINE.view(play.state, None).info["commitment"] == committed.data["commitment"]
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 2, Cut(offset=3))
+    assert err.value.reason is Reason.NOT_YOUR_TURN
+    order = play.state.shoe.order  # type: ignore[union-attr]
+    play(4, Cut(offset=110))
+    assert play.state.shoe.cut == 6  # type: ignore[union-attr]  # 110 mod 104
+    assert play.state.shoe.peek(2) == order[6:8]  # type: ignore[union-attr]
+    assert play.state.phase == STAKING
+
+
+# ----------------------------------------------------------------- §2.3 stakes
+
+
+def test_rule_2_3_a_punter_who_does_not_stake_in_time_sits_out() -> None:
+    play = auctioned()
+    cards = dealt_shoe({1: ("Tc", "Tc"), 2: ("2c", "3c"), 3: ("2d", "3d")}) + PAD
+    play.state = play.state.model_copy(update={"shoe": Shoe.fixed(cards, decks=2)})
+    play(4, Cut(offset=0))(2, Stake(amount=100))(3, Stake(amount=100))
+    assert play.state.phase == STAKING and ENGINE.awaiting(play.state) == [4]
+    play.timeout()
+    assert play.find("sat_out")[0].data == {"player": 4}
+    assert play.state.phase == DRAWING
+    seats = {s.player: s for s in play.state.seats}
+    assert seats[4].cards == [] and seats[4].stack == 1000
+    assert seats[2].cards == ["2c", "3c"] and seats[1].cards == ["Tc", "Tc"]
+
+
+# ------------------------------------------------------------------- §2.4 deal
+
+
+def test_rule_2_4_two_rounds_clockwise_then_counter_clockwise_banker_last() -> None:
+    order = ["2c", "3c", "4c", "5c", "2d", "3d", "4d", "5d", *PAD]
+    play = auctioned()
+    play.state = play.state.model_copy(update={"shoe": Shoe.fixed(order, decks=2)})
+    play(4, Cut(offset=0))(2, Stake(amount=100))(3, Stake(amount=100))(4, Stake(amount=100))
+    (dealt,) = play.find("cards_dealt")
+    assert dealt.data == {"first_round": [2, 3, 4, 1], "second_round": [4, 3, 2, 1]}
+    # first round 2c 3c 4c 5c to 2, 3, 4, 1; second round 2d 3d 4d 5d to 4, 3, 2, 1
+    expected = {2: ("2c", "4d"), 3: ("3c", "3d"), 4: ("4c", "2d"), 1: ("5c", "5d")}
+    for p, cards in expected.items():
+        assert ENGINE.view(play.state, p).my_cards == cards
+    received = {e.to: e.data["cards"] for e in play.find("cards_received")}
+    assert received == {(p,): list(c) for p, c in expected.items()}
+    public = ENGINE.view(play.state, None)
+    assert public.my_cards == () and all(s.face_up == () for s in public.seats)
+    assert [s.face_down for s in public.seats] == [2, 2, 2, 2]
+
+
+# --------------------------------------------------------------- §2.5 naturals
+
+
+def test_rule_2_5_banker_best_natural_takes_all_stakes_and_wins_ties() -> None:
+    play = coup({1: ("9h", "Ks"), 2: ("9d", "Kh"), 3: ("8c", "Kd"), 4: ("3c", "Kc")})
+    assert [e.data["player"] for e in play.find("natural_shown")] == [2, 3, 1]
+    assert play.find("natural_shown")[0].data["cards"] == ["9d", "Kh"]
+    assert play.nets() == {2: -100, 3: -100, 4: -100}
+    assert play.state.bank == 900
+    assert "third_card_dealt" not in play.kinds() and play.state.phase == STAKING
+    assert play.state.coup == 2
+
+
+def test_rule_2_5_banker_eight_pays_the_nines_double_and_takes_the_rest() -> None:
+    play = coup({1: ("8h", "Ks"), 2: ("9d", "Kh"), 3: ("8c", "Kd"), 4: ("2c", "Kc")})
+    assert play.nets() == {2: 200, 3: -100, 4: -100}
+    assert play.stacks() == {1: 400, 2: 1200, 3: 900, 4: 900}
+    assert play.state.bank == 600  # -200 to player 2, +200 from players 3 and 4
+
+
+def test_rule_2_5_best_punter_natural_is_paid_double_and_takes_other_stakes() -> None:
+    play = coup({1: ("5h", "Ks"), 2: ("9d", "Kh"), 3: ("8c", "Kd"), 4: ("3c", "Kc")})
+    assert play.nets() == {2: 400, 3: -100, 4: -100}  # 2 × 100 from the bank + 200
+    assert play.stacks() == {1: 400, 2: 1400, 3: 900, 4: 900}
+    assert play.state.bank == 400
+
+
+def test_rule_2_5_decision_several_best_naturals_split_remainder_first_dealt() -> None:
+    # Players 3 and 4 share the best natural; player 2's 101 splits 51 / 50, the odd
+    # chip to player 3, first of them in dealing order (draw order would pick 4).
+    play = coup({1: ("5h", "Ks"), 2: ("4d", "Kh"), 3: ("9c", "Kd"), 4: ("9s", "Qc")},
+                stakes={2: 101, 3: 50, 4: 50})
+    assert play.nets() == {2: -101, 3: 151, 4: 150}
+    assert play.stacks() == {1: 400, 2: 899, 3: 1151, 4: 1150}
+    assert play.state.bank == 400
+
+
+# --------------------------------------------------------------- §2.6 baccara
+
+
+def _baccara_coup() -> Play:
+    # No naturals; draw order 4 (6: stands), 2 (0: declares), 3 (3: draws 4d -> 7).
+    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("3c", "Kc"), 4: ("6c", "Kh")}, "4d")
+    play(4, Stand())(2, DeclareBaccara())(3, Draw())(1, Stand())
+    return play
+
+
+def test_rule_2_6_baccara_returns_the_stake_settles_others_and_passes_the_bank() -> None:
+    play = _baccara_coup()
+    commitment = play.state.shoe.commitment  # type: ignore[union-attr]
+    assert play.find("baccara_declared")[0].data == {"player": 2, "cards": ["Kd", "Qh"],
+                                                     "stake": 100}
+    assert play.nets() == {3: 200, 4: 200}  # 7 and 6 beat the banker's 5
+    # The old banker keeps what is left of his bank: 600 - 400 = 200 -> stack 600.
+    assert play.stacks() == {1: 600, 2: 1000, 3: 1200, 4: 1200}
+    assert play.state.phase == POST_BANK and ENGINE.awaiting(play.state) == [2]
+    assert play.state.banker is None and play.state.bank == 0
+    assert [(s.kind, s.min, s.max) for s in ENGINE.legal_actions(play.state, 2)][1:] == \
+        [("post_bank", 2, 1000), ("decline", None, None)]
+    play(2, PostBank(amount=500))
+    assert play.state.banker == 2 and play.state.bank == 500 and play.stacks()[2] == 500
+    # The shoe is not reshuffled: same commitment, dealing goes on after the 9 cards used.
+    assert play.state.shoe.commitment == commitment  # type: ignore[union-attr]
+    assert play.state.shoe.position == 9  # type: ignore[union-attr]
+    assert play.state.phase == STAKING and "shoe_committed" not in play.kinds()[-5:]
+
+
+def test_rule_2_6_declining_the_bank_opens_a_new_auction() -> None:
+    play = _baccara_coup()
+    play.timeout()  # the declarer's safe default: decline
+    assert play.state.phase == AUCTION and play.state.banker is None
+    assert "shoe_revealed" in play.kinds()
+
+
+def test_rule_2_6_one_declarer_per_coup_and_none_after_drawing() -> None:
+    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("Jc", "Kc"), 4: ("Qs", "Kh")}, "Ac")
+    play(4, Draw())  # 4 had 0 and drew: no baccara for him any more
+    play(2, DeclareBaccara())
+    assert [s.kind for s in ENGINE.legal_actions(play.state, 3)] == ["leave", "draw", "stand"]
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 3, DeclareBaccara())
+    assert err.value.reason is Reason.NOT_ALLOWED
+
+
+# ------------------------------------------------------------ §2.7 third cards
+
+
+def test_rule_2_7_third_cards_right_left_order_face_up_then_the_banker() -> None:
+    play = coup({1: ("2h", "Ks"), 2: ("3c", "Kc"), 3: ("6d", "Kd"), 4: ("Ac", "Kh")},
+                "5d", "4s", "3s")
+    assert play.state.phase == DRAWING and play.state.draw_order == [4, 2, 3]
+    assert ENGINE.awaiting(play.state) == [4]
+    play(4, Draw())
+    assert play.find("third_card_dealt")[0].to is None
+    assert play.find("third_card_dealt")[0].data == {"player": 4, "card": "5d", "points": 6}
+    seat4 = ENGINE.view(play.state, 2).seats[3]
+    assert (seat4.face_up, seat4.face_down) == (("5d",), 2)
+    play.timeout()  # player 2 on 3: safe default, take a card (4s -> 7)
+    assert ENGINE.awaiting(play.state) == [3]
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 3, Draw())  # 6 stands
+    assert err.value.reason is Reason.CANNOT_DRAW
+    play(3, Stand())
+    assert play.state.phase == BANKER_DRAW and ENGINE.awaiting(play.state) == [1]
+    play.timeout()  # banker on 2: safe default, draw (3s -> 5)
+    assert play.find("banker_drew")[0].data == {"player": 1, "card": "3s", "points": 5}
+    assert play.nets() == {2: 200, 3: 200, 4: 200}  # 7, 6, 6 beat the banker's 5
+    assert play.state.bank == 0
+
+
+# ------------------------------------------------------------- §2.8 settlement
+
+
+def test_rule_2_8_banker_higher_or_equal_takes_lower_pays_double() -> None:
+    play = coup({1: ("5h", "Ks"), 2: ("5c", "Kc"), 3: ("4d", "Kd"), 4: ("7c", "Kh")})
+    play(4, Stand())(2, Stand())(3, Stand())(1, Stand())
+    (settled,) = play.find("coup_settled")
+    assert [(r["player"], r["outcome"], r["net"]) for r in settled.data["results"]] == \
+        [(2, "tie_loss", -100), (3, "loss", -100), (4, "win", 200)]
+    assert play.stacks() == {1: 400, 2: 900, 3: 900, 4: 1200}
+    assert play.state.bank == 600
+
+
+def test_rule_2_8_decision_six_six_shared_equally_odd_chip_to_the_banker() -> None:
+    play = coup({1: ("6h", "Ks"), 2: ("6c", "Kc"), 3: ("6d", "Kd")},
+                stakes={2: 101, 3: 100})
+    play(3, Stand())(2, Stand())(1, Stand())
+    # 101: 303 shared 151 / 152 (odd chip to the banker); 100: 300 shared 150 / 150.
+    assert play.nets() == {2: 50, 3: 50}
+    assert play.stacks() == {1: 400, 2: 1050, 3: 1050, 4: 1000}
+    assert play.state.bank == 500
+
+
+# ----------------------------------------------------------------- §2.9 tenure
+
+
+def test_rule_2_9_an_exhausted_shoe_ends_the_tenure_with_a_new_auction() -> None:
+    # 12 cards: a coup needs 3 × (3 punters + banker) = 12; after it 4 are left.
+    play = coup({1: ("9h", "Ks"), 2: ("2d", "Kh"), 3: ("3c", "Kd"), 4: ("4c", "Kc")},
+                "Tc", "Tc", "Tc", "Tc", pad=False)
+    (ended,) = play.find("tenure_ended")
+    assert ended.data == {"banker": 1, "reason": "shoe_exhausted", "bank": 900}
+    assert play.stacks()[1] == 1300 and play.state.bank == 0
+    assert play.state.phase == AUCTION and play.find("shoe_revealed")
+    assert play.find("shoe_revealed")[0].data["order"][:2] == ["2d", "3c"]
+
+
+def test_rule_2_9_banker_dealt_baccara_deals_one_more_shoe() -> None:
+    play = coup({1: ("Kh", "Ks"), 2: ("9d", "Kh"), 3: ("3c", "Kd"), 4: ("4c", "Kc")},
+                "Tc", "Tc", "Tc", "Tc", pad=False)
+    assert play.find("banker_baccara")[0].data == {"player": 1, "extra_shoes": 1}
+    assert "tenure_ended" not in play.kinds()
+    assert play.find("extra_shoe_started")[0].data == {"banker": 1, "extra_shoes_left": 0}
+    assert play.state.phase == CUT and play.state.banker == 1
+    assert play.state.shoe is not None and play.state.shoe.remaining == 104
+    assert play.state.bank == 400  # the 9 is paid 200 and takes the other two stakes
+
+
+def test_rule_2_9_banker_retires_between_coups_keeping_his_bank() -> None:
+    play = auctioned()
+    play(4, Cut(offset=0))(2, Stake(amount=100))
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 2, Retire())
+    assert err.value.reason is Reason.NOT_ALLOWED
+    play(1, Retire())
+    assert play.stacks() == {1: 1000, 2: 1000, 3: 1000, 4: 1000}
+    assert play.state.phase == AUCTION and play.state.bank == 0
+
+
+def test_rule_2_9_punter_baccara_ends_the_tenure_at_once() -> None:
+    play = _baccara_coup()
+    (ended,) = play.find("tenure_ended")
+    assert ended.data == {"banker": 1, "reason": "punter_baccara", "bank": 200}
+
+
+# ------------------------------------------------------- §0 timeouts, seating
+
+
+def test_two_timeouts_in_a_row_stand_a_player_up() -> None:
+    play = auctioned()
+    play(4, Cut(offset=0))
+    play.timeout()  # everyone sits out: coup void, next coup's staking
+    assert play.find("coup_void") and play.state.phase == STAKING
+    play.timeout()
+    assert [e.data["player"] for e in play.find("stood_up")] == [2, 3, 4]
+    assert play.state.phase == IDLE and [s.player for s in play.state.seats] == [1]
+    assert play.find("tenure_ended")[0].data["reason"] == "not_enough_players"
+
+
+def test_joining_mid_coup_plays_from_the_next_and_leaving_waits_for_settlement() -> None:
+    play = coup({1: ("5h", "Ks"), 2: ("4c", "Kc"), 3: ("4d", "Kd"), 4: ("7c", "Kh")})
+    play(5, Join(name="P5", buy_in=300))(3, Leave())
+    assert [s.kind for s in ENGINE.legal_actions(play.state, 5)] == ["leave"]
+    assert {s.player: s.leaving for s in play.state.seats}[3] is True
+    play(4, Stand())(2, Stand())(3, Stand())(1, Stand())
+    assert play.nets() == {2: -100, 3: -100, 4: 200}
+    assert 3 not in play.stacks() and play.find("player_left")[0].data == {"player": 3}
+    assert ENGINE.awaiting(play.state) == [2, 4, 5]
