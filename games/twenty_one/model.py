@@ -1,0 +1,197 @@
+"""Twenty-one: card values, actions, the table state and what can be read off it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.cards import Card, Shoe
+from games.engine import (
+    Action,
+    Event,
+    GameState,
+    IllegalAction,
+    PlayerId,
+    Reason,
+    SeatBase,
+    Transfer,
+)
+from games.table import clockwise_from, find_seat, left_of, right_of, seat_index
+
+IDLE, CUT, STAKING, DRAWING, BANKER = "idle", "cut", "staking", "drawing", "banker"
+MAX_BUYS = 3  # RULES.md §4.6: "up to three cards"
+CARDS_PER_PLAYER = 5  # RULES.md §4.8: a coup needs five cards per player in the shoe
+BANKER_STANDS_ON = 17  # Decision: the banker's safe default buys while his total is 16 or less
+# ---------------------------------------------------------------- card values
+
+
+def card_value(card: str) -> int:
+    """RULES.md §4.3: 2–10 face value, J/Q/K = 10, ace counted here as 1."""
+    r = card[0]
+    if r == "A":
+        return 1
+    if r in "TJQK":
+        return 10
+    return int(r)
+
+
+def total(cards: list[str]) -> int:
+    """The best total of a hand: one ace counts 11 when that does not bust (§4.3).
+
+    Two aces make 12, not 21: RULES.md gives the ace only 1 or 11.
+    """
+    points = sum(card_value(c) for c in cards)
+    if any(c[0] == "A" for c in cards) and points + 10 <= 21:
+        points += 10
+    return points
+
+
+def is_natural(cards: list[str]) -> bool:
+    """A two-card 21 (§4.4, §4.5)."""
+    return len(cards) == 2 and total(cards) == 21
+
+
+# -------------------------------------------------------------------- actions
+
+
+class Stake(Action):
+    """Stake ``amount`` on the coup about to be dealt (RULES.md §4.2)."""
+
+    kind: Literal["stake"] = "stake"
+    amount: int = Field(ge=0)
+
+
+class Pass(Action):
+    """Sit this coup out without a stake (the safe default of §4.2)."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class Buy(Action):
+    """Buy one more card, face down (RULES.md §4.6)."""
+
+    kind: Literal["buy"] = "buy"
+
+
+class Stand(Action):
+    """Stop buying (RULES.md §4.6; the safe default of a punter)."""
+
+    kind: Literal["stand"] = "stand"
+
+
+# ---------------------------------------------------------------------- state
+
+
+class Settings(BaseModel):
+    """Table settings: the minimum stake (default 1) and the shoe's decks (RULES.md §4)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    min_stake: int = Field(default=1, ge=1)
+    decks: int = Field(default=2, ge=1, le=8)
+
+
+class Seat(SeatBase):
+    """A player at the table and his part in the current coup."""
+
+    cards: list[Card] = Field(default_factory=list)
+    stake: int = 0
+    bought: int = 0
+    shown: bool = False
+    done: bool = False
+
+
+class Result(BaseModel):
+    """One punter's settlement, kept for the table view until the next coup settles."""
+
+    model_config = ConfigDict(frozen=True)
+    player: PlayerId
+    outcome: str
+    net: int
+    cards: list[Card] = Field(default_factory=list)
+
+
+class State(GameState):
+    """A twenty-one table. ``queue`` lists who still has to decide in this phase, in order."""
+
+    game: str = "twenty_one"
+    phase: str = IDLE
+    settings: Settings = Field(default_factory=Settings)
+    seats: list[Seat] = Field(default_factory=list)
+    banker: PlayerId | None = None
+    shoe: Shoe | None = None
+    needs_cut: bool = False
+    discards: list[Card] = Field(default_factory=list)
+    queue: list[PlayerId] = Field(default_factory=list)
+    results: list[Result] = Field(default_factory=list)
+    last_results: list[Result] = Field(default_factory=list)
+
+
+Events = list[Event]
+Transfers = list[Transfer]
+
+
+def fork(state: State) -> State:
+    """A copy of ``state`` sharing nothing mutable with it, much cheaper than a deep copy.
+
+    Cards are immutable strings and a :class:`Result` is frozen, so copying the
+    lists (and the seats, the only models edited in place) is enough.
+    """
+    s = state.model_copy()
+    s.seats = [x.model_copy(update={"cards": list(x.cards)}) for x in state.seats]
+    s.discards = list(state.discards)
+    s.queue = list(state.queue)
+    s.results = list(state.results)
+    s.last_results = list(state.last_results)
+    if state.shoe is not None:
+        s.shoe = state.shoe.model_copy(
+            update={"order": list(state.shoe.order), "burned": list(state.shoe.burned)})
+    return s
+
+
+def seat_of(s: State, player: PlayerId | None) -> Seat:
+    """The seat of ``player``; a missing banker or turn means the phase is wrong."""
+    if player is None:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    return find_seat(s.seats, player)
+
+
+def is_seated(s: State, player: PlayerId | None) -> bool:
+    """Is ``player`` seated at the table?"""
+    return any(x.player == player for x in s.seats)
+
+
+def cutter(s: State) -> PlayerId:
+    """Decision: the player to the banker's right cuts, as in banchok (§3.2)."""
+    return s.seats[right_of(len(s.seats), seat_index(s.seats, banker_id(s)))].player
+
+
+def banker_id(s: State) -> PlayerId:
+    """The banker's id; refused when no bank is held."""
+    if s.banker is None:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    return s.banker
+
+
+def dealing_order(s: State) -> list[Seat]:
+    """Punters clockwise from the banker's left, the banker last (§4.6 "in dealing order")."""
+    b = seat_index(s.seats, banker_id(s))
+    return [s.seats[i] for i in clockwise_from(len(s.seats), left_of(len(s.seats), b))]
+
+
+def staked_seats(s: State) -> list[Seat]:
+    """The punters holding cards this coup, in dealing order."""
+    return [x for x in dealing_order(s) if x.player != s.banker and x.cards]
+
+
+def capacity(s: State) -> int:
+    """How much more may be staked: the banker must cover every stake twice (§4.2)."""
+    return seat_of(s, s.banker).stack // 2 - sum(x.stake for x in s.seats)
+
+
+def in_coup(s: State, seat: Seat) -> bool:
+    """Is this player involved in the coup under way (so his leaving must wait)?"""
+    if s.phase not in (STAKING, DRAWING, BANKER):
+        return False
+    return seat.player == s.banker or seat.stake > 0 or bool(seat.cards)
+
