@@ -1,0 +1,48 @@
+"""``python -m bot``: run against Telegram with BOT_TOKEN, else against the local sandbox."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from bot.app import configure_logging, run
+from bot.config import Settings
+
+SANDBOX_TOKEN = "100000:sandbox"
+
+
+def start_sandbox_thread(host: str, port: int) -> str:
+    """Run the fake Bot API server in its own thread and event loop; returns its URL."""
+    from bot.sandbox.server import start_sandbox
+
+    ready: dict[str, str] = {}
+    started = threading.Event()
+
+    def serve() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        handle = loop.run_until_complete(start_sandbox(host, port))
+        ready["url"] = handle.url
+        started.set()
+        loop.run_forever()
+
+    threading.Thread(target=serve, name="sandbox", daemon=True).start()
+    if not started.wait(10):
+        raise SystemExit("the sandbox did not start")
+    return ready["url"]
+
+
+def main() -> None:
+    """Entry point."""
+    settings = Settings()
+    configure_logging(settings.log_level)
+    if settings.bot_token:
+        run(settings, settings.bot_token, settings.api_base_url())
+        return
+    url = start_sandbox_thread(settings.sandbox_host, settings.sandbox_port)
+    print(f"Sandbox page: {url}/", flush=True)
+    run(settings, SANDBOX_TOKEN, f"{url}/bot")
+
+
+if __name__ == "__main__":
+    main()

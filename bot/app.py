@@ -1,0 +1,146 @@
+"""The Application: built once, handlers registered, storage opened in post_init."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllChatAdministrators,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    Update,
+)
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+
+from bot import handlers
+from bot.config import Settings
+from bot.host import Host
+from storage.factory import open_storage
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "top", "rules", "verify", "language",
+                  "help")
+ADMIN_COMMANDS = (*GROUP_COMMANDS, "settings", "closetable")
+PRIVATE_COMMANDS = ("start", "rules", "help")
+
+DESCRIPTIONS = {
+    "en": {
+        "start": "Start: get your cards here", "help": "Commands", "newtable": "Open a table",
+        "table": "Show the table again", "balance": "Your chips", "bonus": "Daily bonus",
+        "top": "Richest players", "rules": "Rules of a game", "verify": "Check the shoe",
+        "language": "Language of the chat", "settings": "Table settings (admins)",
+        "closetable": "Close the table (admins)",
+    },
+    "ru": {
+        "start": "Старт: карты будут приходить сюда", "help": "Команды",
+        "newtable": "Открыть стол", "table": "Показать стол снова", "balance": "Ваши фишки",
+        "bonus": "Ежедневный бонус", "top": "Самые богатые", "rules": "Правила игры",
+        "verify": "Проверить шуз", "language": "Язык чата",
+        "settings": "Настройки стола (админы)", "closetable": "Закрыть стол (админы)",
+    },
+}
+
+
+def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
+    """The command menu for one scope and language."""
+    return [BotCommand(n, DESCRIPTIONS[lang][n]) for n in names]
+
+
+async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
+    """set_my_commands per scope (private, groups, group admins) and language."""
+    scopes = ((BotCommandScopeDefault(), PRIVATE_COMMANDS),
+              (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+              (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+              (BotCommandScopeAllChatAdministrators(), ADMIN_COMMANDS))
+    for scope, names in scopes:
+        for lang in (None, "en", "ru"):
+            try:
+                await app.bot.set_my_commands(commands(lang or "en", names), scope=scope,
+                                              language_code=lang)
+            except TelegramError as exc:
+                log.warning("setMyCommands failed for %s/%s: %s", scope.type, lang, exc)
+
+
+async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+    """Open and migrate the database, build the host, resume every open table."""
+    settings: Settings = app.bot_data["settings"]
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    storage = open_storage(settings.storage_url, starting_grant=settings.starting_grant,
+                           daily_bonus=settings.daily_bonus)
+    await storage.open()
+    host = Host(storage, app.bot, decision_timeout=settings.decision_timeout,
+                default_language=settings.default_language)
+    host.timers.job_queue = app.job_queue
+    host.bot_username = app.bot.username
+    app.bot_data["host"] = host
+    await register_commands(app)
+    resumed = await host.resume_all()
+    log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
+
+
+async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    """Flush what is queued and close the database."""
+    host: Host | None = app.bot_data.get("host")
+    if host is not None:
+        await host.shutdown()
+        await host.storage.close()
+
+
+def build_application(settings: Settings, token: str,
+                      base_url: str | None = None) -> Application:  # type: ignore[type-arg]
+    """The Application with every handler, the rate limiter and the job queue."""
+    builder = (ApplicationBuilder().token(token)
+               .rate_limiter(AIORateLimiter(group_max_rate=settings.group_messages_per_minute,
+                                            group_time_period=60,
+                                            max_retries=settings.rate_limit_retries))
+               .concurrent_updates(64)
+               .post_init(post_init).post_shutdown(post_shutdown))
+    if base_url:
+        builder = builder.base_url(base_url).base_file_url(
+            base_url.replace("/bot", "/file/bot", 1))
+    app = builder.build()
+    app.bot_data["settings"] = settings
+    group = filters.ChatType.GROUPS
+    for name, callback in (("start", handlers.cmd_start), ("help", handlers.cmd_help),
+                           ("newtable", handlers.cmd_newtable), ("table", handlers.cmd_table),
+                           ("balance", handlers.cmd_balance), ("bonus", handlers.cmd_bonus),
+                           ("top", handlers.cmd_top), ("rules", handlers.cmd_rules),
+                           ("verify", handlers.cmd_verify), ("language", handlers.cmd_language),
+                           ("settings", handlers.cmd_settings),
+                           ("closetable", handlers.cmd_closetable)):
+        app.add_handler(CommandHandler(name, callback))
+    app.add_handler(CallbackQueryHandler(handlers.on_button))
+    app.add_handler(MessageHandler(group & filters.TEXT & ~filters.COMMAND,
+                                   handlers.on_group_text))
+    app.add_handler(ChatMemberHandler(handlers.on_my_chat_member,
+                                      ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(handlers.on_error)
+    return app
+
+
+def configure_logging(level: str) -> None:
+    """Our loggers at ``level``; httpx (which logs every URL, token included) at WARNING."""
+    logging.basicConfig(level=level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+def run(settings: Settings, token: str, base_url: str | None) -> None:
+    """Poll for updates until SIGINT/SIGTERM."""
+    app = build_application(settings, token, base_url)
+    app.run_polling(allowed_updates=Update.ALL_TYPES)

@@ -1,0 +1,46 @@
+"""Settings read from the environment (and a ``.env`` file), pydantic-settings style."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the bot process needs to start; see the README for each variable."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: str | None = None
+    data_dir: Path = Path("./data")
+    database_url: str | None = None
+    bot_api_base_url: str | None = None
+    default_language: str = "en"
+    decision_timeout: float = 60.0
+    starting_grant: int = 1000
+    daily_bonus: int = 100
+    sandbox_host: str = "127.0.0.1"
+    sandbox_port: int = 8081
+    # Telegram allows about 20 messages a minute in a group (DESIGN.md); the
+    # rate limiter enforces it. Only the end-to-end tests raise it, to run fast.
+    group_messages_per_minute: int = 20
+    rate_limit_retries: int = 3
+    log_level: str = "INFO"
+
+    @property
+    def storage_url(self) -> str:
+        """DATABASE_URL, or an SQLite file under DATA_DIR."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'banco.sqlite3').resolve()}"
+
+    def api_base_url(self) -> str | None:
+        """BOT_API_BASE_URL as PTB wants it: the token is appended after ``/bot``."""
+        url = self.bot_api_base_url
+        if not url:
+            return None
+        url = url.rstrip("/")
+        if "{token}" in url or url.endswith("/bot"):
+            return url
+        return url + "/bot"

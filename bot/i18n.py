@@ -1,0 +1,514 @@
+"""Russian and English texts: commands, refusals (one sentence per Reason), events, labels.
+
+Every text the bot shows goes through :func:`t`, :func:`reason_text`,
+:func:`event_text` or :func:`action_label`. A chat's language is chosen with
+/language; until then it is the language of whoever opened the table (or
+the default from the settings).
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+from games.cards import pretty
+from games.engine import Event, Reason
+
+LANGUAGES = ("en", "ru")
+
+GAME_NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "chemin_de_fer": "Chemin de fer", "baccarat": "Baccarat", "banchok": "Polish banchok",
+        "twenty_one": "Twenty-one", "draw_poker": "Draw poker (jackpots)",
+        "stud_poker": "Five-card stud",
+    },
+    "ru": {
+        "chemin_de_fer": "Шмен де фер", "baccarat": "Баккара", "banchok": "Польский банчок",
+        "twenty_one": "Очко", "draw_poker": "Покер с обменом", "stud_poker": "Стад-покер",
+    },
+}
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "welcome_group": "Hello! I host card games for play chips. /newtable opens a table, "
+                         "/rules GAME explains a game, /balance shows your chips.",
+        "welcome_private": "Hello! I will send you your hidden cards here. Play in a group: "
+                           "add me to one and send /newtable there.",
+        "dm_enabled": "Private messages are on: your cards will come here.",
+        "help": "/newtable — open a table\n/balance — your chips\n/bonus — daily bonus\n"
+                "/top — richest players\n/rules GAME — the rules\n/verify — check the shoe\n"
+                "/language — ru/en\n/table — show the table again\n"
+                "Admins: /settings, /closetable",
+        "pick_game": "Which game?",
+        "table_exists": "This chat already has a table: {game}.",
+        "no_table": "There is no table here. /newtable opens one.",
+        "table_opened": "{game}: table opened. Press Join to sit down.",
+        "group_only": "This works in a group chat.",
+        "unknown_game": "Unknown game. Choose one of: {games}",
+        "balance": "{name}: {balance} chips in the wallet, {on_table} on the table.",
+        "top_title": "Richest players:",
+        "top_line": "{rank}. {name} — {total}",
+        "top_empty": "Nobody has played here yet.",
+        "bonus_ok": "Daily bonus: +{amount}. Wallet: {balance}.",
+        "bonus_taken": "You have already taken today's bonus.",
+        "rules_missing": "No rules text for {game} yet.",
+        "rules_usage": "Usage: /rules GAME, one of: {games}",
+        "language_pick": "Language of this chat:",
+        "language_set": "Language: English.",
+        "admins_only": "Only chat administrators can do that.",
+        "settings_show": "Table settings:\n{lines}\nChange: /settings KEY VALUE",
+        "settings_set": "Setting {key} = {value}.",
+        "settings_bad": "Cannot set that: {error}",
+        "settings_seated": "Game settings change only while nobody is seated.",
+        "table_closed": "The table is closed; every chip went back to the wallets.",
+        "verify_current": "Current shoe commitment (SHA-256 of order|salt):\n{commitment}",
+        "verify_none": "No shoe has been shuffled yet.",
+        "verify_revealed": "Last finished shoe:\ncommitment {commitment}\nsalt {salt}\ncut {cut}\n"
+                           "order {order}",
+        "verify_how": "To check: join the order with spaces, add \"|\" and the salt, and "
+                      "compute SHA-256 (echo -n \"ORDER|SALT\" | sha256sum); it must equal the "
+                      "commitment shown before the cut. Dealing starts at position cut.",
+        "stale": "This button is out of date.",
+        "forged": "This button is not valid.",
+        "other_table": "This button belongs to another table.",
+        "done": "OK",
+        "no_cards": "You have no hidden cards now.",
+        "your_cards": "Your cards: {cards}",
+        "ask_amount": "Reply in the group with an amount from {min} to {max} within {seconds} s.",
+        "ask_amount_any": "Reply in the group with an amount within {seconds} s.",
+        "amount_not_number": "{name}, send a whole number of chips (e.g. 50).",
+        "amount_bounds": "{name}, the amount must be from {min} to {max}.",
+        "amount_accepted": "{name}: {amount}.",
+        "dm_blocked": "{name}, I cannot write to you privately. Open {link} and press Start "
+                      "to get your cards; meanwhile the \"My cards\" button shows them.",
+        "dm_header": "{game}, coup #{coup}:",
+        "table_title": "{game} · coup #{coup}",
+        "table_idle": "{game} · waiting for players",
+        "bank": "Bank: {amount}",
+        "pot": "Pot: {amount}",
+        "seat_stack": "{stack}",
+        "seat_stake": "stake {stake}",
+        "seat_hidden": "🂠×{n}",
+        "turn": "⏳ {names} — until {time} UTC",
+        "turn_nodeadline": "⏳ {names}",
+        "no_seats": "Nobody is seated.",
+        "stood_up": "{name} timed out twice and is stood up.",
+        "timed_out": "⏰ Time is up: {names}.",
+        "settled_title": "{game} · coup #{coup} settled",
+        "result_line": "{name}: {delta}",
+        "new_coup": "New coup",
+        "my_cards_button": "🂠 My cards",
+        "type_amount": "✏️ amount",
+        "btn_other": "{label} {amount}",
+        "phase": "Phase: {phase}",
+        "wallet_low": "Your wallet is empty: /bonus gives daily chips.",
+    },
+    "ru": {
+        "welcome_group": "Привет! Я веду карточные игры на фишки. /newtable открывает стол, "
+                         "/rules ИГРА — правила, /balance — ваши фишки.",
+        "welcome_private": "Привет! Сюда я буду присылать ваши закрытые карты. Играют в группе: "
+                           "добавьте меня туда и отправьте /newtable.",
+        "dm_enabled": "Личные сообщения включены: карты будут приходить сюда.",
+        "help": "/newtable — открыть стол\n/balance — ваши фишки\n/bonus — ежедневный бонус\n"
+                "/top — самые богатые\n/rules ИГРА — правила\n/verify — проверка шуза\n"
+                "/language — ru/en\n/table — показать стол снова\n"
+                "Админам: /settings, /closetable",
+        "pick_game": "Какая игра?",
+        "table_exists": "В этом чате уже есть стол: {game}.",
+        "no_table": "Здесь нет стола. /newtable откроет его.",
+        "table_opened": "{game}: стол открыт. Нажмите «Сесть», чтобы занять место.",
+        "group_only": "Это работает в групповом чате.",
+        "unknown_game": "Неизвестная игра. Выберите одну из: {games}",
+        "balance": "{name}: {balance} фишек в кошельке, {on_table} на столе.",
+        "top_title": "Самые богатые игроки:",
+        "top_line": "{rank}. {name} — {total}",
+        "top_empty": "Здесь ещё никто не играл.",
+        "bonus_ok": "Ежедневный бонус: +{amount}. В кошельке: {balance}.",
+        "bonus_taken": "Сегодняшний бонус уже получен.",
+        "rules_missing": "Правил для игры {game} пока нет.",
+        "rules_usage": "Использование: /rules ИГРА, одна из: {games}",
+        "language_pick": "Язык этого чата:",
+        "language_set": "Язык: русский.",
+        "admins_only": "Это могут только администраторы чата.",
+        "settings_show": "Настройки стола:\n{lines}\nИзменить: /settings КЛЮЧ ЗНАЧЕНИЕ",
+        "settings_set": "Настройка {key} = {value}.",
+        "settings_bad": "Нельзя установить: {error}",
+        "settings_seated": "Настройки игры меняются, только пока за столом никого нет.",
+        "table_closed": "Стол закрыт; все фишки вернулись в кошельки.",
+        "verify_current": "Текущий шуз, обязательство (SHA-256 от порядок|соль):\n{commitment}",
+        "verify_none": "Шуз ещё не тасовали.",
+        "verify_revealed": "Последний законченный шуз:\nобязательство {commitment}\nсоль {salt}\n"
+                           "срез {cut}\nпорядок {order}",
+        "verify_how": "Проверка: соедините порядок карт через пробел, добавьте \"|\" и соль и "
+                      "посчитайте SHA-256 (echo -n \"ПОРЯДОК|СОЛЬ\" | sha256sum); результат "
+                      "должен совпасть с обязательством, показанным до среза. Сдача начинается с "
+                      "позиции среза.",
+        "stale": "Эта кнопка устарела.",
+        "forged": "Эта кнопка недействительна.",
+        "other_table": "Эта кнопка от другого стола.",
+        "done": "Готово",
+        "no_cards": "Сейчас у вас нет закрытых карт.",
+        "your_cards": "Ваши карты: {cards}",
+        "ask_amount": "Ответьте в группе суммой от {min} до {max} в течение {seconds} с.",
+        "ask_amount_any": "Ответьте в группе суммой в течение {seconds} с.",
+        "amount_not_number": "{name}, отправьте целое число фишек (например, 50).",
+        "amount_bounds": "{name}, сумма должна быть от {min} до {max}.",
+        "amount_accepted": "{name}: {amount}.",
+        "dm_blocked": "{name}, я не могу написать вам лично. Откройте {link} и нажмите «Start», "
+                      "чтобы получать карты; пока их показывает кнопка «Мои карты».",
+        "dm_header": "{game}, талья #{coup}:",
+        "table_title": "{game} · талья #{coup}",
+        "table_idle": "{game} · ждём игроков",
+        "bank": "Банк: {amount}",
+        "pot": "Банк (пот): {amount}",
+        "seat_stack": "{stack}",
+        "seat_stake": "ставка {stake}",
+        "seat_hidden": "🂠×{n}",
+        "turn": "⏳ {names} — до {time} UTC",
+        "turn_nodeadline": "⏳ {names}",
+        "no_seats": "За столом никого.",
+        "stood_up": "{name} дважды не успел и встаёт из-за стола.",
+        "timed_out": "⏰ Время вышло: {names}.",
+        "settled_title": "{game} · талья #{coup}: расчёт",
+        "result_line": "{name}: {delta}",
+        "new_coup": "Новая талья",
+        "my_cards_button": "🂠 Мои карты",
+        "type_amount": "✏️ сумма",
+        "btn_other": "{label} {amount}",
+        "phase": "Фаза: {phase}",
+        "wallet_low": "Кошелёк пуст: /bonus даёт фишки раз в день.",
+    },
+}
+
+REASONS: dict[str, dict[Reason, str]] = {
+    "en": {
+        Reason.NOT_SEATED: "You are not seated at this table.",
+        Reason.ALREADY_SEATED: "You are already seated.",
+        Reason.TABLE_FULL: "The table is full.",
+        Reason.NOT_ENOUGH_PLAYERS: "Not enough players yet.",
+        Reason.NOT_YOUR_TURN: "It is not your turn.",
+        Reason.WRONG_PHASE: "You cannot do that now.",
+        Reason.STALE: "This button is out of date.",
+        Reason.UNKNOWN_ACTION: "Unknown action.",
+        Reason.AMOUNT_OUT_OF_RANGE: "That amount is out of range.",
+        Reason.INSUFFICIENT_CHIPS: "You do not have enough chips.",
+        Reason.EXCEEDS_BANK: "That stake exceeds what the bank can cover.",
+        Reason.BANCO_NOT_ALLOWED: "Banco is allowed only before any other stake.",
+        Reason.MUST_DRAW: "The rules make you draw.",
+        Reason.MUST_STAND: "The rules make you stand.",
+        Reason.CANNOT_DRAW: "You cannot draw another card.",
+        Reason.NOT_ALLOWED: "That is not allowed.",
+        Reason.JOINING_FORBIDDEN: "Joining this stake is forbidden.",
+        Reason.NO_OPENERS: "You need jacks or better to open.",
+        Reason.BAD_DISCARD: "That discard is not allowed.",
+        Reason.IN_COUP: "Not during a coup; wait until it is settled.",
+    },
+    "ru": {
+        Reason.NOT_SEATED: "Вы не сидите за этим столом.",
+        Reason.ALREADY_SEATED: "Вы уже за столом.",
+        Reason.TABLE_FULL: "Стол заполнен.",
+        Reason.NOT_ENOUGH_PLAYERS: "Пока мало игроков.",
+        Reason.NOT_YOUR_TURN: "Сейчас не ваш ход.",
+        Reason.WRONG_PHASE: "Сейчас этого сделать нельзя.",
+        Reason.STALE: "Эта кнопка устарела.",
+        Reason.UNKNOWN_ACTION: "Неизвестное действие.",
+        Reason.AMOUNT_OUT_OF_RANGE: "Сумма вне допустимых пределов.",
+        Reason.INSUFFICIENT_CHIPS: "У вас не хватает фишек.",
+        Reason.EXCEEDS_BANK: "Ставка больше, чем может покрыть банк.",
+        Reason.BANCO_NOT_ALLOWED: "«Банко» можно только до любой другой ставки.",
+        Reason.MUST_DRAW: "По правилам вы обязаны прикупить.",
+        Reason.MUST_STAND: "По правилам вы обязаны остановиться.",
+        Reason.CANNOT_DRAW: "Больше прикупать нельзя.",
+        Reason.NOT_ALLOWED: "Так нельзя.",
+        Reason.JOINING_FORBIDDEN: "Примазка к этой ставке запрещена.",
+        Reason.NO_OPENERS: "Для открытия нужна пара валетов или лучше.",
+        Reason.BAD_DISCARD: "Такой сброс невозможен.",
+        Reason.IN_COUP: "Не во время тальи; дождитесь расчёта.",
+    },
+}
+
+# Button labels for action kinds; unknown kinds fall back to the kind itself.
+ACTIONS: dict[str, dict[str, str]] = {
+    "en": {
+        "join": "🪑 Join", "leave": "🚪 Leave", "start": "▶️ Start", "cut": "✂️ Cut",
+        "bid": "Bid", "stake": "Stake", "banco": "Banco!", "pass": "Pass", "draw": "Draw",
+        "stand": "Stand", "retire": "Retire", "continue": "Continue", "decline": "Decline",
+        "accept": "Accept", "post_bank": "Post bank", "baccara": "Baccara!",
+        "join_stake": "Join stake", "forbid_joining": "No joining",
+        "allow_joining": "Allow joining",
+        "buy": "Buy a card", "open": "Open", "check": "Check", "bet": "Bet", "raise": "Raise",
+        "call": "Call", "fold": "Fold", "discard": "Discard", "keep": "Keep", "ante": "Ante",
+        "name_bank": "Name bank", "take_bank": "Take bank", "draw_card": "Draw a card",
+        "turn": "Turn card", "show": "Show", "play_on": "Play on", "no_stake": "No stake",
+    },
+    "ru": {
+        "join": "🪑 Сесть", "leave": "🚪 Встать", "start": "▶️ Начать", "cut": "✂️ Срезать",
+        "bid": "Торг", "stake": "Ставка", "banco": "Банко!", "pass": "Пас", "draw": "Прикуп",
+        "stand": "Хватит", "retire": "Уйти с банка", "continue": "Продолжить",
+        "decline": "Отказаться", "accept": "Принять", "post_bank": "Поставить банк",
+        "baccara": "Баккара!", "join_stake": "Примазаться", "forbid_joining": "Без примазки",
+        "allow_joining": "Разрешить примазку", "buy": "Купить карту", "open": "Открыть",
+        "check": "Чек", "bet": "Ставка", "raise": "Повысить", "call": "Уравнять",
+        "fold": "Пас", "discard": "Сбросить", "keep": "Оставить", "ante": "Анте",
+        "name_bank": "Назначить банк", "take_bank": "Взять банк", "draw_card": "Взять карту",
+        "turn": "Открыть карту", "show": "Показать", "play_on": "Играть дальше",
+        "no_stake": "Без ставки",
+    },
+}
+
+# Event templates. Fields are the event's data; card lists are pretty-printed
+# and player ids become names before formatting. An event without a template
+# (or whose template names a missing field) is rendered generically.
+EVENTS: dict[str, dict[str, str]] = {
+    "en": {
+        "player_joined": "{player} sits down with {stack}",
+        "player_left": "{player} leaves the table",
+        "player_leaving": "{player} will leave after this coup",
+        "leaving": "{player} will leave after this coup",
+        "leaving_after_coup": "{player} will leave after this coup",
+        "play_started": "{by} starts the game",
+        "auction_opened": "Bank auction: bids from {min_bid}",
+        "bid_placed": "{player} bids {amount}",
+        "bid_passed": "{player} passes",
+        "auction_failed": "Nobody bid for the bank",
+        "banker_chosen": "{player} holds the bank",
+        "bank_offered": "The bank is offered to {player}",
+        "bank_named": "{player} posts a bank of {bank}",
+        "bank_declined": "{player} declines the bank",
+        "bank_refused_by_all": "Everybody declined the bank: new auction",
+        "bank_passed": "The bank passes on",
+        "banker_retired": "{player} retires with {amount}",
+        "banker_continued": "{player} keeps the bank: {bank}",
+        "shoe_committed": "New shoe shuffled; commitment {commitment}",
+        "shoe_revealed": "Shoe finished; /verify shows its order and salt",
+        "cut_requested": "{player} cuts the shoe",
+        "cut_awaited": "{player} cuts the shoe",
+        "shoe_cut": "{player} cut the shoe",
+        "cards_burned": "Burned: {cards}",
+        "staking_opened": "Coup {coup}: bank {bank}, stakes please",
+        "coup_started": "Coup {coup} begins",
+        "hand_started": "Hand {hand} begins",
+        "stake_placed": "{player} stakes {amount}",
+        "banco_called": "{player} calls Banco! ({amount})",
+        "punter_passed": "{player} passes",
+        "punter_skipped": "{player} is skipped",
+        "coup_void": "Nobody staked: the coup is void",
+        "cards_dealt": "Cards are dealt",
+        "natural_shown": "Natural: {cards}",
+        "punter_drew": "{player} draws a card",
+        "punter_stood": "{player} stands",
+        "banker_drew": "{player} (banker) draws a card",
+        "banker_stood": "{player} (banker) stands",
+        "hand_shown": "{player} shows {cards}",
+        "card_dealt": "{player} gets {card}",
+        "card_dealt_face_down": "{player} gets a card face down",
+        "card_bought": "{player} buys a card",
+        "baccara_declared": "{player} declares baccara: {cards}",
+        "banker_baccara": "The banker has baccara",
+        "checked": "{player} checks",
+        "folded": "{player} folds",
+        "discarded": "{player} discards {count}",
+        "hands_thrown_in": "Nobody opened: hands thrown in",
+        "openers_shown": "{player} shows the openers",
+        "antes_posted": "Antes posted",
+        "stood_up": "{player} timed out twice and is stood up",
+        "timed_out": "{player} timed out",
+        "coup_settled": "Coup settled: {results}",
+        "table_idle": "Waiting for players",
+        "bank_won": "{player} wins the bank: {amount}",
+        "hand_seen": "Your hand: {cards}",
+        "card_drawn": "You draw {card}",
+        "cards_received": "Your cards: {cards}",
+        "cards_drawn": "You draw {cards}",
+    },
+    "ru": {
+        "player_joined": "{player} садится за стол с {stack}",
+        "player_left": "{player} уходит из-за стола",
+        "player_leaving": "{player} уйдёт после этой тальи",
+        "leaving": "{player} уйдёт после этой тальи",
+        "leaving_after_coup": "{player} уйдёт после этой тальи",
+        "play_started": "{by} начинает игру",
+        "auction_opened": "Торг за банк: от {min_bid}",
+        "bid_placed": "{player} предлагает {amount}",
+        "bid_passed": "{player}: пас",
+        "auction_failed": "Никто не взял банк",
+        "banker_chosen": "{player} держит банк",
+        "bank_offered": "Банк предложен игроку {player}",
+        "bank_named": "{player} ставит банк {bank}",
+        "bank_declined": "{player} отказывается от банка",
+        "bank_refused_by_all": "Все отказались от банка: новый торг",
+        "bank_passed": "Банк переходит дальше",
+        "banker_retired": "{player} уходит с банка с {amount}",
+        "banker_continued": "{player} продолжает держать банк: {bank}",
+        "shoe_committed": "Новый шуз перетасован; обязательство {commitment}",
+        "shoe_revealed": "Шуз закончен; /verify покажет порядок и соль",
+        "cut_requested": "{player} срезает",
+        "cut_awaited": "{player} срезает",
+        "shoe_cut": "{player} срезал",
+        "cards_burned": "Сожжены: {cards}",
+        "staking_opened": "Талья {coup}: банк {bank}, делайте ставки",
+        "coup_started": "Талья {coup} начинается",
+        "hand_started": "Раздача {hand} начинается",
+        "stake_placed": "{player} ставит {amount}",
+        "banco_called": "{player}: «Банко!» ({amount})",
+        "punter_passed": "{player}: пас",
+        "punter_skipped": "{player} пропускает",
+        "coup_void": "Ставок нет: талья не состоялась",
+        "cards_dealt": "Карты сданы",
+        "natural_shown": "Натуральная: {cards}",
+        "punter_drew": "{player} прикупает карту",
+        "punter_stood": "{player}: хватит",
+        "banker_drew": "{player} (банкомёт) прикупает",
+        "banker_stood": "{player} (банкомёт): хватит",
+        "hand_shown": "{player} открывает {cards}",
+        "card_dealt": "{player} получает {card}",
+        "card_dealt_face_down": "{player} получает карту в закрытую",
+        "card_bought": "{player} покупает карту",
+        "baccara_declared": "{player} объявляет баккара: {cards}",
+        "banker_baccara": "У банкомёта баккара",
+        "checked": "{player}: чек",
+        "folded": "{player}: пас",
+        "discarded": "{player} сбрасывает {count}",
+        "hands_thrown_in": "Никто не открыл: карты сброшены",
+        "openers_shown": "{player} показывает открытие",
+        "antes_posted": "Анте внесены",
+        "stood_up": "{player} дважды не успел и встаёт из-за стола",
+        "timed_out": "{player}: время вышло",
+        "coup_settled": "Расчёт: {results}",
+        "table_idle": "Ждём игроков",
+        "bank_won": "{player} выигрывает банк: {amount}",
+        "hand_seen": "Ваши карты: {cards}",
+        "card_drawn": "Вы прикупили {card}",
+        "cards_received": "Ваши карты: {cards}",
+        "cards_drawn": "Вы прикупили {cards}",
+    },
+}
+
+# Labels of view.info keys shown on the table message.
+INFO: dict[str, dict[str, str]] = {"en": {}, "ru": {}}
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {},
+    "ru": {
+        "banker": "банкомёт", "punter": "понтёр", "to act": "ходит", "leaving": "уходит",
+        "plays the hand": "играет руку", "idle": "ожидание", "auction": "торг",
+        "staking": "ставки", "cut": "срез", "bank offer": "передача банка",
+        "punter draw": "прикуп понтёра", "banker draw": "прикуп банкомёта", "folded": "пас",
+        "stood": "хватит", "bust": "перебор", "opener": "открывший", "dealer": "сдающий",
+        "player": "игрок", "amount": "сумма", "results": "итоги", "net": "итог",
+    },
+}
+
+
+def lang_of(code: str | None, default: str = "en") -> str:
+    """Our language for a Telegram ``language_code`` (ru for ru/uk/be, else en)."""
+    if code and code.split("-")[0].lower() in ("ru", "uk", "be"):
+        return "ru"
+    if code and code.split("-")[0].lower() == "en":
+        return "en"
+    return default if default in LANGUAGES else "en"
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in LANGUAGES else "en"
+
+
+def t(lang: str, key: str, /, **params: Any) -> str:
+    """The text ``key`` in ``lang``, formatted with ``params``."""
+    return TEXTS[_lang(lang)][key].format(**params)
+
+
+def game_name(lang: str, game: str) -> str:
+    """A game's display name."""
+    return GAME_NAMES[_lang(lang)].get(game, game)
+
+
+def reason_text(lang: str, reason: Reason) -> str:
+    """The sentence for an engine refusal."""
+    return REASONS[_lang(lang)].get(reason, REASONS[_lang(lang)][Reason.NOT_ALLOWED])
+
+
+def action_label(lang: str, kind: str) -> str:
+    """The button label of an action kind."""
+    found = ACTIONS[_lang(lang)].get(kind)
+    return found if found is not None else kind.replace("_", " ").capitalize()
+
+
+def word(lang: str, value: str) -> str:
+    """A translated role, status, phase or info word; unknown words pass through."""
+    return WORDS[_lang(lang)].get(value, value.replace("_", " "))
+
+
+def info_label(lang: str, key: str) -> str:
+    """The label of a view.info key."""
+    return INFO[_lang(lang)].get(key, key.replace("_", " ").capitalize())
+
+
+def is_card(value: Any) -> bool:
+    """True for a two-character card string like ``"Ah"``."""
+    return (isinstance(value, str) and len(value) == 2 and value[0] in "23456789TJQKA"
+            and value[1] in "cdhs")
+
+
+def format_value(value: Any, names: dict[int, str], key: str = "") -> str:
+    """Human form of one event/info value: cards pretty, player ids named, lists joined."""
+    if is_card(value):
+        return pretty(value)
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, int) and (key in ("player", "to", "banker", "by", "winner", "caller",
+                                           "punter", "opener", "declarer", "playing",
+                                           "cutter", "dealer", "from_player", "to_player")
+                                   or key.endswith("player")) and value in names:
+        return names[value]
+    if isinstance(value, list | tuple):
+        sep = "; " if any(isinstance(v, dict) for v in value) else " "
+        return sep.join(format_value(v, names, key) for v in value)
+    if isinstance(value, dict):
+        if "player" in value:
+            who = format_value(value["player"], names, "player")
+            rest = ", ".join(f"{k.replace('_', ' ')} {format_value(v, names, k)}"
+                             for k, v in value.items() if k != "player")
+            return f"{who}: {rest}" if rest else who
+        parts = []
+        for k, v in value.items():
+            who = int(k) if str(k).lstrip("-").isdigit() else k
+            label = format_value(who, names, "player")
+            parts.append(f"{label} {format_value(v, names, str(k))}")
+        return ", ".join(parts)
+    return str(value)
+
+
+class _Fields(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        raise KeyError(key)
+
+
+def event_text(lang: str, event: Event, names: dict[int, str]) -> str:
+    """One line describing ``event`` (already filtered for its reader)."""
+    lang = _lang(lang)
+    fields = _Fields({k: format_value(v, names, k) for k, v in event.data.items()})
+    template = EVENTS[lang].get(event.kind)
+    if template is not None:
+        try:
+            return string.Formatter().vformat(template, (), fields)
+        except (KeyError, IndexError, ValueError):
+            pass
+    head = word(lang, event.kind)
+    if not fields:
+        return head
+    body = ", ".join(f"{word(lang, k)} {v}" for k, v in fields.items() if k != "commitment")
+    return f"{head}: {body}" if body else head
+
+
+def choice_label(lang: str, choice: str) -> str:
+    """A choice button's label: cards pretty-printed, words translated."""
+    tokens = choice.replace(",", " ").split()
+    if tokens and all(is_card(x) for x in tokens):
+        return pretty_all_tokens(tokens)
+    return word(lang, choice)
+
+
+def pretty_all_tokens(tokens: list[str]) -> str:
+    """Cards in human form, space separated."""
+    return " ".join(pretty(x) for x in tokens)

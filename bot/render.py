@@ -1,0 +1,210 @@
+"""Texts and buttons from views and events: the only road from a table to a person.
+
+The table message is drawn from the PUBLIC view (``engine.view(state, None)``)
+and public events only; a player's direct message from his own view
+(``my_cards``) and the events addressed to him. Nothing here reads the state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import i18n
+from bot.callbacks import ActionButton, MyCards, encode
+from games.cards import pretty_all
+from games.engine import ActionSpec, Event, TableView
+
+MAX_TEXT = 4000
+MAX_PRESETS = 4
+# Action kinds whose argument the host supplies itself (contract: the whole
+# wallet as buy-in, a secure random cut offset), so they are plain buttons.
+HOST_FILLED = ("join", "cut")
+
+
+@dataclass
+class Buttons:
+    """What the table message offers: one entry per action kind, in first-seen order."""
+
+    kinds: dict[str, list[ActionSpec]] = field(default_factory=dict)
+
+    def add(self, specs: Iterable[ActionSpec]) -> None:
+        """Merge one player's legal actions."""
+        for spec in specs:
+            self.kinds.setdefault(spec.kind, []).append(spec)
+
+
+def names_of(view: TableView) -> dict[int, str]:
+    """Player id -> seat name."""
+    return {s.player: s.name for s in view.seats}
+
+
+def deadline_clock(deadline: float) -> str:
+    """HH:MM:SS in UTC: a fixed time, right however late the message is read."""
+    return dt.datetime.fromtimestamp(deadline, dt.UTC).strftime("%H:%M:%S")
+
+
+def seat_line(lang: str, index: int, seat: Any, view: TableView) -> str:
+    """One seat: order number, name, role, stack, stake, face-up cards, hidden count, status."""
+    parts = [f"{index}. {seat.name}"]
+    if seat.role:
+        parts[0] += f" [{i18n.word(lang, seat.role)}]"
+    parts.append(f"💰{seat.stack}")
+    if seat.stake:
+        parts.append(i18n.t(lang, "seat_stake", stake=seat.stake))
+    cards = pretty_all(list(seat.face_up)) if seat.face_up else ""
+    if seat.face_down:
+        cards = (cards + " " if cards else "") + i18n.t(lang, "seat_hidden", n=seat.face_down)
+    if cards:
+        parts.append(cards)
+    if seat.status:
+        parts.append(f"({i18n.word(lang, seat.status)})")
+    marker = "▶ " if seat.player in view.awaiting else ""
+    return marker + " · ".join(parts)
+
+
+def info_lines(lang: str, info: dict[str, Any], names: dict[int, str]) -> list[str]:
+    """Public facts of the game; the commitment is shortened (full text: /verify)."""
+    lines = []
+    for key, value in info.items():
+        if value is None or value is False or value in ("", 0) or value == [] or value == {}:
+            continue
+        if key == "commitment" and isinstance(value, str):
+            text = value[:16] + "…"
+        elif isinstance(value, dict) and key.startswith("last"):
+            continue  # the previous coup's summary is in its settlement message
+        else:
+            text = i18n.format_value(value, names, key)
+        lines.append(f"{i18n.info_label(lang, key)}: {text}")
+    return lines
+
+
+def table_text(lang: str, view: TableView, deadline: float | None,
+               recent: Sequence[str]) -> str:
+    """The one group message of a table, edited in place."""
+    game = i18n.game_name(lang, view.game)
+    names = names_of(view)
+    if view.coup:
+        lines = [i18n.t(lang, "table_title", game=game, coup=view.coup)]
+    else:
+        lines = [i18n.t(lang, "table_idle", game=game)]
+    lines.append(i18n.t(lang, "phase", phase=i18n.word(lang, view.phase)))
+    money = []
+    if view.bank:
+        money.append(i18n.t(lang, "bank", amount=view.bank))
+    if view.pot:
+        money.append(i18n.t(lang, "pot", amount=view.pot))
+    if money:
+        lines.append(" · ".join(money))
+    lines.extend(info_lines(lang, view.info, names))
+    lines.append("")
+    if view.seats:
+        lines.extend(seat_line(lang, i + 1, s, view) for i, s in enumerate(view.seats))
+    else:
+        lines.append(i18n.t(lang, "no_seats"))
+    if view.awaiting:
+        who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
+        lines.append("")
+        if deadline:
+            lines.append(i18n.t(lang, "turn", names=who, time=deadline_clock(deadline)))
+        else:
+            lines.append(i18n.t(lang, "turn_nodeadline", names=who))
+    if recent:
+        lines.append("")
+        lines.extend(recent[-8:])
+    return clip("\n".join(lines))
+
+
+def clip(text: str) -> str:
+    """Keep a text under Telegram's 4096 characters, dropping from the top."""
+    if len(text) <= MAX_TEXT:
+        return text
+    return "…\n" + text[-MAX_TEXT:]
+
+
+def event_lines(lang: str, events: Sequence[Event], names: dict[int, str]) -> list[str]:
+    """Text lines for events already filtered for their reader."""
+    return [i18n.event_text(lang, e, names) for e in events]
+
+
+def amounts_for(specs: Sequence[ActionSpec]) -> tuple[list[int], bool]:
+    """A few preset amounts (union over players) and whether to offer typing one."""
+    values: set[int] = set()
+    for spec in specs:
+        values.update(spec.presets)
+    if not values:
+        for spec in specs:
+            values.update(v for v in (spec.min, spec.max) if v is not None)
+    ranged = any(s.min is not None and s.max is not None and s.max > s.min for s in specs)
+    ordered = sorted(values)
+    if len(ordered) > MAX_PRESETS:
+        # keep the smallest, the largest and evenly spread ones between
+        step = (len(ordered) - 1) / (MAX_PRESETS - 1)
+        ordered = sorted({ordered[round(i * step)] for i in range(MAX_PRESETS)})
+    return ordered, ranged
+
+
+def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
+             amount_kinds: set[str], show_cards: bool) -> InlineKeyboardMarkup | None:
+    """Inline buttons drawn from the players' legal actions."""
+    rows: list[list[InlineKeyboardButton]] = []
+    simple: list[InlineKeyboardButton] = []
+
+    def data(kind: str, **kw: Any) -> str:
+        return encode(ActionButton(chat_id, view.coup, view.version, kind, **kw))
+
+    for kind, specs in buttons.kinds.items():
+        label = i18n.action_label(lang, kind)
+        choices = [c for s in specs for c in s.choices]
+        if choices and kind not in HOST_FILLED:
+            seen: list[str] = []
+            for c in choices:
+                if c not in seen:
+                    seen.append(c)
+            row = [InlineKeyboardButton(f"{label}: {i18n.choice_label(lang, c)}",
+                                        callback_data=data(kind, choice=i))
+                   for i, c in enumerate(seen[:12])]
+            rows.extend(row[i:i + 3] for i in range(0, len(row), 3))
+        elif kind in amount_kinds and kind not in HOST_FILLED:
+            presets, ranged = amounts_for(specs)
+            row = [InlineKeyboardButton(f"{label} {v}" if i == 0 else str(v),
+                                        callback_data=data(kind, amount=v))
+                   for i, v in enumerate(presets)]
+            if ranged or not row:
+                text = i18n.t(lang, "type_amount")
+                row.append(InlineKeyboardButton(text if row else f"{label} {text}",
+                                                callback_data=data(kind, ask=True)))
+            rows.append(row)
+        else:
+            simple.append(InlineKeyboardButton(label, callback_data=data(kind)))
+    rows.extend(simple[i:i + 3] for i in range(0, len(simple), 3))
+    if show_cards:
+        rows.append([InlineKeyboardButton(i18n.t(lang, "my_cards_button"),
+                                          callback_data=encode(MyCards(chat_id)))])
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def dm_text(lang: str, view: TableView, lines: Sequence[str]) -> str:
+    """A player's direct message: his private events and his own hidden cards."""
+    game = i18n.game_name(lang, view.game)
+    out = [i18n.t(lang, "dm_header", game=game, coup=view.coup), *lines]
+    if view.my_cards:
+        out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
+    return clip("\n".join(out))
+
+
+def cards_popup(lang: str, view: TableView) -> str:
+    """The *My cards* pop-up (at most 200 characters)."""
+    if not view.my_cards:
+        return i18n.t(lang, "no_cards")
+    return i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards)))[:200]
+
+
+def settlement_text(lang: str, view: TableView, coup: int, lines: Sequence[str]) -> str:
+    """The new group message for a settled coup: what happened and who won what."""
+    game = i18n.game_name(lang, view.game)
+    return clip("\n".join([i18n.t(lang, "settled_title", game=game, coup=coup), *lines]))
