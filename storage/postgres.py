@@ -238,9 +238,20 @@ class PostgresStorage:
 
     async def _book(self, conn: asyncpg.Connection, *, chat_id: int, kind: str, coup: int,
                     game: str, version: int | None, booking: Booking) -> int:
-        """Append the step and its ledger rows and move the balances; returns the step id."""
-        for user_id, _ in booking.wallets:
-            await self._ensure_wallet(conn, chat_id=chat_id, user_id=user_id, name="")
+        """Append the step and its ledger rows and move the balances; returns the step id.
+
+        Rows go in batches (``unnest``): round trips dominate a step's cost. The
+        caller holds the table's row lock, and only steps of this chat touch its
+        balance rows, so batched updates cannot deadlock with each other.
+        """
+        users = [user_id for user_id, _ in booking.wallets]
+        if users:
+            known = {r[0] for r in await conn.fetch(
+                "SELECT user_id FROM wallets WHERE chat_id = $1 AND user_id = ANY($2::bigint[])",
+                chat_id, users)}
+            for user_id in users:
+                if user_id not in known:
+                    await self._ensure_wallet(conn, chat_id=chat_id, user_id=user_id, name="")
         step_id: int = await conn.fetchval(
             "INSERT INTO steps (chat_id, kind, coup, game, version)"
             " VALUES ($1, $2, $3, $4, $5) RETURNING step_id", chat_id, kind, coup, game, version)
@@ -253,23 +264,31 @@ class PostgresStorage:
                 step_id, chat_id, coup, game,
                 [r.account for r in booking.rows], [r.owner for r in booking.rows],
                 [r.delta for r in booking.rows], [r.reason for r in booking.rows])
-        for user_id, delta in booking.wallets:
+        if booking.wallets:
             await conn.execute(
-                "UPDATE wallets SET balance = balance + $1 WHERE chat_id = $2 AND user_id = $3",
-                delta, chat_id, user_id)
-        for account, delta, owner in booking.table:
-            if delta > 0:
-                await conn.execute(
-                    "INSERT INTO table_accounts (chat_id, account, owner, balance)"
-                    " VALUES ($1, $2, $3, $4) ON CONFLICT (chat_id, account)"
-                    " DO UPDATE SET balance = table_accounts.balance + excluded.balance",
-                    chat_id, account, owner, delta)
-                continue
-            # A debit goes through UPDATE so the CHECK sees the resulting balance.
+                "UPDATE wallets w SET balance = w.balance + x.d"
+                " FROM unnest($2::bigint[], $3::bigint[]) AS x(u, d)"
+                " WHERE w.chat_id = $1 AND w.user_id = x.u",
+                chat_id, users, [d for _, d in booking.wallets])
+        credits = [(a, d, owner) for a, d, owner in booking.table if d > 0]
+        debits = [(a, d) for a, d, _ in booking.table if d < 0]
+        if credits:
+            await conn.execute(
+                "INSERT INTO table_accounts (chat_id, account, owner, balance)"
+                " SELECT $1, a, o, d FROM unnest($2::text[], $3::bigint[], $4::bigint[])"
+                "   AS x(a, o, d)"
+                " ON CONFLICT (chat_id, account)"
+                " DO UPDATE SET balance = table_accounts.balance + excluded.balance",
+                chat_id, [c[0] for c in credits], [c[2] for c in credits],
+                [c[1] for c in credits])
+        if debits:
+            # A debit of an account that has no row matches nothing: an overdraft too.
             status = await conn.execute(
-                "UPDATE table_accounts SET balance = balance + $1"
-                " WHERE chat_id = $2 AND account = $3", delta, chat_id, account)
-            if status == "UPDATE 0":
+                "UPDATE table_accounts t SET balance = t.balance + x.d"
+                " FROM unnest($2::text[], $3::bigint[]) AS x(a, d)"
+                " WHERE t.chat_id = $1 AND t.account = x.a",
+                chat_id, [a for a, _ in debits], [d for _, d in debits])
+            if status != f"UPDATE {len(debits)}":
                 raise InsufficientFunds("an account would go below zero")
         return step_id
 

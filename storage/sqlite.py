@@ -166,17 +166,16 @@ class SqliteStorage:
 
     async def _wallet_row(self, db: aiosqlite.Connection, chat_id: int,
                           user_id: int) -> tuple[str, int] | None:
-        async with db.execute("SELECT name, balance FROM wallets WHERE chat_id = ? AND user_id = ?",
-                              (chat_id, user_id)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else (row[0], row[1])
+        rows = list(await db.execute_fetchall(
+            "SELECT name, balance FROM wallets WHERE chat_id = ? AND user_id = ?",
+            (chat_id, user_id)))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     async def _on_table(self, db: aiosqlite.Connection, chat_id: int, user_id: int) -> int:
-        async with db.execute(
-                "SELECT COALESCE(SUM(balance), 0) FROM table_accounts"
-                " WHERE chat_id = ? AND owner = ?", (chat_id, user_id)) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        rows = list(await db.execute_fetchall(
+            "SELECT COALESCE(SUM(balance), 0) FROM table_accounts"
+            " WHERE chat_id = ? AND owner = ?", (chat_id, user_id)))
+        return int(rows[0][0])
 
     async def _issue(self, db: aiosqlite.Connection, *, chat_id: int, user_id: int,
                      amount: int, kind: str, now: float) -> None:
@@ -277,12 +276,12 @@ class SqliteStorage:
 
     async def load_table(self, *, chat_id: int) -> TableRecord:
         """The chat's open table; raises :class:`TableNotFound`."""
-        async with self._read() as db, db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE chat_id = ?", (chat_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE chat_id = ?", (chat_id,)))
+        if not rows:
             raise TableNotFound(str(chat_id))
-        return _table(row)
+        return _table(rows[0])
 
     async def open_tables(self) -> list[TableRecord]:
         """Every open table, by chat id (resumed at start-up)."""
@@ -300,37 +299,51 @@ class SqliteStorage:
 
     async def _book(self, db: aiosqlite.Connection, *, chat_id: int, kind: str, coup: int,
                     game: str, version: int | None, booking: Booking, now: float) -> int:
-        """Append the step and its ledger rows and move the balances; returns the step id."""
-        for user_id, _ in booking.wallets:
-            await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name="", now=now)
+        """Append the step and its ledger rows and move the balances; returns the step id.
+
+        Statements are batched (``executemany``): each await is a round trip to
+        the connection's thread, and those dominate a step's cost.
+        """
+        users = [user_id for user_id, _ in booking.wallets]
+        if users:
+            marks = ", ".join("?" * len(users))
+            known = {row[0] for row in await db.execute_fetchall(
+                f"SELECT user_id FROM wallets WHERE chat_id = ? AND user_id IN ({marks})",
+                (chat_id, *users))}
+            for user_id in users:
+                if user_id not in known:
+                    await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name="",
+                                              now=now)
         cur = await db.execute(
             "INSERT INTO steps (chat_id, kind, coup, game, version, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)", (chat_id, kind, coup, game, version, now))
         step_id = cur.lastrowid
         assert step_id is not None
-        await db.executemany(
-            "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(step_id, chat_id, coup, r.account, r.owner, r.delta, r.reason, game, now)
-             for r in booking.rows])
-        for user_id, delta in booking.wallets:
-            await db.execute(
+        if booking.rows:
+            await db.executemany(
+                "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(step_id, chat_id, coup, r.account, r.owner, r.delta, r.reason, game, now)
+                 for r in booking.rows])
+        if booking.wallets:
+            await db.executemany(
                 "UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
-                (delta, chat_id, user_id))
-        for account, delta, owner in booking.table:
-            if delta > 0:
-                await db.execute(
-                    "INSERT INTO table_accounts (chat_id, account, owner, balance)"
-                    " VALUES (?, ?, ?, ?) ON CONFLICT (chat_id, account)"
-                    " DO UPDATE SET balance = balance + excluded.balance",
-                    (chat_id, account, owner, delta))
-                continue
+                [(delta, chat_id, user_id) for user_id, delta in booking.wallets])
+        credits = [(chat_id, a, owner, d) for a, d, owner in booking.table if d > 0]
+        debits = [(d, chat_id, a) for a, d, _ in booking.table if d < 0]
+        if credits:
+            await db.executemany(
+                "INSERT INTO table_accounts (chat_id, account, owner, balance)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (chat_id, account)"
+                " DO UPDATE SET balance = balance + excluded.balance", credits)
+        if debits:
             # A debit goes through UPDATE so the CHECK sees the resulting balance
-            # (an upsert would check the negative insert row first).
-            cur = await db.execute(
+            # (an upsert would check the negative insert row first); a debit of an
+            # account that has no row matches nothing and is an overdraft too.
+            cur = await db.executemany(
                 "UPDATE table_accounts SET balance = balance + ? WHERE chat_id = ? AND account = ?",
-                (delta, chat_id, account))
-            if cur.rowcount == 0:
+                debits)
+            if cur.rowcount != len(debits):
                 raise InsufficientFunds("an account would go below zero")
         return step_id
 
@@ -352,17 +365,15 @@ class SqliteStorage:
         now = time.time()
         meta_json = None if meta is None else json.dumps(meta)
         async with self._write() as db:
-            async with db.execute(
-                    "UPDATE tables SET state = ?, version = ?, deadline = ?,"
-                    " meta = COALESCE(?, meta), updated_at = ?"
-                    " WHERE chat_id = ? AND version = ? RETURNING game",
-                    (state_json, version, deadline, meta_json, now, chat_id,
-                     expected_version)) as cur:
-                row = await cur.fetchone()
-            if row is None:
+            rows = list(await db.execute_fetchall(
+                "UPDATE tables SET state = ?, version = ?, deadline = ?,"
+                " meta = COALESCE(?, meta), updated_at = ?"
+                " WHERE chat_id = ? AND version = ? RETURNING game",
+                (state_json, version, deadline, meta_json, now, chat_id, expected_version)))
+            if not rows:
                 raise await self._stale_or_missing(db, chat_id)
-            return await self._book(db, chat_id=chat_id, kind="step", coup=coup, game=row[0],
-                                    version=version, booking=booking, now=now)
+            return await self._book(db, chat_id=chat_id, kind="step", coup=coup,
+                                    game=rows[0][0], version=version, booking=booking, now=now)
 
     async def update_meta(self, *, chat_id: int, meta: dict[str, Any]) -> None:
         """Replace the table's host metadata (message ids, language); no version check."""
@@ -404,10 +415,10 @@ class SqliteStorage:
 
     async def table_accounts(self, *, chat_id: int) -> dict[str, int]:
         """Non-zero balances of the chat's table accounts."""
-        async with self._read() as db, db.execute(
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
                 "SELECT account, balance FROM table_accounts WHERE chat_id = ? AND balance <> 0"
-                " ORDER BY account", (chat_id,)) as cur:
-            rows = await cur.fetchall()
+                " ORDER BY account", (chat_id,))
         return {row[0]: row[1] for row in rows}
 
     async def leaderboard(self, *, chat_id: int, limit: int = 10) -> list[Wallet]:
