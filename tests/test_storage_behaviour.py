@@ -388,6 +388,25 @@ async def test_two_writers_racing_on_one_table_exactly_one_wins(db: Backend) -> 
         await other.close()
 
 
+async def test_many_tables_commit_at_once_through_one_storage(db: Backend) -> None:
+    chats = [CHAT - n for n in range(12)]
+    for chat in chats:
+        await open_table(db, chat)
+
+    async def play(chat: int) -> None:
+        await step(db, 0, t("wallet:1", "stack:1", 100, "buy_in"), chat=chat)
+        await step(db, 1, t("stack:1", "pot", 30, "bet"), chat=chat)
+        await db.storage.close_table(chat_id=chat, expected_version=2, coup=1, transfers=[
+            t("pot", "wallet:1", 30, "won"), t("stack:1", "wallet:1", 70, "cash_out")])
+
+    await asyncio.gather(*(play(chat) for chat in chats))
+    assert await db.storage.open_tables() == []
+    for chat in chats:
+        assert (await db.storage.wallet(chat_id=chat, user_id=1)).balance == GRANT
+    assert await db.raw("SELECT kind, COUNT(*) FROM steps GROUP BY kind ORDER BY kind") == [
+        ("close", 12), ("grant", 12), ("step", 24)]
+
+
 # ------------------------------------------------------------------ factory
 
 
