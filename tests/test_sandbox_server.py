@@ -638,3 +638,19 @@ async def test_the_page_is_served(sandbox: SandboxHandle) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert "/sandbox/press" in response.text
+
+
+async def test_optional_flood_control_limits_a_group(bot: PtbBot, sb: SandboxClient) -> None:
+    await sb.add_bot(GROUP, ANN)
+    await started(sb, ANN)
+    await sb.flood(group_per_minute=2)
+    first = await bot.send_message(GROUP, "one")
+    await bot.edit_message_text("one!", GROUP, first.message_id)
+    with pytest.raises(RetryAfter):
+        await bot.send_message(GROUP, "three")
+    assert (await bot.send_message(ANN, "private is separate")).chat.id == ANN
+    await sb.flood(False)
+    assert (await bot.send_message(GROUP, "three")).text == "three"
+    limited = [e for e in await sb.log("sendMessage") if not e["ok"]]
+    assert [e["error_code"] for e in limited] == [429]
+    assert limited[0]["description"].startswith("Too Many Requests: retry after ")

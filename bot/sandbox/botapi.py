@@ -57,6 +57,7 @@ def method(name: str) -> Callable[[Method], Method]:
 
 async def call(world: World, name: str, params: dict[str, Any]) -> Any:
     """Run one validated Bot API call."""
+    check_flood(world, name, params)
     impl = METHODS.get(name)
     if impl is not None:
         return await impl(world, params)
@@ -81,6 +82,23 @@ def find_chat(world: World, chat_id: Any) -> Chat:
     if found is None:
         raise bad_request("chat not found")
     return found
+
+
+FLOODED_METHODS = frozenset(
+    {"sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto", "sendDice"}
+)
+
+
+def check_flood(world: World, name: str, params: dict[str, Any]) -> None:
+    """429 with retry_after when the optional flood limits are on and exceeded."""
+    if not world.flood or name not in FLOODED_METHODS or "chat_id" not in params:
+        return
+    chat = world.chats.get(params["chat_id"]) if isinstance(params["chat_id"], int) else None
+    if chat is None:
+        return
+    wait = world.flood_wait(chat)
+    if wait is not None:
+        raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
 
 
 def check_can_write(chat: Chat) -> None:

@@ -181,6 +181,18 @@ class SandboxClient:
         result: dict[str, Any] = await self._call("POST", "/sandbox/fail", body)
         return result
 
+    async def flood(
+        self, enabled: bool = True, *, group_per_minute: int = 20, private_per_minute: int = 60
+    ) -> dict[str, Any]:
+        """Turn Telegram-like flood limits (429 with retry_after) on or off."""
+        body = {
+            "enabled": enabled,
+            "group_per_minute": group_per_minute,
+            "private_per_minute": private_per_minute,
+        }
+        result: dict[str, Any] = await self._call("POST", "/sandbox/flood", body)
+        return result
+
     # --- reading --------------------------------------------------------------------
 
     async def messages(self, chat_id: int, *, include_deleted: bool = True) -> list[dict[str, Any]]:

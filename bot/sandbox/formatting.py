@@ -163,6 +163,18 @@ _NAMES = {
 }
 
 
+def _find_unescaped(source: str, mark: str, start: int) -> int:
+    j = start
+    while j < len(source):
+        if source[j] == "\\":
+            j += 2
+            continue
+        if source.startswith(mark, j):
+            return j
+        j += 1
+    return -1
+
+
 def parse_markdown_v2(source: str) -> tuple[str, list[dict[str, Any]]]:
     """Parse MarkdownV2, refusing unescaped reserved characters as Telegram does."""
     out = _Builder()
@@ -186,7 +198,7 @@ def parse_markdown_v2(source: str) -> tuple[str, list[dict[str, Any]]]:
         if char == "`":
             fence = source.startswith("```", i)
             mark = "```" if fence else "`"
-            end = source.find(mark, i + len(mark))
+            end = _find_unescaped(source, mark, i + len(mark))
             if end == -1:
                 kind = "Pre" if fence else "Code"
                 raise _parse_error(f"Can't find end of {kind} entity at byte offset {offset}")

@@ -377,6 +377,21 @@ async def fail(request: web.Request) -> web.Response:
     return web.json_response(fault.as_control())
 
 
+async def flood(request: web.Request) -> web.Response:
+    """POST /sandbox/flood {enabled, group_per_minute=20, private_per_minute=60}: flood limits."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    if body.get("enabled", True):
+        world.flood = {
+            "group_per_minute": int(body.get("group_per_minute", 20)),
+            "private_per_minute": int(body.get("private_per_minute", 60)),
+        }
+    else:
+        world.flood = {}
+    world.sent_times.clear()
+    return web.json_response({"enabled": bool(world.flood), **world.flood})
+
+
 async def faults(request: web.Request) -> web.Response:
     """GET /sandbox/faults: faults with calls left."""
     world = request.app[WORLD_KEY]
@@ -466,6 +481,7 @@ def make_app(world: World | None = None) -> web.Application:
     app.router.add_post("/sandbox/block", block)
     app.router.add_post("/sandbox/fail", fail)
     app.router.add_get("/sandbox/faults", faults)
+    app.router.add_post("/sandbox/flood", flood)
     app.router.add_get("/sandbox/log", call_log)
     app.router.add_get("/sandbox/answers", answers)
     app.router.add_get("/sandbox/commands", commands)

@@ -234,6 +234,9 @@ class World:
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.webhook: dict[str, Any] = {"url": ""}
         self.poller: asyncio.Future[None] | None = None
+        # Optional flood control (off by default): max messages per chat per minute.
+        self.flood: dict[str, int] = {}
+        self.sent_times: dict[int, list[float]] = {}
         self.changed.set()
 
     # --- people and chats -------------------------------------------------
@@ -412,6 +415,23 @@ class World:
         if user_id in chat.admins:
             return "administrator"
         return "member" if user_id in chat.members else "left"
+
+    def flood_wait(self, chat: Chat) -> int | None:
+        """Seconds to wait if sending now would break the enabled flood limits, else None.
+
+        Telegram allows about 20 messages a minute in a group and about one a
+        second in a private chat; edits count too.
+        """
+        if not self.flood:
+            return None
+        limit = self.flood["group_per_minute" if chat.type != "private" else "private_per_minute"]
+        moment = time.monotonic()
+        recent = [t for t in self.sent_times.get(chat.id, []) if moment - t < 60]
+        self.sent_times[chat.id] = recent
+        if len(recent) >= limit:
+            return max(1, int(60 - (moment - recent[0])) + 1)
+        recent.append(moment)
+        return None
 
     # --- faults and log ----------------------------------------------------------
 
