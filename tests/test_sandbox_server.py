@@ -503,6 +503,19 @@ async def test_group_privacy_delivers_commands_and_mentions_only(
     assert len(await sb.messages(GROUP)) == 5  # service message + 4, delivered or not
 
 
+async def test_group_privacy_delivers_replies_to_the_bot(bot: PtbBot, sb: SandboxClient) -> None:
+    await sb.add_bot(GROUP, ANN)
+    await bot.get_updates(offset=(await bot.get_updates())[-1].update_id + 1)
+    prompt = await bot.send_message(GROUP, "How much?")
+    answer = await sb.send(GROUP, BOB, "25", reply_to=prompt.message_id)
+    user_note = await sb.send(GROUP, ANN, "hi")
+    aside = await sb.send(GROUP, BOB, "not for the bot", reply_to=user_note["message_id"])
+    assert [answer["delivered"], aside["delivered"]] == [True, False]
+    updates = await bot.get_updates()
+    assert [u.message.text for u in updates] == ["25"]
+    assert updates[0].message.reply_to_message.message_id == prompt.message_id
+
+
 # --- fault injection --------------------------------------------------------------------
 
 

@@ -119,9 +119,14 @@ class SandboxClient:
 
     # --- people act ---------------------------------------------------------------
 
-    async def send(self, chat_id: int, user_id: int, text: str) -> dict[str, Any]:
-        """A user writes; returns {message_id, update_id (None if not delivered), delivered}."""
-        body = {"chat_id": chat_id, "user_id": user_id, "text": text}
+    async def send(
+        self, chat_id: int, user_id: int, text: str, *, reply_to: int | None = None
+    ) -> dict[str, Any]:
+        """A user writes (optionally replying to a message); returns
+        {message_id, update_id (None if not delivered), delivered}."""
+        body: dict[str, Any] = {"chat_id": chat_id, "user_id": user_id, "text": text}
+        if reply_to is not None:
+            body["reply_to"] = reply_to
         result: dict[str, Any] = await self._call("POST", "/sandbox/send", body)
         return result
 

@@ -258,11 +258,21 @@ async def send(request: web.Request) -> web.Response:
     elif user.id not in chat.members:
         chat.members.append(user.id)
     delivered = chat.type == "private" or chat.bot_status in ("member", "administrator")
-    message = world.new_message(chat.id, user.id, text, auto_entities(text))
+    extra: dict[str, Any] = {}
+    replied = None
+    if body.get("reply_to") is not None:
+        replied = world.find_message(chat.id, int(body["reply_to"]))
+        if replied is None:
+            raise ControlError(400, "the message replied to does not exist")
+        extra["reply_to_message"] = world.message_json(replied)
+    message = world.new_message(chat.id, user.id, text, auto_entities(text), extra=extra)
     reason = None
     if delivered and chat.type != "private" and chat.bot_status != "administrator":
-        # Privacy mode: in groups a non-admin bot sees only commands and mentions.
-        delivered = botapi.is_for_bot(text, message.entities)
+        # Privacy mode: in groups a non-admin bot sees only commands, mentions
+        # and replies to its own messages.
+        delivered = botapi.is_for_bot(text, message.entities) or (
+            replied is not None and replied.from_id == BOT_ID
+        )
         reason = None if delivered else "privacy mode: not a command or mention for the bot"
     elif not delivered:
         reason = "the bot is not a member of this chat"
