@@ -4,7 +4,9 @@ Formats (fields separated by ``|``):
 
 * ``a|<chat>|<coup>|<version>|<kind>|<arg>`` — a table action. ``arg`` is
   empty, an amount (digits), ``?`` (the player will type an amount) or
-  ``c<n>`` (the n-th of the spec's ``choices``).
+  ``c<n>`` (the n-th of the spec's ``choices``), ``s<mask>`` (a private
+  selection of the presser's own cards, shown again) or ``k<mask>`` (that
+  selection confirmed).
 * ``m|<chat>`` — *My cards*: the presser's own cards in a pop-up.
 * ``n|<game>`` — open a table of ``game`` (the /newtable picker).
 * ``l|<lang>`` — set the chat's language.
@@ -22,7 +24,7 @@ ASK = "?"
 
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,23}$")
 _INT = re.compile(r"^-?\d{1,16}$")
-_NAT = re.compile(r"^\d{1,12}$")
+_NAT = re.compile(r"^\d{1,13}$")
 
 
 class Malformed(ValueError):
@@ -40,6 +42,8 @@ class ActionButton:
     amount: int | None = None
     ask: bool = False
     choice: int | None = None
+    select: int | None = None
+    confirm: int | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,10 @@ def encode(button: Button) -> str:
             arg = ASK
         elif button.choice is not None:
             arg = f"c{button.choice}"
+        elif button.select is not None:
+            arg = f"s{button.select}"
+        elif button.confirm is not None:
+            arg = f"k{button.confirm}"
         elif button.amount is not None:
             arg = str(button.amount)
         else:
@@ -104,16 +112,25 @@ def decode(data: str | None) -> Button:
             raise Malformed("bad action button")
         amount: int | None = None
         choice: int | None = None
+        select: int | None = None
+        confirm: int | None = None
         ask = False
         if arg == ASK:
             ask = True
-        elif arg.startswith("c") and _NAT.match(arg[1:]):
-            choice = int(arg[1:])
+        elif arg[:1] in ("c", "s", "k") and _NAT.match(arg[1:]):
+            value = int(arg[1:])
+            if arg[0] == "c":
+                choice = value
+            elif arg[0] == "s":
+                select = value
+            else:
+                confirm = value
         elif _NAT.match(arg):
             amount = int(arg)
         elif arg:
             raise Malformed("bad argument")
-        return ActionButton(int(chat), int(coup), int(version), kind, amount, ask, choice)
+        return ActionButton(int(chat), int(coup), int(version), kind, amount, ask, choice,
+                            select, confirm)
     if tag == "m" and len(parts) == 2 and _INT.match(parts[1]):
         return MyCards(int(parts[1]))
     if tag == "n" and len(parts) == 2 and _KIND.match(parts[1]):

@@ -236,8 +236,14 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(i18n.t(lang, "forged"))
         return
     if isinstance(button, ActionButton):
+        private = message is not None and message.chat.type == ChatType.PRIVATE
+        if private and (button.select is not None or button.confirm is not None):
+            # the private card-selection keyboard: it acts on the table it names
+            chat_id = button.chat_id
         outcome = await host.press(chat_id, user.id, user.full_name, button)
         await query.answer(outcome.text, show_alert=outcome.alert)
+        if outcome.keyboard is not None and message is not None:
+            await query.edit_message_reply_markup(outcome.keyboard)
     elif isinstance(button, MyCards):
         if button.chat_id != chat_id:
             await query.answer(i18n.t(lang, "other_table"))

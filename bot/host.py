@@ -19,9 +19,9 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
-from telegram import Bot
+from telegram import Bot, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
 from bot import i18n, render
@@ -81,6 +81,7 @@ class Outcome:
 
     text: str
     alert: bool = False
+    keyboard: InlineKeyboardMarkup | None = None
 
 
 def is_settlement(event: Event) -> bool:
@@ -100,7 +101,7 @@ def amount_field(engine: Engine[Any], kind: str) -> str | None:
     if cls is None:
         return None
     for name, info in cls.model_fields.items():
-        if name != "kind" and info.annotation is int:
+        if name != "kind" and (info.annotation is int or int in get_args(info.annotation)):
             return name
     return None
 
@@ -111,7 +112,7 @@ def choice_field(engine: Engine[Any], kind: str) -> str | None:
     if cls is None:
         return None
     for name, info in cls.model_fields.items():
-        if name != "kind" and info.annotation is not int:
+        if name != "kind" and not (info.annotation is int or int in get_args(info.annotation)):
             return name
     return None
 
@@ -476,6 +477,10 @@ class Host:
                          if s.kind == button.kind]
             except IllegalAction as exc:
                 return Outcome(i18n.reason_text(lang, exc.reason))
+            if specs and any(i18n.is_card(c) for c in specs[0].choices) and (
+                    button.ask or button.select is not None or button.confirm is not None):
+                return await self._private_choice(chat_id, rec.meta, rec.deadline, engine,
+                                                  state, user_id, button, specs[0], lang)
             if button.ask:
                 if not specs:
                     return Outcome(self._why_not(engine, state, user_id, button.kind, lang))
@@ -517,6 +522,40 @@ class Host:
                     return Outcome(i18n.reason_text(lang, exc.reason))
             return await self._apply(chat_id, rec.meta, rec.deadline, engine, state,
                                      user_id, action, lang)
+
+    async def _private_choice(self, chat_id: int, meta: dict[str, Any],
+                              deadline: float | None, engine: Engine[Any], state: GameState,
+                              user_id: int, button: ActionButton, spec: ActionSpec,
+                              lang: str) -> Outcome:
+        """Choices among the presser's own cards: a keyboard in his private chat only."""
+        choices = list(spec.choices)
+        if button.confirm is None:
+            mask = button.select or 0
+            if mask >> len(choices):
+                return Outcome(i18n.t(lang, "forged"))
+            markup = render.selection_keyboard(lang, chat_id, state.coup, state.version,
+                                               button.kind, choices, mask, spec.max)
+            if button.select is not None:
+                return Outcome("", keyboard=markup)
+            text = i18n.t(lang, "pick_private", label=i18n.action_label(lang, button.kind))
+
+            async def blocked(uid: int, chat_id: int = chat_id) -> None:
+                await self._dm_blocked(chat_id, uid)
+
+            self.dms.send(user_id, text, blocked, markup)
+            return Outcome(i18n.t(lang, "see_private"), alert=True)
+        mask = button.confirm
+        if mask >> len(choices):
+            return Outcome(i18n.t(lang, "forged"))
+        picked = [c for i, c in enumerate(choices) if mask >> i & 1]
+        field = choice_field(engine, button.kind)
+        if field is None:
+            return Outcome(i18n.t(lang, "forged"))
+        try:
+            action = parse_action(engine, {"kind": button.kind, field: picked})
+        except IllegalAction as exc:
+            return Outcome(i18n.reason_text(lang, exc.reason))
+        return await self._apply(chat_id, meta, deadline, engine, state, user_id, action, lang)
 
     @staticmethod
     def _choice_value(engine: Engine[Any], kind: str, field: str, choice: str) -> Any:

@@ -102,6 +102,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "btn_other": "{label} {amount}",
         "phase": "Phase: {phase}",
         "wallet_low": "Your wallet is empty: /bonus gives daily chips.",
+        "pick_private": "{label}: tick your cards, then confirm.",
+        "see_private": "Choose in your private chat with the bot.",
     },
     "ru": {
         "welcome_group": "Привет! Я веду карточные игры на фишки. /newtable открывает стол, "
@@ -177,6 +179,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "btn_other": "{label} {amount}",
         "phase": "Фаза: {phase}",
         "wallet_low": "Кошелёк пуст: /bonus даёт фишки раз в день.",
+        "pick_private": "{label}: отметьте карты и подтвердите.",
+        "see_private": "Выберите в личном чате с ботом.",
     },
 }
 
@@ -320,6 +324,23 @@ EVENTS: dict[str, dict[str, str]] = {
         "card_drawn": "You draw {card}",
         "cards_received": "Your cards: {cards}",
         "cards_drawn": "You draw {cards}",
+        "bank_ended": "{player}'s bank ends: {amount}",
+        "bank_posted": "{player} posts a bank of {amount}",
+        "bank_skipped": "{player} cannot post the bank",
+        "banker_draw": "The banker's draws: {draws}",
+        "card_turned": "Card turned for {punter}: {card}",
+        "cards_shown": "{player} shows {cards}",
+        "extra_shoe_started": "The banker plays an extra shoe",
+        "hands_shown": "Hands: {hands}",
+        "joining_open": "Others may join {punter}'s stake",
+        "sat_out": "{player} sits this coup out",
+        "shoe_extended": "The used cards go under the shoe; commitment {commitment}",
+        "showing": "{player} shows {cards}: {value}",
+        "stake_declined": "{player} does not join",
+        "stake_joined": "{player} joins {punter}'s stake with {amount}",
+        "stake_skipped": "{player} is skipped",
+        "stood": "{player} stands",
+        "tenure_ended": "The banker's tenure ends",
     },
     "ru": {
         "player_joined": "{player} садится за стол с {stack}",
@@ -381,6 +402,23 @@ EVENTS: dict[str, dict[str, str]] = {
         "card_drawn": "Вы прикупили {card}",
         "cards_received": "Ваши карты: {cards}",
         "cards_drawn": "Вы прикупили {cards}",
+        "bank_ended": "Банк игрока {player} окончен: {amount}",
+        "bank_posted": "{player} ставит банк {amount}",
+        "bank_skipped": "{player} не может поставить банк",
+        "banker_draw": "Прикуп банкомёта: {draws}",
+        "card_turned": "Карта для {punter}: {card}",
+        "cards_shown": "{player} открывает {cards}",
+        "extra_shoe_started": "Банкомёт играет лишний шуз",
+        "hands_shown": "Карты: {hands}",
+        "joining_open": "К ставке {punter} можно примазаться",
+        "sat_out": "{player} пропускает талью",
+        "shoe_extended": "Сыгранные карты уходят под шуз; обязательство {commitment}",
+        "showing": "{player}: {cards} — {value}",
+        "stake_declined": "{player} не примазывается",
+        "stake_joined": "{player} примазывается к {punter}: {amount}",
+        "stake_skipped": "{player} пропускает",
+        "stood": "{player}: хватит",
+        "tenure_ended": "Банкомёт сдаёт банк",
     },
 }
 
@@ -466,10 +504,10 @@ def format_value(value: Any, names: dict[int, str], key: str = "") -> str:
         return sep.join(format_value(v, names, key) for v in value)
     if isinstance(value, dict):
         if "player" in value:
-            who = format_value(value["player"], names, "player")
+            head = format_value(value["player"], names, "player")
             rest = ", ".join(f"{k.replace('_', ' ')} {format_value(v, names, k)}"
                              for k, v in value.items() if k != "player")
-            return f"{who}: {rest}" if rest else who
+            return f"{head}: {rest}" if rest else head
         parts = []
         for k, v in value.items():
             who = int(k) if str(k).lstrip("-").isdigit() else k

@@ -202,21 +202,22 @@ class DirectMessages:
         self.locks: dict[int, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
-    def send(self, user_id: int, text: str, on_forbidden: DmBlocked) -> None:
+    def send(self, user_id: int, text: str, on_forbidden: DmBlocked,
+             markup: InlineKeyboardMarkup | None = None) -> None:
         """Send ``text`` to ``user_id`` in the background, in order per player."""
         lock = self.locks.setdefault(user_id, asyncio.Lock())
         task = asyncio.get_running_loop().create_task(
-            self._send(lock, user_id, text, on_forbidden))
+            self._send(lock, user_id, text, on_forbidden, markup))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _send(self, lock: asyncio.Lock, user_id: int, text: str,
-                    on_forbidden: DmBlocked) -> None:
+                    on_forbidden: DmBlocked, markup: InlineKeyboardMarkup | None) -> None:
         async with lock:
             delay = 0.5
             for attempt in range(NEW_MESSAGE_ATTEMPTS):
                 try:
-                    await self.bot.send_message(user_id, text)
+                    await self.bot.send_message(user_id, text, reply_markup=markup)
                     log.debug("DM to %s: %s", user_id, text)
                     return
                 except RetryAfter as exc:

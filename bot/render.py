@@ -160,7 +160,10 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
     for kind, specs in buttons.kinds.items():
         label = i18n.action_label(lang, kind)
         choices = [c for s in specs for c in s.choices]
-        if choices and kind not in HOST_FILLED:
+        if any(i18n.is_card(c) for c in choices):
+            # choices among the presser's own cards: picked in private (DM), never here
+            rows.append([InlineKeyboardButton(f"{label}…", callback_data=data(kind, ask=True))])
+        elif choices and kind not in HOST_FILLED:
             seen: list[str] = []
             for c in choices:
                 if c not in seen:
@@ -208,3 +211,23 @@ def settlement_text(lang: str, view: TableView, coup: int, lines: Sequence[str])
     """The new group message for a settled coup: what happened and who won what."""
     game = i18n.game_name(lang, view.game)
     return clip("\n".join([i18n.t(lang, "settled_title", game=game, coup=coup), *lines]))
+
+
+def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,
+                       choices: Sequence[str], mask: int, limit: int | None
+                       ) -> InlineKeyboardMarkup:
+    """A private keyboard to pick some of one's own cards (e.g. a poker discard)."""
+    def data(**kw: Any) -> str:
+        return encode(ActionButton(chat_id, coup, version, kind, **kw))
+
+    row = []
+    for i, card in enumerate(choices):
+        on = bool(mask >> i & 1)
+        row.append(InlineKeyboardButton(("✅ " if on else "") + i18n.choice_label(lang, card),
+                                        callback_data=data(select=mask ^ (1 << i))))
+    count = bin(mask).count("1")
+    label = f"{i18n.action_label(lang, kind)} {count}"
+    if limit is not None and count > limit:
+        label = f"✗ {label}"
+    return InlineKeyboardMarkup([row, [InlineKeyboardButton(label,
+                                                            callback_data=data(confirm=mask))]])

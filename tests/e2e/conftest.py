@@ -30,4 +30,4 @@ def bot_factory(tmp_path: Path) -> Iterator[list[BotProcess]]:
     started: list[BotProcess] = []
     yield started
     for proc in started:
-        proc.stop()
+        proc.kill()  # graceful shutdown would wait for the long poll

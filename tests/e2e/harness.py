@@ -39,23 +39,36 @@ def cards_in(text: str) -> list[str]:
 class BotProcess:
     """``python -m bot`` against the sandbox, with its own data directory."""
 
-    def __init__(self, url: str, data_dir: Path, timeout: float = 3.0,
-                 extra: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, url: str, data_dir: Path, timeout: float = 3.0, extra: dict[str, str] | None = None
+    ) -> None:
         self.url = url
         self.data_dir = data_dir
         self.log_path = data_dir / "bot.log"
-        self.env = {**os.environ, "BOT_TOKEN": "test-token", "BOT_API_BASE_URL": url,
-                    "DATA_DIR": str(data_dir), "DECISION_TIMEOUT": str(timeout),
-                    "GROUP_MESSAGES_PER_MINUTE": "600", "LOG_LEVEL": "INFO",
-                    "PYTHONPATH": str(ROOT), **(extra or {})}
+        self.env = {
+            **os.environ,
+            "BOT_TOKEN": "test-token",
+            "BOT_API_BASE_URL": url,
+            "DATA_DIR": str(data_dir),
+            "DECISION_TIMEOUT": str(timeout),
+            "GROUP_MESSAGES_PER_MINUTE": "600",
+            "LOG_LEVEL": "INFO",
+            "PYTHONPATH": str(ROOT),
+            **(extra or {}),
+        }
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         """Start the process (its log appends to bot.log)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.data_dir,
-                                     env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=self.data_dir,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
 
     def kill(self) -> None:
         """Kill -9: a crash, nothing flushed."""
@@ -79,11 +92,11 @@ class BotProcess:
 
     def db_table(self, chat_id: int) -> tuple[str, str, int] | None:
         """(game, state json, version) of the chat's open table, read-only."""
-        db = sqlite3.connect(f"file:{self.data_dir / 'banco.sqlite3'}?mode=ro", uri=True,
-                             timeout=5)
+        db = sqlite3.connect(f"file:{self.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
         try:
-            row = db.execute("SELECT game, state, version FROM tables WHERE chat_id = ?",
-                             (chat_id,)).fetchone()
+            row = db.execute(
+                "SELECT game, state, version FROM tables WHERE chat_id = ?", (chat_id,)
+            ).fetchone()
         finally:
             db.close()
         return (row[0], row[1], row[2]) if row else None
@@ -121,8 +134,13 @@ class Game:
         for p in self.players:
             await self.sb.add_user(p.id, p.name, username=p.name.lower(), language_code="en")
         ids = [p.id for p in self.players]
-        await self.sb.add_chat(self.chat_id, f"Table {self.chat_id}", "supergroup",
-                               members=ids, admins=[admin or ids[0]])
+        await self.sb.add_chat(
+            self.chat_id,
+            f"Table {self.chat_id}",
+            "supergroup",
+            members=ids,
+            admins=[admin or ids[0]],
+        )
         await self.sb.add_bot(self.chat_id, ids[0])
 
     async def enable_dms(self, players: Sequence[Player] | None = None) -> None:
@@ -134,8 +152,7 @@ class Game:
     async def table_message(self) -> dict[str, Any] | None:
         """The newest bot message carrying table buttons."""
         for m in reversed(await self.sb.bot_messages(self.chat_id)):
-            if any(d and (d.startswith("a|") or d.startswith("m|"))
-                   for _, d in self.sb.buttons(m)):
+            if any(d and (d.startswith("a|") or d.startswith("m|")) for _, d in self.sb.buttons(m)):
                 return m
         return None
 
@@ -150,14 +167,15 @@ class Game:
 
     async def synced(self) -> dict[str, Any]:
         """Wait until the table message shows the stored version; return it."""
+
         async def ok() -> dict[str, Any] | None:
             row = self.bot.db_table(self.chat_id)
             m = await self.table_message()
             if row is None or m is None:
                 return None
-            versions = {decode_action(d)[1] for _, d in self.sb.buttons(m)
-                        if decode_action(d)}
+            versions = {decode_action(d)[1] for _, d in self.sb.buttons(m) if decode_action(d)}
             return m if versions == {row[2]} else None
+
         return await self.sb.wait_for(ok, timeout=20)
 
     def awaited(self, message: dict[str, Any]) -> list[Player]:
@@ -198,13 +216,21 @@ class Game:
         assert not leaked, f"hidden card(s) {sorted(leaked)} in a group message"
         self.hidden_checks += 1
 
-    async def step(self, player: Player, prefer: Sequence[str],
-                   amounts: str = "min") -> tuple[str, dict[str, Any]]:
+    async def step(
+        self, player: Player, prefer: Sequence[str], amounts: str = "min"
+    ) -> tuple[str, dict[str, Any]]:
         """``player`` presses the first preferred kind offered that he may do; returns it."""
         message = await self.synced()
         self.check_hidden(message["text"])
         buttons = [(t, d, decode_action(d)) for t, d in self.sb.buttons(message)]
         for kind in prefer:
+            private = [
+                (t, d, a)
+                for t, d, a in buttons
+                if a and a[2] == kind and a[3] == "?" and t.endswith("…")
+            ]
+            if private:
+                return kind, await self.private_choice(player, private[0][1], message["message_id"])
             options = [(t, d, a) for t, d, a in buttons if a and a[2] == kind and a[3] != "?"]
             if amounts == "max":
                 options.reverse()
@@ -216,11 +242,33 @@ class Game:
                     return kind, answer
                 if row is None:
                     return kind, answer
-        raise AssertionError(f"{player.name} could do none of {prefer}: "
-                             f"{[b[0] for b in buttons]}\n{message['text']}")
+        raise AssertionError(
+            f"{player.name} could do none of {prefer}: {[b[0] for b in buttons]}\n{message['text']}"
+        )
 
-    async def play_until_settled(self, policy: dict[str, Sequence[str]],
-                                 default: Sequence[str], max_steps: int = 80) -> int:
+    async def private_choice(self, player: Player, data: str, message_id: int) -> dict[str, Any]:
+        """Press a "pick your cards" button, then confirm an empty pick in the private chat."""
+        version = decode_action(data)[1]
+        await self.press(player, data, message_id)
+
+        async def keyboard() -> dict[str, Any] | None:
+            m = await self.sb.last_bot_message(player.id)
+            ok = m and any(
+                d and d.startswith("a|") and d.split("|")[5].startswith("k")
+                for _, d in self.sb.buttons(m)
+            )
+            return m if ok else None
+
+        m = await self.sb.wait_for(keyboard, timeout=10)
+        confirm = next(d for _, d in self.sb.buttons(m) if d and d.split("|")[5].startswith("k"))
+        answer = await self.sb.press(player.id, m["message_id"], player.id, confirm, wait=10)
+        row = self.bot.db_table(self.chat_id)
+        assert row is None or row[2] != version, answer
+        return answer
+
+    async def play_until_settled(
+        self, policy: dict[str, Sequence[str]], default: Sequence[str], max_steps: int = 80
+    ) -> int:
         """Let awaited players act by ``policy`` (phase word -> kinds) until a coup settles."""
         before = await self.settlements()
         for n in range(max_steps):
@@ -233,30 +281,45 @@ class Game:
             if not awaited:
                 await asyncio.sleep(0.1)
                 continue
-            phase = next((ln.split(":", 1)[1].strip() for ln in message["text"].splitlines()
-                          if ln.startswith("Phase:")), "")
+            phase = next(
+                (
+                    ln.split(":", 1)[1].strip()
+                    for ln in message["text"].splitlines()
+                    if ln.startswith("Phase:")
+                ),
+                "",
+            )
             prefer = policy.get(phase.replace(" ", "_"), default)
             await self.step(awaited[0], prefer)
         raise AssertionError("the coup did not settle")
 
     async def settlements(self) -> list[dict[str, Any]]:
         """The settlement messages so far."""
-        return [m for m in await self.sb.bot_messages(self.chat_id)
-                if any(k in m["text"].splitlines()[0] for k in SETTLED_MARK)]
+        return [
+            m
+            for m in await self.sb.bot_messages(self.chat_id)
+            if any(k in m["text"].splitlines()[0] for k in SETTLED_MARK)
+        ]
 
     async def group_counts(self) -> tuple[int, int]:
         """(new messages, edits) the bot sent to this group so far."""
         sends = await self.sb.log("sendMessage")
         edits = await self.sb.log("editMessageText")
+
         def ours(entries: list[dict[str, Any]]) -> int:
             return sum(1 for e in entries if _chat(e) == self.chat_id and _ok(e))
+
         return ours(sends), ours(edits)
 
 
 def _raw_cards(value: Any) -> list[str]:
     out: list[str] = []
-    if isinstance(value, str) and len(value) == 2 and value[0] in "23456789TJQKA" \
-            and value[1] in "cdhs":
+    if (
+        isinstance(value, str)
+        and len(value) == 2
+        and value[0] in "23456789TJQKA"
+        and value[1] in "cdhs"
+    ):
         out.append(value)
     elif isinstance(value, list | tuple):
         for v in value:

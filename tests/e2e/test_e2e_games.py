@@ -11,13 +11,34 @@ PLAYERS = [Player(101, "Ann"), Player(102, "Bob"), Player(103, "Cid")]
 
 # phase word on the table message -> button kinds to try, in order
 POLICIES: dict[str, dict[str, list[str]]] = {
-    "chemin_de_fer": {"auction": ["bid", "pass"], "bank_offer": ["name_bank", "decline"],
-                      "cut": ["cut"], "staking": ["stake", "banco", "pass"],
-                      "punter_draw": ["stand", "draw"], "banker_draw": ["draw", "stand"],
-                      "void_choice": ["continue", "retire"]},
+    "chemin_de_fer": {
+        "auction": ["bid", "pass"],
+        "bank_offer": ["name_bank", "decline"],
+        "cut": ["cut"],
+        "staking": ["stake", "banco", "pass"],
+        "punter_draw": ["stand", "draw"],
+        "banker_draw": ["draw", "stand"],
+        "void_choice": ["continue", "retire"],
+    },
+    "draw_poker": {"": ["open", "call", "check", "discard", "fold"]},
 }
-DEFAULT = ["cut", "stake", "bid", "name_bank", "stand", "check", "call", "draw", "pass",
-           "continue", "accept", "discard", "post_bank", "buy"]
+DEFAULT = [
+    "cut",
+    "stake",
+    "bid",
+    "name_bank",
+    "stand",
+    "check",
+    "call",
+    "discard",
+    "draw",
+    "pass",
+    "continue",
+    "accept",
+    "post_bank",
+    "buy",
+    "fold",
+]
 
 
 async def open_and_seat(game: Game, name: str) -> None:
@@ -30,7 +51,9 @@ async def open_and_seat(game: Game, name: str) -> None:
     await game.step(game.players[0], ["start"])
 
 
-@pytest.mark.parametrize("name", ["chemin_de_fer"])
+@pytest.mark.parametrize(
+    "name", ["chemin_de_fer", "baccarat", "twenty_one", "draw_poker", "stud_poker"]
+)
 async def test_full_coup(name: str, sandbox, bot_factory, tmp_path: Path) -> None:
     handle, sb = sandbox
     bot = BotProcess(handle.url, tmp_path / "data")
@@ -39,11 +62,14 @@ async def test_full_coup(name: str, sandbox, bot_factory, tmp_path: Path) -> Non
     game = Game(sb, bot, -1001, PLAYERS)
     await open_and_seat(game, name)
     sends0, edits0 = await game.group_counts()
-    steps = await game.play_until_settled(POLICIES.get(name, {}), DEFAULT)
+    policy = POLICIES.get(name, {})
+    steps = await game.play_until_settled(policy, policy.get("", DEFAULT))
     sends, edits = await game.group_counts()
     settled = (await game.settlements())[-1]
-    print(f"\nE2E {name}: one coup = {steps} steps, {sends - sends0} new group messages, "
-          f"{edits - edits0} edits")
+    print(
+        f"\nE2E {name}: one coup = {steps} steps, {sends - sends0} new group messages, "
+        f"{edits - edits0} edits"
+    )
     assert settled["text"].splitlines()[0].endswith("settled")
     assert game.hidden_checks > 0
     assert "Traceback" not in bot.log_text()

@@ -1,0 +1,95 @@
+"""Restart mid-coup, DM Forbidden, 429 and 5xx from Telegram, forged and stale presses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness import BotProcess, Game, Player
+
+PLAYERS = [Player(201, "Dan"), Player(202, "Eve"), Player(203, "Fay")]
+
+
+async def test_restart_forbidden_errors_forged_stale(sandbox, bot_factory,
+                                                      tmp_path: Path) -> None:
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, tmp_path / "data", timeout=30)
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, -2002, PLAYERS)
+    await game.setup()
+    # Fay never opens a private chat: her DMs are Forbidden
+    await game.enable_dms(PLAYERS[:2])
+    await game.command(PLAYERS[0], "/newtable twenty_one")
+    for p in PLAYERS:
+        await game.step(p, ["join"])
+
+    # a 429 and a 5xx on the table edits and messages: no step is lost
+    await sb.fail("editMessageText", 429, "Too Many Requests: retry after 1", retry_after=1,
+                  count=1)
+    await sb.fail("sendMessage", 502, "Bad Gateway", count=2, chat_id=-2002)
+    await game.step(PLAYERS[0], ["start"])
+    message = await game.synced()  # the message catches up with the committed state
+
+    # forged and stale presses: a pop-up, nothing changes
+    version = bot.db_table(-2002)[2]
+    forged = await sb.press(-2002, message["message_id"], PLAYERS[0].id, "a|-2002|x|y|z|",
+                            forge=True)
+    assert forged["answered"] and forged["text"] == "This button is not valid."
+    other = await sb.press(-2002, message["message_id"], PLAYERS[0].id,
+                           f"a|-9|1|{version}|stake|10", forge=True)
+    assert other["answered"] and other["text"] == "This button belongs to another table."
+    stale = await sb.press(-2002, message["message_id"], PLAYERS[0].id,
+                           f"a|-2002|1|{version - 1}|stake|10", forge=True)
+    assert stale["answered"] and stale["text"] == "This button is out of date."
+    assert bot.db_table(-2002)[2] == version
+
+    # play until hidden cards are dealt (the stakes phase first)
+    for _ in range(20):
+        message = await game.synced()
+        if "🂠" in message["text"]:
+            break
+        awaited = game.awaited(message)
+        await game.step(awaited[0], ["cut", "stake", "pass"])
+    assert "🂠" in message["text"]
+
+    # Fay's DM was Forbidden: the group gets the deep link, My cards works for her only
+    link = await sb.wait_for(lambda: _find(sb, -2002, "https://t.me/banco_bot?start=t"),
+                             timeout=15)
+    assert "Fay" in link["text"]
+    my = next(d for t, d in sb.buttons(message) if d and d.startswith("m|"))
+    popup = await sb.press(-2002, message["message_id"], PLAYERS[2].id, my)
+    assert popup["show_alert"] and popup["text"].startswith("Your cards: ")
+    row = bot.db_table(-2002)
+    from games import registry
+    engine = registry.engine(row[0])
+    state = engine.state_type.model_validate_json(row[1])
+    from games.cards import pretty_all
+    assert popup["text"] == "Your cards: " + pretty_all(list(engine.view(state, 203).my_cards))
+
+    # crash in the middle of the coup; the new process resumes from the last commit
+    before = bot.db_table(-2002)
+    bot.kill()
+    edits_before = len(await sb.log("editMessageText"))
+    restarted = BotProcess(handle.url, tmp_path / "data", timeout=30)
+    bot_factory.append(restarted)
+    restarted.start()
+    game.bot = restarted
+    await sb.wait_for(lambda: _count(sb, edits_before), timeout=20)  # re-rendered
+    assert restarted.db_table(-2002)[2] == before[2]
+    message = await game.synced()
+    awaited = game.awaited(message)
+    assert awaited, message["text"]
+    await game.step(awaited[0], ["stand", "buy"])  # the coup goes on
+    assert restarted.db_table(-2002)[2] == before[2] + 1
+    assert "Traceback" not in bot.log_text() + restarted.log_text()
+
+
+async def _find(sb, chat_id: int, needle: str):
+    for m in await sb.bot_messages(chat_id):
+        if needle in m["text"]:
+            return m
+    return None
+
+
+async def _count(sb, n: int) -> bool:
+    return len(await sb.log("editMessageText")) > n
