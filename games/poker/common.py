@@ -46,7 +46,7 @@ from games.engine import (
     stack,
     stake,
 )
-from games.poker.kit import BancoKitState, KitHand, build
+from games.poker.kit import BancoKitState, KitHand, build, peek, remember
 from games.table import buy_in_transfers, cash_out_transfers, check_join, seat_index
 
 # ------------------------------------------------------------------ actions
@@ -132,6 +132,8 @@ class PokerState(GameState):
     opener: PlayerId | None = None
     opener_cards: list[Card] = Field(default_factory=list)
     last_hand: FinishedHand | None = None
+    queued_shoes: list[Shoe] = Field(default_factory=list)
+    """Shoes to deal next instead of shuffling (tests and replays put fixed orders here)."""
 
 
 class Ctx:
@@ -147,6 +149,7 @@ class Ctx:
         self.transfers: list[Transfer] = []
         self.base = dict(base)
         self.reason = "bet"
+        self.kit: BancoKitState | None = None
 
     def wallet_move(self, transfers: list[Transfer]) -> None:
         """Book a buy-in or cash-out (a transfer with a wallet on one side)."""
@@ -231,7 +234,7 @@ class PokerEngine:
         """The one player whose decision the hand waits for."""
         if state.kit is None:
             return []
-        kit = build(state.kit)
+        kit = peek(state.kit)
         index = self._turn_index(kit)
         return [] if index is None else [state.kit.players[index]]
 
@@ -253,7 +256,7 @@ class PokerEngine:
             if self._can_start(state):
                 specs.append(ActionSpec(kind="start"))
             return specs
-        kit = build(state.kit)
+        kit = peek(state.kit)
         index = self._turn_index(kit)
         if index is None or state.kit.players[index] != player:
             return specs
@@ -309,6 +312,8 @@ class PokerEngine:
     def _step(self, s: PokerState, ctx: Ctx) -> Step[PokerState]:
         s.version += 1
         ctx.flush(self.accounts(s), ctx.reason)
+        if s.kit is not None and ctx.kit is not None:
+            remember(s.kit, ctx.kit)
         return Step(state=s, events=ctx.events, transfers=ctx.transfers)
 
     def _join(self, s: PokerState, player: PlayerId, action: Join, ctx: Ctx) -> None:
@@ -439,7 +444,7 @@ class PokerEngine:
         assert s.kit is not None
         ctx.flush(self.accounts(s), ctx.reason)
         ctx.reason = "ante"
-        s.shoe = Shoe.shuffled(1, ctx.rng)
+        s.shoe = s.queued_shoes.pop(0) if s.queued_shoes else Shoe.shuffled(1, ctx.rng)
         ctx.events.append(public("shoe_committed", commitment=s.shoe.commitment))
         if any(s.kit.antes):
             ctx.events.append(public("antes_posted", antes=dict(
@@ -468,6 +473,7 @@ class PokerEngine:
     def _advance(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
         """Deal what is due, end the hand when pokerkit has settled it, mirror chips."""
         assert s.kit is not None
+        ctx.kit = kit
         while kit.status and kit.can_deal_hole():
             self._deal_due(s, kit, ctx)
         if self._after_betting(s, kit, ctx):

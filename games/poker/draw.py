@@ -170,6 +170,8 @@ class DrawPokerEngine(PokerEngine):
     def _redeal(self, s: PokerState, ctx: Ctx) -> None:
         """RULES.md §5a.2: nobody opened: throw in, ante again into the same pot, deal anew."""
         assert s.kit is not None and s.shoe is not None
+        ctx.flush(self.accounts(s), ctx.reason)
+        ctx.reason = "ante"
         ctx.events.append(public("hands_thrown_in", hand=s.coup, deal=s.passed_deals + 1))
         ctx.events.append(public("shoe_revealed", **s.shoe.reveal()))
         s.passed_deals += 1

@@ -33,12 +33,15 @@ overrides exactly that, and says so:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Literal
 
 from pokerkit import (
     Automation,
     BettingStructure,
+    Card,
+    CardsLike,
     Deck,
     Opening,
     StandardHighHand,
@@ -132,6 +135,17 @@ class BancoKitState(State):
     banco_variant: str = "draw"
     banco_opener: int | None = None
 
+    # Our committed Shoe is the deck (RULES.md §0): every card dealt is named
+    # and unique by construction, so pokerkit's own deck bookkeeping (a scan
+    # of its 52-card deque per card, two thirds of a replay's time) is skipped.
+    def _verify_cards_consumption(self, cards: CardsLike | int) -> tuple[Card, ...]:
+        if isinstance(cards, int):  # only ``can_deal_hole()`` asks without naming cards
+            return tuple(Card.clean("??" * cards))
+        return tuple(Card.clean(cards))
+
+    def _consume_cards(self, cards: tuple[Card, ...]) -> None:
+        pass
+
     def _begin_betting(self) -> None:
         assert self.street_index is not None
         if self.banco_variant == "stud" and self.street_index == 1 and self._open_pair():
@@ -185,8 +199,37 @@ class BancoKitState(State):
         return first
 
 
+_CACHE: OrderedDict[str, BancoKitState] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def peek(hand: KitHand) -> BancoKitState:
+    """A pokerkit state for ``hand`` to *read* (never mutate): cached by content.
+
+    ``awaiting``, ``legal_actions`` and ``view`` ask the same question of the
+    same hand several times per step; replaying once serves them all.
+    """
+    key = hand.model_dump_json()
+    found = _CACHE.get(key)
+    if found is None:
+        found = build(hand)
+        _CACHE[key] = found
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return found
+
+
+def remember(hand: KitHand, state: BancoKitState) -> None:
+    """Offer ``state`` (a replay of ``hand`` that nobody mutates any more) to :func:`peek`."""
+    _CACHE[hand.model_dump_json()] = state
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+
+
 def build(hand: KitHand) -> BancoKitState:
-    """A pokerkit state for ``hand`` with its whole log replayed."""
+    """A fresh pokerkit state for ``hand`` with its whole log replayed (free to mutate)."""
     n = len(hand.players)
     antes: list[int] = list(hand.antes)
     if n == 2:

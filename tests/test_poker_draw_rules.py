@@ -1,0 +1,237 @@
+"""Jackpots draw poker, RULES.md §5 and §5a: one fixed-shoe scenario per rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import IllegalAction, Reason, net
+from games.poker.common import Bet, Call, Check, Fold, PokerState, Raise
+from games.poker.draw import ENGINE, Discard, Open
+from games.poker.fixtures import draw_order, fixed_shoe, seated
+from games.poker.kit import build
+from games.poker.phh import kit_from_phh, phh_text
+
+JJ = ["Jc", "Jd", "2c", "3c", "4c"]      # jacks: may open
+TT = ["Tc", "Td", "2d", "3d", "4d"]      # tens: may not
+AK = ["Ah", "Kd", "7h", "3h", "5s"]      # nothing
+QQ = ["Qc", "Qd", "Qh", "6c", "8c"]      # trips
+
+
+def kinds(state: PokerState, player: int) -> list[str]:
+    return [a.kind for a in ENGINE.legal_actions(state, player) if a.kind != "leave"]
+
+
+def play(state: PokerState, *moves: tuple[int, object]) -> PokerState:
+    for player, action in moves:
+        state = ENGINE.apply(state, player, action).state  # type: ignore[arg-type]
+    return state
+
+
+def stacks(state: PokerState) -> dict[int, int]:
+    return {s.player: s.stack for s in state.seats}
+
+
+def three(*hands: list[str], then: tuple[str, ...] | list[str] = (),
+          **settings: object) -> PokerState:
+    # player 1 deals, so players 2, 3, 1 receive hands[0], [1], [2]
+    return seated(ENGINE, [100, 100, 100], [fixed_shoe(draw_order(hands, then))],
+                  dict(settings))
+
+
+def test_rule_5a_1_everybody_antes_and_gets_five_cards_face_down() -> None:
+    s = three(JJ, TT, AK)
+    assert s.pot == 3 and stacks(s) == {1: 99, 2: 99, 3: 99}
+    assert ENGINE.view(s, 2).my_cards == tuple(JJ)
+    public = ENGINE.view(s, None)
+    assert public.my_cards == () and all(v.face_down == 5 and v.face_up == () for v in public.seats)
+    assert ENGINE.awaiting(s) == [2]  # the dealer's left speaks first
+
+
+def test_rule_5a_2_open_is_offered_only_with_jacks_or_better() -> None:
+    s = three(TT, JJ, AK)
+    assert kinds(s, 2) == ["check"]
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(s, 2, Open())
+    assert err.value.reason == Reason.NO_OPENERS
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(s, 2, Bet())
+    assert err.value.reason == Reason.NO_OPENERS
+    s = play(s, (2, Check()))
+    assert kinds(s, 3) == ["check", "open"]
+
+
+def test_rule_5a_2_nobody_opens_antes_again_into_the_same_pot_and_new_deal() -> None:
+    second = fixed_shoe(draw_order([JJ, TT, AK]))
+    s = seated(ENGINE, [100, 100, 100],
+               [fixed_shoe(draw_order([TT, AK, ["9c", "8d", "2h", "3s", "5h"]])), second])
+    step = ENGINE.apply(play(s, (2, Check()), (3, Check())), 1, Check())
+    kinds_seen = [e.kind for e in step.events]
+    assert "hands_thrown_in" in kinds_seen and "shoe_revealed" in kinds_seen
+    assert kinds_seen.count("shoe_committed") == 1
+    s = step.state
+    assert s.pot == 6 and stacks(s) == {1: 98, 2: 98, 3: 98} and s.passed_deals == 1
+    assert s.shoe is not None and s.shoe.commitment == second.commitment
+    assert ENGINE.view(s, 2).my_cards == tuple(JJ)
+    assert sum(t.amount for t in step.transfers if t.reason == "ante") == 3
+    # the opener wins the whole carried pot: 6 in antes + 2 of his own back
+    s = play(s, (2, Open()), (3, Fold()), (1, Fold()))
+    assert s.last_hand is not None and s.last_hand.finishing_stacks == [104, 98, 98]
+
+
+def test_rule_5a_3_after_the_opening_no_more_checking() -> None:
+    s = play(three(JJ, TT, AK), (2, Open()))
+    assert kinds(s, 3) == ["call", "fold", "raise"]
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(s, 3, Check())
+
+
+def test_rule_5a_4_draw_up_to_three_cards_replacements_private() -> None:
+    s = play(three(JJ, TT, AK, then=["As", "Ks", "Qs", "9d", "9h"]),
+             (2, Open()), (3, Call()), (1, Fold()))
+    assert s.phase == "draw" and ENGINE.awaiting(s) == [2]
+    spec = [a for a in ENGINE.legal_actions(s, 2) if a.kind == "discard"][0]
+    assert (spec.min, spec.max) == (0, 3)
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(s, 2, Discard(cards=("2c", "3c", "4c", "Jc")))
+    assert err.value.reason == Reason.BAD_DISCARD
+    step = ENGINE.apply(s, 2, Discard(cards=("2c", "3c", "4c")))
+    drawn = [e for e in step.events if e.kind == "cards_drawn"]
+    assert drawn[0].to == (2,) and drawn[0].data["cards"] == ["As", "Ks", "Qs"]
+    public = [e for e in step.events if e.kind == "discarded"]
+    assert public[0].to is None and public[0].data == {"player": 2, "count": 3}
+    s = step.state
+    assert ENGINE.view(s, 2).my_cards == ("Jc", "Jd", "As", "Ks", "Qs")
+    # the opener's discards are kept to prove his openers
+    assert s.seats[1].discards == ["2c", "3c", "4c"]
+
+
+def test_rule_5a_4_setting_four_cards_when_the_kept_card_is_an_ace() -> None:
+    s = play(three(JJ, AK, TT, ace_four=True), (2, Open()), (3, Call()), (1, Fold()),
+             (2, Discard()))
+    assert [a.max for a in ENGINE.legal_actions(s, 3) if a.kind == "discard"] == [4]
+    with pytest.raises(IllegalAction) as err:  # keeps the king, not an ace
+        ENGINE.apply(s, 3, Discard(cards=("Ah", "7h", "3h", "5s")))
+    assert err.value.reason == Reason.BAD_DISCARD
+    s = ENGINE.apply(s, 3, Discard(cards=("Kd", "7h", "3h", "5s"))).state
+    assert ENGINE.view(s, 3).my_cards[0] == "Ah" and len(ENGINE.view(s, 3).my_cards) == 5
+
+
+def test_rule_5a_4_without_the_setting_four_cards_are_refused() -> None:
+    s = play(three(JJ, AK, TT), (2, Open()), (3, Call()), (1, Fold()), (2, Discard()))
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(s, 3, Discard(cards=("Kd", "7h", "3h", "5s")))
+    assert err.value.reason == Reason.BAD_DISCARD
+
+
+def test_rule_5a_5_second_round_big_bet_starts_with_the_opener() -> None:
+    # player 3 (second to speak) opens; the second round starts with him
+    s = play(three(TT, JJ, AK), (2, Check()), (3, Open()), (1, Call()), (2, Call()),
+             (2, Discard()), (3, Discard()), (1, Discard()))
+    assert ENGINE.awaiting(s) == [3]
+    bet = [a for a in ENGINE.legal_actions(s, 3) if a.kind == "bet"][0]
+    assert (bet.min, bet.max) == (4, 4)  # the big bet, 2L
+
+
+def test_rule_5a_6_opener_shows_openers_even_when_uncontested() -> None:
+    s = play(three(JJ, TT, AK), (2, Open()), (3, Fold()))
+    step = ENGINE.apply(s, 1, Fold())
+    shown = [e for e in step.events if e.kind == "openers_shown"]
+    assert shown[0].to is None and shown[0].data == {"player": 2, "cards": ["Jc", "Jd"]}
+    assert not [e for e in step.events if e.kind == "hand_shown"]
+    assert step.state.last_hand is not None
+    assert step.state.last_hand.finishing_stacks == [102, 99, 99]
+
+
+def test_rule_5a_6_opener_who_broke_his_openers_still_proves_them() -> None:
+    s = play(three(JJ, TT, AK, then=["9s", "8s"]), (2, Open()), (3, Call()), (1, Fold()),
+             (2, Discard(cards=("Jc", "Jd"))), (3, Discard()), (2, Check()))
+    step = ENGINE.apply(s, 3, Check())
+    shown = {e.kind: e.data for e in step.events if e.kind in ("openers_shown",)}
+    assert shown["openers_shown"]["cards"] == ["Jc", "Jd"]
+    hands = [e.data for e in step.events if e.kind == "hand_shown"]
+    assert {h["player"]: h["value"] for h in hands} == {
+        2: "high card, nine high", 3: "pair of tens"}
+    assert step.state.last_hand is not None
+    assert step.state.last_hand.finishing_stacks == [97, 104, 99]
+
+
+def test_rule_5a_6_showdown_best_hand_wins_exact_amounts() -> None:
+    s = play(three(JJ, QQ, AK), (2, Open()), (3, Raise()), (1, Fold()), (2, Call()),
+             (2, Discard()), (3, Discard()), (2, Check()), (3, Bet()), (2, Call()))
+    assert s.last_hand is not None
+    # pot: 3 antes + 4 + 4 (first round) + 4 + 4 (second): trips beat jacks
+    assert s.last_hand.finishing_stacks == [91, 110, 99]
+
+
+def test_rule_5_fixed_limit_at_most_one_bet_and_three_raises() -> None:
+    s = play(three(JJ, QQ, AK), (2, Open()), (3, Raise()), (1, Raise()))
+    raise_spec = [a for a in ENGINE.legal_actions(s, 2) if a.kind == "raise"][0]
+    assert (raise_spec.min, raise_spec.max) == (8, 8)
+    s = play(s, (2, Raise()))
+    assert kinds(s, 3) == ["call", "fold"]  # the cap: one bet and three raises
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(s, 3, Raise())
+
+
+def test_rule_5_pot_limit_bounds() -> None:
+    s = three(JJ, QQ, AK, structure="pot")
+    spec = [a for a in ENGINE.legal_actions(s, 2) if a.kind == "open"][0]
+    assert (spec.min, spec.max) == (2, 3)  # at least L, at most the pot (3 antes)
+    s = play(s, (2, Open(amount=3)))
+    spec = [a for a in ENGINE.legal_actions(s, 3) if a.kind == "raise"][0]
+    # call 3, then raise by the pot after the call (3 + 3 + 3): to 12
+    assert (spec.min, spec.max) == (6, 12)
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(s, 3, Raise(amount=13))
+    assert err.value.reason == Reason.AMOUNT_OUT_OF_RANGE
+
+
+def test_rule_5_dealer_button_moves_clockwise_every_hand() -> None:
+    s = play(three(JJ, TT, AK), (2, Open()), (3, Fold()), (1, Fold()))
+    assert s.button == 2 and ENGINE.awaiting(s) == [3]
+
+
+def test_rule_0_timeouts_check_else_fold_and_two_stand_up() -> None:
+    s = three(TT, JJ, AK)
+    step = ENGINE.timeout(s)  # player 2 may check: he checks
+    assert [e.kind for e in step.events] == ["timed_out", "checked"]
+    s = play(step.state, (3, Open()))
+    s = ENGINE.timeout(s).state  # player 1 cannot check: he folds
+    assert s.seats[0].folded and s.seats[0].timeouts == 1
+    step = ENGINE.timeout(s)  # player 2's second timeout in a row: folds, stood up
+    kinds_seen = [e.kind for e in step.events]
+    assert kinds_seen[:3] == ["timed_out", "stood_up", "folded"]
+    assert [s.player for s in step.state.seats] == [1, 3]
+    cash = [t for t in step.transfers if t.reason == "cash_out"]
+    assert [(t.src, t.dst, t.amount) for t in cash] == [("stack:2", "wallet:2", 99)]
+
+
+def test_rule_5a_4_timeout_in_the_draw_stands_pat() -> None:
+    s = play(three(JJ, TT, AK), (2, Open()), (3, Call()), (1, Fold()))
+    step = ENGINE.timeout(s)
+    assert [e.data for e in step.events if e.kind == "discarded"] == [{"player": 2, "count": 0}]
+    assert ENGINE.view(step.state, 2).my_cards == tuple(JJ)
+
+
+def test_phh_round_trip_of_a_finished_hand() -> None:
+    s = play(three(JJ, QQ, AK), (2, Open()), (3, Raise()), (1, Fold()), (2, Call()),
+             (2, Discard(cards=("2c", "3c"))), (3, Discard()), (2, Check()), (3, Bet()),
+             (2, Call()))
+    assert s.last_hand is not None
+    text = phh_text(s.last_hand)
+    kit, finishing = kit_from_phh(text)
+    assert kit.log == s.last_hand.kit.log and kit == s.last_hand.kit
+    assert finishing == s.last_hand.finishing_stacks == list(build(kit).stacks)
+    assert "variant = 'F5CD'" in text
+
+
+def test_transfers_match_accounts_for_a_whole_hand() -> None:
+    s = three(JJ, QQ, AK)
+    for player, action in [(2, Open()), (3, Raise()), (1, Fold()), (2, Call())]:
+        before = ENGINE.accounts(s)
+        step = ENGINE.apply(s, player, action)
+        after = ENGINE.accounts(step.state)
+        moved = net(step.transfers)
+        assert all(before.get(k, 0) + moved.get(k, 0) == after.get(k, 0)
+                   for k in set(before) | set(after))
+        s = step.state
