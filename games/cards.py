@@ -119,6 +119,23 @@ class Shoe(BaseModel):
         return cls(decks=decks, order=order, salt=salt, commitment=commitment_of(order, salt))
 
     @classmethod
+    def shuffled_from(cls, cards: list[str], decks: int,
+                      rng: random.Random | None = None) -> Shoe:
+        """Exactly ``cards`` (e.g. used cards gathered up) shuffled by ``rng``, with a commitment.
+
+        For games that put gathered cards under the shoe (RULES.md §3.7): the
+        gathered part is a small shoe of its own, committed when it is added
+        and revealed when it is finished, so every card stays provably fair.
+        """
+        rng = rng or secure_rng()
+        order = list(cards)
+        rng.shuffle(order)
+        salt = secrets.token_hex(16) if isinstance(rng, secrets.SystemRandom) else (
+            f"{rng.getrandbits(128):032x}"
+        )
+        return cls(decks=decks, order=order, salt=salt, commitment=commitment_of(order, salt))
+
+    @classmethod
     def fixed(cls, cards: list[str], decks: int = 1, salt: str = "test") -> Shoe:
         """A shoe dealing exactly ``cards`` in that order (tests, replays)."""
         return cls(decks=decks, order=list(cards), salt=salt,

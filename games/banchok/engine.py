@@ -1,0 +1,357 @@
+"""Polish banchok: the engine contract (actions, timeouts, views, accounts)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from games.banchok.coup import (
+    advance_post,
+    advance_staking,
+    deal_round,
+    draw_first_banker,
+    end_bank,
+    go_idle,
+    offer_bank,
+    open_joining,
+    post_bank,
+    remove_seat,
+    turn_card,
+)
+from games.banchok.model import (
+    BANK_LIMIT,
+    CUT,
+    IDLE,
+    JOINING,
+    POST,
+    STAKING,
+    Decline,
+    Events,
+    JoinStake,
+    PostBank,
+    Seat,
+    Settings,
+    Stake,
+    State,
+    Transfers,
+    Turn,
+    can_join,
+    cards_left,
+    clockwise_after,
+    cutter,
+    fork,
+    in_coup,
+    is_seated,
+    punter,
+    seat_of,
+    stake_bounds,
+    stake_total,
+)
+from games.cards import secure_rng
+from games.engine import (
+    BANK,
+    Action,
+    ActionSpec,
+    Cut,
+    GameState,
+    IllegalAction,
+    Join,
+    Leave,
+    PlayerId,
+    Reason,
+    SeatView,
+    Start,
+    Step,
+    TableView,
+    public,
+    stack,
+    stake,
+)
+from games.table import buy_in_transfers, check_join, find_seat, move
+
+
+def _presets(lo: int, hi: int, bank: int) -> tuple[int, ...]:
+    picks = {lo, 2 * lo, 5 * lo, bank // 4, bank // 2, hi}
+    return tuple(sorted(a for a in picks if lo <= a <= hi))
+
+
+class BanchokEngine:
+    """The Polish banchok engine (see :mod:`games.banchok` for the flow of a bank)."""
+
+    name: ClassVar[str] = "banchok"
+    state_type: ClassVar[type[GameState]] = State
+    action_types: ClassVar[dict[str, type[Action]]] = {
+        "join": Join, "leave": Leave, "start": Start, "cut": Cut, "post_bank": PostBank,
+        "decline": Decline, "stake": Stake, "join_stake": JoinStake, "turn": Turn,
+    }
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 10
+
+    def new_table(self, settings: dict[str, Any], rng: random.Random | None = None) -> State:
+        """An empty table; ``settings`` may set ``bank``, ``min_stake``, ``joining``, ``decks``."""
+        return State(settings=Settings.model_validate(settings))
+
+    # ------------------------------------------------------------- actions
+
+    def legal_actions(self, state: State, player: PlayerId) -> list[ActionSpec]:
+        """What ``player`` may do now, with bounds."""
+        if not is_seated(state, player):
+            return [ActionSpec(kind="join")] if len(state.seats) < self.max_players else []
+        seat = find_seat(state.seats, player)
+        out = [ActionSpec(kind="leave")] if not seat.leaving else []
+        if state.phase == IDLE and len(state.seats) >= self.min_players:
+            out.append(ActionSpec(kind="start"))
+        if can_join(state, seat):
+            room = min(seat.stack, state.bank - stake_total(state))
+            out.append(ActionSpec(kind="join_stake", min=1, max=room,
+                                  presets=_presets(1, room, state.bank)))
+        if not state.queue or state.queue[0] != player:
+            return out
+        if state.phase == POST:
+            out += [ActionSpec(kind="post_bank", min=state.settings.bank,
+                               max=state.settings.bank), ActionSpec(kind="decline")]
+        elif state.phase == CUT:
+            out.append(ActionSpec(kind="cut"))
+        elif state.phase == STAKING:
+            lo, hi = stake_bounds(state, seat)
+            choices = ("allow_joining", "forbid_joining") if state.settings.joining else ()
+            out.append(ActionSpec(kind="stake", min=lo, max=hi,
+                                  presets=_presets(lo, hi, state.bank), choices=choices))
+        elif state.phase == JOINING:
+            out.append(ActionSpec(kind="turn"))
+        return out
+
+    def apply(self, state: State, player: PlayerId, action: Action,
+              rng: random.Random | None = None) -> Step[State]:
+        """Apply ``action`` for ``player`` on a copy of ``state``."""
+        s = fork(state)
+        ev: Events = []
+        tr: Transfers = []
+        self._dispatch(s, player, action, ev, tr, rng)
+        for x in s.seats:
+            if x.player == player:
+                x.timeouts = 0
+        s.version = state.version + 1
+        return Step(state=s, events=ev, transfers=tr)
+
+    def _dispatch(self, s: State, player: PlayerId, action: Action, ev: Events,
+                  tr: Transfers, rng: random.Random | None) -> None:
+        if isinstance(action, Join):
+            check_join(s.seats, player, self.max_players)
+            s.seats.append(Seat(player=player, name=action.name, stack=action.buy_in))
+            tr += buy_in_transfers(player, action.buy_in)
+            ev.append(public("player_joined", player=player, name=action.name,
+                             stack=action.buy_in))
+            return
+        seat = find_seat(s.seats, player)
+        if isinstance(action, Leave):
+            self._leave(s, seat, ev, tr, rng)
+        elif isinstance(action, Start):
+            self._start(s, player, ev, rng)
+        elif isinstance(action, PostBank | Decline):
+            self._check_turn(s, player, POST)
+            if isinstance(action, PostBank):
+                if seat.stack < s.settings.bank:
+                    raise IllegalAction(Reason.INSUFFICIENT_CHIPS, min=s.settings.bank)
+                post_bank(s, seat, ev, tr, rng)
+            else:
+                # RULES.md §3.8: refusing the bank means leaving the table.
+                ev.append(public("bank_declined", player=player))
+                remove_seat(s, seat, tr, ev)
+                advance_post(s, ev)
+        elif isinstance(action, Cut):
+            self._check_turn(s, player, CUT)
+            assert s.shoe is not None
+            s.shoe = s.shoe.with_cut(action.offset)
+            ev.append(public("shoe_cut", player=player, cut=s.shoe.cut))
+            deal_round(s, ev, tr, rng)
+        elif isinstance(action, Stake):
+            self._check_turn(s, player, STAKING)
+            self._stake(s, seat, action, ev, tr, rng)
+        elif isinstance(action, JoinStake):
+            self._join_stake(s, seat, action.amount, ev, tr, rng)
+        elif isinstance(action, Turn):
+            self._check_turn(s, player, JOINING)
+            turn_card(s, ev, tr, rng)
+        else:
+            raise IllegalAction(Reason.UNKNOWN_ACTION)
+
+    @staticmethod
+    def _check_turn(s: State, player: PlayerId, phase: str) -> None:
+        if s.phase != phase:
+            raise IllegalAction(Reason.WRONG_PHASE)
+        if not s.queue or s.queue[0] != player:
+            raise IllegalAction(Reason.NOT_YOUR_TURN)
+
+    def _start(self, s: State, player: PlayerId, ev: Events, rng: random.Random | None) -> None:
+        if s.phase != IDLE:
+            raise IllegalAction(Reason.WRONG_PHASE)
+        if len(s.seats) < self.min_players:
+            raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
+        ev.append(public("play_started", by=player))
+        if s.last_banker is not None and is_seated(s, s.last_banker):
+            offer_bank(s, ev, [x.player for x in clockwise_after(s, s.last_banker)])
+            return
+        first = draw_first_banker(s, ev, rng)
+        offer_bank(s, ev, [first, *(x.player for x in clockwise_after(s, first))])
+
+    def _stake(self, s: State, seat: Seat, action: Stake, ev: Events, tr: Transfers,
+               rng: random.Random | None) -> None:
+        lo, hi = stake_bounds(s, seat)
+        if action.amount < lo:
+            raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=lo, max=hi)
+        if action.amount > seat.stack:
+            raise IllegalAction(Reason.INSUFFICIENT_CHIPS, max=seat.stack)
+        if action.amount > s.bank:
+            raise IllegalAction(Reason.EXCEEDS_BANK, max=s.bank)
+        if action.forbid_joining and not s.settings.joining:
+            raise IllegalAction(Reason.NOT_ALLOWED)
+        tr += move(stack(seat.player), stake(seat.player), action.amount, "stake")
+        seat.stack -= action.amount
+        seat.stake = action.amount
+        # RULES.md §3.6: forbidding joining on his cards bars him from joining others'.
+        s.no_joining = action.forbid_joining
+        seat.forbids = seat.forbids or action.forbid_joining
+        ev.append(public("stake_placed", player=seat.player, amount=action.amount,
+                         joining=not action.forbid_joining and s.settings.joining))
+        open_joining(s, ev, tr, rng)
+
+    def _join_stake(self, s: State, seat: Seat, amount: int, ev: Events, tr: Transfers,
+                    rng: random.Random | None) -> None:
+        p = punter(s)
+        if s.phase != JOINING or p is None:
+            raise IllegalAction(Reason.WRONG_PHASE)
+        if not s.settings.joining or seat.player in (s.banker, p.player) or seat.leaving:
+            raise IllegalAction(Reason.NOT_ALLOWED)
+        if s.no_joining or seat.forbids:
+            raise IllegalAction(Reason.JOINING_FORBIDDEN)
+        if amount < 1:
+            raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=1)
+        if amount > seat.stack:
+            raise IllegalAction(Reason.INSUFFICIENT_CHIPS, max=seat.stack)
+        room = s.bank - stake_total(s)
+        if amount > room:
+            # RULES.md §3.6, §0 "Covering": the bank can never owe more than it holds.
+            raise IllegalAction(Reason.EXCEEDS_BANK, max=room)
+        tr += move(stack(seat.player), stake(seat.player), amount, "stake_joined")
+        seat.stack -= amount
+        seat.stake += amount
+        if seat.player not in s.joiners:
+            s.joiners.append(seat.player)
+        ev.append(public("stake_joined", player=seat.player, punter=p.player, amount=amount,
+                         total=stake_total(s)))
+        if stake_total(s) == s.bank:
+            turn_card(s, ev, tr, rng)  # nothing more can be joined: no need to wait
+
+    def _leave(self, s: State, seat: Seat, ev: Events, tr: Transfers,
+               rng: random.Random | None) -> None:
+        if in_coup(s, seat):
+            seat.leaving = True
+            ev.append(public("leaving", player=seat.player))
+            return
+        if seat.player == s.banker:
+            # Nothing staked yet: his bank ends now and he takes it with him (§3.8).
+            seat.leaving = True
+            end_bank(s, ev, tr, "banker_left")
+            return
+        was_first = bool(s.queue) and s.queue[0] == seat.player
+        remove_seat(s, seat, tr, ev)
+        if s.phase == POST and was_first:
+            advance_post(s, ev)
+        elif s.phase in (CUT, STAKING, JOINING) and len(s.seats) < self.min_players:
+            end_bank(s, ev, tr, "no_punters")
+        elif s.phase == CUT and was_first:
+            s.queue = [cutter(s)]  # the new right-hand neighbour cuts
+        elif s.phase == STAKING and was_first:
+            advance_staking(s, ev, tr, rng)
+        elif s.phase == POST and len(s.seats) < self.min_players:
+            go_idle(s, ev, "not_enough_players")
+
+    # ------------------------------------------------------------ timeouts
+
+    def awaiting(self, state: State) -> list[PlayerId]:
+        """The one player the table waits for: bank offer, cut, stake, or the punter's turn."""
+        return list(state.queue[:1]) if state.phase in (POST, CUT, STAKING, JOINING) else []
+
+    def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
+        """Safe defaults: decline the bank (and leave), cut at random, minimum stake, turn."""
+        s = fork(state)
+        ev: Events = []
+        tr: Transfers = []
+        for player in self.awaiting(s):
+            seat = seat_of(s, player)
+            seat.timeouts += 1
+            ev.append(public("timed_out", player=player))
+            if seat.timeouts >= 2 and not seat.leaving and s.phase != POST:
+                seat.leaving = True
+                ev.append(public("stood_up", player=player))
+            action: Action
+            if s.phase == POST:
+                action = Decline()
+            elif s.phase == CUT:
+                assert s.shoe is not None
+                action = Cut(offset=(rng or secure_rng()).randrange(len(s.shoe.order)))
+            elif s.phase == STAKING:
+                action = Stake(amount=stake_bounds(s, seat)[0])
+            else:
+                action = Turn()
+            self._dispatch(s, player, action, ev, tr, rng)
+        s.version = state.version + 1
+        return Step(state=s, events=ev, transfers=tr)
+
+    # --------------------------------------------------------------- views
+
+    def view(self, state: State, viewer: PlayerId | None) -> TableView:
+        """The table as ``viewer`` sees it: nobody's cards face up, his own in ``my_cards``."""
+        seats = []
+        mine: tuple[str, ...] = ()
+        for x in state.seats:
+            if x.player == viewer:
+                mine = tuple(x.cards)
+            seats.append(SeatView(
+                player=x.player, name=x.name, stack=x.stack, stake=x.stake,
+                face_down=len(x.cards),
+                role="banker" if x.player == state.banker else "punter",
+                status=self._status(state, x)))
+        info: dict[str, Any] = {
+            "bank_setting": state.settings.bank, "min_stake": state.settings.min_stake,
+            "joining": state.settings.joining, "last_banker": state.last_banker,
+            "forbidding": [x.player for x in state.seats if x.forbids],
+            "last_coup": state.last.model_dump() if state.last else None,
+        }
+        if state.banker is not None:
+            info.update(bank_start=state.bank_start,
+                        bank_limit=BANK_LIMIT * state.bank_start, cards_left=cards_left(state))
+        if state.shoe is not None:
+            info["commitments"] = [state.shoe.commitment, *(u.commitment for u in state.under)]
+        p = punter(state)
+        if p is not None:
+            info.update(punter=p.player, stake_total=stake_total(state),
+                        joining_forbidden=state.no_joining)
+        return TableView(game=state.game, version=state.version, coup=state.coup,
+                         phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
+                         bank=state.bank, awaiting=tuple(self.awaiting(state)), info=info)
+
+    @staticmethod
+    def _status(s: State, x: Seat) -> str:
+        if x.leaving:
+            return "leaving"
+        if s.queue and s.queue[0] == x.player:
+            return {POST: "to post", CUT: "to cut", STAKING: "to stake",
+                    JOINING: "staked"}.get(s.phase, "")
+        if x.stake:
+            return "joined"
+        return "forbids joining" if x.forbids else ""
+
+    def accounts(self, state: State) -> dict[str, int]:
+        """Stacks, stakes and the bank."""
+        out: dict[str, int] = {BANK: state.bank} if state.bank else {}
+        for x in state.seats:
+            if x.stack:
+                out[stack(x.player)] = x.stack
+            if x.stake:
+                out[stake(x.player)] = x.stake
+        return out
+
+
+ENGINE = BanchokEngine()

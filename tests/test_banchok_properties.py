@@ -1,0 +1,186 @@
+"""Polish banchok under random legal and illegal play: chips, cards and secrets are kept."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from games.engine import (
+    Action,
+    Cut,
+    IllegalAction,
+    Join,
+    Leave,
+    Start,
+    Step,
+    is_table_account,
+    net,
+)
+from games.banchok import ENGINE, Decline, JoinStake, PostBank, Stake, State, Turn
+
+PLAYERS = (1, 2, 3, 4)
+CARD_EVENTS_PUBLIC = {"banker_draw", "card_turned", "cards_shown", "coup_settled",
+                      "shoe_revealed"}
+ANY_ACTION = st.one_of(
+    st.builds(Join, name=st.just("x"), buy_in=st.sampled_from([0, 3, 50])),
+    st.just(Start()), st.builds(Cut, offset=st.integers(0, 300)),
+    st.builds(Stake, amount=st.integers(0, 400), forbid_joining=st.booleans()),
+    st.builds(JoinStake, amount=st.integers(0, 400)), st.just(PostBank()), st.just(Decline()),
+    st.just(Turn()),
+)
+
+
+def cards_in(data: Any) -> set[str]:
+    """Every card-looking string anywhere in plain JSON data."""
+    if isinstance(data, str):
+        return {data} if len(data) == 2 and data[0] in "23456789TJQKA" and data[1] in "cdhs" \
+            else set()
+    if isinstance(data, dict):
+        return set().union(*(cards_in(v) for v in data.values())) if data else set()
+    if isinstance(data, list | tuple):
+        return set().union(*(cards_in(v) for v in data)) if data else set()
+    return set()
+
+
+class BanchokMachine(RuleBasedStateMachine):
+    """Random seats, banks, stakes, joins, cuts, leaves and timeouts on one table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: State = ENGINE.new_table({"bank": 60, "min_stake": 5})
+        self.chips_in = 0
+
+    # ------------------------------------------------------------- steps
+
+    def _take(self, step: Step[State], before: State, before_json: str) -> None:
+        assert before.model_dump_json() == before_json, "apply mutated its input"
+        assert step.state.version == before.version + 1
+        accounts = dict(ENGINE.accounts(before))
+        for acct, delta in net(step.transfers).items():
+            if is_table_account(acct):
+                accounts[acct] = accounts.get(acct, 0) + delta
+            else:
+                self.chips_in -= delta
+            assert not is_table_account(acct) or accounts[acct] >= 0
+        assert {k: v for k, v in accounts.items() if v} == ENGINE.accounts(step.state)
+        self._check_events(step)
+        self.state = step.state
+
+    def _check_events(self, step: Step[State]) -> None:
+        for e in step.events:
+            if e.to is None and e.kind not in CARD_EVENTS_PUBLIC:
+                assert not cards_in(e.data), e.kind
+            if e.to is not None:
+                assert e.kind == "card_dealt" and len(e.to) == 1
+
+    @rule(player=st.sampled_from(PLAYERS), buy_in=st.sampled_from([3, 40, 150, 400]))
+    def join(self, player: int, buy_in: int) -> None:
+        self._try(player, Join(name=f"p{player}", buy_in=buy_in), None)
+
+    @rule(player=st.sampled_from(PLAYERS), pick=st.integers(0, 10),
+          amount=st.integers(0, 1000), seed=st.integers(0, 2**16))
+    def legal(self, player: int, pick: int, amount: int, seed: int) -> None:
+        # Mostly the awaited player acts, and leaving is a rule of its own, so that
+        # coups get played to the end.
+        awaited = ENGINE.awaiting(self.state)
+        joiners = [p for p in PLAYERS
+                   if any(a.kind == "join_stake" for a in ENGINE.legal_actions(self.state, p))]
+        if joiners and pick % 2 == 0:
+            player = joiners[pick % len(joiners)]
+            pick = 10
+        elif awaited and pick < 9:
+            player = awaited[0]
+        specs = [a for a in ENGINE.legal_actions(self.state, player)
+                 if a.kind not in ("join", "leave")]
+        if not specs:
+            return
+        stakes = [a for a in specs if a.kind in ("stake", "post_bank", "join_stake")]
+        spec = stakes[0] if stakes and pick < 8 else specs[pick % len(specs)]
+        action: Action
+        if spec.kind in ("stake", "join_stake"):
+            assert spec.min is not None and spec.max is not None
+            chips = spec.min + amount % (spec.max - spec.min + 1)
+            action = Stake(amount=chips, forbid_joining=amount % 7 == 0) \
+                if spec.kind == "stake" else JoinStake(amount=chips)
+        elif spec.kind == "cut":
+            action = Cut(offset=amount)
+        else:
+            action = ENGINE.action_types[spec.kind]()
+        before, text = self.state, self.state.model_dump_json()
+        self._take(ENGINE.apply(self.state, player, action, random.Random(seed)), before, text)
+
+    @rule(player=st.sampled_from(PLAYERS), pick=st.integers(0, 10),
+          amount=st.integers(0, 1000), seed=st.integers(0, 2**16))
+    def legal_again(self, player: int, pick: int, amount: int, seed: int) -> None:
+        self.legal(player, pick, amount, seed)
+
+    @rule(player=st.sampled_from(PLAYERS))
+    def leave(self, player: int) -> None:
+        self._try(player, Leave(), None)
+
+    @rule(player=st.sampled_from((*PLAYERS, 99)), action=ANY_ACTION)
+    def anything(self, player: int, action: Action) -> None:
+        self._try(player, action, random.Random(player))
+
+    def _try(self, player: int, action: Action, rng: random.Random | None) -> None:
+        before, text = self.state, self.state.model_dump_json()
+        try:
+            step = ENGINE.apply(self.state, player, action, rng)
+        except IllegalAction:
+            assert self.state.model_dump_json() == text
+            return
+        self._take(step, before, text)
+
+    @precondition(lambda self: bool(ENGINE.awaiting(self.state)))
+    @rule(seed=st.integers(0, 2**16))
+    def timeout(self, seed: int) -> None:
+        before, text = self.state, self.state.model_dump_json()
+        self._take(ENGINE.timeout(self.state, random.Random(seed)), before, text)
+
+    # -------------------------------------------------------- invariants
+
+    @invariant()
+    def chips_are_conserved(self) -> None:
+        assert sum(ENGINE.accounts(self.state).values()) == self.chips_in
+        assert all(x.stack >= 0 and x.stake >= 0 for x in self.state.seats)
+
+    @invariant()
+    def bank_never_owes_more_than_it_holds(self) -> None:
+        assert sum(x.stake for x in self.state.seats) <= self.state.bank
+
+    @invariant()
+    def cards_are_conserved(self) -> None:
+        s = self.state
+        held = sum(len(x.cards) for x in s.seats)
+        if s.shoe is None:
+            assert held == 0 and not s.used and not s.under
+        else:
+            rest = s.shoe.remaining + sum(u.remaining for u in s.under)
+            assert held + len(s.used) + rest == 52 * s.settings.decks
+
+    @invariant()
+    def views_hide_other_seats_cards(self) -> None:
+        s = self.state
+        for viewer in (None, *PLAYERS):
+            view = ENGINE.view(s, viewer)
+            for seat, sv in zip(s.seats, view.seats, strict=True):
+                assert sv.face_up == () and sv.face_down == len(seat.cards)
+                if seat.player == viewer:
+                    assert view.my_cards == tuple(seat.cards)
+            if viewer not in [x.player for x in s.seats]:
+                assert view.my_cards == ()
+            info = {k: v for k, v in view.info.items() if k != "last_coup"}
+            assert not cards_in(info)
+
+    @invariant()
+    def json_round_trip_is_lossless(self) -> None:
+        assert State.model_validate_json(self.state.model_dump_json()) == self.state
+
+
+BanchokMachine.TestCase.settings = settings(
+    max_examples=40, stateful_step_count=80, deadline=None)
+TestBanchok = BanchokMachine.TestCase

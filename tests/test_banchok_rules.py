@@ -1,0 +1,292 @@
+"""Polish banchok (RULES.md §3): one fixed-shoe scenario per numbered rule, exact chips."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.banchok import ENGINE, Decline, JoinStake, PostBank, Stake, State, Turn, punter_wins
+from games.cards import DECK, RANKS, verify
+from games.engine import (
+    BANK,
+    Action,
+    Cut,
+    Event,
+    IllegalAction,
+    Join,
+    Leave,
+    Reason,
+    Start,
+    is_table_account,
+    net,
+)
+
+
+class StackedRng(random.Random):
+    """A seeded stdlib rng whose next shuffles put the given cards on top."""
+
+    def __init__(self, *tops: list[str]) -> None:
+        super().__init__(11)
+        self.tops = list(tops)
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        super().shuffle(x)
+        if self.tops:
+            top = self.tops.pop(0)
+            for c in top:
+                x.remove(c)
+            x[:0] = top
+
+
+def seated(stacks: dict[int, int], **settings: Any) -> State:
+    s = ENGINE.new_table(settings)
+    for p, chips in stacks.items():
+        s = ENGINE.apply(s, p, Join(name=f"p{p}", buy_in=chips)).state
+    return s
+
+
+def banked(stacks: dict[int, int], prefix: list[str], banker: int = 1,
+           **settings: Any) -> State:
+    """``banker`` is offered the bank, posts it; the shoe deals ``prefix`` first (cut at 0)."""
+    s = seated(stacks, **settings)
+    s = s.model_copy(update={"phase": "post", "queue": [banker]})
+    s, _ = play(s, (banker, PostBank()), rng=StackedRng(prefix))
+    cutter = ENGINE.awaiting(s)[0]
+    s, _ = play(s, (cutter, Cut(offset=0)))
+    return s
+
+
+def play(s: State, *moves: tuple[int, Action], rng: random.Random | None = None,
+         ) -> tuple[State, list[Event]]:
+    """Apply moves in order, checking the chip bookkeeping of each; all events returned."""
+    events: list[Event] = []
+    for player, action in moves:
+        before = ENGINE.accounts(s)
+        step = ENGINE.apply(s, player, action, rng)
+        after = dict(before)
+        for acct, delta in net(step.transfers).items():
+            after[acct] = after.get(acct, 0) + delta
+        assert {k: v for k, v in after.items() if v and is_table_account(k)} == \
+            ENGINE.accounts(step.state)
+        s = step.state
+        events += step.events
+    return s, events
+
+
+def stacks(s: State) -> dict[int, int]:
+    return {x.player: x.stack for x in s.seats}
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def refused(s: State, player: int, action: Action) -> Reason:
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(s, player, action)
+    return err.value.reason
+
+
+# Dealing order with banker 1 and punters 2, 3: 2 3 2 3 2 3, then 2's card, 3's card.
+HANDS = ["9h", "2c", "4s", "3c", "Kd", "4c"]
+
+
+def test_rule_3_1_lowest_card_posts_the_first_bank_ties_redraw() -> None:
+    s = seated({1: 1000, 2: 1000, 3: 1000})
+    rng = StackedRng(["Kc", "2h", "2s", "9d", "5c"])
+    s, events = play(s, (1, Start()), rng=rng)
+    draws = [e.data["draws"] for e in events if e.kind == "banker_draw"]
+    assert draws == [[[1, "Kc"], [2, "2h"], [3, "2s"]], [[2, "9d"], [3, "5c"]]]
+    assert [e.data for e in events if e.kind == "bank_offered"] == [
+        {"player": 3, "amount": 300}]
+    assert refused(s, 2, PostBank()) == Reason.NOT_YOUR_TURN
+    s, events = play(s, (3, PostBank()))
+    assert s.banker == 3 and s.bank == 300 and stacks(s) == {1: 1000, 2: 1000, 3: 700}
+    assert ENGINE.accounts(s)[BANK] == 300
+
+
+def test_rule_3_2_banker_shuffles_and_the_player_to_his_right_cuts() -> None:
+    s = seated({1: 1000, 2: 1000, 3: 1000}).model_copy(update={"phase": "post", "queue": [1]})
+    s, events = play(s, (1, PostBank()), rng=random.Random(4))
+    assert kinds(events) == ["bank_posted", "shoe_committed"]
+    assert ENGINE.awaiting(s) == [3]
+    assert refused(s, 2, Cut(offset=9)) == Reason.NOT_YOUR_TURN
+    s, events = play(s, (3, Cut(offset=9)))
+    assert s.shoe is not None and s.shoe.cut == 9 and kinds(events)[0] == "shoe_cut"
+
+
+def test_rule_3_3_three_cards_face_down_to_every_punter_one_at_a_time() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, HANDS)
+    assert {x.player: x.cards for x in s.seats} == {1: [], 2: ["9h", "4s", "Kd"],
+                                                    3: ["2c", "3c", "4c"]}
+    public = ENGINE.view(s, None)
+    assert [(v.face_up, v.face_down) for v in public.seats] == [((), 0), ((), 3), ((), 3)]
+    assert ENGINE.view(s, 2).my_cards == ("9h", "4s", "Kd")
+    assert ENGINE.view(s, 1).my_cards == ()
+
+
+def test_rule_3_4_each_punter_from_the_left_stakes_minimum_to_bank_then_a_card_is_turned() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, [*HANDS, "5h", "5c"], joining=False)
+    assert ENGINE.awaiting(s) == [2]
+    spec = {a.kind: a for a in ENGINE.legal_actions(s, 2)}
+    assert set(spec) == {"leave", "stake"}  # punters cannot pass
+    assert (spec["stake"].min, spec["stake"].max) == (5, 300)
+    assert refused(s, 2, Stake(amount=4)) == Reason.AMOUNT_OUT_OF_RANGE
+    assert refused(s, 2, Stake(amount=301)) == Reason.EXCEEDS_BANK
+    assert refused(s, 3, Stake(amount=5)) == Reason.NOT_YOUR_TURN
+    s, events = play(s, (2, Stake(amount=40)))
+    assert kinds(events)[:3] == ["stake_placed", "card_turned", "cards_shown"]
+    assert next(e.data for e in events if e.kind == "card_turned") == {"punter": 2, "card": "5h"}
+    assert stacks(s) == {1: 700, 2: 1040, 3: 1000} and s.bank == 260
+    assert ENGINE.awaiting(s) == [3]
+    # Timeout: the minimum stake (punters cannot pass); 5c beats 4c -> 3 loses 5.
+    step = ENGINE.timeout(s)
+    assert next(e.data for e in step.events if e.kind == "stake_placed")["amount"] == 5
+    assert step.state.bank == 265 and stacks(step.state)[3] == 995
+
+
+def test_rule_3_5_a_card_of_the_suit_equal_or_higher_wins_an_identical_card_too() -> None:
+    # 2's 9h against 9h (identical): wins. 3's clubs 2 3 4 against 5c: covered.
+    s = banked({1: 1000, 2: 1000, 3: 1000}, [*HANDS, "9h", "5c"], joining=False)
+    s, events = play(s, (2, Stake(amount=100)), (3, Stake(amount=60)))
+    settled = [e.data for e in events if e.kind == "coup_settled"]
+    assert [(d["punter"], d["card"], d["won"], d["results"]) for d in settled] == [
+        (2, "9h", True, [{"player": 2, "net": 100}]),
+        (3, "5c", False, [{"player": 3, "net": -60}]),
+    ]
+    assert s.bank == 260 and stacks(s) == {1: 700, 2: 1100, 3: 940}
+    assert punter_wins("Ts", ["9s", "Ah", "Ac"]) is False  # a higher card of another suit
+    assert punter_wins("Ks", ["As", "2c", "3d"]) is True
+
+
+def test_rule_3_6_joining_each_pays_his_part_total_within_the_bank() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000, 4: 1000},
+               ["9h", "2c", "2d", "4s", "3c", "3d", "Kd", "4c", "4d", "Th"])
+    s, events = play(s, (2, Stake(amount=50)))
+    assert s.phase == "joining" and ENGINE.awaiting(s) == [2]
+    spec = {a.kind: a for a in ENGINE.legal_actions(s, 3)}
+    assert (spec["join_stake"].min, spec["join_stake"].max) == (1, 250)
+    assert refused(s, 1, JoinStake(amount=10)) == Reason.NOT_ALLOWED  # not the banker
+    s, _ = play(s, (3, JoinStake(amount=100)))
+    assert refused(s, 4, JoinStake(amount=151)) == Reason.EXCEEDS_BANK
+    assert refused(s, 4, JoinStake(amount=1001)) == Reason.INSUFFICIENT_CHIPS
+    # 4 fills the bank exactly: nothing more can join, so the card is turned at once.
+    s, events = play(s, (4, JoinStake(amount=150)))
+    settled = next(e.data for e in events if e.kind == "coup_settled")
+    assert settled["card"] == "Th" and settled["won"] is False  # 9h does not reach Th
+    assert settled["results"] == [{"player": 2, "net": -50}, {"player": 3, "net": -100},
+                                  {"player": 4, "net": -150}]
+    assert s.bank == 600 and stacks(s) == {1: 700, 2: 950, 3: 900, 4: 850}
+
+
+def test_rule_3_6_a_punter_who_forbids_joining_may_not_join_others() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000, 4: 1000},
+               ["9h", "2c", "2d", "4s", "3c", "3d", "Kd", "4c", "4d", "6c", "Ac"])
+    s, events = play(s, (2, Stake(amount=50, forbid_joining=True)))
+    assert "joining_open" not in kinds(events)  # turned at once: 6c, 2 loses 50
+    assert stacks(s)[2] == 950 and s.bank == 350
+    s, _ = play(s, (3, Stake(amount=20)))
+    assert refused(s, 2, JoinStake(amount=10)) == Reason.JOINING_FORBIDDEN
+    s, events = play(s, (4, JoinStake(amount=10)), (3, Turn()))
+    settled = next(e.data for e in events if e.kind == "coup_settled")
+    assert settled["card"] == "Ac" and settled["results"] == [
+        {"player": 3, "net": -20}, {"player": 4, "net": -10}]
+    off = banked({1: 1000, 2: 1000, 3: 1000}, HANDS, joining=False)
+    assert refused(off, 2, Stake(amount=5, forbid_joining=True)) == Reason.NOT_ALLOWED
+
+
+def test_rule_3_7_continuous_play_new_cards_without_shuffle_used_cards_go_under() -> None:
+    prefix = [*HANDS, "5h", "5c", "Qs", "Qh", "Js", "Jh", "Ts", "Th"]
+    s = banked({1: 1000, 2: 1000, 3: 1000}, prefix, joining=False)
+    position = s.shoe.position if s.shoe else -1
+    s, events = play(s, (2, Stake(amount=5)), (3, Stake(amount=5)))
+    assert "shoe_committed" not in kinds(events)
+    assert {x.player: x.cards for x in s.seats} == {1: [], 2: ["Qs", "Js", "Ts"],
+                                                    3: ["Qh", "Jh", "Th"]}
+    assert s.shoe is not None and s.shoe.position == position + 8
+    extended = next(e.data for e in events if e.kind == "shoe_extended")
+    assert extended["cards"] == 8 and extended["gathered_by"] == 3
+    part = s.under[0]
+    assert sorted(part.order) == sorted([*HANDS, "5h", "5c"])
+    assert verify(part.order, part.salt, extended["commitment"])
+    held = sum(len(x.cards) for x in s.seats)
+    assert held + s.shoe.remaining + sum(u.remaining for u in s.under) + len(s.used) == 104
+
+
+def test_rule_3_8_a_tripled_bank_passes_left_who_posts_or_leaves() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000, 4: 1000},
+               ["2c", "2d", "2h", "3c", "3d", "3h", "4c", "4d", "4h", "As", "5s"], joining=False)
+    s, events = play(s, (2, Stake(amount=300)), (3, Stake(amount=300)))
+    ended = next(e.data for e in events if e.kind == "bank_ended")
+    assert ended == {"player": 1, "amount": 900, "reason": "tripled"}
+    assert stacks(s) == {1: 1600, 2: 700, 3: 700, 4: 1000}
+    assert all(not x.cards for x in s.seats) and s.shoe is None  # 4's cards are discarded
+    assert "shoe_revealed" in kinds(events)
+    assert s.phase == "post" and ENGINE.awaiting(s) == [2]  # the player on the banker's left
+    assert [a.kind for a in ENGINE.legal_actions(s, 1)] == ["leave"]  # no adding, no taking
+    s, events = play(s, (2, Decline()))
+    assert kinds(events)[:2] == ["bank_declined", "player_left"]
+    assert [x.player for x in s.seats] == [1, 3, 4] and ENGINE.awaiting(s) == [3]
+    s, _ = play(s, (3, PostBank()), rng=random.Random(1))
+    assert s.banker == 3 and s.bank == 300 and s.last_banker == 1
+
+
+def test_rule_3_8_a_broken_bank_passes_and_nobody_banks_twice_in_a_row() -> None:
+    s = banked({1: 1000, 2: 1000}, ["As", "2c", "Ac", "Ks"])
+    s, events = play(s, (2, Stake(amount=300)))
+    assert next(e.data for e in events if e.kind == "bank_ended") == {
+        "player": 1, "amount": 0, "reason": "broken"}
+    assert stacks(s) == {1: 700, 2: 1300} and ENGINE.awaiting(s) == [2]
+    s, events = play(s, (2, Decline()))
+    # Only the last banker is left: he may not hold the bank twice in a row.
+    assert s.phase == "idle" and kinds(events)[-1] == "table_idle"
+
+
+def test_rule_3_9_the_card_is_turned_only_after_the_stake() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, HANDS)
+    assert s.shoe is not None and s.shoe.position == 6
+    s, events = play(s, (2, Stake(amount=10)))
+    assert s.phase == "joining" and "card_turned" not in kinds(events)
+    assert s.shoe is not None and s.shoe.position == 6
+    assert "card_turned" in kinds(ENGINE.timeout(s).events)  # the punter's default: turn
+
+
+def test_post_timeout_declines_and_a_player_who_cannot_afford_the_bank_is_skipped() -> None:
+    s = seated({1: 1000, 2: 100, 3: 1000}).model_copy(update={"phase": "post", "queue": [1, 2, 3]})
+    step = ENGINE.timeout(s)
+    assert kinds(step.events)[:3] == ["timed_out", "bank_declined", "player_left"]
+    assert [e.data for e in step.events if e.kind == "bank_skipped"] == [
+        {"player": 2, "reason": "insufficient_chips"}]
+    assert ENGINE.awaiting(step.state) == [3]
+
+
+def test_a_leaving_joiner_stays_until_his_card_is_turned() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, [*HANDS, "5h"])
+    s, _ = play(s, (2, Stake(amount=10)), (3, JoinStake(amount=20)), (3, Leave()))
+    assert s.seats[2].leaving and s.seats[2].stake == 20
+    s, events = play(s, (2, Turn()))
+    assert [x.player for x in s.seats] == [1, 2]
+    assert stacks(s) == {1: 700, 2: 1010}
+    cash_out = [e for e in events if e.kind == "player_left"]
+    assert [e.data for e in cash_out] == [{"player": 3}]
+
+
+def covered_literally(banker: str, punter: str) -> bool:
+    """An independent reading of §3.5 for one punter card: does the banker's card beat it?"""
+    order = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+    if punter[1] != banker[1]:
+        return True  # another suit never covers the banker's card
+    return order.index(punter[0]) < order.index(banker[0])
+
+
+def test_rule_3_5_covering_exhaustively_for_every_pair_of_cards() -> None:
+    assert "".join(sorted(RANKS)) == "".join(sorted("23456789TJQKA"))
+    wins = 0
+    for banker in DECK:
+        for card in DECK:
+            expected = not covered_literally(banker, card)
+            assert punter_wins(banker, [card]) is expected, (banker, card)
+            wins += expected
+    assert wins == 4 * sum(range(1, 14))  # per suit: ace beats 13 ranks ... deuce beats 1
