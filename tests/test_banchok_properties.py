@@ -9,6 +9,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from games.banchok import ENGINE, Decline, JoinStake, PostBank, Stake, State, Turn
 from games.engine import (
     Action,
     Cut,
@@ -20,7 +21,6 @@ from games.engine import (
     is_table_account,
     net,
 )
-from games.banchok import ENGINE, Decline, JoinStake, PostBank, Stake, State, Turn
 
 PLAYERS = (1, 2, 3, 4)
 CARD_EVENTS_PUBLIC = {"banker_draw", "card_turned", "cards_shown", "coup_settled",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.banchok import ENGINE, Decline, JoinStake, PostBank, Stake, State, Turn, punter_wins
-from games.cards import DECK, RANKS, verify
+from games.cards import DECK, RANKS, Shoe, verify
 from games.engine import (
     BANK,
     Action,
@@ -290,3 +290,33 @@ def test_rule_3_5_covering_exhaustively_for_every_pair_of_cards() -> None:
             assert punter_wins(banker, [card]) is expected, (banker, card)
             wins += expected
     assert wins == 4 * sum(range(1, 14))  # per suit: ace beats 13 ranks ... deuce beats 1
+
+
+def test_rule_3_7_when_the_shoe_runs_out_the_gathered_part_under_it_is_dealt() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, HANDS, joining=False)
+    s = s.model_copy(update={"shoe": Shoe.fixed(["5h", "5c"], decks=2)})
+    s, events = play(s, (2, Stake(amount=5)), (3, Stake(amount=5)))
+    found = kinds(events)
+    assert found.index("shoe_extended") < found.index("shoe_revealed") < found.index(
+        "cards_dealt")
+    assert next(e.data for e in events if e.kind == "shoe_revealed")["order"] == ["5h", "5c"]
+    dealt = sorted(c for x in s.seats for c in x.cards)
+    assert s.shoe is not None and sorted([*dealt, *s.shoe.dealing_order[6:]]) == sorted(
+        [*HANDS, "5h", "5c"])
+
+
+def test_a_banker_leaving_before_any_stake_takes_his_bank_at_once() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, HANDS)
+    s, events = play(s, (1, Leave()))
+    assert next(e.data for e in events if e.kind == "bank_ended") == {
+        "player": 1, "amount": 300, "reason": "banker_left"}
+    assert [x.player for x in s.seats] == [2, 3] and ENGINE.awaiting(s) == [2]
+    assert ENGINE.accounts(s) == {"stack:2": 1000, "stack:3": 1000}
+
+
+def test_a_punter_short_of_the_minimum_stakes_what_he_has() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 7}, [*HANDS, "Th"])
+    s, _ = play(s, (2, Stake(amount=10)), (3, JoinStake(amount=4)), (2, Turn()))
+    # 3 lost 4 of his 7 while joining: his own stake may now be 1 to 3.
+    spec = {a.kind: a for a in ENGINE.legal_actions(s, 3)}
+    assert stacks(s)[3] == 3 and (spec["stake"].min, spec["stake"].max) == (3, 3)
