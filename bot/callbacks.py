@@ -78,7 +78,7 @@ def encode(button: Button) -> str:
         if button.ask:
             arg = ASK
         elif button.choice is not None:
-            arg = f"c{button.choice}"
+            arg = f"{'' if button.amount is None else button.amount}c{button.choice}"
         elif button.select is not None:
             arg = f"s{button.select}"
         elif button.confirm is not None:
@@ -115,7 +115,10 @@ def decode(data: str | None) -> Button:
         select: int | None = None
         confirm: int | None = None
         ask = False
-        if arg == ASK:
+        both = re.fullmatch(r"(\d{1,13})c(\d{1,3})", arg)
+        if both:
+            amount, choice = int(both.group(1)), int(both.group(2))
+        elif arg == ASK:
             ask = True
         elif arg[:1] in ("c", "s", "k") and _NAT.match(arg[1:]):
             value = int(arg[1:])

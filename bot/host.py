@@ -117,6 +117,26 @@ def choice_field(engine: Engine[Any], kind: str) -> str | None:
     return None
 
 
+def choice_data(engine: Engine[Any], kind: str, choice: str) -> dict[str, Any]:
+    """Action fields for a choice: a bool field named after it is set, else the choice field
+    takes the value (a list field gets the split choice); unmatched choices keep defaults."""
+    cls = engine.action_types.get(kind)
+    if cls is None:
+        return {}
+    info = cls.model_fields.get(choice)
+    if info is not None and info.annotation is bool:
+        return {choice: True}
+    for name, f in cls.model_fields.items():
+        if name == "kind" or f.annotation is bool or f.annotation is int \
+                or int in get_args(f.annotation):
+            continue
+        text = str(f.annotation)
+        if "list" in text or "tuple" in text:
+            return {name: choice.replace(",", " ").split()}
+        return {name: choice}
+    return {}
+
+
 def collect_buttons(engine: Engine[Any], state: GameState, view: TableView) -> render.Buttons:
     """Union of every seated player's legal actions, and Join for newcomers."""
     buttons = render.Buttons()
@@ -506,11 +526,12 @@ class Host:
                 elif button.choice is not None:
                     buttons = collect_buttons(engine, state, engine.view(state, None))
                     choices = union_choices(buttons.kinds.get(button.kind, []))
-                    field = choice_field(engine, button.kind)
-                    if button.choice >= len(choices) or field is None:
+                    if button.choice >= len(choices):
                         return Outcome(i18n.t(lang, "forged"))
-                    data[field] = self._choice_value(engine, button.kind, field,
-                                                     choices[button.choice])
+                    data.update(choice_data(engine, button.kind, choices[button.choice]))
+                    field = amount_field(engine, button.kind)
+                    if button.amount is not None and field is not None:
+                        data[field] = button.amount
                 elif button.amount is not None:
                     field = amount_field(engine, button.kind)
                     if field is None:

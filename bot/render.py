@@ -163,6 +163,13 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
         if any(i18n.is_card(c) for c in choices):
             # choices among the presser's own cards: picked in private (DM), never here
             rows.append([InlineKeyboardButton(f"{label}…", callback_data=data(kind, ask=True))])
+        elif choices and kind in amount_kinds:
+            presets, _ = amounts_for(specs)
+            for i, c in enumerate(dict.fromkeys(choices)):
+                rows.append([InlineKeyboardButton(
+                    f"{label} {v} · {i18n.choice_label(lang, c)}" if j == 0 else str(v),
+                    callback_data=data(kind, amount=v, choice=i))
+                    for j, v in enumerate(presets)])
         elif choices and kind not in HOST_FILLED:
             seen: list[str] = []
             for c in choices:

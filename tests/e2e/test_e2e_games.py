@@ -20,6 +20,7 @@ POLICIES: dict[str, dict[str, list[str]]] = {
         "banker_draw": ["draw", "stand"],
         "void_choice": ["continue", "retire"],
     },
+    "banchok": {"joining": ["turn"]},
     "draw_poker": {"": ["open", "call", "check", "discard", "fold"]},
 }
 DEFAULT = [
@@ -52,7 +53,7 @@ async def open_and_seat(game: Game, name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["chemin_de_fer", "baccarat", "twenty_one", "draw_poker", "stud_poker"]
+    "name", ["chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker"]
 )
 async def test_full_coup(name: str, sandbox, bot_factory, tmp_path: Path) -> None:
     handle, sb = sandbox
