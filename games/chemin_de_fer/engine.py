@@ -55,6 +55,7 @@ from games.engine import (
     Action,
     ActionSpec,
     Cut,
+    GameState,
     IllegalAction,
     Join,
     Leave,
@@ -118,7 +119,7 @@ class CheminDeFer:
     """Chemin de fer (RULES.md §1) for 2–12 players."""
 
     name: ClassVar[str] = GAME
-    state_type: ClassVar[type[State]] = State
+    state_type: ClassVar[type[GameState]] = State
     action_types: ClassVar[dict[str, type[Action]]] = {
         cls.model_fields["kind"].default: cls
         for cls in (Join, Leave, Start, Cut, Bid, Pass, Banco, Stake, Continue, Retire,
