@@ -209,6 +209,9 @@ class ActionSpec(BaseModel):
     max: int | None = None
     presets: tuple[int, ...] = ()
     choices: tuple[str, ...] = ()
+    private: bool = False
+    """True when merely offering this action reveals a hidden card (jackpots' *Open* needs
+    jacks or better): the bot offers it only to the player himself, never on a group button."""
 
 
 # ---------------------------------------------------------------------- state
