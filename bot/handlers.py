@@ -284,7 +284,35 @@ async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) 
         await context.bot.send_message(change.chat.id, i18n.t(lang, "welcome_group"))
 
 
+def callback_tag(data: str | None) -> str:
+    """The type of a pressed button (``a``, ``m``, ``n``, ``l``) for logs: never its arguments."""
+    tag = (data or "").split("|", 1)[0]
+    return tag if tag in ("a", "m", "n", "l") else "?"
+
+
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log the error with its traceback, never the update itself (it may hold cards)."""
-    update_id = update.update_id if isinstance(update, Update) else None
-    log.error("error while handling update %s", update_id, exc_info=context.error)
+    """Log the error with its traceback, never the update itself (it may hold cards); a press
+    that failed still gets its answer, so the presser is not left with a spinning button."""
+    if not isinstance(update, Update):
+        log.error("error outside an update", exc_info=context.error)
+        return
+    chat = update.effective_chat
+    user = update.effective_user
+    query = update.callback_query
+    log.error("error while handling update %s (chat %s, user %s, button %s)",
+              update.update_id, chat.id if chat else None, user.id if user else None,
+              callback_tag(query.data) if query else "-", exc_info=context.error)
+    if query is None:
+        return
+    lang = "en"
+    try:
+        if chat is not None:
+            lang = await host_of(context).language(chat.id)
+    except Exception:  # the storage itself may be what failed
+        log.warning("no language for chat %s; answering in English",
+                    chat.id if chat else None)
+    try:
+        await query.answer(i18n.t(lang, "internal_error"))
+    except TelegramError as exc:
+        # already answered before the failure, or Telegram is down: nothing more to do
+        log.warning("could not answer a failed press: %s", type(exc).__name__)

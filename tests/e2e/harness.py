@@ -57,6 +57,8 @@ class BotProcess:
             **(extra or {}),
         }
         self.proc: subprocess.Popen[bytes] | None = None
+        # tracebacks a test provokes on purpose (the error handler logs them)
+        self.expected_tracebacks = 0
 
     def start(self) -> None:
         """Start the process (its log appends to bot.log)."""
