@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from bot import render
-from bot.host import amount_field, closing_transfers, collect_buttons
+from bot.host import closing_transfers
+from bot.specs import amount_field, collect_buttons
 from games import registry
 from games.cards import pretty
 from games.engine import Join, SeatView, Start, TableView, parse_action

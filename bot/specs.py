@@ -1,0 +1,82 @@
+"""From legal actions to buttons and back: which field an amount or a choice fills.
+
+The host knows no game: these helpers read an engine's action classes
+(``engine.action_types``) to find the int field an amount button fills and
+the field a choice fills, and merge every player's legal actions into the
+buttons of the table message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, get_args
+
+from bot import render
+from games.engine import ActionSpec, Engine, GameState, IllegalAction, TableView
+
+# A player id nobody has: legal_actions for it tells whether a newcomer may join.
+OUTSIDER = 0
+
+
+def amount_field(engine: Engine[Any], kind: str) -> str | None:
+    """The int field an amount button fills (``amount``, ``stake``...), if the action has one."""
+    cls = engine.action_types.get(kind)
+    if cls is None:
+        return None
+    for name, info in cls.model_fields.items():
+        if name != "kind" and (info.annotation is int or int in get_args(info.annotation)):
+            return name
+    return None
+
+
+def choice_field(engine: Engine[Any], kind: str) -> str | None:
+    """The field a choice button fills (the first non-int field), if any."""
+    cls = engine.action_types.get(kind)
+    if cls is None:
+        return None
+    for name, info in cls.model_fields.items():
+        if name != "kind" and not (info.annotation is int or int in get_args(info.annotation)):
+            return name
+    return None
+
+
+def choice_data(engine: Engine[Any], kind: str, choice: str) -> dict[str, Any]:
+    """Action fields for a choice: a bool field named after it is set, else the choice field
+    takes the value (a list field gets the split choice); unmatched choices keep defaults."""
+    cls = engine.action_types.get(kind)
+    if cls is None:
+        return {}
+    info = cls.model_fields.get(choice)
+    if info is not None and info.annotation is bool:
+        return {choice: True}
+    for name, f in cls.model_fields.items():
+        if name == "kind" or f.annotation is bool or f.annotation is int \
+                or int in get_args(f.annotation):
+            continue
+        text = str(f.annotation)
+        if "list" in text or "tuple" in text:
+            return {name: choice.replace(",", " ").split()}
+        return {name: choice}
+    return {}
+
+
+def collect_buttons(engine: Engine[Any], state: GameState, view: TableView) -> render.Buttons:
+    """Union of every seated player's legal actions, and Join for newcomers."""
+    buttons = render.Buttons()
+    for player in [*view.awaiting, *(s.player for s in view.seats), OUTSIDER]:
+        try:
+            buttons.add(engine.legal_actions(state, player))
+        except IllegalAction:
+            continue
+    return buttons
+
+
+def union_choices(specs: Sequence[ActionSpec]) -> list[str]:
+    """Choices of one kind across players, in first-seen order (what the buttons index)."""
+    seen: list[str] = []
+    for spec in specs:
+        for c in spec.choices:
+            if c not in seen:
+                seen.append(c)
+    return seen
+
