@@ -78,6 +78,7 @@ def remove_seat(st: BaccaratState, seat: BaccaratSeat, events: list[Event],
     """The player stands up: his stack goes back to his wallet."""
     pay(st, log, cash_out_transfers(seat.player, seat.stack))
     st.seats.remove(seat)
+    st.bids = [b for b in st.bids if b.player != seat.player]  # a bid needs its bidder
     events.append(public("player_left", player=seat.player))
 
 
