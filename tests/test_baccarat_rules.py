@@ -192,6 +192,15 @@ def test_rule_2_2_banker_shuffles_and_the_punter_to_his_right_cuts() -> None:
     assert play.state.phase == STAKING
 
 
+def test_rule_2_2_a_newcomer_does_not_take_the_cut_and_a_leaving_cutter_passes_it() -> None:
+    play = auctioned()
+    play(5, Join(name="P5", buy_in=1000))  # sits after player 4, i.e. to the banker's right
+    assert ENGINE.awaiting(play.state) == [4]
+    play(4, Leave())
+    assert ENGINE.awaiting(play.state) == [5] and play.state.phase == CUT
+    assert play.stacks() == {1: 400, 2: 1000, 3: 1000, 5: 1000}
+
+
 # ----------------------------------------------------------------- §2.3 stakes
 
 

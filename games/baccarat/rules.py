@@ -132,8 +132,8 @@ class BaccaratEngine:
             return [s.player for s in state.seats if not s.acted]
         if state.phase == STAKING:
             return [s.player for s in state.seats if s.in_coup and not s.acted]
-        if state.phase == CUT:
-            return [T.cutter(state)]
+        if state.phase == CUT and state.cutter is not None:
+            return [state.cutter]
         if state.phase == DRAWING:
             return [state.draw_order[state.turn]]
         if state.phase == BANKER_DRAW and state.banker is not None:
@@ -310,10 +310,10 @@ class BaccaratEngine:
             self._stake(st, seat, action, ev, log, rng)
         elif isinstance(action, Cut):
             _need(st.phase == CUT, Reason.WRONG_PHASE)
-            _need(player == T.cutter(st), Reason.NOT_YOUR_TURN)
+            _need(player == st.cutter, Reason.NOT_YOUR_TURN)
             assert st.shoe is not None
             st.shoe = st.shoe.with_cut(action.offset)
-            st.needs_cut = False
+            st.needs_cut, st.cutter = False, None
             ev.append(public("shoe_cut", player=player, cut=st.shoe.cut))
             T.boundary(st, ev, log, rng)
         elif isinstance(action, Draw | Stand | DeclareBaccara):
@@ -351,6 +351,9 @@ class BaccaratEngine:
             T.boundary(st, ev, log, rng)
         elif st.phase == CUT and len(st.seats) < self.min_players:
             T.boundary(st, ev, log, rng)
+        elif st.phase == CUT and seat.player == st.cutter:
+            st.cutter = T.cutter(st)  # the next punter to the banker's right cuts instead
+            ev.append(public("cut_awaited", player=st.cutter))
         else:
             self._progress(st, ev, log, rng)
 

@@ -78,6 +78,8 @@ class BaccaratState(GameState):
     bank: int = Field(default=0, ge=0)
     shoe: Shoe | None = None
     needs_cut: bool = False
+    cutter: PlayerId | None = None
+    """Who was asked to cut (fixed when the cut is awaited, so a newcomer cannot take it)."""
     discards: list[Card] = Field(default_factory=list)
     """Cards of finished coups of the current shoe (all were shown at their settlement)."""
     extra_shoes: int = 0

@@ -104,7 +104,7 @@ def retire_shoe(st: BaccaratState, events: list[Event]) -> None:
     if st.shoe is not None:
         events.append(public("shoe_revealed", **st.shoe.reveal()))
     st.shoe = None
-    st.needs_cut = False
+    st.needs_cut, st.cutter = False, None
     st.discards = []
 
 
@@ -208,6 +208,7 @@ def boundary(st: BaccaratState, events: list[Event], log: list[Transfer],
         new_shoe(st, events, rng)
     if st.needs_cut:
         st.phase = CUT
-        events.append(public("cut_awaited", player=cutter(st)))
+        st.cutter = cutter(st)
+        events.append(public("cut_awaited", player=st.cutter))
         return
     start_coup(st, events)
