@@ -101,11 +101,17 @@ class BaccaratMachine(RuleBasedStateMachine):
                 fields[name] = "X"
         action = ENGINE.action_types[kind].model_validate(fields)
         before = self.state.model_dump_json()
+        offered = {s.kind: s for s in ENGINE.legal_actions(self.state, player)}
         try:
             step = ENGINE.apply(self.state, player, action, self.rng)
         except IllegalAction:
             assert self.state.model_dump_json() == before
             return
+        # Accepted, so it must have been offered, within its bounds.
+        assert kind in offered
+        spec = offered[kind]
+        if spec.min is not None and "amount" in fields:
+            assert spec.min <= amount <= (spec.max if spec.max is not None else amount)
         self._commit(step, before)
 
     @rule()
