@@ -19,8 +19,23 @@ from storage.base import InsufficientFunds, StaleVersion, TableNotFound
 log = logging.getLogger(__name__)
 
 MAX_COUP_LINES = 60
+# How many cards of recent public events the table remembers (meta "shown"): enough for
+# any coup of any game, small enough to rewrite with every step.
+MAX_SHOWN = 200
 SETTLED = ("coup_settled", "hand_settled")
 _OWNED = re.compile(r"^[a-z_]+:(-?\d+)$")
+CARD = re.compile(r"[2-9TJQKA][cdhs]")
+
+
+def raw_cards(value: Any) -> list[str]:
+    """Card strings (``"Th"``) anywhere in plain event data."""
+    if isinstance(value, str):
+        return [value] if CARD.fullmatch(value) else []
+    if isinstance(value, list | tuple):
+        return [c for v in value for c in raw_cards(v)]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in raw_cards(v)]
+    return []
 
 
 def is_settlement(event: Event) -> bool:
@@ -76,6 +91,12 @@ class Steps(Delivery):
             a: dict(v) for a, v in meta.get("contrib", {}).items()}
         self._track_contributions(contrib, step.transfers)
         announcements: list[str] = []
+        # the cards the engine made public, as it gave them (not as rendered): the e2e
+        # transcript check holds every group text against this list
+        shown = [c for e in public_events if e.kind != "shoe_revealed"
+                 for c in raw_cards(e.data)]
+        if shown:
+            meta["shown"] = [*meta.get("shown", []), *shown][-MAX_SHOWN:]
         for event in public_events:
             lines.append(i18n.event_text(lang, event, names))
             if event.kind == "shoe_revealed":

@@ -15,7 +15,6 @@ import re
 import sqlite3
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 PRETTY = {pretty(r + s): r + s for r in "23456789TJQKA" for s in "cdhs"}
 CARD_RE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
 SETTLED_MARK = ("settled", "расчёт")
+RAW_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
+RECORD_RE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (\w+) ")
+GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+LIVE: list[Game] = []
+"""The games of the running test, checked at its end by the autouse fixture."""
 
 
 def cards_in(text: str) -> list[str]:
@@ -92,6 +96,15 @@ class BotProcess:
         """Everything the bot logged."""
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    def db_meta(self, chat_id: int) -> dict[str, Any]:
+        """The host's bookkeeping of the chat's open table (meta column), read-only."""
+        db = sqlite3.connect(f"file:{self.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute("SELECT meta FROM tables WHERE chat_id = ?", (chat_id,)).fetchone()
+        finally:
+            db.close()
+        return json.loads(row[0]) if row and row[0] else {}
+
     def db_table(self, chat_id: int) -> tuple[str, str, int] | None:
         """(game, state json, version) of the chat's open table, read-only."""
         db = sqlite3.connect(f"file:{self.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
@@ -130,6 +143,29 @@ class Game:
     players: list[Player]
     hidden_checks: int = 0
     seen_public: set[str] = field(default_factory=set)
+    # (sandbox log seq when sampled, every card public so far): see transcript_check
+    samples: list[tuple[int, frozenset[str]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        LIVE.append(self)
+
+    async def sample_public(self) -> None:
+        """Remember which cards the engine has made public by now (public view, and the cards
+        of its public events the host keeps in meta "shown"), with the log position."""
+        entries = await self.sb.log(since=self.samples[-1][0] if self.samples else None)
+        seq = max((e["seq"] for e in entries), default=self.samples[-1][0] if self.samples else 0)
+        public = set(self.samples[-1][1]) if self.samples else set()
+        row = self.bot.db_table(self.chat_id)
+        if row is not None:
+            engine = registry.engine(row[0])
+            view = engine.view(engine.state_type.model_validate_json(row[1]), None)
+            for s in view.seats:
+                public.update(s.face_up)
+            public.update(_raw_cards(view.info))
+            meta = self.bot.db_meta(self.chat_id)
+            public.update(meta.get("shown", []))
+            public.update((meta.get("revealed") or {}).get("order", []))
+        self.samples.append((seq, frozenset(public)))
 
     async def setup(self, admin: int | None = None) -> None:
         """Create the users and the group and add the bot."""
@@ -178,7 +214,9 @@ class Game:
             versions = {decode_action(d)[1] for _, d in self.sb.buttons(m) if decode_action(d)}
             return m if versions == {row[2]} else None
 
-        return await self.sb.wait_for(ok, timeout=20)
+        message = await self.sb.wait_for(ok, timeout=20)
+        await self.sample_public()
+        return message
 
     def awaited(self, message: dict[str, Any]) -> list[Player]:
         """Players named on the ⏳ line."""
@@ -211,11 +249,13 @@ class Game:
         shown.update(cards_in(json.dumps(public.info)))
         shown.update(c for c in _raw_cards(public.info))
         self.seen_public |= shown
+        if self.samples:  # cards of public events (e.g. last coup's, before a reshuffle)
+            self.seen_public |= self.samples[-1][1]
         hidden: set[str] = set()
         for s in public.seats:
             hidden.update(engine.view(state, s.player).my_cards)
         leaked = {c for c in cards_in(text) if c in hidden and c not in self.seen_public}
-        assert not leaked, f"hidden card(s) {sorted(leaked)} in a group message"
+        assert not leaked, f"hidden card(s) {sorted(leaked)} in a group message:\n{text}"
         self.hidden_checks += 1
 
     async def step(
@@ -345,6 +385,64 @@ def _ok(entry: dict[str, Any]) -> bool:
     return bool(entry.get("ok", True))
 
 
-def transcript_leaks(log: list[dict[str, Any]]) -> Counter[str]:
-    """Unused helper kept small: cards per chat in the transcript."""
-    return Counter(c for e in log for c in cards_in(json.dumps(e, ensure_ascii=False)))
+def _texts(params: dict[str, Any]) -> list[str]:
+    """The text of a call and the text of every inline button it carries."""
+    out = [str(params.get("text") or "")]
+    markup = params.get("reply_markup")
+    if isinstance(markup, str):
+        try:
+            markup = json.loads(markup)
+        except ValueError:
+            markup = None
+    if isinstance(markup, dict):
+        out += [str(b.get("text", "")) for row in markup.get("inline_keyboard", []) for b in row]
+    return out
+
+
+def transcript_check(log: list[dict[str, Any]], games: Sequence[Game]) -> tuple[int, set[str]]:
+    """Every group text and button of the Bot API log against the cards players were shown
+    privately: a card sent privately (a DM, its buttons, a My cards pop-up) may appear in a
+    group only once the engine made a copy of it public. Returns (group texts checked, every
+    card shown privately); raises AssertionError on a leak."""
+    by_chat = {g.chat_id: g for g in games}
+    private: set[str] = set()
+    checked = 0
+    for entry in sorted(log, key=lambda e: e["seq"]):
+        params = entry.get("params") or {}
+        method = entry["method"]
+        if method == "answerCallbackQuery":
+            private.update(cards_in(str(params.get("text") or "")))
+            continue
+        chat = _chat(entry)
+        if chat is None or method not in GROUP_METHODS:
+            continue
+        cards = [c for text in _texts(params) for c in cards_in(text)]
+        if chat > 0:
+            private.update(cards)
+            continue
+        checked += 1
+        game = by_chat.get(chat)
+        if game is None:
+            assert not set(cards) & private, f"hidden card in an unwatched chat {chat}"
+            continue
+        public = next((p for q, p in game.samples if q >= entry["seq"]),
+                      game.samples[-1][1] if game.samples else frozenset())
+        leaked = sorted({c for c in cards if c in private and c not in public})
+        assert not leaked, (f"hidden card(s) {leaked} in group message #{entry['seq']} "
+                            f"({method}): {params.get('text')!r}")
+    return checked, private
+
+
+def log_check(text: str, private: set[str], expected_tracebacks: int) -> None:
+    """The bot's own log: only the tracebacks a test provoked, and no card any player was
+    shown privately in a record at INFO or above (continuation lines belong to their record)."""
+    assert text.count("Traceback") == expected_tracebacks, text[-3000:]
+    level = "INFO"
+    for line in text.splitlines():
+        m = RECORD_RE.match(line)
+        if m:
+            level = m.group(1)
+        if level == "DEBUG":
+            continue
+        found = set(cards_in(line)) | set(RAW_RE.findall(line))
+        assert not found & private, f"card(s) {sorted(found & private)} in a log line: {line}"
