@@ -14,7 +14,6 @@ from telegram import (
 )
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -27,6 +26,7 @@ from telegram.ext import (
 from bot import handlers
 from bot.config import Settings
 from bot.host import Host
+from bot.ratelimit import GroupWindowLimiter
 from storage.factory import open_storage
 
 log = logging.getLogger(__name__)
@@ -103,9 +103,9 @@ def build_application(settings: Settings, token: str,
                       base_url: str | None = None) -> Application:  # type: ignore[type-arg]
     """The Application with every handler, the rate limiter and the job queue."""
     builder = (ApplicationBuilder().token(token)
-               .rate_limiter(AIORateLimiter(group_max_rate=settings.group_messages_per_minute,
-                                            group_time_period=60,
-                                            max_retries=settings.rate_limit_retries))
+               .rate_limiter(GroupWindowLimiter(settings.group_messages_per_minute,
+                                                settings.group_rate_period,
+                                                max_retries=settings.rate_limit_retries))
                .concurrent_updates(64)
                .post_init(post_init).post_shutdown(post_shutdown))
     if base_url:

@@ -25,6 +25,9 @@ class Settings(BaseSettings):
     # Telegram allows about 20 messages a minute in a group (DESIGN.md); the
     # rate limiter enforces it. Only the end-to-end tests raise it, to run fast.
     group_messages_per_minute: int = 20
+    # The window of that limit in seconds: Telegram's is a minute; only a test that
+    # speeds up the sandbox's clock shortens it.
+    group_rate_period: float = 60.0
     rate_limit_retries: int = 3
     log_level: str = "INFO"
 
