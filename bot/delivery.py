@@ -13,12 +13,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from telegram import Bot
+from telegram import Bot, InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
 from bot import i18n, render
 from bot.outbox import ChatOutbox, DirectMessages, NewMessage, Render
-from bot.specs import amount_field, collect_buttons
+from bot.specs import amount_field, collect_buttons, player_buttons, private_step
 from bot.timers import Timers
 from games import registry
 from games.engine import Engine, Event, GameState
@@ -97,7 +97,9 @@ class Delivery:
         buttons = collect_buttons(engine, state, view)
         amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
         show_cards = any(s.face_down for s in view.seats)
-        text = render.table_text(lang, view, deadline if view.awaiting else None, lines)
+        private = private_step(engine, state, view.awaiting)
+        text = render.table_text(lang, view, deadline if view.awaiting else None, lines,
+                                 private)
         markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards)
         return Render(text, markup)
 
@@ -116,22 +118,40 @@ class Delivery:
             box.post(NewMessage(table=True))
         return True
 
+    def decision_keyboard(self, lang: str, chat_id: int, engine: Engine[Any],
+                          state: GameState, player: int) -> InlineKeyboardMarkup | None:
+        """In a private step, the awaited ``player``'s own actions as buttons for his DM."""
+        view = engine.view(state, None)
+        if player not in view.awaiting or not private_step(engine, state, view.awaiting):
+            return None
+        buttons = player_buttons(engine, state, player)
+        amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
+        return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False)
+
     def _send_private(self, chat_id: int, lang: str, engine: Engine[Any], state: GameState,
                       events: Sequence[Event], names: dict[int, str]) -> None:
+        """Each reader's private events with his cards; in a private step every awaited
+        player also gets his decision keyboard (with his cards, or on its own)."""
         readers: list[int] = []
         for e in events:
             for p in e.to or ():
                 if p not in readers:
                     readers.append(p)
-        for player in readers:
+        awaited = list(engine.view(state, None).awaiting)
+        private = private_step(engine, state, awaited)
+        for player in [*readers, *(p for p in awaited if private and p not in readers)]:
             mine = [e for e in events if e.to is not None and player in e.to]
             view = engine.view(state, player)
-            text = render.dm_text(lang, view, render.event_lines(lang, mine, names))
+            lines = render.event_lines(lang, mine, names)
+            markup = self.decision_keyboard(lang, chat_id, engine, state, player)
+            if markup is not None:
+                lines.append(i18n.t(lang, "decide_private"))
+            text = render.dm_text(lang, view, lines)
 
             async def blocked(user_id: int, chat_id: int = chat_id) -> None:
                 await self._dm_blocked(chat_id, user_id)
 
-            self.dms.send(player, text, blocked)
+            self.dms.send(player, text, blocked, markup)
 
     async def _dm_blocked(self, chat_id: int, user_id: int) -> None:
         """The bot may not write to ``user_id``: offer the deep link once per table."""
@@ -152,8 +172,10 @@ class Delivery:
         name = names.get(str(user_id), str(user_id))
         self.outbox(chat_id).post(NewMessage(i18n.t(lang, "dm_blocked", name=name, link=link)))
 
-    async def dm_opened(self, user_id: int, payload: str | None) -> str | None:
-        """A player pressed Start in private (maybe from a deep link): his cards, if any."""
+    async def dm_opened(self, user_id: int, payload: str | None
+                        ) -> tuple[str, InlineKeyboardMarkup | None] | None:
+        """A player pressed Start in private (maybe from a deep link): his cards, if any, and
+        his pending private decision keyboard."""
         chat_id = parse_payload(payload) if payload else None
         if chat_id is None:
             return None
@@ -168,9 +190,11 @@ class Delivery:
             engine, state = self._load(rec.game, rec.state_json)
             view = engine.view(state, user_id)
         lang = await self.language(chat_id)
-        if not view.my_cards:
+        markup = self.decision_keyboard(lang, chat_id, engine, state, user_id)
+        if not view.my_cards and markup is None:
             return None
-        return render.dm_text(lang, view, [])
+        lines = [i18n.t(lang, "decide_private")] if markup is not None else []
+        return render.dm_text(lang, view, lines), markup
 
     async def my_cards(self, chat_id: int, user_id: int) -> str:
         """The *My cards* pop-up: the presser's own hidden cards, nobody else's."""

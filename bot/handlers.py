@@ -72,9 +72,11 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, i18n.t(lang, "welcome_group"))
         return
     payload = context.args[0] if context.args else None
-    cards = await host_of(context).dm_opened(user.id, payload)
-    await reply(update, cards or i18n.t(lang, "welcome_private" if not payload else
-                                        "dm_enabled"))
+    opened = await host_of(context).dm_opened(user.id, payload)
+    if opened is not None:
+        await reply(update, opened[0], reply_markup=opened[1])
+        return
+    await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"))
 
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -237,10 +239,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     if isinstance(button, ActionButton):
         private = message is not None and message.chat.type == ChatType.PRIVATE
-        if private and (button.select is not None or button.confirm is not None):
-            # the private card-selection keyboard: it acts on the table it names
+        if private:
+            # a private keyboard (card selection, a private decision): it acts on the table
+            # it names; the host checks the presser may act there exactly as in the group
             chat_id = button.chat_id
-        outcome = await host.press(chat_id, user.id, user.full_name, button)
+        outcome = await host.press(chat_id, user.id, user.full_name, button, private)
         await query.answer(outcome.text, show_alert=outcome.alert)
         if outcome.keyboard is not None and message is not None:
             await query.edit_message_reply_markup(outcome.keyboard)

@@ -16,7 +16,14 @@ from telegram import InlineKeyboardMarkup
 
 from bot import i18n, render
 from bot.callbacks import ActionButton
-from bot.specs import amount_field, choice_data, choice_field, collect_buttons, union_choices
+from bot.specs import (
+    amount_field,
+    choice_data,
+    choice_field,
+    collect_buttons,
+    player_buttons,
+    union_choices,
+)
 from bot.steps import Steps
 from games.engine import (
     ActionSpec,
@@ -57,7 +64,7 @@ class Presses(Steps):
     prompts: dict[tuple[int, int], Prompt]
 
     async def press(self, chat_id: int, user_id: int, name: str,
-                    button: ActionButton) -> Outcome:
+                    button: ActionButton, private: bool = False) -> Outcome:
         """A table button: validate table/coup/version, build the action, apply, commit."""
         lang = await self.language(chat_id)
         if button.chat_id != chat_id:
@@ -102,7 +109,10 @@ class Presses(Steps):
                     # RULES.md §0 "Cut": a fresh secure random offset from the press
                     data["offset"] = secrets.randbelow(1 << 30)
                 elif button.choice is not None:
-                    buttons = collect_buttons(engine, state, engine.view(state, None))
+                    # a private keyboard indexes the presser's own choices, the group's
+                    # the union of everybody's (what each keyboard was drawn from)
+                    buttons = (player_buttons(engine, state, user_id) if private
+                               else collect_buttons(engine, state, engine.view(state, None)))
                     choices = union_choices(buttons.kinds.get(button.kind, []))
                     if button.choice >= len(choices):
                         return Outcome(i18n.t(lang, "forged"))

@@ -84,7 +84,7 @@ def info_lines(lang: str, info: dict[str, Any], names: dict[int, str]) -> list[s
 
 
 def table_text(lang: str, view: TableView, deadline: float | None,
-               recent: Sequence[str]) -> str:
+               recent: Sequence[str], private: bool = False) -> str:
     """The one group message of a table, edited in place."""
     game = i18n.game_name(lang, view.game)
     names = names_of(view)
@@ -109,10 +109,12 @@ def table_text(lang: str, view: TableView, deadline: float | None,
     if view.awaiting:
         who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
         lines.append("")
+        # a private step reads the same for every awaited player, whoever holds what
+        key = "turn_private" if private else "turn"
         if deadline:
-            lines.append(i18n.t(lang, "turn", names=who, time=deadline_clock(deadline)))
+            lines.append(i18n.t(lang, key, names=who, time=deadline_clock(deadline)))
         else:
-            lines.append(i18n.t(lang, "turn_nodeadline", names=who))
+            lines.append(i18n.t(lang, key + "_nodeadline", names=who))
     if recent:
         lines.append("")
         lines.extend(recent[-8:])

@@ -8,6 +8,7 @@ buttons of the table message.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any, get_args
 
@@ -60,12 +61,38 @@ def choice_data(engine: Engine[Any], kind: str, choice: str) -> dict[str, Any]:
     return {}
 
 
-def collect_buttons(engine: Engine[Any], state: GameState, view: TableView) -> render.Buttons:
-    """Union of every seated player's legal actions, and Join for newcomers."""
-    buttons = render.Buttons()
-    for player in [*view.awaiting, *(s.player for s in view.seats), OUTSIDER]:
+def private_step(engine: Engine[Any], state: GameState, awaited: Sequence[int]) -> bool:
+    """True when some awaited player may take an action whose mere offer reveals a hidden
+    card (``ActionSpec.private``, e.g. jackpots' *Open*): then every awaited player decides in
+    his private chat, so the group cannot tell who was offered what."""
+    for player in awaited:
         try:
-            buttons.add(engine.legal_actions(state, player))
+            if any(spec.private for spec in engine.legal_actions(state, player)):
+                return True
+        except IllegalAction:
+            continue
+    return False
+
+
+def player_buttons(engine: Engine[Any], state: GameState, player: int) -> render.Buttons:
+    """One player's own legal actions (private ones included): his private keyboard."""
+    buttons = render.Buttons()
+    with contextlib.suppress(IllegalAction):
+        buttons.add(engine.legal_actions(state, player))
+    return buttons
+
+
+def collect_buttons(engine: Engine[Any], state: GameState, view: TableView) -> render.Buttons:
+    """Union of every seated player's legal actions, and Join for newcomers; never a private
+    action, and none of the awaited players' decisions in a private step (see above)."""
+    buttons = render.Buttons()
+    awaited = list(view.awaiting)
+    hide = set(awaited) if private_step(engine, state, awaited) else set()
+    for player in [*awaited, *(s.player for s in view.seats), OUTSIDER]:
+        if player in hide:
+            continue
+        try:
+            buttons.add(s for s in engine.legal_actions(state, player) if not s.private)
         except IllegalAction:
             continue
     return buttons
