@@ -305,8 +305,10 @@ class PokerEngine:
                 raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
             self._start_hand(s, ctx)
         else:
-            self._play(s, player, action, ctx)
+            # his own accepted action resets his timeouts (set first: the
+            # action may end the hand and remove a leaving seat)
             s.seats[seat_index(s.seats, player)].timeouts = 0
+            self._play(s, player, action, ctx)
         return self._step(s, ctx)
 
     def _step(self, s: PokerState, ctx: Ctx) -> Step[PokerState]:
