@@ -38,6 +38,7 @@ from games.engine import (
     SeatBase,
     Start,
     Step,
+    TableView,
     Transfer,
     is_table_account,
     net,
@@ -556,6 +557,10 @@ class PokerEngine:
         return Check() if "check" in kinds else Fold()
 
     # --------------------------------------------------------------- view
+
+    def view(self, state: PokerState, viewer: PlayerId | None) -> TableView:
+        """The table as ``viewer`` may see it; each game shows its own cards."""
+        raise NotImplementedError
 
     def _info(self, s: PokerState) -> dict[str, Any]:
         info: dict[str, Any] = {
