@@ -58,6 +58,8 @@ def test_rule_5a_2_open_is_offered_only_with_jacks_or_better() -> None:
     assert err.value.reason == Reason.NO_OPENERS
     s = play(s, (2, Check()))
     assert kinds(s, 3) == ["check", "open"]
+    # offering Open reveals jacks or better: the bot shows it to the player only
+    assert [a.private for a in ENGINE.legal_actions(s, 3)] == [False, False, True]
 
 
 def test_rule_5a_2_nobody_opens_antes_again_into_the_same_pot_and_new_deal() -> None:
@@ -89,8 +91,8 @@ def test_rule_5a_4_draw_up_to_three_cards_replacements_private() -> None:
     s = play(three(JJ, TT, AK, then=["As", "Ks", "Qs", "9d", "9h"]),
              (2, Open()), (3, Call()), (1, Fold()))
     assert s.phase == "draw" and ENGINE.awaiting(s) == [2]
-    spec = [a for a in ENGINE.legal_actions(s, 2) if a.kind == "discard"][0]
-    assert (spec.min, spec.max) == (0, 3)
+    spec = next(a for a in ENGINE.legal_actions(s, 2) if a.kind == "discard")
+    assert (spec.min, spec.max, spec.private) == (0, 3, True)
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(s, 2, Discard(cards=("2c", "3c", "4c", "Jc")))
     assert err.value.reason == Reason.BAD_DISCARD
@@ -128,7 +130,7 @@ def test_rule_5a_5_second_round_big_bet_starts_with_the_opener() -> None:
     s = play(three(TT, JJ, AK), (2, Check()), (3, Open()), (1, Call()), (2, Call()),
              (2, Discard()), (3, Discard()), (1, Discard()))
     assert ENGINE.awaiting(s) == [3]
-    bet = [a for a in ENGINE.legal_actions(s, 3) if a.kind == "bet"][0]
+    bet = next(a for a in ENGINE.legal_actions(s, 3) if a.kind == "bet")
     assert (bet.min, bet.max) == (4, 4)  # the big bet, 2L
 
 
@@ -165,7 +167,7 @@ def test_rule_5a_6_showdown_best_hand_wins_exact_amounts() -> None:
 
 def test_rule_5_fixed_limit_at_most_one_bet_and_three_raises() -> None:
     s = play(three(JJ, QQ, AK), (2, Open()), (3, Raise()), (1, Raise()))
-    raise_spec = [a for a in ENGINE.legal_actions(s, 2) if a.kind == "raise"][0]
+    raise_spec = next(a for a in ENGINE.legal_actions(s, 2) if a.kind == "raise")
     assert (raise_spec.min, raise_spec.max) == (8, 8)
     s = play(s, (2, Raise()))
     assert kinds(s, 3) == ["call", "fold"]  # the cap: one bet and three raises
@@ -175,10 +177,10 @@ def test_rule_5_fixed_limit_at_most_one_bet_and_three_raises() -> None:
 
 def test_rule_5_pot_limit_bounds() -> None:
     s = three(JJ, QQ, AK, structure="pot")
-    spec = [a for a in ENGINE.legal_actions(s, 2) if a.kind == "open"][0]
+    spec = next(a for a in ENGINE.legal_actions(s, 2) if a.kind == "open")
     assert (spec.min, spec.max) == (2, 3)  # at least L, at most the pot (3 antes)
     s = play(s, (2, Open(amount=3)))
-    spec = [a for a in ENGINE.legal_actions(s, 3) if a.kind == "raise"][0]
+    spec = next(a for a in ENGINE.legal_actions(s, 3) if a.kind == "raise")
     # call 3, then raise by the pot after the call (3 + 3 + 3): to 12
     assert (spec.min, spec.max) == (6, 12)
     with pytest.raises(IllegalAction) as err:

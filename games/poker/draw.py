@@ -83,9 +83,13 @@ class DrawPokerEngine(PokerEngine):
         if kit.stand_patter_or_discarder_index == index:
             assert state.kit is not None
             seat = state.seats[seat_index(state.seats, state.kit.players[index])]
+            # private: the choices are his hidden cards (never on a group button)
             return [ActionSpec(kind="discard", min=0, max=self._max_discard(state, seat.cards),
-                               presets=(0, 1, 2, 3), choices=tuple(seat.cards))]
-        return self._betting_specs(state, kit, index)
+                               presets=(0, 1, 2, 3), choices=tuple(seat.cards), private=True)]
+        specs = self._betting_specs(state, kit, index)
+        # private: merely offering Open tells the table he holds jacks or better
+        return [spec.model_copy(update={"private": True}) if spec.kind == "open" else spec
+                for spec in specs]
 
     def _bet_kind(self, state: PokerState, kit: BancoKitState, index: int) -> str | None:
         assert state.kit is not None
