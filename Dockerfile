@@ -10,7 +10,7 @@ COPY pyproject.toml README.md ./
 COPY games ./games
 COPY storage ./storage
 COPY bot ./bot
-RUN pip install . \
+RUN pip install ".[postgres]" \
     && useradd --create-home --uid 10001 banco \
     && mkdir -p /data && chown banco:banco /data
 
