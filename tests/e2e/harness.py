@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import i18n
 from bot.sandbox.client import SandboxClient
 from games import registry
 from games.cards import pretty
@@ -31,6 +32,10 @@ SETTLED_MARK = ("settled", "расчёт")
 RAW_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 RECORD_RE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (\w+) ")
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+# what the ⏳ line says when the awaited players decide by a keyboard in their DMs
+PRIVATE_TURN = tuple(
+    i18n.t(lang, "turn_private_nodeadline", names="\0").split("\0")[1] for lang in ("en", "ru")
+)
 LIVE: list[Game] = []
 """The games of the running test, checked at its end by the autouse fixture."""
 
@@ -261,9 +266,33 @@ class Game:
     async def step(
         self, player: Player, prefer: Sequence[str], amounts: str = "min"
     ) -> tuple[str, dict[str, Any]]:
-        """``player`` presses the first preferred kind offered that he may do; returns it."""
+        """``player`` presses the first preferred kind offered that he may do; returns it.
+
+        The group's buttons first; when the table says he decides in the private chat (a
+        step with a private action), the keyboard the bot sent to his DM, as a player would.
+        """
         message = await self.synced()
         self.check_hidden(message["text"])
+        done = await self._press_first(player, prefer, self.chat_id, message, amounts)
+        if done is not None:
+            return done
+        offered = [t for t, _ in self.sb.buttons(message)]
+        if self.decides_in_private(message, player):
+            version = self.bot.db_table(self.chat_id)[2]
+            dm = await self.dm_keyboard(player, version)
+            done = await self._press_first(player, prefer, player.id, dm, amounts)
+            if done is not None:
+                return done
+            offered = [t for t, _ in self.sb.buttons(dm)]
+        raise AssertionError(
+            f"{player.name} could do none of {prefer}: {offered}\n{message['text']}"
+        )
+
+    async def _press_first(
+        self, player: Player, prefer: Sequence[str], chat: int, message: dict[str, Any],
+        amounts: str,
+    ) -> tuple[str, dict[str, Any]] | None:
+        """Press, in ``chat``, the first button of a preferred kind the bot accepts."""
         buttons = [(t, d, decode_action(d)) for t, d in self.sb.buttons(message)]
         for kind in prefer:
             private = [
@@ -272,31 +301,58 @@ class Game:
                 if a and a[2] == kind and a[3] == "?" and t.endswith("…")
             ]
             if private:
-                return kind, await self.private_choice(player, private[0][1], message["message_id"])
+                answer = await self.private_choice(player, private[0][1], message["message_id"],
+                                                   chat)
+                return kind, answer
             options = [(t, d, a) for t, d, a in buttons if a and a[2] == kind and a[3] != "?"]
             if amounts == "max":
                 options.reverse()
             for _, data, _ in options:
-                answer = await self.press(player, data, message["message_id"])
+                answer = await self.sb.press(chat, message["message_id"], player.id, data,
+                                             wait=10)
                 assert answer["answered"], "every callback query is answered"
                 row = self.bot.db_table(self.chat_id)
-                if row is not None and row[2] != options[0][2][1]:
+                if row is None or row[2] != options[0][2][1]:
                     return kind, answer
-                if row is None:
-                    return kind, answer
-        raise AssertionError(
-            f"{player.name} could do none of {prefer}: {[b[0] for b in buttons]}\n{message['text']}"
-        )
+        return None
 
-    async def private_choice(self, player: Player, data: str, message_id: int) -> dict[str, Any]:
-        """Press a "pick your cards" button, then confirm an empty pick in the private chat."""
+    def decides_in_private(self, message: dict[str, Any], player: Player) -> bool:
+        """The table message says ``player`` decides in his private chat."""
+        line = next((ln for ln in message["text"].splitlines() if ln.startswith("⏳")), "")
+        return any(m in line for m in PRIVATE_TURN) and player in self.awaited(message)
+
+    async def dm_keyboard(self, player: Player, version: int) -> dict[str, Any]:
+        """The newest message in ``player``'s private chat with this table's decision
+        buttons for step ``version`` (sent after the commit, so maybe a moment later)."""
+
+        def decision(data: str | None) -> bool:
+            a = decode_action(data)
+            return (a is not None and data is not None
+                    and data.split("|")[1] == str(self.chat_id)
+                    and a[1] == version and a[3][:1] not in ("s", "k"))
+
+        async def ready() -> dict[str, Any] | None:
+            for m in reversed(await self.sb.bot_messages(player.id)):
+                if any(decision(d) for _, d in self.sb.buttons(m)):
+                    return m
+            return None
+
+        return await self.sb.wait_for(ready, timeout=10)
+
+    async def private_choice(
+        self, player: Player, data: str, message_id: int, chat: int | None = None
+    ) -> dict[str, Any]:
+        """Press a "pick your cards" button (in the group or his DM), then confirm an empty
+        pick in the private chat."""
         version = decode_action(data)[1]
-        await self.press(player, data, message_id)
+        await self.sb.press(self.chat_id if chat is None else chat, message_id, player.id,
+                            data, wait=10)
 
         async def keyboard() -> dict[str, Any] | None:
             m = await self.sb.last_bot_message(player.id)
             ok = m and any(
                 d and d.startswith("a|") and d.split("|")[5].startswith("k")
+                and d.split("|")[3] == str(version)
                 for _, d in self.sb.buttons(m)
             )
             return m if ok else None
