@@ -1,9 +1,10 @@
 """End-to-end harness: the sandbox in this process, the real bot as ``python -m bot``.
 
 Players act only through the sandbox control API (messages, button presses),
-exactly as people would; the bot's database is read (never written) to know
-the true hidden cards, so the transcript check can tell a leak from a card
-the rules turned up.
+exactly as people would; the bot's database is read to know the true hidden
+cards, so the transcript check can tell a leak from a card the rules turned
+up. It is written only while the bot is stopped (:meth:`BotProcess.write_state`:
+a test fixes the next shoe), and the restart resumes from it like any restart.
 """
 
 from __future__ import annotations
@@ -109,6 +110,20 @@ class BotProcess:
         finally:
             db.close()
         return json.loads(row[0]) if row and row[0] else {}
+
+    def write_state(self, chat_id: int, state_json: str) -> None:
+        """Replace the stored state of the chat's table (same version) while the process is
+        stopped; a new process resumes from it as from any commit."""
+        assert self.proc is None or self.proc.poll() is not None, "stop the bot first"
+        db = sqlite3.connect(self.data_dir / "banco.sqlite3", timeout=5)
+        try:
+            with db:
+                changed = db.execute(
+                    "UPDATE tables SET state = ? WHERE chat_id = ?", (state_json, chat_id)
+                ).rowcount
+        finally:
+            db.close()
+        assert changed == 1
 
     def db_table(self, chat_id: int) -> tuple[str, str, int] | None:
         """(game, state json, version) of the chat's open table, read-only."""
