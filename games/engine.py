@@ -211,7 +211,9 @@ class ActionSpec(BaseModel):
     choices: tuple[str, ...] = ()
     private: bool = False
     """True when merely offering this action reveals a hidden card (jackpots' *Open* needs
-    jacks or better): the bot offers it only to the player himself, never on a group button."""
+    jacks or better): the bot offers it only to the player himself, never on a group button.
+    Where a hidden card decides whether an action is offered, every action of that decision
+    is private for every player in that situation, so the group cannot tell them apart."""
 
 
 # ---------------------------------------------------------------------- state

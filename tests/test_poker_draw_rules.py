@@ -56,10 +56,14 @@ def test_rule_5a_2_open_is_offered_only_with_jacks_or_better() -> None:
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(s, 2, Bet())
     assert err.value.reason == Reason.NO_OPENERS
+    # offering Open reveals jacks or better, so before the opening the whole decision is
+    # private for holder and non-holder alike: the group cannot tell them apart
+    assert [(a.kind, a.private) for a in ENGINE.legal_actions(s, 2)] == [
+        ("leave", False), ("check", True)]
     s = play(s, (2, Check()))
     assert kinds(s, 3) == ["check", "open"]
-    # offering Open reveals jacks or better: the bot shows it to the player only
-    assert [a.private for a in ENGINE.legal_actions(s, 3)] == [False, False, True]
+    assert [(a.kind, a.private) for a in ENGINE.legal_actions(s, 3)] == [
+        ("leave", False), ("check", True), ("open", True)]
 
 
 def test_rule_5a_2_nobody_opens_antes_again_into_the_same_pot_and_new_deal() -> None:

@@ -87,9 +87,14 @@ class DrawPokerEngine(PokerEngine):
             return [ActionSpec(kind="discard", min=0, max=self._max_discard(state, seat.cards),
                                presets=(0, 1, 2, 3), choices=tuple(seat.cards), private=True)]
         specs = self._betting_specs(state, kit, index)
-        # private: merely offering Open tells the table he holds jacks or better
-        return [spec.model_copy(update={"private": True}) if spec.kind == "open" else spec
-                for spec in specs]
+        assert state.kit is not None
+        if kit.street_index == 0 and state.kit.opener is None:
+            # private: before the opening, whether Open is offered tells the table who
+            # holds jacks or better, so the whole decision (Check too) is private for
+            # everyone, holder or not (RULES.md §5a.2)
+            return [spec if spec.kind == "leave" else spec.model_copy(update={"private": True})
+                    for spec in specs]
+        return specs
 
     def _bet_kind(self, state: PokerState, kit: BancoKitState, index: int) -> str | None:
         assert state.kit is not None

@@ -112,14 +112,7 @@ async def group_buttons(game: Game) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("holder_first", [
-    True,
-    pytest.param(False, marks=pytest.mark.xfail(strict=True, reason=(
-        "leak in games/poker/draw.py: before the opening a player WITHOUT openers is offered "
-        "Check alone, not private, so the group gets a Check button and the ordinary turn "
-        "line, unlike a player with openers; the engine must mark that whole decision "
-        "private for everybody"))),
-])
+@pytest.mark.parametrize("holder_first", [True, False])
 async def test_open_only_in_the_holders_private_chat(holder_first: bool, sandbox, bot_factory,
                                                      tmp_path: Path) -> None:
     handle, sb = sandbox
