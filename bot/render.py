@@ -206,6 +206,7 @@ def dm_text(lang: str, view: TableView, lines: Sequence[str]) -> str:
     out = [i18n.t(lang, "dm_header", game=game, coup=view.coup), *lines]
     if view.my_cards:
         out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
+    out.extend(info_lines(lang, view.my_info, names_of(view)))
     return clip("\n".join(out))
 
 
@@ -213,7 +214,9 @@ def cards_popup(lang: str, view: TableView) -> str:
     """The *My cards* pop-up (at most 200 characters)."""
     if not view.my_cards:
         return i18n.t(lang, "no_cards")
-    return i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards)))[:200]
+    lines = [i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))),
+             *info_lines(lang, view.my_info, names_of(view))]
+    return "\n".join(lines)[:200]
 
 
 def settlement_text(lang: str, view: TableView, coup: int, lines: Sequence[str]) -> str:

@@ -286,6 +286,9 @@ class TableView(BaseModel):
     awaiting: tuple[PlayerId, ...] = ()
     info: dict[str, Any] = Field(default_factory=dict)
     """Public facts of the game (burned cards, commitments, showing values); never hidden cards."""
+    my_info: dict[str, Any] = Field(default_factory=dict)
+    """Facts for the viewer alone, derived from his own hidden cards (his points, a hint);
+    always empty in the public view. The bot shows them only in his private chat or pop-up."""
 
 
 # ------------------------------------------------------------------- contract

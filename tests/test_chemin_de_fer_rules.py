@@ -329,6 +329,18 @@ def test_rule_1_7_banker_chooses_freely_and_never_holds_more_than_three() -> Non
     assert exc.value.reason in (Reason.WRONG_PHASE, Reason.NOT_YOUR_TURN)
 
 
+def test_rule_1_7_tableau_hint_is_shown_to_the_banker_alone() -> None:
+    # punters 2+2=4 draw face down; banker K+4=4: the hint for an unseen card is "stand"
+    state = act(staking(shoe_of("2d", "Kd", "2h", "4h", "3s"), bank=100), 4, Stake(amount=100))
+    assert state.phase == "banker_draw"
+    assert ENGINE.view(state, 1).my_info == {"hint": "stand", "points": 4}
+    assert ENGINE.view(state, 4).my_info == {"points": 7}
+    assert ENGINE.view(state, None).my_info == {} and ENGINE.view(state, 2).my_info == {}
+    # punters 7 stand; banker 3: the classic table says draw
+    stood = act(staking(shoe_of("3d", "Kd", "4h", "3h"), bank=100), 4, Stake(amount=100))
+    assert ENGINE.view(stood, 1).my_info == {"hint": "draw", "points": 3}
+
+
 def test_rule_1_7_banker_timeout_draws_on_5_and_stands_on_6() -> None:
     on5 = staking(shoe_of("3d", "Kd", "4h", "5h", "4s"), bank=100)  # punters 7, banker 5
     step = ENGINE.timeout(act(on5, 4, Stake(amount=100)))

@@ -50,6 +50,7 @@ from games.chemin_de_fer.state import (
     seat_of,
     staked_total,
 )
+from games.chemin_de_fer.tableau import banker_hint
 from games.engine import (
     BANK,
     Action,
@@ -334,10 +335,15 @@ class CheminDeFer:
             seats.append(SeatView(player=s.player, name=s.name, stack=s.stack, stake=s.stake,
                                   face_down=held, role=role, status=status))
         mine: list[str] = []
+        my_info: dict[str, Any] = {}
         if viewer is not None and viewer == state.banker:
             mine = state.banker_cards
+            # RULES.md §1.7: the classic tableau as a hint, for the banker's eyes only
+            my_info["hint"] = banker_hint(state)
         elif viewer is not None and viewer == state.playing:
             mine = state.punter_cards
+        if mine:
+            my_info["points"] = points(mine)
         shoe = state.shoe
         info: dict[str, Any] = {
             "decks": state.decks, "burn": state.burn, "min_stake": state.min_stake,
@@ -354,7 +360,8 @@ class CheminDeFer:
             info["offered_to"] = state.queue[0]
         return TableView(game=GAME, version=state.version, coup=state.coup, phase=state.phase,
                          viewer=viewer, seats=tuple(seats), my_cards=tuple(mine),
-                         bank=state.bank, awaiting=tuple(waiting), info=info)
+                         bank=state.bank, awaiting=tuple(waiting), info=info,
+                         my_info={k: v for k, v in my_info.items() if v is not None})
 
     def accounts(self, state: State) -> dict[str, int]:
         """Every non-empty table account: stacks, stakes and the bank."""
