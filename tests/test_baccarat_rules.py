@@ -437,3 +437,17 @@ def test_joining_mid_coup_plays_from_the_next_and_leaving_waits_for_settlement()
     assert play.nets() == {2: -100, 3: -100, 4: 200}
     assert 3 not in play.stacks() and play.find("player_left")[0].data == {"player": 3}
     assert ENGINE.awaiting(play.state) == [2, 4, 5]
+
+
+def test_view_my_info_gives_only_the_viewer_his_points_while_his_cards_are_hidden() -> None:
+    # No naturals; draw order 4 (4: draws 2h -> 6), 2 (0: declares baccara), 3 (6).
+    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("4c", "2d"), 4: ("3c", "Ad")}, "2h")
+    assert {p: ENGINE.view(play.state, p).my_info for p in (1, 2, 3, 4)} == {
+        1: {"points": 5}, 2: {"points": 0}, 3: {"points": 6}, 4: {"points": 4}}
+    assert ENGINE.view(play.state, None).my_info == {}
+    assert ENGINE.view(play.state, 99).my_info == {}
+    play(4, Draw())
+    assert ENGINE.view(play.state, 4).my_info == {"points": 6}
+    play(2, DeclareBaccara())  # his two cards are face up now: nothing private left
+    assert ENGINE.view(play.state, 2).my_info == {}
+    assert ENGINE.view(play.state, 3).my_info == {"points": 6}

@@ -302,3 +302,15 @@ def test_leaving_during_a_coup_waits_for_the_settlement() -> None:
     assert [x.player for x in s.seats] == [1, 3]
     assert next(e.data for e in events if e.kind == "coup_settled")["results"] == [
         {"player": 2, "outcome": "win", "net": 10}]
+
+
+def test_view_my_info_gives_only_the_viewer_the_total_of_his_hidden_cards() -> None:
+    s = table({1: 100, 2: 100, 3: 100}, ["As", "9c", "5h", "Kd", "7c", "6s", "Ts"])
+    assert ENGINE.view(s, 2).my_info == {}  # no cards before the deal
+    s, _ = play(s, (2, Stake(amount=10)), (3, Stake(amount=10)))
+    # Punter 2's 21 (As Kd) is face up now; punter 3 holds 9c 7c, the banker 5h 6s.
+    assert {p: ENGINE.view(s, p).my_info for p in (1, 2, 3)} == {
+        1: {"total": 11}, 2: {}, 3: {"total": 16}}
+    assert ENGINE.view(s, None).my_info == {}
+    s, _ = play(s, (3, Stand()), (1, Buy()))
+    assert ENGINE.view(s, 1).my_info == {"total": 21}

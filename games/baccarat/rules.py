@@ -220,7 +220,12 @@ class BaccaratEngine:
         """The table as ``viewer`` sees it: only cards the rules turned face up."""
         waiting = self.awaiting(state)
         seats = tuple(self._seat_view(state, s, waiting) for s in state.seats)
-        mine = next((s.cards for s in state.seats if s.player == viewer), [])
+        own = next((s for s in state.seats if s.player == viewer), None)
+        mine = own.cards if own is not None else []
+        my_info: dict[str, Any] = {}
+        if own is not None and own.cards and not own.shown:
+            # His points while his first two cards are still face down (RULES.md §2.5).
+            my_info["points"] = hand_points(own.cards)
         info: dict[str, Any] = {
             "banker": state.banker,
             "min_stake": state.settings.min_stake,
@@ -239,7 +244,8 @@ class BaccaratEngine:
             info["declarer"] = state.declarer
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=seats, my_cards=tuple(mine),
-                         bank=state.bank, awaiting=tuple(waiting), info=info)
+                         bank=state.bank, awaiting=tuple(waiting), info=info,
+                         my_info=my_info)
 
     # ----------------------------------------------------------------- helpers
 

@@ -253,9 +253,11 @@ class TwentyOneEngine:
                         discards=len(state.discards))
         if state.banker is not None and is_seated(state, state.banker):
             info["can_still_stake"] = max(0, capacity(state))
+        # His best total while his cards are face down (RULES.md §4.3), for his eyes only.
+        my_info: dict[str, Any] = {"total": total(list(mine))} if mine else {}
         return TableView(game=state.game, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         awaiting=tuple(self.awaiting(state)), info=info)
+                         awaiting=tuple(self.awaiting(state)), info=info, my_info=my_info)
 
     @staticmethod
     def _status(s: State, x: Seat) -> str:
