@@ -52,7 +52,7 @@ def seat_line(lang: str, index: int, seat: Any, view: TableView) -> str:
     """One seat: order number, name, role, stack, stake, face-up cards, hidden count, status."""
     parts = [f"{index}. {seat.name}"]
     if seat.role:
-        parts[0] += f" [{i18n.word(lang, seat.role)}]"
+        parts[0] += f" [{i18n.word(lang, seat.role, 'role')}]"
     parts.append(f"💰{seat.stack}")
     if seat.stake:
         parts.append(i18n.t(lang, "seat_stake", stake=seat.stake))
@@ -62,23 +62,26 @@ def seat_line(lang: str, index: int, seat: Any, view: TableView) -> str:
     if cards:
         parts.append(cards)
     if seat.status:
-        parts.append(f"({i18n.word(lang, seat.status)})")
+        parts.append(f"({i18n.word(lang, seat.status, 'status')})")
     marker = "▶ " if seat.player in view.awaiting else ""
     return marker + " · ".join(parts)
 
 
 def info_lines(lang: str, info: dict[str, Any], names: dict[int, str]) -> list[str]:
-    """Public facts of the game; the commitment is shortened (full text: /verify)."""
+    """Facts of the game (public ``info`` or the viewer's ``my_info``), labelled and with
+    word values (a hint, a poker hand) translated; hashes are shortened (full text: /verify)."""
     lines = []
     for key, value in info.items():
         if value is None or value is False or value in ("", 0) or value == [] or value == {}:
             continue
-        if key == "commitment" and isinstance(value, str):
-            text = value[:16] + "…"
-        elif isinstance(value, dict) and key.startswith("last"):
+        if key.startswith("last") and (isinstance(value, dict) or (
+                isinstance(value, list) and any(isinstance(v, dict) for v in value))):
             continue  # the previous coup's summary is in its settlement message
+        if key.startswith("commitment"):
+            hashes = value if isinstance(value, list) else [value]
+            text = " ".join(str(h)[:16] + "…" for h in hashes)
         else:
-            text = i18n.format_value(value, names, key)
+            text = i18n.format_value(value, names, key, lang)
         lines.append(f"{i18n.info_label(lang, key)}: {text}")
     return lines
 
@@ -92,7 +95,7 @@ def table_text(lang: str, view: TableView, deadline: float | None,
         lines = [i18n.t(lang, "table_title", game=game, coup=view.coup)]
     else:
         lines = [i18n.t(lang, "table_idle", game=game)]
-    lines.append(i18n.t(lang, "phase", phase=i18n.word(lang, view.phase)))
+    lines.append(i18n.t(lang, "phase", phase=i18n.word(lang, view.phase, "phase")))
     money = []
     if view.bank:
         money.append(i18n.t(lang, "bank", amount=view.bank))
