@@ -39,7 +39,6 @@ from games.banchok.model import (
     cards_left,
     clockwise_after,
     cutter,
-    fork,
     in_coup,
     is_seated,
     punter,
@@ -47,6 +46,7 @@ from games.banchok.model import (
     stake_bounds,
     stake_total,
 )
+from games.banking import apply_on_fork, fork
 from games.cards import secure_rng
 from games.engine import (
     BANK,
@@ -124,15 +124,7 @@ class BanchokEngine:
     def apply(self, state: State, player: PlayerId, action: Action,
               rng: random.Random | None = None) -> Step[State]:
         """Apply ``action`` for ``player`` on a copy of ``state``."""
-        s = fork(state)
-        ev: Events = []
-        tr: Transfers = []
-        self._dispatch(s, player, action, ev, tr, rng)
-        for x in s.seats:
-            if x.player == player:
-                x.timeouts = 0
-        s.version = state.version + 1
-        return Step(state=s, events=ev, transfers=tr)
+        return apply_on_fork(state, player, action, rng, self._dispatch)
 
     def _dispatch(self, s: State, player: PlayerId, action: Action, ev: Events,
                   tr: Transfers, rng: random.Random | None) -> None:

@@ -134,21 +134,6 @@ class State(GameState):
     last: LastCoup | None = None
 
 
-def fork(state: State) -> State:
-    """A copy of ``state`` sharing nothing mutable with it, much cheaper than a deep copy.
-
-    Shoes are only ever replaced (their methods return new shoes), cards are
-    strings and :class:`LastCoup` is frozen; seats are the models edited in place.
-    """
-    s = state.model_copy()
-    s.seats = [x.model_copy(update={"cards": list(x.cards)}) for x in state.seats]
-    s.under = list(state.under)
-    s.used = list(state.used)
-    s.queue = list(state.queue)
-    s.joiners = list(state.joiners)
-    return s
-
-
 def seat_of(s: State, player: PlayerId | None) -> Seat:
     """The seat of ``player``; a missing banker or punter means the phase is wrong."""
     if player is None:

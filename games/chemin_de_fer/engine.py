@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from games.banking import fork
 from games.chemin_de_fer import bank, coup
 from games.chemin_de_fer.state import (
     AUCTION,
@@ -44,7 +45,6 @@ from games.chemin_de_fer.state import (
     Stake,
     Stand,
     State,
-    copy_state,
     is_seated,
     points,
     seat_of,
@@ -204,7 +204,7 @@ class CheminDeFer:
         cls = self.action_types.get(action.kind)
         if cls is None or not isinstance(action, cls):
             raise IllegalAction(Reason.UNKNOWN_ACTION)
-        ctx = Ctx(st=copy_state(state), rng=rng)
+        ctx = Ctx(st=fork(state), rng=rng)
         if isinstance(action, Join):
             self._join(ctx, player, action)
         else:
@@ -298,7 +298,7 @@ class CheminDeFer:
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
         """Apply every awaited player's safe default; two in a row stand a player up."""
-        ctx = Ctx(st=copy_state(state), rng=rng)
+        ctx = Ctx(st=fork(state), rng=rng)
         for player in self.awaiting(state):
             if player not in self.awaiting(ctx.st):
                 continue

@@ -239,20 +239,3 @@ def staked_total(st: State) -> int:
 def points(cards: list[str]) -> int:
     """Baccarat-family points of a hand (RULES.md §0)."""
     return hand_points(cards)
-
-
-def copy_state(st: State) -> State:
-    """A copy the step may change without touching ``st``.
-
-    Cheaper than ``model_copy(deep=True)``: the shoe and ``last_coup`` are
-    never changed in place (a new shoe object replaces the old one on every
-    deal), so they are shared; every list the step may change is copied.
-    """
-    new = st.model_copy()
-    new.seats = [s.model_copy() for s in st.seats]
-    new.bids = list(st.bids)
-    new.queue = list(st.queue)
-    new.stake_order = list(st.stake_order)
-    new.punter_cards = list(st.punter_cards)
-    new.banker_cards = list(st.banker_cards)
-    return new

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from games.banking import apply_on_fork, fork
 from games.cards import secure_rng
 from games.engine import (
     Action,
@@ -53,7 +54,6 @@ from games.twenty_one.model import (
     State,
     Transfers,
     capacity,
-    fork,
     in_coup,
     is_seated,
     seat_of,
@@ -108,15 +108,7 @@ class TwentyOneEngine:
     def apply(self, state: State, player: PlayerId, action: Action,
               rng: random.Random | None = None) -> Step[State]:
         """Apply ``action`` for ``player`` on a copy of ``state``."""
-        s = fork(state)
-        ev: Events = []
-        tr: Transfers = []
-        self._dispatch(s, player, action, ev, tr, rng)
-        for x in s.seats:
-            if x.player == player:
-                x.timeouts = 0
-        s.version = state.version + 1
-        return Step(state=s, events=ev, transfers=tr)
+        return apply_on_fork(state, player, action, rng, self._dispatch)
 
     def _dispatch(self, s: State, player: PlayerId, action: Action, ev: Events,
                   tr: Transfers, rng: random.Random | None) -> None:

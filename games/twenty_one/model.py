@@ -131,24 +131,6 @@ Events = list[Event]
 Transfers = list[Transfer]
 
 
-def fork(state: State) -> State:
-    """A copy of ``state`` sharing nothing mutable with it, much cheaper than a deep copy.
-
-    Cards are immutable strings and a :class:`Result` is frozen, so copying the
-    lists (and the seats, the only models edited in place) is enough.
-    """
-    s = state.model_copy()
-    s.seats = [x.model_copy(update={"cards": list(x.cards)}) for x in state.seats]
-    s.discards = list(state.discards)
-    s.queue = list(state.queue)
-    s.results = list(state.results)
-    s.last_results = list(state.last_results)
-    if state.shoe is not None:
-        s.shoe = state.shoe.model_copy(
-            update={"order": list(state.shoe.order), "burned": list(state.shoe.burned)})
-    return s
-
-
 def seat_of(s: State, player: PlayerId | None) -> Seat:
     """The seat of ``player``; a missing banker or turn means the phase is wrong."""
     if player is None:

@@ -1,0 +1,77 @@
+"""Mechanics the four banking games (chemin de fer, baccarat, banchok, twenty-one) share.
+
+Only what is truly the same in each of them lives here; every rule that
+differs stays in the game's own package, readable there top to bottom.
+Nothing here depends on a game's phases or choices.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TypeVar
+
+from games.engine import (
+    Action,
+    Event,
+    GameState,
+    PlayerId,
+    SeatBase,
+    Step,
+    Transfer,
+)
+
+S = TypeVar("S", bound=GameState)
+T = TypeVar("T", bound=SeatBase)
+
+IDLE = "idle"
+"""The phase every banking game waits for ``Start`` in."""
+
+Dispatch = Callable[[S, PlayerId, Action, list[Event], list[Transfer], random.Random | None],
+                    None]
+"""A game's handler of one action: it changes the copied state and appends events and transfers."""
+
+
+# ------------------------------------------------------------------- a step
+
+
+def fork(state: S) -> S:
+    """A copy of ``state`` sharing nothing an action changes in place; far cheaper than deep.
+
+    Every list of the state is copied, and every seat in them, with the seat's
+    own lists (its cards). Everything else is shared: cards are strings, a shoe
+    is only ever replaced (its methods return a new shoe), and the other models
+    kept in lists (bids, results, gathered shoes) are frozen or only replaced.
+    """
+    s = state.model_copy()
+    for name, value in state:
+        if isinstance(value, list):
+            setattr(s, name, [_fork_seat(x) if isinstance(x, SeatBase) else x for x in value])
+    return s
+
+
+def _fork_seat(seat: T) -> T:
+    return seat.model_copy(update={n: list(v) for n, v in seat if isinstance(v, list)})
+
+
+def _seats(state: GameState) -> list[SeatBase]:
+    return [x for _, value in state if isinstance(value, list)
+            for x in value if isinstance(x, SeatBase)]
+
+
+def apply_on_fork(state: S, player: PlayerId, action: Action, rng: random.Random | None,
+                  dispatch: Dispatch[S]) -> Step[S]:
+    """Apply ``action`` through ``dispatch`` on a :func:`fork` of ``state``; the input is untouched.
+
+    The player's own accepted action resets his consecutive timeouts (RULES.md §0
+    "Timeouts"), and the version goes up by exactly one.
+    """
+    s = fork(state)
+    events: list[Event] = []
+    transfers: list[Transfer] = []
+    dispatch(s, player, action, events, transfers, rng)
+    for seat in _seats(s):
+        if seat.player == player:
+            seat.timeouts = 0
+    s.version = state.version + 1
+    return Step(state=s, events=events, transfers=transfers)
