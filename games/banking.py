@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from games.engine import (
     Action,
     Event,
     GameState,
+    IllegalAction,
     PlayerId,
+    Reason,
     SeatBase,
     Step,
     Transfer,
+    public,
 )
+from games.table import buy_in_transfers, check_join
 
 S = TypeVar("S", bound=GameState)
 T = TypeVar("T", bound=SeatBase)
@@ -75,3 +79,40 @@ def apply_on_fork(state: S, player: PlayerId, action: Action, rng: random.Random
             seat.timeouts = 0
     s.version = state.version + 1
     return Step(state=s, events=events, transfers=transfers)
+
+
+# ---------------------------------------------------------- seats and play
+
+
+def sit_down(seats: list[T], newcomer: T, max_players: int, events: list[Event],
+             transfers: list[Transfer], **data: Any) -> None:
+    """Seat ``newcomer``, whose stack is his buy-in; he plays from the next coup.
+
+    ``data`` adds game facts to the public ``player_joined`` event.
+    """
+    check_join(seats, newcomer.player, max_players)
+    seats.append(newcomer)
+    transfers += buy_in_transfers(newcomer.player, newcomer.stack)
+    events.append(public("player_joined", player=newcomer.player, name=newcomer.name,
+                         stack=newcomer.stack, **data))
+
+
+def check_start(phase: str, seated: int, min_players: int) -> None:
+    """Refuse ``Start`` unless the table is idle with enough players seated."""
+    if phase != IDLE:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    if seated < min_players:
+        raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
+
+
+def count_timeout(seat: SeatBase, events: list[Event], **data: Any) -> None:
+    """One more consecutive timeout for ``seat``, announced publicly (``data`` adds facts)."""
+    seat.timeouts += 1
+    events.append(public("timed_out", player=seat.player, **data))
+
+
+def stand_up_after_two(seat: SeatBase, events: list[Event]) -> None:
+    """RULES.md §0 "Timeouts": two in a row and he is stood up after the current coup."""
+    if seat.timeouts >= 2 and not seat.leaving:
+        seat.leaving = True
+        events.append(public("stood_up", player=seat.player))

@@ -36,7 +36,14 @@ from games.baccarat.state import (
     Stake,
     Stand,
 )
-from games.banking import apply_on_fork, fork
+from games.banking import (
+    apply_on_fork,
+    check_start,
+    count_timeout,
+    fork,
+    sit_down,
+    stand_up_after_two,
+)
 from games.cards import hand_points, secure_rng
 from games.engine import (
     BANK,
@@ -61,7 +68,7 @@ from games.engine import (
     stack,
     stake,
 )
-from games.table import buy_in_transfers, check_join, find_seat, move
+from games.table import find_seat, move
 
 PUNTER_MAY_DRAW = 4
 """RULES.md §2.7: a punter on 0–4 may take a third card; 5–7 stands."""
@@ -183,11 +190,8 @@ class BaccaratEngine:
             if p not in self.awaiting(st):
                 continue  # the table moved on (e.g. the auction resolved)
             seat = C.seat_of(st, p)
-            seat.timeouts += 1
-            events.append(public("timed_out", player=p))
-            if seat.timeouts >= 2 and not seat.leaving:
-                seat.leaving = True
-                events.append(public("stood_up", player=p))
+            count_timeout(seat, events)
+            stand_up_after_two(seat, events)
             self._act(st, p, self._default(st, seat, rng), events, log, rng)
         st.version += 1
         return Step(state=st, events=events, transfers=log)
@@ -273,18 +277,14 @@ class BaccaratEngine:
     def _act(self, st: BaccaratState, player: PlayerId, action: Action, ev: list[Event],
              log: list[Transfer], rng: random.Random | None) -> None:
         if isinstance(action, Join):
-            check_join(st.seats, player, self.max_players)
-            st.seats.append(BaccaratSeat(player=player, name=action.name, stack=0))
-            T.pay(st, log, buy_in_transfers(player, action.buy_in))
-            ev.append(public("player_joined", player=player, name=action.name,
-                             seat=len(st.seats) - 1, stack=action.buy_in))
+            sit_down(st.seats, BaccaratSeat(player=player, name=action.name, stack=action.buy_in),
+                     self.max_players, ev, log, seat=len(st.seats))
             return
         seat = find_seat(st.seats, player)
         if isinstance(action, Leave):
             self._leave(st, seat, ev, log, rng)
         elif isinstance(action, Start):
-            _need(st.phase == IDLE, Reason.WRONG_PHASE)
-            _need(len(st.seats) >= self.min_players, Reason.NOT_ENOUGH_PLAYERS)
+            check_start(st.phase, len(st.seats), self.min_players)
             T.boundary(st, ev, log, rng)
         elif isinstance(action, Bid | Pass) and st.phase == AUCTION:
             self._bid(st, seat, action, ev, log, rng)

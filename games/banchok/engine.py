@@ -46,7 +46,14 @@ from games.banchok.model import (
     stake_bounds,
     stake_total,
 )
-from games.banking import apply_on_fork, fork
+from games.banking import (
+    apply_on_fork,
+    check_start,
+    count_timeout,
+    fork,
+    sit_down,
+    stand_up_after_two,
+)
 from games.cards import secure_rng
 from games.engine import (
     BANK,
@@ -67,7 +74,7 @@ from games.engine import (
     stack,
     stake,
 )
-from games.table import buy_in_transfers, check_join, find_seat, move
+from games.table import find_seat, move
 
 
 def _presets(lo: int, hi: int, bank: int) -> tuple[int, ...]:
@@ -129,11 +136,8 @@ class BanchokEngine:
     def _dispatch(self, s: State, player: PlayerId, action: Action, ev: Events,
                   tr: Transfers, rng: random.Random | None) -> None:
         if isinstance(action, Join):
-            check_join(s.seats, player, self.max_players)
-            s.seats.append(Seat(player=player, name=action.name, stack=action.buy_in))
-            tr += buy_in_transfers(player, action.buy_in)
-            ev.append(public("player_joined", player=player, name=action.name,
-                             stack=action.buy_in))
+            sit_down(s.seats, Seat(player=player, name=action.name, stack=action.buy_in),
+                     self.max_players, ev, tr)
             return
         seat = find_seat(s.seats, player)
         if isinstance(action, Leave):
@@ -176,10 +180,7 @@ class BanchokEngine:
             raise IllegalAction(Reason.NOT_YOUR_TURN)
 
     def _start(self, s: State, player: PlayerId, ev: Events, rng: random.Random | None) -> None:
-        if s.phase != IDLE:
-            raise IllegalAction(Reason.WRONG_PHASE)
-        if len(s.seats) < self.min_players:
-            raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
+        check_start(s.phase, len(s.seats), self.min_players)
         ev.append(public("play_started", by=player))
         if s.last_banker is not None and is_seated(s, s.last_banker):
             offer_bank(s, ev, [x.player for x in clockwise_after(s, s.last_banker)])
@@ -272,11 +273,9 @@ class BanchokEngine:
         tr: Transfers = []
         for player in self.awaiting(s):
             seat = seat_of(s, player)
-            seat.timeouts += 1
-            ev.append(public("timed_out", player=player))
-            if seat.timeouts >= 2 and not seat.leaving and s.phase != POST:
-                seat.leaving = True
-                ev.append(public("stood_up", player=player))
+            count_timeout(seat, ev)
+            if s.phase != POST:  # declining the bank on a timeout already means leaving (§3.8)
+                stand_up_after_two(seat, ev)
             action: Action
             if s.phase == POST:
                 action = Decline()

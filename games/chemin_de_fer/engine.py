@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from games.banking import fork
+from games.banking import check_start, count_timeout, fork, sit_down, stand_up_after_two
 from games.chemin_de_fer import bank, coup
 from games.chemin_de_fer.state import (
     AUCTION,
@@ -70,7 +70,6 @@ from games.engine import (
     stack,
     stake,
 )
-from games.table import buy_in_transfers, check_join
 
 _AUTO: dict[str, Callable[[Ctx], None]] = {
     NEXT_COUP: bank.next_coup,
@@ -221,10 +220,7 @@ class CheminDeFer:
         if isinstance(action, Leave):
             self._leave(ctx, player)
         elif isinstance(action, Start):
-            if st.phase != IDLE:
-                raise IllegalAction(Reason.WRONG_PHASE)
-            if len(st.seats) < self.min_players:
-                raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
+            check_start(st.phase, len(st.seats), self.min_players)
             bank.open_auction(ctx)
         elif isinstance(action, Bid):
             bank.bid(ctx, player, action.amount)
@@ -255,12 +251,8 @@ class CheminDeFer:
 
     def _join(self, ctx: Ctx, player: PlayerId, action: Join) -> None:
         """Sit down; during a coup he takes part from the next one."""
-        st = ctx.st
-        check_join(st.seats, player, self.max_players)
-        st.seats.append(Seat(player=player, name=action.name, stack=0))
-        for t in buy_in_transfers(player, action.buy_in):
-            ctx.move(t.src, t.dst, t.amount, t.reason)
-        ctx.emit(public("player_joined", player=player, name=action.name, stack=action.buy_in))
+        sit_down(ctx.st.seats, Seat(player=player, name=action.name, stack=action.buy_in),
+                 self.max_players, ctx.events, ctx.transfers)
 
     def _leave(self, ctx: Ctx, player: PlayerId) -> None:
         """Leave now when nothing of his is at stake, otherwise right after the coup."""
@@ -305,12 +297,8 @@ class CheminDeFer:
             action = default_action(ctx.st, player)
             assert action is not None
             seat = seat_of(ctx.st, player)
-            seat.timeouts += 1
-            ctx.emit(public("timed_out", player=player, action=action.kind))
-            if seat.timeouts >= 2 and not seat.leaving:
-                # RULES.md §0 "Timeouts": stood up after the current coup
-                seat.leaving = True
-                ctx.emit(public("stood_up", player=player))
+            count_timeout(seat, ctx.events, action=action.kind)
+            stand_up_after_two(seat, ctx.events)
             self._dispatch(ctx, player, action, auto=True)
             _run(ctx)
         ctx.st.version += 1

@@ -5,7 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from games.banking import apply_on_fork, fork
+from games.banking import (
+    apply_on_fork,
+    check_start,
+    count_timeout,
+    fork,
+    sit_down,
+    stand_up_after_two,
+)
 from games.cards import secure_rng
 from games.engine import (
     Action,
@@ -25,7 +32,7 @@ from games.engine import (
     stack,
     stake,
 )
-from games.table import buy_in_transfers, check_join, find_seat, move
+from games.table import find_seat, move
 from games.twenty_one.coup import (
     advance_drawing,
     advance_staking,
@@ -113,20 +120,14 @@ class TwentyOneEngine:
     def _dispatch(self, s: State, player: PlayerId, action: Action, ev: Events,
                   tr: Transfers, rng: random.Random | None) -> None:
         if isinstance(action, Join):
-            check_join(s.seats, player, self.max_players)
-            s.seats.append(Seat(player=player, name=action.name, stack=action.buy_in))
-            tr += buy_in_transfers(player, action.buy_in)
-            ev.append(public("player_joined", player=player, name=action.name,
-                             stack=action.buy_in))
+            sit_down(s.seats, Seat(player=player, name=action.name, stack=action.buy_in),
+                     self.max_players, ev, tr)
             return
         seat = find_seat(s.seats, player)
         if isinstance(action, Leave):
             self._leave(s, seat, ev, tr, rng)
         elif isinstance(action, Start):
-            if s.phase != IDLE:
-                raise IllegalAction(Reason.WRONG_PHASE)
-            if len(s.seats) < self.min_players:
-                raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
+            check_start(s.phase, len(s.seats), self.min_players)
             ev.append(public("play_started", by=player))
             resume(s, ev, tr, rng)
         elif isinstance(action, Cut):
@@ -201,11 +202,8 @@ class TwentyOneEngine:
         tr: Transfers = []
         for player in self.awaiting(s):
             seat = seat_of(s, player)
-            seat.timeouts += 1
-            ev.append(public("timed_out", player=player))
-            if seat.timeouts >= 2 and not seat.leaving:
-                seat.leaving = True
-                ev.append(public("stood_up", player=player))
+            count_timeout(seat, ev)
+            stand_up_after_two(seat, ev)
             if s.phase == CUT:
                 assert s.shoe is not None
                 offset = (rng or secure_rng()).randrange(len(s.shoe.order))
