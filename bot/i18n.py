@@ -341,7 +341,7 @@ EVENTS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "openers_shown": ("{player} shows the openers: {cards}", "{player} shows the openers"),
         "antes_posted": "Antes posted: {antes}",
         "stood_up": "{player} timed out twice and is stood up",
-        "timed_out": "{player} timed out",
+        "timed_out": ("{player} timed out: {action}", "{player} timed out"),
         "coup_settled": (
             "Coup settled ({outcome}): {results}",
             "Coup settled: {results}",
@@ -466,7 +466,7 @@ EVENTS: dict[str, dict[str, str | tuple[str, ...]]] = {
         ),
         "antes_posted": "Анте внесено: {antes}",
         "stood_up": "{player} дважды не успел сходить и встаёт из-за стола",
-        "timed_out": "{player}: время вышло",
+        "timed_out": ("{player}: время вышло, за него — «{action}»", "{player}: время вышло"),
         "coup_settled": ("Расчёт ({outcome}): {results}", "Расчёт: {results}", "Расчёт: {net}"),
         "table_idle": ("Ждём игроков ({reason})", "Ждём игроков"),
         "bank_won": "{player} выигрывает банк: {amount}",
@@ -498,7 +498,7 @@ EVENTS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "joining_open": "К ставке {punter} можно примазаться",
         "sat_out": "{player} пропускает талью",
         "shoe_extended": "Сыгранные карты уходят под шуз; хеш {commitment}",
-        "showing": ("{player}: {cards} — {value}; {possible}", "{player}: {cards} — {value}"),
+        "showing": ("{player}: {cards}, {value}; {possible}", "{player}: {cards}, {value}"),
         "stake_declined": "{player} не примазывается",
         "stake_joined": "{player} примазывается к {punter}: {amount}",
         "stake_skipped": ("{player} пропускает ({reason})", "{player} пропускает"),
@@ -509,7 +509,7 @@ EVENTS: dict[str, dict[str, str | tuple[str, ...]]] = {
         ),
         "bet_made": "{player} ставит {to}",
         "raise_made": "{player} повышает до {to}",
-        "open_made": "{player} открывает: {to}",
+        "open_made": "{player} открывает ставкой {to}",
         "called": "{player} уравнивает: {amount}",
         "third_card_dealt": "{player} получает третью карту {card}, очков: {points}",
     },
@@ -636,6 +636,7 @@ VALUES: dict[str, dict[str, str]] = {
         "no_chips": "no chips", "insufficient_chips": "not enough chips",
         "nobody_can_bank": "nobody can hold the bank",
         "nobody_can_stake": "nobody can stake", "bank_covered": "the bank is covered",
+        "tripled": "the bank has tripled",
     },
     "ru": {
         "win": "выигрыш", "loss": "проигрыш", "lose": "проигрыш", "push": "ничья",
@@ -649,7 +650,7 @@ VALUES: dict[str, dict[str, str]] = {
         "banker_left": "банкомёт ушёл", "punter_baccara": "баккара у понтёра",
         "no_chips": "нет фишек", "insufficient_chips": "не хватает фишек",
         "nobody_can_bank": "некому держать банк", "nobody_can_stake": "некому ставить",
-        "bank_covered": "банк уже покрыт",
+        "bank_covered": "банк уже покрыт", "tripled": "банк утроился",
     },
 }
 
@@ -679,8 +680,8 @@ _HANDS_RU: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (f"straight flush, ({_R}) high", "стрит-флеш до {s0}"),
         (f"flush, ({_R}) high", "флеш до {s0}"),
         (f"straight, ({_R}) high", "стрит до {s0}"),
-        (f"high card, ({_R}) high", "старшая карта: {n0}"),
-        (f"({_R}) high", "старшая карта: {n0}"),
+        (f"high card, ({_R}) high", "старшая карта — {n0}"),
+        (f"({_R}) high", "старшая карта — {n0}"),
         ("possible straight", "возможен стрит"),
         ("possible flush", "возможен флеш"),
         ("possible full house", "возможен фулл-хаус"),
@@ -769,6 +770,8 @@ def value_text(lang: str, value: str, key: str = "") -> str | None:
         return WORDS[lang][f"{key}:{value}"]
     if value in VALUES[lang]:
         return VALUES[lang][value]
+    if key == "action" and value in ACTIONS[lang]:
+        return ACTIONS[lang][value]  # the safe default a timeout applied
     return hand_name(lang, value)
 
 
@@ -798,7 +801,7 @@ def _player_dict(value: dict[str, Any], names: dict[int, str], lang: str | None)
         if k == "player":
             continue
         text = format_value(v, names, k, lang)
-        if k in ("cards", *SIGNED_KEYS):
+        if k in ("cards", "amount", *SIGNED_KEYS):
             main.append(text)
         elif k == "outcome":
             extra.insert(0, text)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot import i18n
+from bot import i18n, render
+from bot.specs import amount_field, choice_data
 from games import registry
-from games.engine import Event, Reason
+from games.engine import Event, Join, Reason, SeatView, Start, TableView, parse_action
 
 GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
 
@@ -18,6 +22,9 @@ def test_every_text_key_in_both_languages() -> None:
     assert set(i18n.TEXTS["en"]) == set(i18n.TEXTS["ru"])
     assert set(i18n.EVENTS["en"]) == set(i18n.EVENTS["ru"])
     assert set(i18n.ACTIONS["en"]) == set(i18n.ACTIONS["ru"])
+    assert set(i18n.INFO["en"]) == set(i18n.INFO["ru"])
+    assert set(i18n.WORDS["en"]) == set(i18n.WORDS["ru"])
+    assert set(i18n.VALUES["en"]) == set(i18n.VALUES["ru"])
     assert set(i18n.GAME_NAMES["en"]) == set(i18n.GAME_NAMES["ru"]) == set(registry.GAMES)
 
 
@@ -72,3 +79,251 @@ def test_language_from_telegram_code() -> None:
     assert i18n.lang_of("uk-UA") == "ru"
     assert i18n.lang_of("en-GB") == "en"
     assert i18n.lang_of(None, "ru") == "ru"
+
+
+# ---------------------------------------------------------------- every word the engines show
+
+SEEDS = range(3)
+STEPS = 300
+# strings in views and events that are not words: hashes, salts, a player's chosen name
+NOT_WORDS = ("commitment", "commitments", "salt", "name")
+
+
+@dataclass
+class Seen:
+    """Everything the views and events of random play put in front of a reader."""
+
+    phases: set[str] = field(default_factory=set)
+    roles: set[str] = field(default_factory=set)
+    statuses: set[str] = field(default_factory=set)
+    info: set[str] = field(default_factory=set)
+    my_info: set[str] = field(default_factory=set)
+    values: set[tuple[str, str]] = field(default_factory=set)
+    events: list[Event] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+    def words_in(self, key: str, value: Any) -> None:
+        """Word-valued strings (not cards, hashes, names or player ids) under ``key``."""
+        if key in NOT_WORDS:
+            return
+        if isinstance(value, str):
+            if not i18n.is_card(value) and not value.isdigit():
+                self.values.add((key, value))
+        elif isinstance(value, list | tuple):
+            for v in value:
+                self.words_in(key, v)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                self.words_in(key if str(k).isdigit() else str(k), v)
+
+    def look(self, view: TableView) -> None:
+        """Record one view."""
+        self.phases.add(view.phase)
+        for seat in view.seats:
+            if seat.role:
+                self.roles.add(seat.role)
+            if seat.status:
+                self.statuses.add(seat.status)
+        self.info.update(view.info)
+        self.my_info.update(view.my_info)
+        for key, value in [*view.info.items(), *view.my_info.items()]:
+            self.words_in(key, value)
+
+
+def random_play(name: str, seen: Seen) -> None:
+    """Seeded random legal actions (and some timeouts) of 2-5 players, every view recorded."""
+    engine = registry.engine(name)
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        state = engine.new_table({}, rng)
+        for p in range(1, rng.randint(engine.min_players, min(engine.max_players, 5)) + 1):
+            buy_in = rng.choice([40, 300, 1000])
+            state = engine.apply(state, p, Join(name=f"P{p}", buy_in=buy_in), rng).state
+        state = engine.apply(state, 1, Start(), rng).state
+        for _ in range(STEPS):
+            public_view = engine.view(state, None)
+            seen.look(public_view)
+            for seat in public_view.seats:
+                seen.look(engine.view(state, seat.player))
+            seen.texts.append(render.table_text("ru", public_view, None, []))
+            waiting = engine.awaiting(state)
+            if not waiting:
+                break
+            if rng.random() < 0.04:
+                step = engine.timeout(state, rng)
+            else:
+                player = rng.choice(waiting)
+                specs = [s for s in engine.legal_actions(state, player)
+                         if s.kind != "leave" or rng.random() < 0.05]
+                spec = rng.choice(specs)
+                data: dict[str, Any] = {"kind": spec.kind}
+                if spec.kind == "cut":
+                    data["offset"] = rng.randrange(100)
+                elif spec.choices:
+                    data.update(choice_data(engine, spec.kind, rng.choice(spec.choices)))
+                amount = amount_field(engine, spec.kind)
+                if amount and spec.min is not None and spec.kind != "cut":
+                    data[amount] = rng.randint(spec.min, spec.max or spec.min)
+                step = engine.apply(state, player, parse_action(engine, data), rng)
+            seen.events.extend(step.events)
+            for event in step.events:
+                for key, value in event.data.items():
+                    seen.words_in(key, value)
+            state = step.state
+
+
+@pytest.fixture(scope="module")
+def seen() -> dict[str, Seen]:
+    out = {}
+    for name in registry.GAMES:
+        out[name] = Seen()
+        random_play(name, out[name])
+    return out
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("name", list(registry.GAMES))
+def test_every_phase_role_status_and_info_key_has_an_explicit_translation(
+        seen: dict[str, Seen], name: str, lang: str) -> None:
+    got = seen[name]
+    assert got.phases and got.statuses and got.info  # the play reached the game itself
+    missing = sorted(
+        [f"phase {p}" for p in got.phases if not i18n.has_word(lang, p, "phase")]
+        + [f"role {r}" for r in got.roles if not i18n.has_word(lang, r, "role")]
+        + [f"status {s}" for s in got.statuses if not i18n.has_word(lang, s, "status")]
+        + [f"info {k}" for k in got.info | got.my_info if k not in i18n.INFO[lang]])
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("name", list(registry.GAMES))
+def test_every_word_valued_fact_and_event_field_is_translated(
+        seen: dict[str, Seen], name: str, lang: str) -> None:
+    missing = sorted(f"{k}={v}" for k, v in seen[name].values
+                     if i18n.value_text(lang, v, k) is None)
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+@pytest.mark.parametrize("name", list(registry.GAMES))
+def test_every_event_the_engines_emit_fills_one_of_its_templates(
+        seen: dict[str, Seen], name: str, lang: str) -> None:
+    """No event falls back to the generic "kind: key value" line."""
+    generic = []
+    for event in seen[name].events:
+        fields = {k: "x" for k in event.data}
+        fits = False
+        for template in i18n.templates(lang, event.kind):
+            try:
+                template.format(**fields)
+            except (KeyError, IndexError):
+                continue
+            fits = True
+            break
+        if not fits:
+            generic.append(f"{event.kind}{sorted(event.data)}")
+    assert sorted(set(generic)) == []
+
+
+# Latin words a Russian table may show: player names of the play, and "UTC".
+LATIN_OK = re.compile(r"\bP\d\b|\bUTC\b|[0-9a-f]{16}…")
+
+
+@pytest.mark.parametrize("name", list(registry.GAMES))
+def test_a_russian_table_has_no_english_word(seen: dict[str, Seen], name: str) -> None:
+    texts = seen[name].texts
+    assert len(texts) > 30
+    for text in texts:
+        # card ranks (J, Q, K, A) are single letters; a word has two or more
+        english = re.findall(r"[A-Za-z]{2,}", LATIN_OK.sub("", text))
+        assert english == [], text
+
+
+RU_BANKER_DRAW = """Шмен де фер · талья #3
+Фаза: прикуп банкомёта
+Банк: 240
+Колод: 6
+Сжигается карт: 3
+Мин. ставка: 5
+Банкомёт: Анна
+Поставлено: 200
+Банк не покрыт на: 40
+Играет руку: Борис
+Карт у понтёра: 3
+Хеш шуза: 0123456789abcdef…
+Сожжены: K♠ 4♦ 9♣
+Карт в шузе: 290
+
+▶ 1. Анна [банкомёт] · 💰760 · 🂠×2 · (ходит)
+2. Борис [понтёр] · 💰800 · ставка 200 · 🂠×3 · (играет руку)
+3. Вера [понтёр] · 💰500 · (уходит)
+
+⏳ Анна"""
+
+
+def banker_draw_view(viewer: int | None) -> TableView:
+    """Chemin de fer, coup 3: the punter Boris drew, the banker Anna decides."""
+    mine = viewer == 1
+    return TableView(
+        game="chemin_de_fer", version=40, coup=3, phase="banker_draw", viewer=viewer,
+        seats=(SeatView(player=1, name="Анна", stack=760, face_down=2, role="banker",
+                        status="to act"),
+               SeatView(player=2, name="Борис", stack=800, stake=200, face_down=3,
+                        role="punter", status="plays the hand"),
+               SeatView(player=3, name="Вера", stack=500, role="punter", status="leaving")),
+        my_cards=("4h", "Tc") if mine else (), bank=240, awaiting=(1,),
+        info={"decks": 6, "burn": 3, "min_stake": 5, "banker": 1, "staked": 200,
+              "uncovered": 40, "playing": 2, "punter_cards": 3,
+              "commitment": "0123456789abcdef" * 4,
+              "burned": ["Ks", "4d", "9c"], "cards_left": 290, "bids": [],
+              "last_coup": {"outcome": "banker"}},
+        my_info={"hint": "draw", "points": 4} if mine else {})
+
+
+def test_russian_table_message_of_a_banker_draw_exactly() -> None:
+    assert render.table_text("ru", banker_draw_view(None), None, []) == RU_BANKER_DRAW
+
+
+def test_english_table_keeps_phase_names_the_e2e_policies_read() -> None:
+    text = render.table_text("en", banker_draw_view(None), None, [])
+    assert text.splitlines()[1] == "Phase: banker draw"
+    assert "Min stake: 5" in text.splitlines()
+    assert "▶ 1. Анна [banker] · 💰760 · 🂠×2 · (to act)" in text.splitlines()
+
+
+def test_the_banker_reads_his_points_and_the_tableau_hint_in_his_language() -> None:
+    assert render.dm_text("ru", banker_draw_view(1), []) == (
+        "Шмен де фер, талья #3:\nВаши карты: 4♥ 10♣\nПо таблице: прикупать\nВаши очки: 4")
+    assert render.cards_popup("en", banker_draw_view(1)) == (
+        "Your cards: 4♥ 10♣\nTableau: draw\nYour points: 4")
+
+
+@pytest.mark.parametrize(("english", "russian"), [
+    ("pair of queens", "пара дам"),
+    ("two pair, aces and fives", "две пары: тузы и пятёрки"),
+    ("three sevens", "тройка семёрок"),
+    ("four kings", "каре королей"),
+    ("full house, fours over sevens", "фулл-хаус: тройка четвёрок и пара семёрок"),
+    ("straight, jack high", "стрит до валета"),
+    ("flush, ace high", "флеш до туза"),
+    ("straight flush, nine high", "стрит-флеш до девятки"),
+    ("royal flush", "роял-флеш"),
+    ("high card, king high", "старшая карта — король"),
+    ("trey high", "старшая карта — тройка"),
+    ("possible full house", "возможен фулл-хаус"),
+])
+def test_poker_hands_read_in_russian(english: str, russian: str) -> None:
+    assert i18n.hand_name("ru", english) == russian
+    assert i18n.hand_name("en", english) == english
+
+
+def test_stud_showing_and_results_read_in_russian() -> None:
+    names = {7: "Ann", 8: "Bob"}
+    line = i18n.event_text("ru", Event(kind="showing", data={
+        "player": 7, "cards": ["Qs", "Qd"], "value": "pair of queens",
+        "possible": ["possible full house"]}), names)
+    assert line == "Ann: Q♠ Q♦, пара дам; возможен фулл-хаус"
+    line = i18n.event_text("ru", Event(kind="coup_settled", data={
+        "coup": 2, "banker": 8, "results": [
+            {"player": 7, "stake": 20, "outcome": "win", "net": 20, "points": 7}]}), names)
+    assert line == "Расчёт: Ann: +20 (выигрыш, ставка 20, очков: 7)"
