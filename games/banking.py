@@ -8,10 +8,11 @@ Nothing here depends on a game's phases or choices.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar
 
 from games.engine import (
+    BANK,
     Action,
     Event,
     GameState,
@@ -22,6 +23,8 @@ from games.engine import (
     Step,
     Transfer,
     public,
+    stack,
+    stake,
 )
 from games.table import buy_in_transfers, check_join
 
@@ -116,3 +119,30 @@ def stand_up_after_two(seat: SeatBase, events: list[Event]) -> None:
     if seat.timeouts >= 2 and not seat.leaving:
         seat.leaving = True
         events.append(public("stood_up", player=seat.player))
+
+
+# ---------------------------------------------------------------- accounts
+
+
+class StakedSeat(Protocol):
+    """A seat with a stack and a stake on the current coup."""
+
+    @property
+    def player(self) -> PlayerId: ...
+    @property
+    def stack(self) -> int: ...
+    @property
+    def stake(self) -> int: ...
+
+
+def table_accounts(seats: Iterable[StakedSeat], bank: int = 0) -> dict[str, int]:
+    """Every non-empty table account: each seat's stack and stake, and the bank."""
+    out: dict[str, int] = {}
+    for x in seats:
+        if x.stack:
+            out[stack(x.player)] = x.stack
+        if x.stake:
+            out[stake(x.player)] = x.stake
+    if bank:
+        out[BANK] = bank
+    return out

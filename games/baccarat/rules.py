@@ -43,6 +43,7 @@ from games.banking import (
     fork,
     sit_down,
     stand_up_after_two,
+    table_accounts,
 )
 from games.cards import hand_points, secure_rng
 from games.engine import (
@@ -107,15 +108,7 @@ class BaccaratEngine:
 
     def accounts(self, state: BaccaratState) -> dict[str, int]:
         """Stacks, stakes and the bank, as held in the state."""
-        out: dict[str, int] = {}
-        for s in state.seats:
-            if s.stack:
-                out[stack(s.player)] = s.stack
-            if s.stake:
-                out[stake(s.player)] = s.stake
-        if state.bank:
-            out[BANK] = state.bank
-        return out
+        return table_accounts(state.seats, state.bank)
 
     def awaiting(self, state: BaccaratState) -> list[PlayerId]:
         """The players whose decision the table waits for."""

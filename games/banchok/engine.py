@@ -53,10 +53,10 @@ from games.banking import (
     fork,
     sit_down,
     stand_up_after_two,
+    table_accounts,
 )
 from games.cards import secure_rng
 from games.engine import (
-    BANK,
     Action,
     ActionSpec,
     Cut,
@@ -336,13 +336,7 @@ class BanchokEngine:
 
     def accounts(self, state: State) -> dict[str, int]:
         """Stacks, stakes and the bank."""
-        out: dict[str, int] = {BANK: state.bank} if state.bank else {}
-        for x in state.seats:
-            if x.stack:
-                out[stack(x.player)] = x.stack
-            if x.stake:
-                out[stake(x.player)] = x.stake
-        return out
+        return table_accounts(state.seats, state.bank)
 
 
 ENGINE = BanchokEngine()

@@ -13,7 +13,14 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from games.banking import check_start, count_timeout, fork, sit_down, stand_up_after_two
+from games.banking import (
+    check_start,
+    count_timeout,
+    fork,
+    sit_down,
+    stand_up_after_two,
+    table_accounts,
+)
 from games.chemin_de_fer import bank, coup
 from games.chemin_de_fer.state import (
     AUCTION,
@@ -52,7 +59,6 @@ from games.chemin_de_fer.state import (
 )
 from games.chemin_de_fer.tableau import banker_hint
 from games.engine import (
-    BANK,
     Action,
     ActionSpec,
     Cut,
@@ -67,8 +73,6 @@ from games.engine import (
     Step,
     TableView,
     public,
-    stack,
-    stake,
 )
 
 _AUTO: dict[str, Callable[[Ctx], None]] = {
@@ -353,15 +357,7 @@ class CheminDeFer:
 
     def accounts(self, state: State) -> dict[str, int]:
         """Every non-empty table account: stacks, stakes and the bank."""
-        out: dict[str, int] = {}
-        for s in state.seats:
-            if s.stack:
-                out[stack(s.player)] = s.stack
-            if s.stake:
-                out[stake(s.player)] = s.stake
-        if state.bank:
-            out[BANK] = state.bank
-        return out
+        return table_accounts(state.seats, state.bank)
 
 
 ENGINE = CheminDeFer()

@@ -12,6 +12,7 @@ from games.banking import (
     fork,
     sit_down,
     stand_up_after_two,
+    table_accounts,
 )
 from games.cards import secure_rng
 from games.engine import (
@@ -265,13 +266,7 @@ class TwentyOneEngine:
 
     def accounts(self, state: State) -> dict[str, int]:
         """Stacks and stakes: the only table accounts of twenty-one."""
-        out: dict[str, int] = {}
-        for x in state.seats:
-            if x.stack:
-                out[stack(x.player)] = x.stack
-            if x.stake:
-                out[stake(x.player)] = x.stake
-        return out
+        return table_accounts(state.seats)
 
 
 ENGINE = TwentyOneEngine()
