@@ -8,9 +8,10 @@ Nothing here depends on a game's phases or choices.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
+from games.cards import Shoe, rank_index
 from games.engine import (
     BANK,
     Action,
@@ -146,3 +147,31 @@ def table_accounts(seats: Iterable[StakedSeat], bank: int = 0) -> dict[str, int]
     if bank:
         out[BANK] = bank
     return out
+
+
+# ---------------------------------------------------------- who banks first
+
+
+def draw_for_bank(players: Sequence[PlayerId], decks: int, rng: random.Random | None,
+                  events: list[Event], pick: Callable[[Iterable[int]], int]) -> PlayerId:
+    """Everyone draws a public card; ``pick`` (``min`` or ``max``) names the winning rank.
+
+    Suits do not matter and aces are high. Players tied on the winning rank
+    draw again among themselves, in seat order, from the same fresh shoe (a
+    new one when it runs short), which is committed before and revealed after.
+    """
+    shoe = Shoe.shuffled(decks, rng)
+    events.append(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
+    drawing = list(players)
+    while len(drawing) > 1:
+        if shoe.remaining < len(drawing):
+            shoe = Shoe.shuffled(decks, rng)
+            events.append(public("shoe_committed", commitment=shoe.commitment,
+                                 purpose="banker_draw"))
+        shoe, cards = shoe.deal(len(drawing))
+        events.append(public("banker_draw",
+                             draws=[[p, c] for p, c in zip(drawing, cards, strict=True)]))
+        best = pick(rank_index(c) for c in cards)
+        drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
+    events.append(public("shoe_revealed", purpose="banker_draw", **shoe.reveal()))
+    return drawing[0]

@@ -35,7 +35,8 @@ from games.banchok.model import (
     seat_of,
     stake_bounds,
 )
-from games.cards import Shoe, rank_index
+from games.banking import draw_for_bank
+from games.cards import Shoe
 from games.engine import BANK, PlayerId, private, public, stack, stake
 from games.table import cash_out_transfers, move
 
@@ -49,20 +50,7 @@ def draw_first_banker(s: State, ev: Events, rng: random.Random | None) -> Player
     tied on the lowest rank draw again among themselves, in seat order, from
     the same fresh shoe, which is committed before and revealed after.
     """
-    shoe = Shoe.shuffled(s.settings.decks, rng)
-    ev.append(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
-    drawing = [x.player for x in s.seats]
-    while len(drawing) > 1:
-        if shoe.remaining < len(drawing):
-            shoe = Shoe.shuffled(s.settings.decks, rng)
-            ev.append(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
-        shoe, cards = shoe.deal(len(drawing))
-        draws = [[p, c] for p, c in zip(drawing, cards, strict=True)]
-        ev.append(public("banker_draw", draws=draws))
-        low = min(rank_index(c) for c in cards)
-        drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == low]
-    ev.append(public("shoe_revealed", purpose="banker_draw", **shoe.reveal()))
-    return drawing[0]
+    return draw_for_bank([x.player for x in s.seats], s.settings.decks, rng, ev, pick=min)
 
 
 def offer_bank(s: State, ev: Events, candidates: list[PlayerId]) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 
-from games.cards import Shoe, rank_index
+from games.banking import draw_for_bank
+from games.cards import Shoe
 from games.engine import IllegalAction, PlayerId, Reason, private, public, stack, stake
 from games.table import cash_out_transfers, left_of, move, seat_index
 from games.twenty_one.model import (
@@ -46,20 +47,7 @@ def _draw_first_banker(s: State, ev: Events, rng: random.Random | None) -> None:
     Suits do not matter and aces are high; players tied on the highest rank
     draw again among themselves, in seat order, from the same shoe.
     """
-    shoe = Shoe.shuffled(s.settings.decks, rng)
-    ev.append(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
-    drawing = [x.player for x in s.seats]
-    while len(drawing) > 1:
-        if shoe.remaining < len(drawing):
-            shoe = Shoe.shuffled(s.settings.decks, rng)
-            ev.append(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
-        shoe, cards = shoe.deal(len(drawing))
-        draws = [[p, c] for p, c in zip(drawing, cards, strict=True)]
-        ev.append(public("banker_draw", draws=draws))
-        best = max(rank_index(c) for c in cards)
-        drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
-    ev.append(public("shoe_revealed", purpose="banker_draw", **shoe.reveal()))
-    s.banker = drawing[0]
+    s.banker = draw_for_bank([x.player for x in s.seats], s.settings.decks, rng, ev, pick=max)
     ev.append(public("banker_chosen", player=s.banker))
 
 
