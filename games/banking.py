@@ -175,3 +175,15 @@ def draw_for_bank(players: Sequence[PlayerId], decks: int, rng: random.Random | 
         drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
     events.append(public("shoe_revealed", purpose="banker_draw", **shoe.reveal()))
     return drawing[0]
+
+
+def highest_bid(bids: Iterable[tuple[PlayerId, int]]) -> tuple[PlayerId, int] | None:
+    """The winning bid of a bank auction: the highest, the earliest among equals.
+
+    A bid of 0 is a pass; ``None`` when nobody bid.
+    """
+    best: tuple[PlayerId, int] | None = None
+    for player, amount in bids:
+        if amount > 0 and (best is None or amount > best[1]):  # strictly: earliest keeps it
+            best = (player, amount)
+    return best

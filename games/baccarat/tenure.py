@@ -22,6 +22,7 @@ from games.baccarat.state import (
     BaccaratSeat,
     BaccaratState,
 )
+from games.banking import highest_bid
 from games.cards import Shoe
 from games.engine import BANK, Event, PlayerId, Transfer, public, stack, stake
 from games.table import cash_out_transfers, move, right_of
@@ -132,17 +133,17 @@ def resolve_auction(st: BaccaratState, events: list[Event], log: list[Transfer],
     """Highest bid wins, earliest on ties; the bid moves from his stack into the bank."""
     for s in st.seats:
         s.acted = False
-    if not st.bids:
+    win = highest_bid((b.player, b.amount) for b in st.bids)
+    if win is None:
         st.phase = IDLE
         events.append(public("auction_failed"))
         return
-    best = max(b.amount for b in st.bids)
-    win = next(b for b in st.bids if b.amount == best)  # earliest of the highest
+    player, amount = win
     st.bids = []
-    st.banker = win.player
+    st.banker = player
     st.extra_shoes = 0
-    pay(st, log, move(stack(win.player), BANK, win.amount, "bank_posted"))
-    events.append(public("bank_won", player=win.player, amount=win.amount))
+    pay(st, log, move(stack(player), BANK, amount, "bank_posted"))
+    events.append(public("bank_won", player=player, amount=amount))
     boundary(st, events, log, rng)
 
 
