@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from games import banking
 from games.baccarat import coup as C
 from games.baccarat import tenure as T
 from games.baccarat.state import (
@@ -35,15 +36,6 @@ from games.baccarat.state import (
     Retire,
     Stake,
     Stand,
-)
-from games.banking import (
-    apply_on_fork,
-    check_start,
-    count_timeout,
-    fork,
-    sit_down,
-    stand_up_after_two,
-    table_accounts,
 )
 from games.cards import hand_points, secure_rng
 from games.engine import (
@@ -108,7 +100,7 @@ class BaccaratEngine:
 
     def accounts(self, state: BaccaratState) -> dict[str, int]:
         """Stacks, stakes and the bank, as held in the state."""
-        return table_accounts(state.seats, state.bank)
+        return banking.table_accounts(state.seats, state.bank)
 
     def awaiting(self, state: BaccaratState) -> list[PlayerId]:
         """The players whose decision the table waits for."""
@@ -171,20 +163,20 @@ class BaccaratEngine:
     def apply(self, state: BaccaratState, player: PlayerId, action: Action,
               rng: random.Random | None = None) -> Step[BaccaratState]:
         """Apply ``action`` for ``player`` on a copy of ``state``."""
-        return apply_on_fork(state, player, action, rng, self._act)
+        return banking.apply_on_fork(state, player, action, rng, self._act)
 
     def timeout(self, state: BaccaratState,
                 rng: random.Random | None = None) -> Step[BaccaratState]:
         """Apply the safe default for every awaited player; two in a row stand him up."""
-        st = fork(state)
+        st = banking.fork(state)
         events: list[Event] = []
         log: list[Transfer] = []
         for p in self.awaiting(state):
             if p not in self.awaiting(st):
                 continue  # the table moved on (e.g. the auction resolved)
             seat = C.seat_of(st, p)
-            count_timeout(seat, events)
-            stand_up_after_two(seat, events)
+            banking.count_timeout(seat, events)
+            banking.stand_up_after_two(seat, events)
             self._act(st, p, self._default(st, seat, rng), events, log, rng)
         st.version += 1
         return Step(state=st, events=events, transfers=log)
@@ -270,14 +262,14 @@ class BaccaratEngine:
     def _act(self, st: BaccaratState, player: PlayerId, action: Action, ev: list[Event],
              log: list[Transfer], rng: random.Random | None) -> None:
         if isinstance(action, Join):
-            sit_down(st.seats, BaccaratSeat(player=player, name=action.name, stack=action.buy_in),
-                     self.max_players, ev, log, seat=len(st.seats))
+            newcomer = BaccaratSeat(player=player, name=action.name, stack=action.buy_in)
+            banking.sit_down(st.seats, newcomer, self.max_players, ev, log, seat=len(st.seats))
             return
         seat = find_seat(st.seats, player)
         if isinstance(action, Leave):
             self._leave(st, seat, ev, log, rng)
         elif isinstance(action, Start):
-            check_start(st.phase, len(st.seats), self.min_players)
+            banking.check_start(st.phase, len(st.seats), self.min_players)
             T.boundary(st, ev, log, rng)
         elif isinstance(action, Bid | Pass) and st.phase == AUCTION:
             self._bid(st, seat, action, ev, log, rng)

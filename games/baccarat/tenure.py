@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from games import banking
 from games.baccarat.coup import banker_index, seat_of
 from games.baccarat.state import (
     AUCTION,
@@ -22,7 +23,6 @@ from games.baccarat.state import (
     BaccaratSeat,
     BaccaratState,
 )
-from games.banking import highest_bid
 from games.cards import Shoe
 from games.engine import BANK, Event, PlayerId, Transfer, public, stack, stake
 from games.table import cash_out_transfers, move, right_of
@@ -133,7 +133,7 @@ def resolve_auction(st: BaccaratState, events: list[Event], log: list[Transfer],
     """Highest bid wins, earliest on ties; the bid moves from his stack into the bank."""
     for s in st.seats:
         s.acted = False
-    win = highest_bid((b.player, b.amount) for b in st.bids)
+    win = banking.highest_bid((b.player, b.amount) for b in st.bids)
     if win is None:
         st.phase = IDLE
         events.append(public("auction_failed"))

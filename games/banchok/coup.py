@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from games import banking
 from games.banchok.model import (
     BANK_LIMIT,
     CUT,
@@ -35,7 +36,6 @@ from games.banchok.model import (
     seat_of,
     stake_bounds,
 )
-from games.banking import draw_for_bank
 from games.cards import Shoe
 from games.engine import BANK, PlayerId, private, public, stack, stake
 from games.table import cash_out_transfers, move
@@ -50,7 +50,8 @@ def draw_first_banker(s: State, ev: Events, rng: random.Random | None) -> Player
     tied on the lowest rank draw again among themselves, in seat order, from
     the same fresh shoe, which is committed before and revealed after.
     """
-    return draw_for_bank([x.player for x in s.seats], s.settings.decks, rng, ev, pick=min)
+    players = [x.player for x in s.seats]
+    return banking.draw_for_bank(players, s.settings.decks, rng, ev, pick=min)
 
 
 def offer_bank(s: State, ev: Events, candidates: list[PlayerId]) -> None:

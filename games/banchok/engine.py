@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from games import banking
 from games.banchok.coup import (
     advance_post,
     advance_staking,
@@ -45,15 +46,6 @@ from games.banchok.model import (
     seat_of,
     stake_bounds,
     stake_total,
-)
-from games.banking import (
-    apply_on_fork,
-    check_start,
-    count_timeout,
-    fork,
-    sit_down,
-    stand_up_after_two,
-    table_accounts,
 )
 from games.cards import secure_rng
 from games.engine import (
@@ -131,13 +123,13 @@ class BanchokEngine:
     def apply(self, state: State, player: PlayerId, action: Action,
               rng: random.Random | None = None) -> Step[State]:
         """Apply ``action`` for ``player`` on a copy of ``state``."""
-        return apply_on_fork(state, player, action, rng, self._dispatch)
+        return banking.apply_on_fork(state, player, action, rng, self._dispatch)
 
     def _dispatch(self, s: State, player: PlayerId, action: Action, ev: Events,
                   tr: Transfers, rng: random.Random | None) -> None:
         if isinstance(action, Join):
-            sit_down(s.seats, Seat(player=player, name=action.name, stack=action.buy_in),
-                     self.max_players, ev, tr)
+            newcomer = Seat(player=player, name=action.name, stack=action.buy_in)
+            banking.sit_down(s.seats, newcomer, self.max_players, ev, tr)
             return
         seat = find_seat(s.seats, player)
         if isinstance(action, Leave):
@@ -180,7 +172,7 @@ class BanchokEngine:
             raise IllegalAction(Reason.NOT_YOUR_TURN)
 
     def _start(self, s: State, player: PlayerId, ev: Events, rng: random.Random | None) -> None:
-        check_start(s.phase, len(s.seats), self.min_players)
+        banking.check_start(s.phase, len(s.seats), self.min_players)
         ev.append(public("play_started", by=player))
         if s.last_banker is not None and is_seated(s, s.last_banker):
             offer_bank(s, ev, [x.player for x in clockwise_after(s, s.last_banker)])
@@ -268,14 +260,14 @@ class BanchokEngine:
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
         """Safe defaults: decline the bank (and leave), cut at random, minimum stake, turn."""
-        s = fork(state)
+        s = banking.fork(state)
         ev: Events = []
         tr: Transfers = []
         for player in self.awaiting(s):
             seat = seat_of(s, player)
-            count_timeout(seat, ev)
+            banking.count_timeout(seat, ev)
             if s.phase != POST:  # declining the bank on a timeout already means leaving (§3.8)
-                stand_up_after_two(seat, ev)
+                banking.stand_up_after_two(seat, ev)
             action: Action
             if s.phase == POST:
                 action = Decline()
@@ -336,7 +328,7 @@ class BanchokEngine:
 
     def accounts(self, state: State) -> dict[str, int]:
         """Stacks, stakes and the bank."""
-        return table_accounts(state.seats, state.bank)
+        return banking.table_accounts(state.seats, state.bank)
 
 
 ENGINE = BanchokEngine()

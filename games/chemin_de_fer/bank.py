@@ -7,7 +7,7 @@ banker retiring, seats emptied after a coup, and the start of each coup
 
 from __future__ import annotations
 
-from games.banking import highest_bid
+from games import banking
 from games.cards import Shoe
 from games.chemin_de_fer.state import (
     AUCTION,
@@ -113,7 +113,7 @@ def bid(ctx: Ctx, player: PlayerId, amount: int | None) -> None:
 def resolve_auction(ctx: Ctx) -> None:
     """Highest bid wins, earliest wins ties; the bid goes into the bank (RULES.md §1.1)."""
     st = ctx.st
-    best = highest_bid(st.bids)
+    best = banking.highest_bid(st.bids)
     st.bids = []
     if best is None:
         ctx.emit(public("auction_failed"))

@@ -13,14 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from games.banking import (
-    check_start,
-    count_timeout,
-    fork,
-    sit_down,
-    stand_up_after_two,
-    table_accounts,
-)
+from games import banking
 from games.chemin_de_fer import bank, coup
 from games.chemin_de_fer.state import (
     AUCTION,
@@ -207,7 +200,7 @@ class CheminDeFer:
         cls = self.action_types.get(action.kind)
         if cls is None or not isinstance(action, cls):
             raise IllegalAction(Reason.UNKNOWN_ACTION)
-        ctx = Ctx(st=fork(state), rng=rng)
+        ctx = Ctx(st=banking.fork(state), rng=rng)
         if isinstance(action, Join):
             self._join(ctx, player, action)
         else:
@@ -224,7 +217,7 @@ class CheminDeFer:
         if isinstance(action, Leave):
             self._leave(ctx, player)
         elif isinstance(action, Start):
-            check_start(st.phase, len(st.seats), self.min_players)
+            banking.check_start(st.phase, len(st.seats), self.min_players)
             bank.open_auction(ctx)
         elif isinstance(action, Bid):
             bank.bid(ctx, player, action.amount)
@@ -255,8 +248,8 @@ class CheminDeFer:
 
     def _join(self, ctx: Ctx, player: PlayerId, action: Join) -> None:
         """Sit down; during a coup he takes part from the next one."""
-        sit_down(ctx.st.seats, Seat(player=player, name=action.name, stack=action.buy_in),
-                 self.max_players, ctx.events, ctx.transfers)
+        newcomer = Seat(player=player, name=action.name, stack=action.buy_in)
+        banking.sit_down(ctx.st.seats, newcomer, self.max_players, ctx.events, ctx.transfers)
 
     def _leave(self, ctx: Ctx, player: PlayerId) -> None:
         """Leave now when nothing of his is at stake, otherwise right after the coup."""
@@ -294,15 +287,15 @@ class CheminDeFer:
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
         """Apply every awaited player's safe default; two in a row stand a player up."""
-        ctx = Ctx(st=fork(state), rng=rng)
+        ctx = Ctx(st=banking.fork(state), rng=rng)
         for player in self.awaiting(state):
             if player not in self.awaiting(ctx.st):
                 continue
             action = default_action(ctx.st, player)
             assert action is not None
             seat = seat_of(ctx.st, player)
-            count_timeout(seat, ctx.events, action=action.kind)
-            stand_up_after_two(seat, ctx.events)
+            banking.count_timeout(seat, ctx.events, action=action.kind)
+            banking.stand_up_after_two(seat, ctx.events)
             self._dispatch(ctx, player, action, auto=True)
             _run(ctx)
         ctx.st.version += 1
@@ -357,7 +350,7 @@ class CheminDeFer:
 
     def accounts(self, state: State) -> dict[str, int]:
         """Every non-empty table account: stacks, stakes and the bank."""
-        return table_accounts(state.seats, state.bank)
+        return banking.table_accounts(state.seats, state.bank)
 
 
 ENGINE = CheminDeFer()

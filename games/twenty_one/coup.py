@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from games.banking import draw_for_bank
+from games import banking
 from games.cards import Shoe
 from games.engine import IllegalAction, PlayerId, Reason, private, public, stack, stake
 from games.table import cash_out_transfers, left_of, move, seat_index
@@ -47,7 +47,8 @@ def _draw_first_banker(s: State, ev: Events, rng: random.Random | None) -> None:
     Suits do not matter and aces are high; players tied on the highest rank
     draw again among themselves, in seat order, from the same shoe.
     """
-    s.banker = draw_for_bank([x.player for x in s.seats], s.settings.decks, rng, ev, pick=max)
+    players = [x.player for x in s.seats]
+    s.banker = banking.draw_for_bank(players, s.settings.decks, rng, ev, pick=max)
     ev.append(public("banker_chosen", player=s.banker))
 
 

@@ -5,15 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from games.banking import (
-    apply_on_fork,
-    check_start,
-    count_timeout,
-    fork,
-    sit_down,
-    stand_up_after_two,
-    table_accounts,
-)
+from games import banking
 from games.cards import secure_rng
 from games.engine import (
     Action,
@@ -116,19 +108,19 @@ class TwentyOneEngine:
     def apply(self, state: State, player: PlayerId, action: Action,
               rng: random.Random | None = None) -> Step[State]:
         """Apply ``action`` for ``player`` on a copy of ``state``."""
-        return apply_on_fork(state, player, action, rng, self._dispatch)
+        return banking.apply_on_fork(state, player, action, rng, self._dispatch)
 
     def _dispatch(self, s: State, player: PlayerId, action: Action, ev: Events,
                   tr: Transfers, rng: random.Random | None) -> None:
         if isinstance(action, Join):
-            sit_down(s.seats, Seat(player=player, name=action.name, stack=action.buy_in),
-                     self.max_players, ev, tr)
+            newcomer = Seat(player=player, name=action.name, stack=action.buy_in)
+            banking.sit_down(s.seats, newcomer, self.max_players, ev, tr)
             return
         seat = find_seat(s.seats, player)
         if isinstance(action, Leave):
             self._leave(s, seat, ev, tr, rng)
         elif isinstance(action, Start):
-            check_start(s.phase, len(s.seats), self.min_players)
+            banking.check_start(s.phase, len(s.seats), self.min_players)
             ev.append(public("play_started", by=player))
             resume(s, ev, tr, rng)
         elif isinstance(action, Cut):
@@ -198,13 +190,13 @@ class TwentyOneEngine:
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
         """Safe defaults: cut at random, no stake, stand; the banker buys while ≤ 16."""
-        s = fork(state)
+        s = banking.fork(state)
         ev: Events = []
         tr: Transfers = []
         for player in self.awaiting(s):
             seat = seat_of(s, player)
-            count_timeout(seat, ev)
-            stand_up_after_two(seat, ev)
+            banking.count_timeout(seat, ev)
+            banking.stand_up_after_two(seat, ev)
             if s.phase == CUT:
                 assert s.shoe is not None
                 offset = (rng or secure_rng()).randrange(len(s.shoe.order))
@@ -266,7 +258,7 @@ class TwentyOneEngine:
 
     def accounts(self, state: State) -> dict[str, int]:
         """Stacks and stakes: the only table accounts of twenty-one."""
-        return table_accounts(state.seats)
+        return banking.table_accounts(state.seats)
 
 
 ENGINE = TwentyOneEngine()
