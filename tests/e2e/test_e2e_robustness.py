@@ -77,7 +77,11 @@ async def test_restart_forbidden_errors_forged_stale(sandbox, bot_factory,
     engine = registry.engine(row[0])
     state = engine.state_type.model_validate_json(row[1])
     from games.cards import pretty_all
-    assert popup["text"] == "Your cards: " + pretty_all(list(engine.view(state, 203).my_cards))
+    fay = engine.view(state, 203)
+    assert popup["text"] == "\n".join([
+        "Your cards: " + pretty_all(list(fay.my_cards)),
+        *(f"Your total: {v}" for k, v in fay.my_info.items() if k == "total")])
+    assert list(fay.my_info) == ["total"]  # twenty-one: her own total, for her eyes only
 
     # crash in the middle of the coup; the new process resumes from the last commit
     before = bot.db_table(-2002)
