@@ -7,8 +7,9 @@ raises a round, or pot-limit (setting). The dealer button moves one seat
 clockwise every hand.
 
 The state keeps the running pokerkit deal as a :class:`~games.poker.kit.KitHand`
-(configuration + PHH log); every step rebuilds it (:func:`games.poker.kit.build`),
-lets pokerkit judge and apply the action, and copies stacks, bets and the
+(configuration + PHH log); every step gets its pokerkit state
+(:func:`games.poker.kit.checkout`: a clone of the cached replay, or a full
+replay of the log), lets pokerkit judge and apply the action, and copies stacks, bets and the
 pot back into our seats so that :meth:`PokerEngine.accounts` needs no replay.
 
 Amounts: ``bet``, ``raise`` and ``open`` carry the total the player's bet in
@@ -47,7 +48,7 @@ from games.engine import (
     stack,
     stake,
 )
-from games.poker.kit import BancoKitState, KitHand, build, peek, remember
+from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
 from games.table import buy_in_transfers, cash_out_transfers, check_join, seat_index
 
 # ------------------------------------------------------------------ actions
@@ -186,6 +187,35 @@ def internal_transfers(before: dict[str, int], after: dict[str, int],
     return out
 
 
+def copy_state(state: PokerState) -> PokerState:
+    """A deep copy of ``state`` (``apply`` never mutates its input), about twice as fast as
+    ``model_copy(deep=True)``: strings and numbers are immutable, so only models, lists and
+    dicts are copied (``copy.deepcopy`` also memoizes every one of the shoe's 52 strings)."""
+    out = _deep(state)
+    assert isinstance(out, PokerState)
+    return out
+
+
+def _deep(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        out = value.__copy__()  # pydantic copies __dict__ and the fields set
+        fields = out.__dict__
+        for name, v in fields.items():
+            if isinstance(v, list):
+                # our lists are typed (list[Card], list[int], list[PokerSeat]...), so
+                # the first item tells whether the list holds immutables only
+                fields[name] = (v.copy() if not v or isinstance(v[0], str | int)
+                                else [_deep(x) for x in v])
+            elif isinstance(v, dict | BaseModel):
+                fields[name] = _deep(v)
+        return out
+    if isinstance(value, list):
+        return [_deep(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _deep(v) for k, v in value.items()}
+    return value
+
+
 # ------------------------------------------------------------------- engine
 
 
@@ -292,7 +322,7 @@ class PokerEngine:
     def apply(self, state: PokerState, player: PlayerId, action: Action,
               rng: random.Random | None = None) -> Step[PokerState]:
         """Apply ``action``; raise :class:`IllegalAction` (state untouched) if not legal."""
-        s = state.model_copy(deep=True)
+        s = copy_state(state)
         ctx = Ctx(rng, self.accounts(state))
         if isinstance(action, Join):
             self._join(s, player, action, ctx)
@@ -351,7 +381,7 @@ class PokerEngine:
         i = seat_index(s.seats, player)
         if s.kit is None:
             raise IllegalAction(Reason.WRONG_PHASE)
-        kit = build(s.kit)
+        kit = checkout(s.kit)
         index = self._turn_index(kit)
         if index is None or s.kit.players[index] != player:
             raise IllegalAction(Reason.NOT_YOUR_TURN)
@@ -453,7 +483,7 @@ class PokerEngine:
             ctx.events.append(public("antes_posted", antes=dict(
                 zip([str(p) for p in s.kit.players], s.kit.antes, strict=True))))
         s.phase = "betting"
-        kit = build(s.kit)
+        kit = checkout(s.kit)
         self._advance(s, kit, ctx)
 
     def _deal_next(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
@@ -540,7 +570,7 @@ class PokerEngine:
         waiting = self.awaiting(state)
         if not waiting:
             raise IllegalAction(Reason.WRONG_PHASE)
-        s = state.model_copy(deep=True)
+        s = copy_state(state)
         ctx = Ctx(rng, self.accounts(state))
         player = waiting[0]
         seat = s.seats[seat_index(s.seats, player)]

@@ -42,7 +42,7 @@ from games.poker.common import (
     PokerSeat,
     PokerState,
 )
-from games.poker.kit import BancoKitState, KitHand, build, cards_text
+from games.poker.kit import BancoKitState, KitHand, cards_text, peek
 from games.poker.ranking import describe, hand_value, has_jacks_or_better, openers_proof
 from games.table import seat_index
 
@@ -191,7 +191,7 @@ class DrawPokerEngine(PokerEngine):
                         players=old.players, starting_stacks=old.starting_stacks, antes=antes)
         for seat in s.seats:
             seat.cards, seat.discards, seat.pending, seat.drawn = [], [], [], False
-        self._mirror(s, build(s.kit))
+        self._mirror(s, peek(s.kit))
         self._new_deal(s, ctx)
 
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],

@@ -4,13 +4,14 @@ Design (DESIGN.md: "Poker builds on pokerkit"). pokerkit's ``State`` is a
 mutable object that does not serialize to JSON, while our ``State`` must.
 So our state keeps a :class:`KitHand`: the hand's configuration (who plays,
 starting stacks, antes, bet sizes) and the log of every operation in PHH
-notation (``d dh p1 As``, ``p2 cbr 4``, ``p3 sd 7h2c``, ``p1 f``...). Each step
-rebuilds the pokerkit state and replays the log with pokerkit's own PHH
-parser, then applies the new action. pokerkit thus decides betting order,
+notation (``d dh p1 As``, ``p2 cbr 4``, ``p3 sd 7h2c``, ``p1 f``...). The
+pokerkit state of a hand is its log replayed with pokerkit's own PHH parser
+(:func:`build`); a step applies the new action to a clone of the last
+replay, kept in a small cache (:func:`checkout`, :func:`remember`), and a
+cache miss replays the log. pokerkit thus decides betting order,
 legal amounts (fixed-limit, pot-limit, the raise cap), all-ins, side pots,
 the showdown and who is paid what; the log is also the hand history we
-export (:mod:`games.poker.phh`). Measured cost: about 1 ms per step for a
-full hand (see the simulation's ``hands_per_second``).
+export (:mod:`games.poker.phh`).
 
 Where pokerkit cannot express a rule of RULES.md §5, :class:`BancoKitState`
 overrides exactly that, and says so:
@@ -33,9 +34,12 @@ overrides exactly that, and says so:
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import copy
+from collections import OrderedDict, deque
 from dataclasses import replace
-from typing import Literal
+from enum import Enum
+from types import FunctionType
+from typing import Any, Literal
 
 from pokerkit import (
     Automation,
@@ -44,6 +48,7 @@ from pokerkit import (
     CardsLike,
     Deck,
     Opening,
+    Operation,
     StandardHighHand,
     State,
     Street,
@@ -199,8 +204,37 @@ class BancoKitState(State):
         return first
 
 
-_CACHE: OrderedDict[str, BancoKitState] = OrderedDict()
-_CACHE_SIZE = 32
+# ------------------------------------------------------------- the replay cache
+#
+# Rebuilding a hand replays its whole log through pokerkit's PHH parser
+# (about 1-2 ms late in a hand), and every step used to pay that, plus the
+# bot's ``awaiting``/``legal_actions``/``view`` calls. So the last replays are
+# kept here, keyed by the hand's whole content (configuration and log, see
+# :func:`_key`): a step clones the cached pokerkit state of its log and
+# applies only the new action. The cache is never the source of truth: a miss
+# (another process, a restart, an evicted entry) rebuilds from the log
+# exactly as before, and ``tests/test_poker_cache.py`` checks that a
+# cached state and a rebuilt one agree on every field after random play.
+
+_Key = tuple[object, ...]
+_CACHE: OrderedDict[_Key, BancoKitState] = OrderedDict()
+_CACHE_SIZE = 64
+"""Enough for a few dozen tables each a step or two apart; older entries are rebuilt."""
+
+
+def _key(hand: KitHand) -> _Key:
+    # the log is part of the key: two tables with equal configurations and
+    # equal log lengths hold different cards, and must never share a state
+    return (hand.variant, hand.structure, hand.small_bet, hand.opener,
+            tuple(hand.players), tuple(hand.starting_stacks), tuple(hand.antes),
+            tuple(hand.log))
+
+
+def _store(key: _Key, state: BancoKitState) -> None:
+    _CACHE[key] = state
+    _CACHE.move_to_end(key)
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
 
 
 def peek(hand: KitHand) -> BancoKitState:
@@ -209,23 +243,72 @@ def peek(hand: KitHand) -> BancoKitState:
     ``awaiting``, ``legal_actions`` and ``view`` ask the same question of the
     same hand several times per step; replaying once serves them all.
     """
-    key = hand.model_dump_json()
+    key = _key(hand)
     found = _CACHE.get(key)
     if found is None:
         found = build(hand)
-        _CACHE[key] = found
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+        _store(key, found)
     else:
         _CACHE.move_to_end(key)
     return found
 
 
+def checkout(hand: KitHand) -> BancoKitState:
+    """A pokerkit state for ``hand`` that the caller may mutate (apply one more action).
+
+    A clone of the cached replay when there is one, else a full replay
+    (:func:`build`); either way equal, field by field, to ``build(hand)``.
+    """
+    found = _CACHE.get(_key(hand))
+    return build(hand) if found is None else clone(found)
+
+
 def remember(hand: KitHand, state: BancoKitState) -> None:
-    """Offer ``state`` (a replay of ``hand`` that nobody mutates any more) to :func:`peek`."""
-    _CACHE[hand.model_dump_json()] = state
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    """Offer ``state`` (a replay of ``hand`` that nobody mutates any more) to the cache."""
+    _store(_key(hand), state)
+
+
+def forget() -> None:
+    """Empty the cache (tests use it to force a full replay, as after a restart)."""
+    _CACHE.clear()
+
+
+_SHARED: tuple[type, ...] = (int, str, float, type(None), Card, Street, Operation,
+                             Enum, FunctionType, type)
+"""Types whose values pokerkit never mutates (numbers, cards, enums, frozen dataclasses)."""
+
+_SHARED_SEEN: set[type] = set()
+"""Exact types already found to be :data:`_SHARED`: the clone's hot path is one set lookup."""
+
+
+def _copy(value: Any) -> Any:
+    t = type(value)
+    if t is list:
+        return [v if type(v) in _SHARED_SEEN else _copy(v) for v in value]
+    if t is deque:
+        return deque(v if type(v) in _SHARED_SEEN else _copy(v) for v in value)
+    if t in _SHARED_SEEN or issubclass(t, _SHARED):
+        _SHARED_SEEN.add(t)
+        return value
+    if t is tuple and all(isinstance(v, _SHARED) for v in value):
+        return value
+    if t is set and all(type(v) is int for v in value):
+        return set(value)
+    # anything else (pokerkit's mutable ``Pot``, unknown kinds): the safe slow way
+    return copy.deepcopy(value)
+
+
+def clone(state: BancoKitState) -> BancoKitState:
+    """An independent copy of ``state``, equal to ``copy.deepcopy(state)`` but many times faster.
+
+    ``deepcopy`` walks every card of pokerkit's 52-card deck and every
+    operation ever applied; all of those are immutable (frozen dataclasses,
+    enums, ints), so only the containers pokerkit appends to, pops from or
+    assigns into (lists, deques, sets) are copied, recursively.
+    """
+    out = object.__new__(type(state))
+    out.__dict__.update({name: _copy(v) for name, v in state.__dict__.items()})
+    return out
 
 
 def build(hand: KitHand) -> BancoKitState:
