@@ -1,0 +1,505 @@
+"""Load benchmark: the real bot process playing many group tables at once (not a test).
+
+Starts the sandbox (fake Bot API) in this process and ``python -m bot`` against it
+with its own temporary data directory, creates ``--chats`` groups of ``--players``
+players, opens a table of ``--game`` in each and, for ``--seconds``, lets every
+awaited player press the first button of his kind a player would (the policy of the
+end-to-end tests), in all chats concurrently. Then it stops the bot and the sandbox
+and prints one JSON object:
+
+* steps committed (rows of the bot's SQLite ``steps`` ledger inside the timed window,
+  timeouts included) and steps per second; coups settled (settlement messages);
+* press -> answer latency (ms, p50/p95/p99) of ``SandboxClient.press`` round trips:
+  the HTTP call, the update's trip through getUpdates, the bot's commit, its answer;
+* group messages and edits per chat per minute and the most any chat got in one 60-s
+  window (from the sandbox's Bot API log);
+* errors: non-OK Bot API answers by method and code, unanswered presses, refused
+  presses (a stale or not-your-turn pop-up: the table message lagged the table);
+* the bot's RSS at the end, its CPU seconds, the machine's cores and load average.
+
+The sandbox's flood limits are off and the bot's group limit is raised, so the
+figures are the bot's own throughput; ``--telegram-limits`` turns Telegram's limits
+on in the sandbox (20 a minute per group, 60 per private chat) and keeps the bot's
+production 20 a minute. Only 127.0.0.1 traffic.
+
+    .venv/bin/python bench/load.py [--game chemin_de_fer] [--chats 20] [--players 4]
+        [--seconds 60] [--timeout 10] [--telegram-limits]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+
+# The e2e harness's bot process and button codec: the same `python -m bot` start and the
+# same reading of buttons and of the ⏳ line. Its Game class is not reused: it re-reads
+# the whole chat over HTTP and checks every step against the database, which would make
+# this process, not the bot, the bottleneck on a small machine.
+from harness import PRIVATE_TURN, SETTLED_MARK, BotProcess, decode_action  # noqa: E402
+
+from bot import i18n  # noqa: E402
+from bot.sandbox.client import SandboxClient, SandboxError  # noqa: E402
+from bot.sandbox.server import start_sandbox  # noqa: E402
+from bot.sandbox.state import Message, World  # noqa: E402
+from games import registry  # noqa: E402
+
+GAMES = ("chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker")
+GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+LANG = "en"
+PRESS_WAIT = 10.0
+
+# phase word of the table message -> button kinds to try, in order (as tests/e2e/
+# test_e2e_games.py plays a coup); smallest amount first
+POLICIES: dict[str, dict[str, list[str]]] = {
+    "chemin_de_fer": {
+        "auction": ["bid", "pass"],
+        "bank_offer": ["name_bank", "decline"],
+        "cut": ["cut"],
+        "staking": ["stake", "banco", "pass"],
+        "punter_draw": ["stand", "draw"],
+        "banker_draw": ["draw", "stand"],
+        "void_choice": ["continue", "retire"],
+    },
+    "banchok": {"joining": ["turn"]},
+    "draw_poker": {"": ["open", "call", "check", "discard", "fold"]},
+}
+DEFAULT = ["cut", "stake", "bid", "name_bank", "stand", "check", "call", "discard", "draw",
+           "pass", "continue", "accept", "post_bank", "buy", "fold"]
+
+
+@dataclass
+class Player:
+    """A sandbox user; names have one width so none is part of another."""
+
+    id: int
+    name: str
+
+
+@dataclass
+class Figures:
+    """What the drivers measure themselves."""
+
+    latencies: list[float] = field(default_factory=list)
+    presses: int = 0
+    accepted: int = 0
+    refused: int = 0
+    unanswered: int = 0
+    vanished: int = 0
+    driver_errors: list[str] = field(default_factory=list)
+
+
+def buttons(message: Message | None) -> list[tuple[str, str]]:
+    """(text, callback data) of a message's inline buttons."""
+    if message is None or not message.reply_markup:
+        return []
+    return [(b["text"], b["callback_data"])
+            for row in message.reply_markup.get("inline_keyboard", []) for b in row
+            if "callback_data" in b]
+
+
+class Table:
+    """One group and its players, pressing what the table message offers them.
+
+    It reads the chats from the in-process sandbox world (what the players' screens
+    show) and acts only through the control API, as the e2e tests do.
+    """
+
+    def __init__(self, sb: SandboxClient, world: World, chat_id: int, players: list[Player],
+                 game: str, figures: Figures) -> None:
+        self.sb = sb
+        self.world = world
+        self.chat_id = chat_id
+        self.players = players
+        self.by_name = {p.name: p for p in players}
+        self.game = game
+        self.policy = POLICIES.get(game, {})
+        self.figures = figures
+        self.wake = asyncio.Event()
+        self.started = False
+
+    def table_message(self) -> Message | None:
+        """The newest bot message carrying table buttons."""
+        for m in reversed(self.world.messages.get(self.chat_id, [])):
+            if m.from_bot and not m.deleted and any(
+                    d.startswith(("a|", "m|")) for _, d in buttons(m)):
+                return m
+        return None
+
+    async def press(self, chat: int, message_id: int, player: Player, data: str,
+                    expect: str) -> bool:
+        """Press a button; True if the bot answered ``expect`` (the action was taken)."""
+        t0 = time.perf_counter()
+        try:
+            answer = await self.sb.press(chat, message_id, player.id, data, wait=PRESS_WAIT)
+        except SandboxError as exc:
+            if exc.status != 400:
+                raise
+            # the bot edited the message between our look and the press: the button is
+            # gone, as it would be under a player's finger
+            self.figures.vanished += 1
+            return False
+        self.figures.latencies.append((time.perf_counter() - t0) * 1000)
+        self.figures.presses += 1
+        if not answer["answered"]:
+            self.figures.unanswered += 1
+            return False
+        if answer["text"] == expect:
+            return True
+        self.figures.refused += 1
+        return False
+
+    def dm_keyboard(self, player: Player, version: int, confirm: bool = False) -> Message | None:
+        """The newest message in ``player``'s private chat with this table's buttons for
+        step ``version``: the decision keyboard, or (``confirm``) a card pick's."""
+        for m in reversed(self.world.messages.get(player.id, [])):
+            if not m.from_bot or m.deleted:
+                continue
+            for _, d in buttons(m):
+                a = decode_action(d)
+                if (a is not None and d.split("|")[1] == str(self.chat_id) and a[1] == version
+                        and (a[3][:1] == "k" if confirm else a[3][:1] not in ("s", "k"))):
+                    return m
+        return None
+
+    async def first_of(self, player: Player, prefer: list[str], chat: int,
+                       message: Message) -> str | None:
+        """Press, in ``chat``, the first button of a preferred kind the bot accepts."""
+        decoded = [(t, d, decode_action(d)) for t, d in buttons(message)]
+        for kind in prefer:
+            label = i18n.action_label(LANG, kind)
+            pick = [d for t, d, a in decoded
+                    if a and a[2] == kind and a[3] == "?" and t.endswith("…")]
+            if pick:
+                # a choice among his own cards: the pick keyboard comes to his DM, where he
+                # confirms it as it is (keeps every card)
+                if not await self.press(chat, message.message_id, player, pick[0],
+                                        i18n.t(LANG, "see_private")):
+                    return None
+                version = decode_action(pick[0])[1]  # type: ignore[index]
+                keyboard = await self.until(
+                    lambda v=version: self.dm_keyboard(player, v, True))
+                if keyboard is None:
+                    return None
+                confirm = next(d for _, d in buttons(keyboard)
+                               if decode_action(d)[3][:1] == "k")  # type: ignore[index]
+                ok = await self.press(player.id, keyboard.message_id, player, confirm, label)
+                return kind if ok else None
+            for _, data, _ in [(t, d, a) for t, d, a in decoded
+                               if a and a[2] == kind and a[3] != "?"]:
+                if await self.press(chat, message.message_id, player, data, label):
+                    return kind
+        return None
+
+    async def until(self, probe: Any, timeout: float = 5.0) -> Any:
+        """Wait (woken by the bot's calls) until ``probe()`` returns something."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.wake.clear()
+            value = probe()
+            if value:
+                return value
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), deadline - time.monotonic())
+        return None
+
+    async def act(self, message: Message, version: int) -> str | None:
+        """One decision on what ``message`` shows: the kind pressed, '' if nothing to do."""
+        lines = (message.text or "").splitlines()
+        turn = next((ln for ln in lines if ln.startswith("⏳")), "")
+        phase = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("Phase:")),
+                     "")
+        names = turn[1:].split("—")[0].strip().split(", ") if turn else []
+        awaited = [self.by_name[n] for n in names if n in self.by_name]
+        if not awaited:
+            # between coups: unseated players join, then the first one starts
+            text = message.text or ""
+            kinds = {decode_action(d)[2] for _, d in buttons(message) if decode_action(d)}  # type: ignore[index]
+            for p in self.players:
+                if "join" in kinds and f". {p.name}" not in text and await self.first_of(
+                        p, ["join"], self.chat_id, message):
+                    return "join"
+            if "start" in kinds and await self.first_of(
+                    self.players[0], ["start"], self.chat_id, message):
+                self.started = True
+                return "start"
+            return ""
+        player = awaited[0]
+        prefer = self.policy.get(phase.replace(" ", "_"), self.policy.get("", DEFAULT))
+        if any(m in turn for m in PRIVATE_TURN):
+            dm = await self.until(lambda: self.dm_keyboard(player, version))
+            if dm is None:
+                return ""
+            return await self.first_of(player, prefer, player.id, dm) or ""
+        return await self.first_of(player, prefer, self.chat_id, message) or ""
+
+    async def play(self, stop: asyncio.Event, until_started: bool = False) -> None:
+        """Act on every new step the table message shows until ``stop`` (or, for the
+        set-up, until the first coup has started)."""
+        done = -1  # the newest step acted on
+        retry = False  # nothing was taken at that step: look again after a quiet second
+        while not stop.is_set() and not (until_started and self.started):
+            self.wake.clear()
+            message = self.table_message()
+            versions = {a[1] for _, d in buttons(message) if (a := decode_action(d))}
+            version = max(versions, default=-1)
+            if message is not None and version > done:
+                try:
+                    retry = not await self.act(message, version)
+                except Exception as exc:
+                    self.figures.driver_errors.append(f"{self.chat_id}: {exc!r}")
+                    retry = True
+                done = version
+                continue
+            try:
+                await asyncio.wait_for(self.wake.wait(), 1.0)
+            except TimeoutError:
+                if retry:
+                    done = -1
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """The q-th percentile (nearest rank) of ``values``."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))], 1)
+
+
+def chat_of(entry: dict[str, Any]) -> int | None:
+    """The chat a Bot API call went to."""
+    chat = (entry.get("params") or {}).get("chat_id")
+    try:
+        return int(chat) if chat is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM (kB) of a process, from /proc."""
+    out: dict[str, int] = {}
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0])
+    return out
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """User + system CPU time of this process (the sandbox and the drivers)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def steps_between(db_path: Path, t0: float, t1: float) -> tuple[int, int]:
+    """(table steps committed in [t0, t1], sum of the open tables' versions)."""
+    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        steps = db.execute("SELECT count(*) FROM steps WHERE kind = 'step' AND created_at "
+                           "BETWEEN ? AND ?", (t0, t1)).fetchone()[0]
+        versions = db.execute("SELECT coalesce(sum(version), 0) FROM tables").fetchone()[0]
+    finally:
+        db.close()
+    return int(steps), int(versions)
+
+
+def group_figures(log: list[dict[str, Any]], chats: list[int], t0: float, t1: float
+                  ) -> dict[str, Any]:
+    """Group messages and edits per chat per minute, the fullest 60-s window, settlements."""
+    minutes = (t1 - t0) / 60
+    times: dict[int, list[float]] = {c: [] for c in chats}
+    sends = edits = settled = 0
+    for e in log:
+        chat = chat_of(e)
+        if chat not in times or e["method"] not in GROUP_METHODS or not e["ok"]:
+            continue
+        times[chat].append(e["time"])  # type: ignore[index]
+        if not t0 <= e["time"] <= t1:
+            continue
+        if e["method"] == "sendMessage":
+            sends += 1
+            first = str(e["params"].get("text") or "").split("\n", 1)[0]
+            settled += any(k in first for k in SETTLED_MARK)
+        else:
+            edits += 1
+    fullest = 0
+    for ts in times.values():
+        ts.sort()
+        j = 0
+        for i, t in enumerate(ts):
+            while t - ts[j] >= 60:
+                j += 1
+            fullest = max(fullest, i - j + 1)
+    n = len(chats)
+    return {
+        "coups_settled": settled,
+        "group_messages_per_chat_per_minute": round(sends / n / minutes, 1),
+        "group_edits_per_chat_per_minute": round(edits / n / minutes, 1),
+        "max_group_messages_in_60s_window_per_chat": fullest,
+    }
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Set up, play for ``args.seconds``, measure, tear down."""
+    handle = await start_sandbox("127.0.0.1", 0)
+    sb = SandboxClient(handle.url, timeout=PRESS_WAIT + 20)
+    tmp = tempfile.TemporaryDirectory(prefix="banco-load-")
+    data_dir = Path(tmp.name) / "data"
+    limit = "20" if args.telegram_limits else "100000"
+    bot = BotProcess(handle.url, data_dir, timeout=args.timeout,
+                     extra={"GROUP_MESSAGES_PER_MINUTE": limit})
+    figures = Figures()
+    tables: list[Table] = []
+    world = handle.world
+    owner: dict[int, Table] = {}
+    record = world.record
+
+    def record_and_wake(method: str, params: dict[str, Any], response: dict[str, Any]) -> None:
+        # every Bot API call wakes the driver of the chat it went to (group or a DM)
+        record(method, params, response)
+        table = owner.get(chat_of({"params": params}) or 0)
+        if table is not None:
+            table.wake.set()
+
+    world.record = record_and_wake  # type: ignore[method-assign]
+    try:
+        if args.telegram_limits:
+            await sb.flood(True, group_per_minute=20, private_per_minute=60)
+        bot.start()
+        for c in range(args.chats):
+            chat_id = -1_000_000 - c
+            players = [Player(10_000 + c * 100 + j, f"U{10_000 + c * 100 + j}")
+                       for j in range(args.players)]
+            table = Table(sb, world, chat_id, players, args.game, figures)
+            tables.append(table)
+            owner[chat_id] = table
+            owner.update({p.id: table for p in players})
+
+        async def set_up(table: Table) -> None:
+            for p in table.players:
+                await sb.add_user(p.id, p.name, username=p.name.lower(), language_code=LANG)
+            ids = [p.id for p in table.players]
+            await sb.add_chat(table.chat_id, f"Load {table.chat_id}", "supergroup",
+                              members=ids, admins=[ids[0]])
+            await sb.add_bot(table.chat_id, ids[0])
+            for p in table.players:  # open the private chat: cards come by DM
+                await sb.send(p.id, p.id, "/start")
+                await table.until(lambda p=p: any(
+                    m.from_bot for m in world.messages.get(p.id, [])), timeout=60)
+            await sb.send(table.chat_id, ids[0], f"/newtable {args.game}")
+            await table.play(asyncio.Event(), until_started=True)
+
+        await asyncio.wait_for(asyncio.gather(*(set_up(t) for t in tables)),
+                               timeout=120 + 3 * args.chats)
+        stop = asyncio.Event()
+        cpu0 = cpu_seconds(bot.proc.pid)  # type: ignore[union-attr]
+        own0 = own_cpu_seconds()
+        t0 = time.time()
+        figures.latencies.clear()
+        figures.presses = figures.refused = figures.unanswered = figures.vanished = 0
+        players = [asyncio.create_task(t.play(stop)) for t in tables]
+        await asyncio.sleep(args.seconds)
+        stop.set()
+        t1 = time.time()
+        pid = bot.proc.pid  # type: ignore[union-attr]
+        memory = proc_status(pid)
+        cpu1 = cpu_seconds(pid)
+        own1 = own_cpu_seconds()
+        load = os.getloadavg()
+        # presses under way finish (or give up) within PRESS_WAIT; they count
+        _, pending = await asyncio.wait(players, timeout=PRESS_WAIT + 5)
+        for task in pending:
+            task.cancel()
+        steps, versions = steps_between(data_dir / "banco.sqlite3", t0, t1)
+        log = await sb.log()
+        bot.kill()
+        errors: dict[str, int] = {}
+        for e in log:
+            if not e["ok"]:
+                key = f"{e['method']}:{e.get('error_code')}"
+                errors[key] = errors.get(key, 0) + 1
+        seconds = t1 - t0
+        return {
+            "game": args.game,
+            "chats": args.chats,
+            "players": args.players,
+            "seconds": round(seconds, 1),
+            "telegram_limits": args.telegram_limits,
+            "decision_timeout": args.timeout,
+            "steps_committed": steps,
+            "steps_per_second": round(steps / seconds, 1),
+            "sum_of_table_versions": versions,
+            **group_figures(log, [t.chat_id for t in tables], t0, t1),
+            "presses": figures.presses,
+            "press_answer_ms": {"p50": percentile(figures.latencies, 50),
+                                "p95": percentile(figures.latencies, 95),
+                                "p99": percentile(figures.latencies, 99),
+                                "max": percentile(figures.latencies, 100)},
+            "errors": {
+                "bot_api_not_ok": errors,
+                "unanswered_presses": figures.unanswered,
+                "refused_presses": figures.refused,
+                "button_gone_before_press": figures.vanished,
+                "driver": figures.driver_errors[:10],
+                "bot_tracebacks": bot.log_text().count("Traceback"),
+            },
+            "bot_rss_mb": round(memory.get("VmRSS", 0) / 1024, 1),
+            "bot_peak_rss_mb": round(memory.get("VmHWM", 0) / 1024, 1),
+            "bot_cpu_seconds": None if cpu0 is None or cpu1 is None else round(cpu1 - cpu0, 1),
+            # the sandbox and the players share this process: if it nears one core, the
+            # figures measure it rather than the bot
+            "sandbox_and_driver_cpu_seconds": round(own1 - own0, 1),
+            "cores": os.cpu_count(),
+            "load_average_1m_at_end": round(load[0], 2),
+        }
+    finally:
+        bot.kill()
+        world.record = record  # type: ignore[method-assign]
+        await sb.aclose()
+        await handle.stop()
+        tmp.cleanup()
+
+
+def main() -> None:
+    """Parse the options, run, print the figures as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=GAMES, default="chemin_de_fer")
+    parser.add_argument("--chats", type=int, default=20)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="the bot's DECISION_TIMEOUT in seconds")
+    parser.add_argument("--telegram-limits", action="store_true",
+                        help="sandbox flood limits on, the bot at its production 20/min")
+    args = parser.parse_args()
+    engine = registry.engine(args.game)
+    if not engine.min_players <= args.players <= engine.max_players:
+        parser.error(f"{args.game} seats {engine.min_players}..{engine.max_players} players")
+    print(json.dumps(asyncio.run(run(args)), indent=2))
+
+
+if __name__ == "__main__":
+    main()
