@@ -241,3 +241,16 @@ def test_transfers_match_accounts_for_a_whole_hand() -> None:
         assert all(before.get(k, 0) + moved.get(k, 0) == after.get(k, 0)
                    for k in set(before) | set(after))
         s = step.state
+
+
+def test_view_names_the_viewers_own_hand_to_him_alone() -> None:
+    s = three(JJ, TT, AK, then=["Jh", "Js", "5d"])
+    assert ENGINE.view(s, 2).my_info == {"hand": "pair of jacks"}
+    assert ENGINE.view(s, 3).my_info == {"hand": "pair of tens"}
+    assert ENGINE.view(s, 1).my_info == {"hand": "high card, ace high"}
+    assert ENGINE.view(s, None).my_info == {} and ENGINE.view(s, 99).my_info == {}
+    s = play(s, (2, Open()), (3, Call()), (1, Fold()), (2, Discard(cards=("2c", "3c", "4c"))))
+    # after the draw his new hand; a folded player has no hand left
+    assert ENGINE.view(s, 2).my_info == {"hand": "four jacks"}
+    assert ENGINE.view(s, 1).my_info == {}
+    assert all("jacks" not in str(ENGINE.view(s, v).info) for v in (None, 1, 3))

@@ -149,6 +149,8 @@ class PokerMachine(RuleBasedStateMachine):
         for viewer in (None, *[seat.player for seat in s.seats]):
             view = self.engine.view(s, viewer)
             visible = set(view.my_cards) | {c for v in view.seats for c in v.face_up}
+            # his own hand's name goes to him alone, while he holds cards
+            assert set(view.my_info) == ({"hand"} if view.my_cards else set())
             for seat in s.seats:
                 if seat.player != viewer:
                     assert not visible & self._hidden(s, seat.player)

@@ -183,3 +183,21 @@ def test_phh_round_trip_of_a_stud_hand() -> None:
     assert kit == s.last_hand.kit and "variant = 'F5CS'" in text
     assert finishing == s.last_hand.finishing_stacks == list(build(kit).stacks)
     assert finishing == [102, 98, 100]
+
+
+def test_view_names_the_viewers_own_hand_hole_card_included_to_him_alone() -> None:
+    # player 1's hole card pairs his up card; player 3 makes a straight with five cards
+    s = table(P2, ["3d", "4h", "5c", "6d", "7h"], ["8c", "8s", "2d", "Js", "6h"])
+    assert ENGINE.view(s, 1).my_info == {"hand": "pair of eights"}
+    assert ENGINE.view(s, 1).info["showing"]["1"] == "eight high"
+    assert ENGINE.view(s, 2).my_info == {"hand": "king high"}
+    assert ENGINE.view(s, None).my_info == {} and ENGINE.view(s, 99).my_info == {}
+    for _ in range(3):  # three rounds checked: everybody holds five cards
+        for _ in range(3):
+            s = ENGINE.apply(s, ENGINE.awaiting(s)[0], Check()).state
+    assert ENGINE.view(s, 3).my_info == {"hand": "straight, seven high"}
+    assert ENGINE.view(s, 2).my_info == {"hand": "pair of kings"}
+    s = ENGINE.apply(s, ENGINE.awaiting(s)[0], Bet()).state
+    folder = ENGINE.awaiting(s)[0]
+    s = ENGINE.apply(s, folder, Fold()).state
+    assert ENGINE.view(s, folder).my_info == {}

@@ -19,7 +19,7 @@ done here or in :mod:`games.poker.kit`, each place saying so.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -43,7 +43,13 @@ from games.poker.common import (
     PokerState,
 )
 from games.poker.kit import BancoKitState, KitHand, cards_text, peek
-from games.poker.ranking import describe, hand_value, has_jacks_or_better, openers_proof
+from games.poker.ranking import (
+    describe,
+    describe_cards,
+    hand_value,
+    has_jacks_or_better,
+    openers_proof,
+)
 from games.table import seat_index
 
 
@@ -229,9 +235,11 @@ class DrawPokerEngine(PokerEngine):
         info.update(opener=state.opener if state.kit is not None else None,
                     passed_deals=state.passed_deals, ace_four=state.ace_four,
                     drew={str(s.player): len(s.discards) for s in state.seats if s.drawn})
+        # his own hand's name, for him alone (the bot shows it in his DM or pop-up)
+        my_info: dict[str, Any] = {"hand": describe_cards(mine)} if len(mine) == 5 else {}
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         pot=state.pot, awaiting=tuple(waiting), info=info)
+                         pot=state.pot, awaiting=tuple(waiting), info=info, my_info=my_info)
 
     def _default_action(self, s: PokerState, player: PlayerId) -> Action:
         # the safe default of the draw is to stand pat (discard nothing)

@@ -168,6 +168,16 @@ def describe(value: int) -> str:
     return f"{CATEGORY_NAMES[cat]}, {RANK_NAMES[tb[0]]} high"
 
 
+def describe_cards(cards: Sequence[str]) -> str:
+    """English name of what one to five cards make: "pair of jacks", "flush, king high".
+
+    Five cards are ranked in full (:func:`describe`); fewer can only make
+    pairs, two pair, trips or fours (a straight or flush needs five), so they
+    are named like up cards (:func:`describe_showing`: "pair of jacks", "ace high").
+    """
+    return describe(hand_value(cards)) if len(cards) == 5 else describe_showing(cards)
+
+
 def has_jacks_or_better(cards: Sequence[str]) -> bool:
     """RULES.md §5a.2: a pair of jacks or any better hand may open."""
     value = hand_value(cards)

@@ -20,12 +20,18 @@ case past pokerkit's "some forced bet" check (``ZeroAnte``).
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from games.engine import PlayerId, SeatView, TableView, public
 from games.poker.common import Ctx, PokerEngine, PokerState
 from games.poker.kit import BancoKitState
-from games.poker.ranking import describe, describe_showing, hand_value, possible_hands
+from games.poker.ranking import (
+    describe,
+    describe_cards,
+    describe_showing,
+    hand_value,
+    possible_hands,
+)
 from games.table import seat_index
 
 
@@ -75,6 +81,7 @@ class StudPokerEngine(PokerEngine):
         turn = waiting[0] if waiting else None
         seats = []
         mine: tuple[str, ...] = ()
+        my_info: dict[str, Any] = {}
         showing: dict[str, str] = {}
         for seat in state.seats:
             live = seat.in_hand and not seat.folded
@@ -88,11 +95,14 @@ class StudPokerEngine(PokerEngine):
                 status=self._status(state, seat, turn)))
             if live and seat.player == viewer and seat.cards:
                 mine = (seat.cards[0],)
+                # what his hole card and up cards make, for him alone (his DM or pop-up)
+                my_info["hand"] = describe_cards(seat.cards)
         info = self._info(state)
         info["showing"] = showing
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         pot=state.pot, awaiting=tuple(waiting), info=info)
+                         pot=state.pot, awaiting=tuple(waiting), info=info,
+                         my_info=my_info)
 
 
 ENGINE = StudPokerEngine()
