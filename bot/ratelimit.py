@@ -60,7 +60,7 @@ class Window:
 
 
 class GroupWindowLimiter(BaseRateLimiter[int]):
-    """``max_messages`` per ``period`` seconds per group; 30 requests a second overall."""
+    """``max_messages`` per ``period`` seconds per group; 30 messages a second overall."""
 
     def __init__(self, max_messages: int, period: float = 60.0, max_retries: int = 3) -> None:
         self.max_messages = max_messages
@@ -86,10 +86,14 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
             self.windows[group] = Window(self.max_messages, self.period)
         return self.windows[group]
 
-    async def _once(self, group: int | str | None,
+    async def _once(self, group: int | str | None, message: bool,
                     callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
                     args: Any, kwargs: dict[str, Any]) -> bool | JSONDict | list[JSONDict]:
         if group is None:
+            if not message:
+                # Telegram's ~30/s counts messages; a callback answer must never queue
+                # behind them (the presser waits for his pop-up)
+                return await callback(*args, **kwargs)
             async with self.overall:
                 return await callback(*args, **kwargs)
         w = self.window(group)
@@ -117,12 +121,13 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         with contextlib.suppress(TypeError, ValueError):
             chat_id = int(chat_id) if chat_id is not None else None
         is_group = (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str)
-        if is_group and endpoint.lower().startswith(MESSAGE_PREFIXES):
+        message = endpoint.lower().startswith(MESSAGE_PREFIXES)
+        if is_group and message:
             group = chat_id
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
         for attempt in range(retries + 1):
             try:
-                return await self._once(group, callback, args, kwargs)
+                return await self._once(group, message, callback, args, kwargs)
             except RetryAfter as exc:
                 if attempt == retries:
                     raise

@@ -1,0 +1,48 @@
+"""The bot's own flood control: groups' windows, the overall message cap, callback answers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.ratelimit import OVERALL_PER_SECOND, GroupWindowLimiter
+
+
+async def test_a_callback_answer_never_waits_behind_the_overall_message_cap() -> None:
+    limiter = GroupWindowLimiter(20, 60.0)
+    done: list[str] = []
+
+    async def call(name: str) -> bool:
+        done.append(name)
+        return True
+
+    async def request(endpoint: str, chat_id: int | None, name: str) -> Any:
+        data = {"chat_id": chat_id} if chat_id is not None else {"callback_query_id": "1"}
+        return await limiter.process_request(call, (name,), {}, endpoint, data, None)
+
+    # twice the overall cap of direct messages: the second half must wait for the next second
+    sends = [asyncio.create_task(request("sendMessage", 1000 + i, f"dm{i}"))
+             for i in range(2 * OVERALL_PER_SECOND)]
+    await asyncio.sleep(0)
+    answer = asyncio.create_task(request("answerCallbackQuery", None, "answer"))
+    await answer
+    assert "answer" in done
+    assert done.index("answer") <= OVERALL_PER_SECOND  # ahead of the queued messages
+    await asyncio.gather(*sends)
+    assert len(done) == 2 * OVERALL_PER_SECOND + 1
+
+
+async def test_no_group_window_ever_holds_more_than_its_limit() -> None:
+    limiter = GroupWindowLimiter(3, 0.5)
+    times: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def call() -> bool:
+        times.append(loop.time())
+        return True
+
+    await asyncio.gather(*(limiter.process_request(call, (), {}, "editMessageText",
+                                                   {"chat_id": -5}, None) for _ in range(7)))
+    assert len(times) == 7
+    # any 4 consecutive group messages span at least the window
+    assert all(times[i + 3] - times[i] >= 0.5 for i in range(len(times) - 3))
