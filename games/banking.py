@@ -39,6 +39,9 @@ Dispatch = Callable[[S, PlayerId, Action, list[Event], list[Transfer], random.Ra
                     None]
 """A game's handler of one action: it changes the copied state and appends events and transfers."""
 
+TimedOut = Callable[[S, PlayerId, list[Event], list[Transfer], random.Random | None], None]
+"""A game's handler of one awaited player's timeout: count it, then apply his safe default."""
+
 
 # ------------------------------------------------------------------- a step
 
@@ -94,6 +97,23 @@ def apply_on_fork(state: S, player: PlayerId, action: Action, rng: random.Random
     for seat in _seats(s):
         if seat.player == player:
             seat.timeouts = 0
+    s.version = state.version + 1
+    return Step(state=s, events=events, transfers=transfers)
+
+
+def timeout_on_fork(state: S, rng: random.Random | None,
+                    awaiting: Callable[[S], list[PlayerId]], timed_out: TimedOut[S]) -> Step[S]:
+    """Time out every player ``state`` awaits through ``timed_out``, on a :func:`fork`.
+
+    A player whom an earlier default already released (the auction resolved,
+    say) is skipped. After a timeout the version still goes up by exactly one.
+    """
+    s = fork(state)
+    events: list[Event] = []
+    transfers: list[Transfer] = []
+    for player in awaiting(state):
+        if player in awaiting(s):
+            timed_out(s, player, events, transfers, rng)
     s.version = state.version + 1
     return Step(state=s, events=events, transfers=transfers)
 

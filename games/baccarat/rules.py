@@ -168,18 +168,14 @@ class BaccaratEngine:
     def timeout(self, state: BaccaratState,
                 rng: random.Random | None = None) -> Step[BaccaratState]:
         """Apply the safe default for every awaited player; two in a row stand him up."""
-        st = banking.fork(state)
-        events: list[Event] = []
-        log: list[Transfer] = []
-        for p in self.awaiting(state):
-            if p not in self.awaiting(st):
-                continue  # the table moved on (e.g. the auction resolved)
-            seat = C.seat_of(st, p)
-            banking.count_timeout(seat, events)
-            banking.stand_up_after_two(seat, events)
-            self._act(st, p, self._default(st, seat, rng), events, log, rng)
-        st.version += 1
-        return Step(state=st, events=events, transfers=log)
+        return banking.timeout_on_fork(state, rng, self.awaiting, self._timed_out)
+
+    def _timed_out(self, st: BaccaratState, player: PlayerId, ev: list[Event],
+                   log: list[Transfer], rng: random.Random | None) -> None:
+        seat = C.seat_of(st, player)
+        banking.count_timeout(seat, ev)
+        banking.stand_up_after_two(seat, ev)
+        self._act(st, player, self._default(st, seat, rng), ev, log, rng)
 
     def view(self, state: BaccaratState, viewer: PlayerId | None) -> TableView:
         """The table as ``viewer`` sees it: only cards the rules turned face up."""

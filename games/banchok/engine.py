@@ -260,27 +260,25 @@ class BanchokEngine:
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
         """Safe defaults: decline the bank (and leave), cut at random, minimum stake, turn."""
-        s = banking.fork(state)
-        ev: Events = []
-        tr: Transfers = []
-        for player in self.awaiting(s):
-            seat = seat_of(s, player)
-            banking.count_timeout(seat, ev)
-            if s.phase != POST:  # declining the bank on a timeout already means leaving (§3.8)
-                banking.stand_up_after_two(seat, ev)
-            action: Action
-            if s.phase == POST:
-                action = Decline()
-            elif s.phase == CUT:
-                assert s.shoe is not None
-                action = Cut(offset=(rng or secure_rng()).randrange(len(s.shoe.order)))
-            elif s.phase == STAKING:
-                action = Stake(amount=stake_bounds(s, seat)[0])
-            else:
-                action = Turn()
-            self._dispatch(s, player, action, ev, tr, rng)
-        s.version = state.version + 1
-        return Step(state=s, events=ev, transfers=tr)
+        return banking.timeout_on_fork(state, rng, self.awaiting, self._timed_out)
+
+    def _timed_out(self, s: State, player: PlayerId, ev: Events, tr: Transfers,
+                   rng: random.Random | None) -> None:
+        seat = seat_of(s, player)
+        banking.count_timeout(seat, ev)
+        if s.phase != POST:  # declining the bank on a timeout already means leaving (§3.8)
+            banking.stand_up_after_two(seat, ev)
+        action: Action
+        if s.phase == POST:
+            action = Decline()
+        elif s.phase == CUT:
+            assert s.shoe is not None
+            action = Cut(offset=(rng or secure_rng()).randrange(len(s.shoe.order)))
+        elif s.phase == STAKING:
+            action = Stake(amount=stake_bounds(s, seat)[0])
+        else:
+            action = Turn()
+        self._dispatch(s, player, action, ev, tr, rng)
 
     # --------------------------------------------------------------- views
 

@@ -55,6 +55,7 @@ from games.engine import (
     Action,
     ActionSpec,
     Cut,
+    Event,
     GameState,
     IllegalAction,
     Join,
@@ -65,6 +66,7 @@ from games.engine import (
     Start,
     Step,
     TableView,
+    Transfer,
     public,
 )
 
@@ -197,20 +199,20 @@ class CheminDeFer:
     def apply(self, state: State, player: PlayerId, action: Action,
               rng: random.Random | None = None) -> Step[State]:
         """Apply ``action``; the input state is never changed."""
+        return banking.apply_on_fork(state, player, action, rng, self._act)
+
+    def _act(self, st: State, player: PlayerId, action: Action, events: list[Event],
+             transfers: list[Transfer], rng: random.Random | None) -> None:
         cls = self.action_types.get(action.kind)
         if cls is None or not isinstance(action, cls):
             raise IllegalAction(Reason.UNKNOWN_ACTION)
-        ctx = Ctx(st=banking.fork(state), rng=rng)
+        ctx = Ctx(st=st, rng=rng, events=events, transfers=transfers)
         if isinstance(action, Join):
             self._join(ctx, player, action)
         else:
-            seat_of(ctx.st, player)  # NOT_SEATED before anything else
+            seat_of(st, player)  # NOT_SEATED before anything else
             self._dispatch(ctx, player, action)
-            if is_seated(ctx.st, player):
-                seat_of(ctx.st, player).timeouts = 0
         _run(ctx)
-        ctx.st.version += 1
-        return Step(state=ctx.st, events=ctx.events, transfers=ctx.transfers)
 
     def _dispatch(self, ctx: Ctx, player: PlayerId, action: Action, auto: bool = False) -> None:
         st = ctx.st
@@ -287,19 +289,18 @@ class CheminDeFer:
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
         """Apply every awaited player's safe default; two in a row stand a player up."""
-        ctx = Ctx(st=banking.fork(state), rng=rng)
-        for player in self.awaiting(state):
-            if player not in self.awaiting(ctx.st):
-                continue
-            action = default_action(ctx.st, player)
-            assert action is not None
-            seat = seat_of(ctx.st, player)
-            banking.count_timeout(seat, ctx.events, action=action.kind)
-            banking.stand_up_after_two(seat, ctx.events)
-            self._dispatch(ctx, player, action, auto=True)
-            _run(ctx)
-        ctx.st.version += 1
-        return Step(state=ctx.st, events=ctx.events, transfers=ctx.transfers)
+        return banking.timeout_on_fork(state, rng, self.awaiting, self._timed_out)
+
+    def _timed_out(self, st: State, player: PlayerId, events: list[Event],
+                   transfers: list[Transfer], rng: random.Random | None) -> None:
+        ctx = Ctx(st=st, rng=rng, events=events, transfers=transfers)
+        action = default_action(st, player)
+        assert action is not None
+        seat = seat_of(st, player)
+        banking.count_timeout(seat, events, action=action.kind)
+        banking.stand_up_after_two(seat, events)
+        self._dispatch(ctx, player, action, auto=True)
+        _run(ctx)
 
     # ------------------------------------------------------------- views
 

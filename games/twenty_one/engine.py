@@ -190,29 +190,27 @@ class TwentyOneEngine:
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
         """Safe defaults: cut at random, no stake, stand; the banker buys while ≤ 16."""
-        s = banking.fork(state)
-        ev: Events = []
-        tr: Transfers = []
-        for player in self.awaiting(s):
-            seat = seat_of(s, player)
-            banking.count_timeout(seat, ev)
-            banking.stand_up_after_two(seat, ev)
-            if s.phase == CUT:
-                assert s.shoe is not None
-                offset = (rng or secure_rng()).randrange(len(s.shoe.order))
-                self._dispatch(s, player, Cut(offset=offset), ev, tr, rng)
-            elif s.phase == STAKING:
-                self._dispatch(s, player, Pass(), ev, tr, rng)
-            elif s.phase == BANKER:
-                while banker_should_buy(seat.cards, seat.bought):
-                    buy(s, seat, ev)
-                if not seat.done:
-                    stand(s, seat, ev)
-                advance_drawing(s, ev, tr, rng)
-            else:
-                self._dispatch(s, player, Stand(), ev, tr, rng)
-        s.version = state.version + 1
-        return Step(state=s, events=ev, transfers=tr)
+        return banking.timeout_on_fork(state, rng, self.awaiting, self._timed_out)
+
+    def _timed_out(self, s: State, player: PlayerId, ev: Events, tr: Transfers,
+                   rng: random.Random | None) -> None:
+        seat = seat_of(s, player)
+        banking.count_timeout(seat, ev)
+        banking.stand_up_after_two(seat, ev)
+        if s.phase == CUT:
+            assert s.shoe is not None
+            offset = (rng or secure_rng()).randrange(len(s.shoe.order))
+            self._dispatch(s, player, Cut(offset=offset), ev, tr, rng)
+        elif s.phase == STAKING:
+            self._dispatch(s, player, Pass(), ev, tr, rng)
+        elif s.phase == BANKER:
+            while banker_should_buy(seat.cards, seat.bought):
+                buy(s, seat, ev)
+            if not seat.done:
+                stand(s, seat, ev)
+            advance_drawing(s, ev, tr, rng)
+        else:
+            self._dispatch(s, player, Stand(), ev, tr, rng)
 
     # --------------------------------------------------------------- views
 
