@@ -91,10 +91,12 @@ def table_text(lang: str, view: TableView, deadline: float | None,
     """The one group message of a table, edited in place."""
     game = i18n.game_name(lang, view.game)
     names = names_of(view)
-    if view.coup:
-        lines = [i18n.t(lang, "table_title", game=game, coup=view.coup)]
-    else:
+    if view.phase == "idle":
         lines = [i18n.t(lang, "table_idle", game=game)]
+    elif view.coup:
+        lines = [i18n.t(lang, "table_title", game=game, coup=view.coup)]
+    else:  # the auction, banker draw or cut before the first coup
+        lines = [game]
     lines.append(i18n.t(lang, "phase", phase=i18n.word(lang, view.phase, "phase")))
     money = []
     if view.bank:

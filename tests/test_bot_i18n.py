@@ -239,7 +239,7 @@ def test_a_russian_table_has_no_english_word(seen: dict[str, Seen], name: str) -
         assert english == [], text
 
 
-RU_BANKER_DRAW = """Шмен де фер · талья #3
+RU_BANKER_DRAW = """Шмен де фер · кон №3
 Фаза: прикуп банкомёта
 Банк: 240
 Колод: 6
@@ -293,7 +293,7 @@ def test_english_table_keeps_phase_names_the_e2e_policies_read() -> None:
 
 def test_the_banker_reads_his_points_and_the_tableau_hint_in_his_language() -> None:
     assert render.dm_text("ru", banker_draw_view(1), []) == (
-        "Шмен де фер, талья #3:\nВаши карты: 4♥ 10♣\nПо таблице: прикупать\nВаши очки: 4")
+        "Шмен де фер, кон №3:\nВаши карты: 4♥ 10♣\nПо таблице: прикупать\nВаши очки: 4")
     assert render.cards_popup("en", banker_draw_view(1)) == (
         "Your cards: 4♥ 10♣\nTableau: draw\nYour points: 4")
 
