@@ -101,7 +101,7 @@ class TableMachine(RuleBasedStateMachine):
     @invariant()
     def public_and_outsiders_get_no_private_facts(self) -> None:
         seated = {x.player for x in self.state.seats}
-        for viewer in (None, 99, *(p for p in PLAYERS if p not in seated)):
+        for viewer in (None, *(p for p in (*PLAYERS, 99) if p not in seated)):
             view = self.engine.view(self.state, viewer)
             assert view.my_cards == () and view.my_info == {}
 
