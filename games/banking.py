@@ -142,6 +142,14 @@ def check_start(phase: str, seated: int, min_players: int) -> None:
         raise IllegalAction(Reason.NOT_ENOUGH_PLAYERS)
 
 
+def check_turn(phase: str, queue: Sequence[PlayerId], player: PlayerId, *phases: str) -> None:
+    """Refuse an action outside ``phases``, or from anyone but the head of ``queue``."""
+    if phase not in phases:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    if not queue or queue[0] != player:
+        raise IllegalAction(Reason.NOT_YOUR_TURN)
+
+
 def count_timeout(seat: SeatBase, events: list[Event], **data: Any) -> None:
     """One more consecutive timeout for ``seat``, announced publicly (``data`` adds facts)."""
     seat.timeouts += 1

@@ -137,7 +137,7 @@ class BanchokEngine:
         elif isinstance(action, Start):
             self._start(s, player, ev, rng)
         elif isinstance(action, PostBank | Decline):
-            self._check_turn(s, player, POST)
+            banking.check_turn(s.phase, s.queue, player, POST)
             if isinstance(action, PostBank):
                 if seat.stack < s.settings.bank:
                     raise IllegalAction(Reason.INSUFFICIENT_CHIPS, min=s.settings.bank)
@@ -148,28 +148,21 @@ class BanchokEngine:
                 remove_seat(s, seat, tr, ev)
                 advance_post(s, ev)
         elif isinstance(action, Cut):
-            self._check_turn(s, player, CUT)
+            banking.check_turn(s.phase, s.queue, player, CUT)
             assert s.shoe is not None
             s.shoe = s.shoe.with_cut(action.offset)
             ev.append(public("shoe_cut", player=player, cut=s.shoe.cut))
             deal_round(s, ev, tr, rng)
         elif isinstance(action, Stake):
-            self._check_turn(s, player, STAKING)
+            banking.check_turn(s.phase, s.queue, player, STAKING)
             self._stake(s, seat, action, ev, tr, rng)
         elif isinstance(action, JoinStake):
             self._join_stake(s, seat, action.amount, ev, tr, rng)
         elif isinstance(action, Turn):
-            self._check_turn(s, player, JOINING)
+            banking.check_turn(s.phase, s.queue, player, JOINING)
             turn_card(s, ev, tr, rng)
         else:
             raise IllegalAction(Reason.UNKNOWN_ACTION)
-
-    @staticmethod
-    def _check_turn(s: State, player: PlayerId, phase: str) -> None:
-        if s.phase != phase:
-            raise IllegalAction(Reason.WRONG_PHASE)
-        if not s.queue or s.queue[0] != player:
-            raise IllegalAction(Reason.NOT_YOUR_TURN)
 
     def _start(self, s: State, player: PlayerId, ev: Events, rng: random.Random | None) -> None:
         banking.check_start(s.phase, len(s.seats), self.min_players)

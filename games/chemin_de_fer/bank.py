@@ -156,7 +156,7 @@ def _offer_next(ctx: Ctx) -> None:
 def name_bank(ctx: Ctx, player: PlayerId, amount: int) -> None:
     """The offered player names the new bank; no auction (RULES.md §1.8)."""
     st = ctx.st
-    _check_offer_turn(ctx, player)
+    banking.check_turn(ctx.st.phase, ctx.st.queue, player, BANK_OFFER)
     if amount < st.min_stake:
         raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=st.min_stake)
     if amount > seat_of(st, player).stack:
@@ -169,7 +169,7 @@ def name_bank(ctx: Ctx, player: PlayerId, amount: int) -> None:
 
 def decline_bank(ctx: Ctx, player: PlayerId) -> None:
     """The offered player declines; the bank passes further counter-clockwise."""
-    _check_offer_turn(ctx, player)
+    banking.check_turn(ctx.st.phase, ctx.st.queue, player, BANK_OFFER)
     ctx.st.queue.pop(0)
     ctx.emit(public("bank_declined", player=player))
     _offer_next(ctx)
@@ -185,14 +185,6 @@ def drop_from_offer(ctx: Ctx, player: PlayerId) -> None:
         to_idle(ctx)
     elif head == player:
         _offer_next(ctx)
-
-
-def _check_offer_turn(ctx: Ctx, player: PlayerId) -> None:
-    st = ctx.st
-    if st.phase != BANK_OFFER:
-        raise IllegalAction(Reason.WRONG_PHASE)
-    if not st.queue or st.queue[0] != player:
-        raise IllegalAction(Reason.NOT_YOUR_TURN)
 
 
 # -------------------------------------------------------- start of a coup

@@ -124,14 +124,14 @@ class TwentyOneEngine:
             ev.append(public("play_started", by=player))
             resume(s, ev, tr, rng)
         elif isinstance(action, Cut):
-            self._check_turn(s, player, CUT)
+            banking.check_turn(s.phase, s.queue, player, CUT)
             assert s.shoe is not None
             s.shoe = s.shoe.with_cut(action.offset)
             s.needs_cut = False
             ev.append(public("shoe_cut", player=player, cut=s.shoe.cut))
             resume(s, ev, tr, rng)
         elif isinstance(action, Stake | Pass):
-            self._check_turn(s, player, STAKING)
+            banking.check_turn(s.phase, s.queue, player, STAKING)
             if isinstance(action, Stake):
                 lo, hi = stake_bounds(s, seat)
                 if action.amount < lo:
@@ -149,7 +149,7 @@ class TwentyOneEngine:
             s.queue.pop(0)
             advance_staking(s, ev, tr, rng)
         elif isinstance(action, Buy | Stand):
-            self._check_turn(s, player, DRAWING, BANKER)
+            banking.check_turn(s.phase, s.queue, player, DRAWING, BANKER)
             if isinstance(action, Buy):
                 buy(s, seat, ev)
             else:
@@ -158,13 +158,6 @@ class TwentyOneEngine:
                 advance_drawing(s, ev, tr, rng)
         else:
             raise IllegalAction(Reason.UNKNOWN_ACTION)
-
-    @staticmethod
-    def _check_turn(s: State, player: PlayerId, *phases: str) -> None:
-        if s.phase not in phases:
-            raise IllegalAction(Reason.WRONG_PHASE)
-        if not s.queue or s.queue[0] != player:
-            raise IllegalAction(Reason.NOT_YOUR_TURN)
 
     def _leave(self, s: State, seat: Seat, ev: Events, tr: Transfers,
                rng: random.Random | None) -> None:
