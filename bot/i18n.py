@@ -362,7 +362,7 @@ EVENTS: dict[str, dict[str, str | tuple[str, ...]]] = {
             "{player} cannot post the bank ({reason})",
             "{player} cannot post the bank",
         ),
-        "banker_draw": "The banker's draws: {draws}",
+        "banker_draw": "Drawing for the bank: {draws}",
         "card_turned": "Card turned for {punter}: {card}",
         "cards_shown": "{player} shows {cards}",
         "extra_shoe_started": (
@@ -483,7 +483,7 @@ EVENTS: dict[str, dict[str, str | tuple[str, ...]]] = {
             "{player} не может поставить банк ({reason})",
             "{player} не может поставить банк",
         ),
-        "banker_draw": "Прикуп банкомёта: {draws}",
+        "banker_draw": "Жребий на банк: {draws}",
         "card_turned": "Карта понтёру {punter}: {card}",
         "cards_shown": "{player} открывает {cards}",
         "extra_shoe_started": (
@@ -801,7 +801,7 @@ def _player_dict(value: dict[str, Any], names: dict[int, str], lang: str | None)
         if k == "player":
             continue
         text = format_value(v, names, k, lang)
-        if k in ("cards", "amount", *SIGNED_KEYS):
+        if k in ("cards", "card", "amount", *SIGNED_KEYS):
             main.append(text)
         elif k == "outcome":
             extra.insert(0, text)

@@ -211,7 +211,8 @@ def draw_for_bank(players: Sequence[PlayerId], decks: int, rng: random.Random | 
                                  purpose="banker_draw"))
         shoe, cards = shoe.deal(len(drawing))
         events.append(public("banker_draw",
-                             draws=[[p, c] for p, c in zip(drawing, cards, strict=True)]))
+                             draws=[{"player": p, "card": c}
+                                    for p, c in zip(drawing, cards, strict=True)]))
         best = pick(rank_index(c) for c in cards)
         drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
     events.append(public("shoe_revealed", purpose="banker_draw", **shoe.reveal()))

@@ -98,7 +98,9 @@ def test_rule_3_1_lowest_card_posts_the_first_bank_ties_redraw() -> None:
     rng = StackedRng(["Kc", "2h", "2s", "9d", "5c"])
     s, events = play(s, (1, Start()), rng=rng)
     draws = [e.data["draws"] for e in events if e.kind == "banker_draw"]
-    assert draws == [[[1, "Kc"], [2, "2h"], [3, "2s"]], [[2, "9d"], [3, "5c"]]]
+    assert draws == [[{"player": 1, "card": "Kc"}, {"player": 2, "card": "2h"},
+                      {"player": 3, "card": "2s"}],
+                     [{"player": 2, "card": "9d"}, {"player": 3, "card": "5c"}]]
     assert [e.data for e in events if e.kind == "bank_offered"] == [
         {"player": 3, "amount": 300}]
     assert refused(s, 2, PostBank()) == Reason.NOT_YOUR_TURN

@@ -80,7 +80,9 @@ def test_rule_4_1_highest_card_banks_ties_redraw_and_right_hand_cuts() -> None:
     rng = StackedRng(["5h", "Kc", "Ks", "Ah", "3d"])
     step = ENGINE.apply(s, 1, Start(), rng)
     draws = [e.data["draws"] for e in step.events if e.kind == "banker_draw"]
-    assert draws == [[[1, "5h"], [2, "Kc"], [3, "Ks"]], [[2, "Ah"], [3, "3d"]]]
+    assert draws == [[{"player": 1, "card": "5h"}, {"player": 2, "card": "Kc"},
+                      {"player": 3, "card": "Ks"}],
+                     [{"player": 2, "card": "Ah"}, {"player": 3, "card": "3d"}]]
     assert all(e.to is None for e in step.events)
     assert step.state.banker == 2
     assert kinds(step.events).count("shoe_committed") == 2  # the draw shoe, then the talia's
