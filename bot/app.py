@@ -31,8 +31,8 @@ from storage.factory import open_storage
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "top", "rules", "verify", "language",
-                  "help")
+GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "top", "history", "rules", "verify",
+                  "language", "help")
 ADMIN_COMMANDS = (*GROUP_COMMANDS, "settings", "closetable")
 PRIVATE_COMMANDS = ("start", "rules", "help")
 
@@ -40,14 +40,16 @@ DESCRIPTIONS = {
     "en": {
         "start": "Start: get your cards here", "help": "Commands", "newtable": "Open a table",
         "table": "Show the table again", "balance": "Your chips", "bonus": "Daily bonus",
-        "top": "Richest players", "rules": "Rules of a game", "verify": "Check the shoe",
+        "top": "Richest players", "history": "Your latest results", "rules": "Rules of a game",
+        "verify": "Check the shoe",
         "language": "Language of the chat", "settings": "Table settings (admins)",
         "closetable": "Close the table (admins)",
     },
     "ru": {
         "start": "Старт: карты будут приходить сюда", "help": "Команды",
         "newtable": "Открыть стол", "table": "Показать стол снова", "balance": "Ваши фишки",
-        "bonus": "Ежедневный бонус", "top": "Самые богатые", "rules": "Правила игры",
+        "bonus": "Ежедневный бонус", "top": "Самые богатые",
+        "history": "Ваши последние итоги", "rules": "Правила игры",
         "verify": "Проверить шуз", "language": "Язык чата",
         "settings": "Настройки стола (админы)", "closetable": "Закрыть стол (админы)",
     },
@@ -117,7 +119,8 @@ def build_application(settings: Settings, token: str,
     for name, callback in (("start", handlers.cmd_start), ("help", handlers.cmd_help),
                            ("newtable", handlers.cmd_newtable), ("table", handlers.cmd_table),
                            ("balance", handlers.cmd_balance), ("bonus", handlers.cmd_bonus),
-                           ("top", handlers.cmd_top), ("rules", handlers.cmd_rules),
+                           ("top", handlers.cmd_top), ("history", handlers.cmd_history),
+                           ("rules", handlers.cmd_rules),
                            ("verify", handlers.cmd_verify), ("language", handlers.cmd_language),
                            ("settings", handlers.cmd_settings),
                            ("closetable", handlers.cmd_closetable)):

@@ -16,7 +16,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import i18n
+from bot import i18n, render
 from bot.callbacks import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
 from bot.host import Host, parse_setting
 from bot.rulebook import chunks, rules_text
@@ -153,6 +153,21 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lines += [i18n.t(lang, "top_line", rank=i + 1, name=w.name or str(w.user_id),
                      total=w.balance + w.on_table) for i, w in enumerate(rows)]
     await reply(update, "\n".join(lines))
+
+
+async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/history: the sender's latest results in this chat."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await chat_lang(update, context)
+    entries = await host_of(context).storage.recent_coups(chat_id=chat.id, user_id=user.id,
+                                                         limit=200)
+    lines = render.history_lines(lang, entries)
+    if not lines:
+        await reply(update, i18n.t(lang, "history_empty", name=user.full_name))
+        return
+    await reply(update, "\n".join([i18n.t(lang, "history_title", name=user.full_name), *lines]))
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -37,7 +37,8 @@ TEXTS: dict[str, dict[str, str]] = {
                            "add me to one and send /newtable there.",
         "dm_enabled": "Private messages are on: your cards will come here.",
         "help": "/newtable — open a table\n/balance — your chips\n/bonus — daily bonus\n"
-                "/top — richest players\n/rules GAME — the rules\n/verify — check the shoe\n"
+                "/top — richest players\n/history — your latest results\n"
+                "/rules GAME — the rules\n/verify — check the shoe\n"
                 "/language — ru/en\n/table — show the table again\n"
                 "Admins: /settings, /closetable",
         "pick_game": "Which game?",
@@ -50,6 +51,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "top_title": "Richest players:",
         "top_line": "{rank}. {name} — {total}",
         "top_empty": "Nobody has played here yet.",
+        "history_title": "{name}, your latest results:",
+        "history_empty": "{name}, you have no results here yet.",
+        "history_coup": "{game} · coup #{coup}: {amount}",
+        "history_other": "{what}: {amount}",
         "bonus_ok": "Daily bonus: +{amount}. Wallet: {balance}.",
         "bonus_taken": "You have already taken today's bonus.",
         "rules_missing": "No rules text for {game} yet.",
@@ -117,7 +122,8 @@ TEXTS: dict[str, dict[str, str]] = {
                            "добавьте меня туда и отправьте /newtable.",
         "dm_enabled": "Личные сообщения включены: карты будут приходить сюда.",
         "help": "/newtable — открыть стол\n/balance — ваши фишки\n/bonus — ежедневный бонус\n"
-                "/top — самые богатые\n/rules ИГРА — правила\n/verify — проверка шуза\n"
+                "/top — самые богатые\n/history — ваши последние итоги\n"
+                "/rules ИГРА — правила\n/verify — проверка шуза\n"
                 "/language — ru/en\n/table — показать стол снова\n"
                 "Админам: /settings, /closetable",
         "pick_game": "Какая игра?",
@@ -130,6 +136,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "top_title": "Самые богатые игроки:",
         "top_line": "{rank}. {name} — {total}",
         "top_empty": "Здесь ещё никто не играл.",
+        "history_title": "{name}, ваши последние итоги:",
+        "history_empty": "{name}, у вас здесь ещё нет итогов.",
+        "history_coup": "{game} · кон №{coup}: {amount}",
+        "history_other": "{what}: {amount}",
         "bonus_ok": "Ежедневный бонус: +{amount}. В кошельке: {balance}.",
         "bonus_taken": "Сегодняшний бонус уже получен.",
         "rules_missing": "Правил для игры {game} пока нет.",
@@ -573,6 +583,7 @@ INFO: dict[str, dict[str, str]] = {
 # English phases stay the phase names with spaces: the e2e policies read them back.
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "starting_grant": "starting chips", "daily_bonus": "daily bonus",
         # phases
         "phase:idle": "idle", "phase:auction": "auction", "phase:cut": "cut",
         "phase:staking": "staking", "phase:void_choice": "void choice",
@@ -599,6 +610,7 @@ WORDS: dict[str, dict[str, str]] = {
         "outcome:standoff": "standoff",
     },
     "ru": {
+        "starting_grant": "стартовые фишки", "daily_bonus": "ежедневный бонус",
         "phase:idle": "ожидание", "phase:auction": "торг за банк", "phase:cut": "срез",
         "phase:staking": "ставки", "phase:void_choice": "банкомёт решает, держать ли банк",
         "phase:punter_draw": "прикуп понтёра", "phase:banker_draw": "прикуп банкомёта",

@@ -18,6 +18,7 @@ from bot import i18n
 from bot.callbacks import ActionButton, MyCards, encode
 from games.cards import pretty_all
 from games.engine import ActionSpec, Event, TableView
+from storage.base import LedgerEntry
 
 MAX_TEXT = 4000
 MAX_PRESETS = 4
@@ -248,3 +249,29 @@ def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: s
         label = f"✗ {label}"
     return InlineKeyboardMarkup([row, [InlineKeyboardButton(label,
                                                             callback_data=data(confirm=mask))]])
+
+
+def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) -> list[str]:
+    """A player's latest results, newest first: his net per coup (moves between his own
+    wallet, stack and stake cancel out), and grants and bonuses."""
+    groups: list[tuple[str, int, str, int]] = []  # game, coup, reason, net
+    for e in entries:
+        key = (e.game, e.coup, "" if e.game else e.reason)
+        if groups and groups[-1][:3] == key:
+            groups[-1] = (*key, groups[-1][3] + e.delta)
+        else:
+            groups.append((*key, e.delta))
+    lines = []
+    for game, coup, reason, net in groups:
+        if net == 0:
+            continue
+        amount = f"+{net}" if net > 0 else str(net)
+        if game:
+            lines.append(i18n.t(lang, "history_coup", game=i18n.game_name(lang, game),
+                                coup=coup, amount=amount))
+        else:
+            lines.append(i18n.t(lang, "history_other", what=i18n.word(lang, reason),
+                                amount=amount))
+        if len(lines) == limit:
+            break
+    return lines
