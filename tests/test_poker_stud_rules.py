@@ -123,7 +123,10 @@ def test_rule_5b_5_fold_turns_up_cards_down_and_hides_the_hole_card() -> None:
     step = ENGINE.apply(s, 1, Fold())
     # one player left: wins without showing his hole card
     assert not [e for e in step.events if e.kind == "hand_shown"]
-    assert all("2c" not in cards_in(e.data) for e in step.events
+    # the events of this hand (after them the next hand is dealt from a fresh shuffle)
+    this_hand = step.events[:[e.kind for e in step.events].index("hand_started")]
+    assert [e.kind for e in this_hand] == ["folded", "coup_settled", "shoe_revealed"]
+    assert all("2c" not in cards_in(e.data) for e in this_hand
                if e.to is None and e.kind != "shoe_revealed")
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [100, 100, 100]
