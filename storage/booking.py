@@ -89,3 +89,30 @@ def plan(transfers: Sequence[Transfer]) -> Booking:
         wallets=tuple(sorted((u, d) for u, d in wallets.items() if d)),
         table=tuple(sorted((a, d, seat_owner(a)) for a, d in table.items() if d)),
     )
+
+
+# Whole-database chip accounting (``audit()`` of both backends): ``issued`` is what the
+# house granted (minus its ledger balance); ``wallets`` + ``on_tables`` must equal it;
+# ``unbalanced_steps`` (steps whose ledger rows do not sum to zero) and ``ledger_drift``
+# (accounts whose stored balance is not the sum of their ledger rows) must be 0. Wallets
+# and table accounts are compared separately; closed tables' accounts are gone and their
+# ledger rows sum to zero, which the outer join checks as well.
+AUDIT_QUERIES: dict[str, str] = {
+    "issued": "SELECT -COALESCE(SUM(delta), 0) FROM ledger WHERE account = 'house'",
+    "wallets": "SELECT COALESCE(SUM(balance), 0) FROM wallets",
+    "on_tables": "SELECT COALESCE(SUM(balance), 0) FROM table_accounts",
+    "unbalanced_steps": "SELECT COUNT(*) FROM (SELECT step_id FROM ledger"
+                        " GROUP BY step_id HAVING SUM(delta) <> 0) s",
+    "ledger_drift": """
+SELECT COUNT(*) FROM (
+    SELECT l.chat_id, l.account, SUM(l.delta) AS total
+    FROM ledger l WHERE l.account <> 'house'
+    GROUP BY l.chat_id, l.account
+) s
+LEFT JOIN wallets w
+    ON s.account = 'wallet:' || w.user_id AND w.chat_id = s.chat_id
+LEFT JOIN table_accounts t
+    ON t.chat_id = s.chat_id AND t.account = s.account
+WHERE s.total <> COALESCE(w.balance, t.balance, 0)
+""",
+}

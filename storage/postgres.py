@@ -33,7 +33,7 @@ from .base import (
     TableRecord,
     Wallet,
 )
-from .booking import Booking, plan
+from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations
 
 _BALANCE_CHECKS = {"wallets_balance_nonnegative", "table_accounts_balance_nonnegative"}
@@ -410,32 +410,10 @@ class PostgresStorage:
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""
-        queries = {
-            "issued": "SELECT -COALESCE(SUM(delta), 0) FROM ledger WHERE account = 'house'",
-            "wallets": "SELECT COALESCE(SUM(balance), 0) FROM wallets",
-            "on_tables": "SELECT COALESCE(SUM(balance), 0) FROM table_accounts",
-            "unbalanced_steps": "SELECT COUNT(*) FROM (SELECT step_id FROM ledger"
-                                " GROUP BY step_id HAVING SUM(delta) <> 0) s",
-            "ledger_drift": _DRIFT_SQL,
-        }
         out: dict[str, int] = {}
         # One snapshot for all five figures, so a concurrent step cannot skew them.
         async with self._read() as conn, conn.transaction(isolation="repeatable_read",
                                                           readonly=True):
-            for key, sql in queries.items():
+            for key, sql in AUDIT_QUERIES.items():
                 out[key] = int(await conn.fetchval(sql))
         return out
-
-
-_DRIFT_SQL = """
-SELECT COUNT(*) FROM (
-    SELECT l.chat_id, l.account, SUM(l.delta) AS total
-    FROM ledger l WHERE l.account <> 'house'
-    GROUP BY l.chat_id, l.account
-) s
-LEFT JOIN wallets w
-    ON s.account = 'wallet:' || w.user_id AND w.chat_id = s.chat_id
-LEFT JOIN table_accounts t
-    ON t.chat_id = s.chat_id AND t.account = s.account
-WHERE s.total <> COALESCE(w.balance, t.balance, 0)
-"""

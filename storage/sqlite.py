@@ -43,7 +43,7 @@ from .base import (
     TableRecord,
     Wallet,
 )
-from .booking import Booking, plan
+from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations, sqlite_statements
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
@@ -463,42 +463,11 @@ class SqliteStorage:
                 (chat_id, language))
 
     async def audit(self) -> dict[str, int]:
-        """Whole-database chip accounting, for operators and tests.
-
-        ``issued`` is what the house granted (minus its ledger balance);
-        ``wallets`` + ``on_tables`` must equal it; ``unbalanced_steps`` (steps whose
-        ledger rows do not sum to zero) and ``ledger_drift`` (accounts whose balance
-        differs from their ledger sum) must be 0.
-        """
-        queries = {
-            "issued": "SELECT -COALESCE(SUM(delta), 0) FROM ledger WHERE account = 'house'",
-            "wallets": "SELECT COALESCE(SUM(balance), 0) FROM wallets",
-            "on_tables": "SELECT COALESCE(SUM(balance), 0) FROM table_accounts",
-            "unbalanced_steps": "SELECT COUNT(*) FROM (SELECT step_id FROM ledger"
-                                " GROUP BY step_id HAVING SUM(delta) <> 0)",
-            "ledger_drift": _DRIFT_SQL,
-        }
+        """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""
         out: dict[str, int] = {}
         async with self._read() as db:
-            for key, sql in queries.items():
+            for key, sql in AUDIT_QUERIES.items():
                 async with db.execute(sql) as cur:
                     row = await cur.fetchone()
                 out[key] = int(row[0]) if row else 0
         return out
-
-
-# Accounts whose stored balance is not the sum of their ledger rows. Wallets
-# and table accounts are compared separately; closed tables' accounts are gone
-# and their ledger rows sum to zero, which the outer join checks as well.
-_DRIFT_SQL = """
-SELECT COUNT(*) FROM (
-    SELECT l.chat_id, l.account, SUM(l.delta) AS total
-    FROM ledger l WHERE l.account <> 'house'
-    GROUP BY l.chat_id, l.account
-) s
-LEFT JOIN wallets w
-    ON s.account = 'wallet:' || w.user_id AND w.chat_id = s.chat_id
-LEFT JOIN table_accounts t
-    ON t.chat_id = s.chat_id AND t.account = s.account
-WHERE s.total <> COALESCE(w.balance, t.balance, 0)
-"""
