@@ -49,7 +49,14 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
 # same reading of buttons and of the ⏳ line. Its Game class is not reused: it re-reads
 # the whole chat over HTTP and checks every step against the database, which would make
 # this process, not the bot, the bottleneck on a small machine.
-from harness import PRIVATE_TURN, SETTLED_MARK, BotProcess, decode_action  # noqa: E402
+from harness import (  # noqa: E402
+    DEFAULT,
+    POLICIES,
+    PRIVATE_TURN,
+    SETTLED_MARK,
+    BotProcess,
+    decode_action,
+)
 
 from bot import i18n  # noqa: E402
 from bot.sandbox.client import SandboxClient, SandboxError  # noqa: E402
@@ -61,25 +68,6 @@ GAMES = ("chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "st
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 LANG = "en"
 PRESS_WAIT = 10.0
-
-# phase word of the table message -> button kinds to try, in order (as tests/e2e/
-# test_e2e_games.py plays a coup); smallest amount first
-POLICIES: dict[str, dict[str, list[str]]] = {
-    "chemin_de_fer": {
-        "auction": ["bid", "pass"],
-        "bank_offer": ["name_bank", "decline"],
-        "cut": ["cut"],
-        "staking": ["stake", "banco", "pass"],
-        "punter_draw": ["stand", "draw"],
-        "banker_draw": ["draw", "stand"],
-        "void_choice": ["continue", "retire"],
-    },
-    "banchok": {"joining": ["turn"]},
-    "draw_poker": {"": ["open", "call", "check", "discard", "fold"]},
-}
-DEFAULT = ["cut", "stake", "bid", "name_bank", "stand", "check", "call", "discard", "draw",
-           "pass", "continue", "accept", "post_bank", "buy", "fold"]
-
 
 @dataclass
 class Player:

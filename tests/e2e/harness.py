@@ -145,6 +145,40 @@ def decode_action(data: str | None) -> tuple[int, int, str, str] | None:
     return int(coup), int(version), kind, arg
 
 
+# How the tests and bench/load.py play: phase word on the table message -> button kinds
+# to try, in order; DEFAULT for any other phase
+POLICIES: dict[str, dict[str, list[str]]] = {
+    "chemin_de_fer": {
+        "auction": ["bid", "pass"],
+        "bank_offer": ["name_bank", "decline"],
+        "cut": ["cut"],
+        "staking": ["stake", "banco", "pass"],
+        "punter_draw": ["stand", "draw"],
+        "banker_draw": ["draw", "stand"],
+        "void_choice": ["continue", "retire"],
+    },
+    "banchok": {"joining": ["turn"]},
+    "draw_poker": {"": ["open", "call", "check", "discard", "fold"]},
+}
+DEFAULT = [
+    "cut",
+    "stake",
+    "bid",
+    "name_bank",
+    "stand",
+    "check",
+    "call",
+    "discard",
+    "draw",
+    "pass",
+    "continue",
+    "accept",
+    "post_bank",
+    "buy",
+    "fold",
+]
+
+
 @dataclass
 class Player:
     """A sandbox user."""

@@ -13,8 +13,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from harness import BotProcess, Game, Player, _chat
-from test_e2e_games import DEFAULT, open_and_seat
+from harness import DEFAULT, BotProcess, Game, Player, _chat
+from test_e2e_games import open_and_seat
 
 from bot.sandbox import state as sandbox_state
 

@@ -5,41 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness import BotProcess, Game, Player
+from harness import DEFAULT, POLICIES, BotProcess, Game, Player
 
 PLAYERS = [Player(101, "Ann"), Player(102, "Bob"), Player(103, "Cid")]
-
-# phase word on the table message -> button kinds to try, in order
-POLICIES: dict[str, dict[str, list[str]]] = {
-    "chemin_de_fer": {
-        "auction": ["bid", "pass"],
-        "bank_offer": ["name_bank", "decline"],
-        "cut": ["cut"],
-        "staking": ["stake", "banco", "pass"],
-        "punter_draw": ["stand", "draw"],
-        "banker_draw": ["draw", "stand"],
-        "void_choice": ["continue", "retire"],
-    },
-    "banchok": {"joining": ["turn"]},
-    "draw_poker": {"": ["open", "call", "check", "discard", "fold"]},
-}
-DEFAULT = [
-    "cut",
-    "stake",
-    "bid",
-    "name_bank",
-    "stand",
-    "check",
-    "call",
-    "discard",
-    "draw",
-    "pass",
-    "continue",
-    "accept",
-    "post_bank",
-    "buy",
-    "fold",
-]
 
 
 async def open_and_seat(game: Game, name: str) -> None:
