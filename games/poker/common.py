@@ -49,6 +49,7 @@ from games.engine import (
     stake,
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
+from games.poker.ranking import describe, hand_value
 from games.table import buy_in_transfers, cash_out_transfers, check_join, seat_index
 
 # ------------------------------------------------------------------ actions
@@ -561,7 +562,15 @@ class PokerEngine:
 
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
                   ctx: Ctx) -> None:
-        """Hook: the cards each game shows at the end of a hand."""
+        """Every live hand is shown at a showdown; one player left wins without showing
+        (RULES.md §5a.6, §5b.5). Games extend this with what else they show."""
+        assert s.kit is not None
+        if len(live) < 2:
+            return
+        for i in live:
+            seat = s.seats[seat_index(s.seats, s.kit.players[i])]
+            ctx.events.append(public("hand_shown", player=seat.player, cards=seat.cards,
+                                     value=describe(hand_value(seat.cards))))
 
     # ----------------------------------------------------------- timeouts
 

@@ -44,9 +44,7 @@ from games.poker.common import (
 )
 from games.poker.kit import BancoKitState, KitHand, cards_text, peek
 from games.poker.ranking import (
-    describe,
     describe_cards,
-    hand_value,
     has_jacks_or_better,
     openers_proof,
 )
@@ -207,11 +205,7 @@ class DrawPokerEngine(PokerEngine):
             # RULES.md §5a.6: the opener always shows his openers, even uncontested
             ctx.events.append(public("openers_shown", player=s.opener,
                                      cards=openers_proof(s.opener_cards)))
-        if len(live) >= 2:
-            for i in live:
-                seat = s.seats[seat_index(s.seats, s.kit.players[i])]
-                ctx.events.append(public("hand_shown", player=seat.player, cards=seat.cards,
-                                         value=describe(hand_value(seat.cards))))
+        super()._showdown(s, kit, live, ctx)
 
     # --------------------------------------------------------------- view
 

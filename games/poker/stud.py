@@ -26,10 +26,8 @@ from games.engine import PlayerId, SeatView, TableView, public
 from games.poker.common import Ctx, PokerEngine, PokerState
 from games.poker.kit import BancoKitState
 from games.poker.ranking import (
-    describe,
     describe_cards,
     describe_showing,
-    hand_value,
     possible_hands,
 )
 from games.table import seat_index
@@ -63,17 +61,6 @@ class StudPokerEngine(PokerEngine):
             ctx.events.append(public("showing", player=player, cards=up,
                                      value=describe_showing(up),
                                      possible=possible_hands(up)))
-
-    def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
-                  ctx: Ctx) -> None:
-        # RULES.md §5b.5: one player left wins without showing his hole card
-        assert s.kit is not None
-        if len(live) < 2:
-            return
-        for i in live:
-            seat = s.seats[seat_index(s.seats, s.kit.players[i])]
-            ctx.events.append(public("hand_shown", player=seat.player, cards=seat.cards,
-                                     value=describe(hand_value(seat.cards))))
 
     def view(self, state: PokerState, viewer: PlayerId | None) -> TableView:
         """Up cards of live hands face up; the hole card only to its holder."""
