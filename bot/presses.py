@@ -106,7 +106,7 @@ class Presses(Steps):
                 action: Any = Join(name=name[:64] or str(user_id), buy_in=w.balance)
             else:
                 if button.kind == "cut":
-                    # RULES.md §0 "Cut": a fresh secure random offset from the press
+                    # docs/rules.md §0 "Cut": a fresh secure random offset from the press
                     data["offset"] = secrets.randbelow(1 << 30)
                 elif button.choice is not None:
                     # a private keyboard indexes the presser's own choices, the group's

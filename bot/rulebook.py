@@ -1,4 +1,4 @@
-"""The /rules texts: ``bot/rules/<game>.<lang>.md``, written from RULES.md per game."""
+"""The /rules texts: ``bot/rules/<game>.<lang>.md``, written from docs/rules.md per game."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def apply_on_fork(state: S, player: PlayerId, action: Action, rng: random.Random
                   dispatch: Dispatch[S]) -> Step[S]:
     """Apply ``action`` through ``dispatch`` on a :func:`fork` of ``state``; the input is untouched.
 
-    The player's own accepted action resets his consecutive timeouts (RULES.md §0
+    The player's own accepted action resets his consecutive timeouts (docs/rules.md §0
     "Timeouts"), and the version goes up by exactly one.
     """
     s = fork(state)
@@ -157,7 +157,7 @@ def count_timeout(seat: SeatBase, events: list[Event], **data: Any) -> None:
 
 
 def stand_up_after_two(seat: SeatBase, events: list[Event]) -> None:
-    """RULES.md §0 "Timeouts": two in a row and he is stood up after the current coup."""
+    """docs/rules.md §0 "Timeouts": two in a row and he is stood up after the current coup."""
     if seat.timeouts >= 2 and not seat.leaving:
         seat.leaving = True
         events.append(public("stood_up", player=seat.player))

@@ -3,7 +3,7 @@
 A card is a two-character string, rank then suit: ``"Ah"``, ``"Td"``, ``"2c"``.
 Strings keep the state's JSON small and its round trip lossless.
 
-RULES.md §0: the shoe is N standard decks shuffled with a cryptographically
+docs/rules.md §0: the shoe is N standard decks shuffled with a cryptographically
 secure generator; the group sees ``SHA-256(order || salt)`` before the cut,
 and the order and salt are published when the shoe is finished, so anyone can
 check every card dealt (see :func:`verify`).
@@ -50,7 +50,7 @@ def rank_index(card: str) -> int:
 
 
 def baccarat_points(card: str) -> int:
-    """Baccarat-family value (RULES.md §0): A = 1, 2–9 face value, 10/J/Q/K = 0."""
+    """Baccarat-family value (docs/rules.md §0): A = 1, 2–9 face value, 10/J/Q/K = 0."""
     r = card[0]
     if r == "A":
         return 1
@@ -123,7 +123,7 @@ class Shoe(BaseModel):
                       rng: random.Random | None = None) -> Shoe:
         """Exactly ``cards`` (e.g. used cards gathered up) shuffled by ``rng``, with a commitment.
 
-        For games that put gathered cards under the shoe (RULES.md §3.7): the
+        For games that put gathered cards under the shoe (docs/rules.md §3.7): the
         gathered part is a small shoe of its own, committed when it is added
         and revealed when it is finished, so every card stays provably fair.
         """
@@ -173,7 +173,7 @@ class Shoe(BaseModel):
         return self.model_copy(update={"position": self.position + n}), cards
 
     def burn(self, n: int) -> tuple[Shoe, list[str]]:
-        """Turn ``n`` cards face up and discard them (RULES.md §1.2)."""
+        """Turn ``n`` cards face up and discard them (docs/rules.md §1.2)."""
         shoe, cards = self.deal(n)
         return shoe.model_copy(update={"burned": [*self.burned, *cards]}), cards
 

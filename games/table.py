@@ -1,6 +1,6 @@
 """Seating helpers every game shares: seat order, joining, leaving, timeouts.
 
-RULES.md §0 "Seats": players sit in join order, and that order is clockwise.
+docs/rules.md §0 "Seats": players sit in join order, and that order is clockwise.
 "The player to X's left" is the next seat clockwise; "to X's right" the
 previous one.
 """

@@ -1,4 +1,4 @@
-"""Random legal and illegal play of baccarat (RULES.md §2) with invariants after every step.
+"""Random legal and illegal play of baccarat (docs/rules.md §2) with invariants after every step.
 
 Checked after each step: chips conserved (table accounts == bought in - cashed
 out, and old accounts + net(transfers) == new accounts), cards conserved

@@ -1,4 +1,4 @@
-"""Fixed-shoe scenarios, one or more per numbered rule of RULES.md §2 (old Russian baccarat).
+"""Fixed-shoe scenarios, one or more per numbered rule of docs/rules.md §2 (old Russian baccarat).
 
 Table: players 1..4 sit in that order (clockwise); player 1 wins the bank
 with 600 chips (stack 1000 -> 400), players 2, 3, 4 keep 1000 each.

@@ -1,4 +1,4 @@
-"""Polish banchok (RULES.md §3): one fixed-shoe scenario per numbered rule, exact chips."""
+"""Polish banchok (docs/rules.md §3): one fixed-shoe scenario per numbered rule, exact chips."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fixed-shoe scenarios, one or more per numbered rule of RULES.md §1 (chemin de fer).
+"""Fixed-shoe scenarios, one or more per numbered rule of docs/rules.md §1 (chemin de fer).
 
 Seats: players 1..n sit in that order (clockwise). With player 1 as banker,
 the punter to his right is player n, then n-1, ... (counter-clockwise).

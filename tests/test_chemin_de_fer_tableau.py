@@ -1,4 +1,4 @@
-"""The banker tableau hint against the classic table, written out literally (RULES.md §1.7)."""
+"""The banker tableau hint against the classic table, written out literally (docs/rules.md §1.7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Jackpots draw poker, RULES.md §5 and §5a: one fixed-shoe scenario per rule."""
+"""Jackpots draw poker, docs/rules.md §5 and §5a: one fixed-shoe scenario per rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hand ranking (RULES.md §5): our fast ranker against pokerkit and the exact counts."""
+"""Hand ranking (docs/rules.md §5): our fast ranker against pokerkit and the exact counts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Five-card stud, RULES.md §5 and §5b: one fixed-shoe scenario per rule."""
+"""Five-card stud, docs/rules.md §5 and §5b: one fixed-shoe scenario per rule."""
 
 from __future__ import annotations
 

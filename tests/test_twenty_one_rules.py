@@ -1,4 +1,4 @@
-"""Twenty-one (RULES.md §4): one fixed-shoe scenario per numbered rule, exact chips."""
+"""Twenty-one (docs/rules.md §4): one fixed-shoe scenario per numbered rule, exact chips."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Baccarat, old Russian rules (RULES.md §2): a banker by auction against 2–11 punters.
+"""Baccarat, old Russian rules (docs/rules.md §2): a banker by auction against 2–11 punters.
 
 Read in this order: :mod:`.state` (data), :mod:`.tenure` (auction, shoe,
 tenure between coups), :mod:`.coup` (deal, naturals, payment),

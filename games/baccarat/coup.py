@@ -1,4 +1,4 @@
-"""One coup of old Russian baccarat (RULES.md §2.4–2.8): deal, naturals, third cards, payment.
+"""One coup of old Russian baccarat (docs/rules.md §2.4–2.8): deal, naturals, third cards, payment.
 
 Every function here works on a private copy of the state (the engine copies
 before calling) and appends to the step's events and transfers.
@@ -7,11 +7,11 @@ Seats are clockwise in join order; with the banker at index ``b`` of ``n``:
 
 * first round (clockwise): ``b+1, b+2, ..., b+n-1``, then the banker ``b``;
 * second round (counter-clockwise): ``b-1, b-2, ..., b-n+1``, then ``b``
-  (indexes modulo ``n``, punters without a stake skipped; RULES.md §2.4);
+  (indexes modulo ``n``, punters without a stake skipped; docs/rules.md §2.4);
 * third cards: the first staking punter to the banker's right (``b-1``
   side), the first to his left (``b+1`` side), the second to the right, the
   second to the left, ... until every staking punter has had his turn
-  (RULES.md §2.7).
+  (docs/rules.md §2.7).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def stakers(st: BaccaratState) -> list[BaccaratSeat]:
 
 
 def dealing_rounds(st: BaccaratState) -> tuple[list[PlayerId], list[PlayerId]]:
-    """Who gets a card in each round, the banker last (RULES.md §2.4)."""
+    """Who gets a card in each round, the banker last (docs/rules.md §2.4)."""
     b, n = banker_index(st), len(st.seats)
     assert st.banker is not None
     first = [st.seats[left_of(n, b, k)] for k in range(1, n)]
@@ -52,7 +52,7 @@ def dealing_rounds(st: BaccaratState) -> tuple[list[PlayerId], list[PlayerId]]:
 
 
 def third_card_order(st: BaccaratState) -> list[PlayerId]:
-    """Right 1, left 1, right 2, left 2, ... among staking punters (RULES.md §2.7)."""
+    """Right 1, left 1, right 2, left 2, ... among staking punters (docs/rules.md §2.7)."""
     lefts = [s.player for s in stakers(st)]
     rights = list(reversed(lefts))
     order: list[PlayerId] = []
@@ -64,7 +64,7 @@ def third_card_order(st: BaccaratState) -> list[PlayerId]:
 
 
 def deal(st: BaccaratState, events: list[Event]) -> None:
-    """Two cards to every staking punter and the banker, face down (RULES.md §2.4)."""
+    """Two cards to every staking punter and the banker, face down (docs/rules.md §2.4)."""
     assert st.shoe is not None
     first, second = dealing_rounds(st)
     for round_ in (first, second):
@@ -103,7 +103,7 @@ def _lose(seat: BaccaratSeat, out: list[Transfer], to: str = BANK) -> int:
 
 
 def settle_naturals(st: BaccaratState) -> tuple[list[Transfer], list[dict[str, object]]]:
-    """Pay a coup decided by naturals (RULES.md §2.5); returns transfers and per-punter results.
+    """Pay a coup decided by naturals (docs/rules.md §2.5); transfers and per-punter results.
 
     9 beats 8; the banker wins ties with a punter.
     """
@@ -133,7 +133,7 @@ def settle_naturals(st: BaccaratState) -> tuple[list[Transfer], list[dict[str, o
         return out, results
     # Banker has no natural: the best natural(s) are paid double by the bank and
     # share every other stake equally; the remainder goes to the first of them in
-    # dealing order (RULES.md §2.5, Decision).
+    # dealing order (docs/rules.md §2.5, Decision).
     winners = [s for s in punters if hand_points(s.cards) == best]
     losers = [s for s in punters if hand_points(s.cards) != best]
     pool = sum(s.stake for s in losers)
@@ -157,7 +157,7 @@ def settle_naturals(st: BaccaratState) -> tuple[list[Transfer], list[dict[str, o
 
 
 def settle_showdown(st: BaccaratState) -> tuple[list[Transfer], list[dict[str, object]]]:
-    """Each punter against the banker on his own stake (RULES.md §2.8)."""
+    """Each punter against the banker on his own stake (docs/rules.md §2.8)."""
     assert st.banker is not None
     bp = hand_points(seat_of(st, st.banker).cards)
     out: list[Transfer] = []

@@ -1,4 +1,4 @@
-"""The baccarat engine (RULES.md §2): what each seat may do, applying it, timeouts, views.
+"""The baccarat engine (docs/rules.md §2): what each seat may do, applying it, timeouts, views.
 
 Phases, in the order a tenure goes through them::
 
@@ -64,9 +64,9 @@ from games.engine import (
 from games.table import find_seat, move
 
 PUNTER_MAY_DRAW = 4
-"""RULES.md §2.7: a punter on 0–4 may take a third card; 5–7 stands."""
+"""docs/rules.md §2.7: a punter on 0–4 may take a third card; 5–7 stands."""
 BANKER_DEFAULT_DRAW = 5
-"""RULES.md §2.7: the banker's safe default is to draw on 0–5."""
+"""docs/rules.md §2.7: the banker's safe default is to draw on 0–5."""
 
 
 def _need(condition: bool, reason: Reason) -> None:
@@ -185,7 +185,7 @@ class BaccaratEngine:
         mine = own.cards if own is not None else []
         my_info: dict[str, Any] = {}
         if own is not None and own.cards and not own.shown:
-            # His points while his first two cards are still face down (RULES.md §2.5).
+            # His points while his first two cards are still face down (docs/rules.md §2.5).
             my_info["points"] = hand_points(own.cards)
         info: dict[str, Any] = {
             "banker": state.banker,
@@ -212,13 +212,13 @@ class BaccaratEngine:
 
     @staticmethod
     def _stake_max(st: BaccaratState, seat: BaccaratSeat) -> int:
-        # RULES.md §2.1: 2 × (sum of stakes) ≤ bank.
+        # docs/rules.md §2.1: 2 × (sum of stakes) ≤ bank.
         room = st.bank // 2 - sum(s.stake for s in st.seats)
         return min(seat.stack, room)
 
     @staticmethod
     def _may_declare(st: BaccaratState, seat: BaccaratSeat) -> bool:
-        # RULES.md §2.6: 0 on two cards, before drawing; **Decision:** one declarer a coup.
+        # docs/rules.md §2.6: 0 on two cards, before drawing; **Decision:** one declarer a coup.
         return len(seat.cards) == 2 and hand_points(seat.cards) == 0 and st.declarer is None
 
     @staticmethod
@@ -241,7 +241,7 @@ class BaccaratEngine:
 
     @staticmethod
     def _default(st: BaccaratState, seat: BaccaratSeat, rng: random.Random | None) -> Action:
-        """The safe default of every decision (RULES.md §2.3, §2.7; §0 timeouts)."""
+        """The safe default of every decision (docs/rules.md §2.3, §2.7; §0 timeouts)."""
         if st.phase == CUT:
             assert st.shoe is not None
             return Cut(offset=(rng or secure_rng()).randrange(len(st.shoe.order)))
@@ -350,7 +350,7 @@ class BaccaratEngine:
         if isinstance(action, Stake):
             _need(action.amount >= st.settings.min_stake, Reason.AMOUNT_OUT_OF_RANGE)
             _need(action.amount <= seat.stack, Reason.INSUFFICIENT_CHIPS)
-            # RULES.md §2.1: the bank must cover every stake twice.
+            # docs/rules.md §2.1: the bank must cover every stake twice.
             _need(action.amount <= self._stake_max(st, seat), Reason.EXCEEDS_BANK)
             T.pay(st, log, move(stack(seat.player), stake(seat.player), action.amount,
                                 "stake_placed"))
@@ -368,7 +368,7 @@ class BaccaratEngine:
             return
         C.deal(st, ev)
         if C.show_naturals(st, ev):
-            # RULES.md §2.5: anyone with a natural ends the coup; no third cards.
+            # docs/rules.md §2.5: anyone with a natural ends the coup; no third cards.
             self._settle(st, ev, log, rng, *C.settle_naturals(st))
             return
         st.draw_order, st.turn, st.phase = C.third_card_order(st), 0, DRAWING
@@ -391,7 +391,7 @@ class BaccaratEngine:
             self._draw_card(st, seat, ev, "third_card_dealt")
         elif isinstance(action, DeclareBaccara):
             _need(self._may_declare(st, seat), Reason.NOT_ALLOWED)
-            # RULES.md §2.6: his stake comes back; the coup goes on for everyone else.
+            # docs/rules.md §2.6: his stake comes back; the coup goes on for everyone else.
             ev.append(public("baccara_declared", player=seat.player, cards=list(seat.cards),
                              stake=seat.stake))
             T.pay(st, log, move(stake(seat.player), stack(seat.player), seat.stake,
@@ -410,7 +410,7 @@ class BaccaratEngine:
 
     @staticmethod
     def _draw_card(st: BaccaratState, seat: BaccaratSeat, ev: list[Event], kind: str) -> None:
-        # RULES.md §2.7: third cards are dealt face up.
+        # docs/rules.md §2.7: third cards are dealt face up.
         assert st.shoe is not None
         st.shoe, cards = st.shoe.deal(1)
         seat.cards.extend(cards)
@@ -429,7 +429,7 @@ class BaccaratEngine:
             {"player": s.player, "cards": list(s.cards), "points": hand_points(s.cards)}
             for s in hands]))
         if hand_points(banker.cards[:2]) == 0:
-            # RULES.md §2.9: one more shoe for each baccara dealt to the banker.
+            # docs/rules.md §2.9: one more shoe for each baccara dealt to the banker.
             st.extra_shoes += 1
             ev.append(public("banker_baccara", player=st.banker, extra_shoes=st.extra_shoes))
         ev.append(public("coup_settled", coup=st.coup, banker=st.banker, bank=st.bank,
@@ -440,7 +440,7 @@ class BaccaratEngine:
             s.cards, s.shown, s.declared, s.acted, s.in_coup = [], False, False, False, False
         st.deal_order, st.draw_order, st.turn = [], [], 0
         if st.declarer is not None:
-            T.end_tenure(st, ev, log, "punter_baccara")  # RULES.md §2.6
+            T.end_tenure(st, ev, log, "punter_baccara")  # docs/rules.md §2.6
         T.boundary(st, ev, log, rng)
 
     def _post_bank(self, st: BaccaratState, seat: BaccaratSeat, action: Action,

@@ -1,4 +1,4 @@
-"""Baccarat (old Russian rules, RULES.md §2): settings, seats, state and actions.
+"""Baccarat (old Russian rules, docs/rules.md §2): settings, seats, state and actions.
 
 The state is plain data; the rules live in :mod:`games.baccarat.coup` (one
 coup: deal, naturals, third cards, settlement) and :mod:`games.baccarat.rules`
@@ -15,20 +15,20 @@ from games.cards import Card, Shoe
 from games.engine import Action, GameState, PlayerId, SeatBase
 
 DECKS = 2
-"""RULES.md §2: two decks, 104 cards."""
+"""docs/rules.md §2: two decks, 104 cards."""
 
 CARDS_PER_HAND = 3
-"""The most cards a hand can hold; sizes the "shoe exhausted" test (RULES.md §2.9)."""
+"""The most cards a hand can hold; sizes the "shoe exhausted" test (docs/rules.md §2.9)."""
 
 # Phases. The deal, the naturals and the settlement happen inside one step,
 # so they are not phases anybody waits in.
 IDLE = "idle"            # waiting for Start (or for players)
-AUCTION = "auction"      # RULES.md §2.1: bidding for the bank
-CUT = "cut"              # RULES.md §2.2: a fresh shoe waits for the cutter
-STAKING = "staking"      # RULES.md §2.3: punters place stakes before the deal
-DRAWING = "drawing"      # RULES.md §2.6–7: punters, in turn, draw / stand / declare baccara
-BANKER_DRAW = "banker_draw"  # RULES.md §2.7: the banker draws or stands, seeing third cards
-POST_BANK = "post_bank"  # RULES.md §2.6: the baccara declarer posts a bank of his own
+AUCTION = "auction"      # docs/rules.md §2.1: bidding for the bank
+CUT = "cut"              # docs/rules.md §2.2: a fresh shoe waits for the cutter
+STAKING = "staking"      # docs/rules.md §2.3: punters place stakes before the deal
+DRAWING = "drawing"      # docs/rules.md §2.6–7: punters, in turn, draw / stand / declare baccara
+BANKER_DRAW = "banker_draw"  # docs/rules.md §2.7: the banker draws or stands, seeing third cards
+POST_BANK = "post_bank"  # docs/rules.md §2.6: the baccara declarer posts a bank of his own
 
 
 class BaccaratSettings(BaseModel):
@@ -40,7 +40,7 @@ class BaccaratSettings(BaseModel):
 
     @property
     def min_bank(self) -> int:
-        """The smallest bank: one that covers a minimal stake twice (RULES.md §2.1)."""
+        """The smallest bank: one that covers a minimal stake twice (docs/rules.md §2.1)."""
         return 2 * self.min_stake
 
 
@@ -56,7 +56,7 @@ class BaccaratSeat(SeatBase):
     shown: bool = False
     """The first two cards are face up (a natural, a declared baccara)."""
     declared: bool = False
-    """Declared baccara this coup (RULES.md §2.6)."""
+    """Declared baccara this coup (docs/rules.md §2.6)."""
 
 
 class AuctionBid(BaseModel):
@@ -88,7 +88,7 @@ class BaccaratState(GameState):
     deal_order: list[PlayerId] = Field(default_factory=list)
     """First-round dealing order of this coup's punters (breaks split remainders, §2.5)."""
     draw_order: list[PlayerId] = Field(default_factory=list)
-    """Third-card order of this coup's punters (RULES.md §2.7)."""
+    """Third-card order of this coup's punters (docs/rules.md §2.7)."""
     turn: int = 0
     declarer: PlayerId | None = None
     """The punter who declared baccara this coup; takes the bank after it (§2.6)."""
@@ -98,7 +98,7 @@ class BaccaratState(GameState):
 
 
 class Bid(Action):
-    """Bid ``amount`` chips from the stack for the bank (RULES.md §2.1)."""
+    """Bid ``amount`` chips from the stack for the bank (docs/rules.md §2.1)."""
 
     kind: Literal["bid"] = "bid"
     amount: int = Field(gt=0)
@@ -111,7 +111,7 @@ class Pass(Action):
 
 
 class Stake(Action):
-    """Stake ``amount`` chips on the coming coup (RULES.md §2.3)."""
+    """Stake ``amount`` chips on the coming coup (docs/rules.md §2.3)."""
 
     kind: Literal["stake"] = "stake"
     amount: int = Field(gt=0)
@@ -130,19 +130,19 @@ class Stand(Action):
 
 
 class DeclareBaccara(Action):
-    """A punter with 0 on two cards declares baccara (RULES.md §2.6)."""
+    """A punter with 0 on two cards declares baccara (docs/rules.md §2.6)."""
 
     kind: Literal["baccara"] = "baccara"
 
 
 class Retire(Action):
-    """The banker gives up the bank between coups, keeping it (RULES.md §2.9)."""
+    """The banker gives up the bank between coups, keeping it (docs/rules.md §2.9)."""
 
     kind: Literal["retire"] = "retire"
 
 
 class PostBank(Action):
-    """The baccara declarer posts ``amount`` chips as his bank (RULES.md §2.6)."""
+    """The baccara declarer posts ``amount`` chips as his bank (docs/rules.md §2.6)."""
 
     kind: Literal["post_bank"] = "post_bank"
     amount: int = Field(gt=0)

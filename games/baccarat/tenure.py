@@ -1,4 +1,4 @@
-"""Between coups (RULES.md §2.1, §2.2, §2.6, §2.9): seats, auction, shoe, tenure.
+"""Between coups (docs/rules.md §2.1, §2.2, §2.6, §2.9): seats, auction, shoe, tenure.
 
 :func:`boundary` is called whenever a coup ends (or cannot start) and decides
 what comes next: stood-up and leaving players go, the tenure may end, a new
@@ -70,7 +70,7 @@ def cards_needed(st: BaccaratState) -> int:
 
 
 def cutter(st: BaccaratState) -> PlayerId:
-    """The punter to the banker's right cuts (RULES.md §2.2; **Decision**)."""
+    """The punter to the banker's right cuts (docs/rules.md §2.2; **Decision**)."""
     return st.seats[right_of(len(st.seats), banker_index(st))].player
 
 
@@ -119,7 +119,7 @@ def new_shoe(st: BaccaratState, events: list[Event], rng: random.Random | None) 
 
 
 def open_auction(st: BaccaratState, events: list[Event]) -> None:
-    """Every seated player may bid for the bank once, or pass (RULES.md §2.1)."""
+    """Every seated player may bid for the bank once, or pass (docs/rules.md §2.1)."""
     retire_shoe(st, events)  # a new banker shuffles a new shoe
     st.phase = AUCTION
     st.bids = []
@@ -178,7 +178,7 @@ def boundary(st: BaccaratState, events: list[Event], log: list[Transfer],
         events.append(public("table_idle", reason="not_enough_players"))
         return
     if st.declarer is not None:
-        # RULES.md §2.6: the bank passes to the baccara declarer.
+        # docs/rules.md §2.6: the bank passes to the baccara declarer.
         st.phase = POST_BANK
         events.append(public("bank_offered", player=st.declarer, min_bank=st.settings.min_bank))
         return
@@ -200,7 +200,7 @@ def boundary(st: BaccaratState, events: list[Event], log: list[Transfer],
             end_tenure(st, events, log, "shoe_exhausted")
             open_auction(st, events)
             return
-        # RULES.md §2.9: one more shoe for every baccara the banker was dealt.
+        # docs/rules.md §2.9: one more shoe for every baccara the banker was dealt.
         st.extra_shoes -= 1
         events.append(public("extra_shoe_started", banker=st.banker,
                              extra_shoes_left=st.extra_shoes))

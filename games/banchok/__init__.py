@@ -1,4 +1,4 @@
-"""Polish banchok (RULES.md §3), read as the rules of one bank.
+"""Polish banchok (docs/rules.md §3), read as the rules of one bank.
 
 1. The player who draws the lowest card (later: the player on the last
    banker's left) posts the fixed bank, or refuses and leaves (§3.1, §3.8).
@@ -16,7 +16,7 @@
 
 A *coup* is one punter's card turned. Modules: :mod:`.model` (covering rule,
 actions, state), :mod:`.coup` (the phases, in order), :mod:`.engine` (the
-engine contract). Decisions made where RULES.md is silent are marked
+engine contract). Decisions made where docs/rules.md is silent are marked
 **Decision** and listed for players in ``bot/rules/banchok.en.md``.
 """
 

@@ -44,7 +44,7 @@ from games.table import cash_out_transfers, move
 
 
 def draw_first_banker(s: State, ev: Events, rng: random.Random | None) -> PlayerId:
-    """RULES.md §3.1: everyone draws a public card; the lowest posts the first bank.
+    """docs/rules.md §3.1: everyone draws a public card; the lowest posts the first bank.
 
     2 is lowest and the ace highest; suits do not matter. Decision: players
     tied on the lowest rank draw again among themselves, in seat order, from
@@ -77,7 +77,7 @@ def advance_post(s: State, ev: Events) -> None:
 
 
 def post_bank(s: State, seat: Seat, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
-    """RULES.md §3.1, §3.2: the new banker posts the bank and shuffles; his right cuts."""
+    """docs/rules.md §3.1, §3.2: the new banker posts the bank and shuffles; his right cuts."""
     amount = s.settings.bank
     tr += move(stack(seat.player), BANK, amount, "bank_posted")
     seat.stack -= amount
@@ -109,7 +109,7 @@ def remove_seat(s: State, seat: Seat, tr: Transfers, ev: Events) -> None:
 
 
 def end_bank(s: State, ev: Events, tr: Transfers, why: str) -> None:
-    """RULES.md §3.8: the banker takes the bank, dealt cards are discarded, the bank passes left."""
+    """docs/rules.md §3.8: the banker takes the bank, cards are discarded, the bank passes left."""
     banker = seat_of(s, s.banker)
     order = [x.player for x in clockwise_after(s, banker.player)]
     tr += move(BANK, stack(banker.player), s.bank, "bank_taken")
@@ -141,7 +141,7 @@ def _draw(s: State, ev: Events) -> str:
 
 
 def _gather(s: State, ev: Events, rng: random.Random | None) -> None:
-    """RULES.md §3.7: used cards are gathered, shuffled securely and put under the shoe.
+    """docs/rules.md §3.7: used cards are gathered, shuffled securely and put under the shoe.
 
     The gathered part is committed now and revealed once it is dealt out.
     """
@@ -155,7 +155,7 @@ def _gather(s: State, ev: Events, rng: random.Random | None) -> None:
 
 
 def deal_round(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
-    """RULES.md §3.3, §3.7: three cards face down to every punter, one at a time, no shuffle.
+    """docs/rules.md §3.3, §3.7: three cards face down to every punter, one at a time, no shuffle.
 
     Decision: a punter whose stack is below the minimum stake sits the round out.
     """
@@ -195,7 +195,7 @@ def advance_staking(s: State, ev: Events, tr: Transfers, rng: random.Random | No
 
 
 def turn_card(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
-    """RULES.md §3.4, §3.5: turn the banker's top card; it covers the punter or pays him."""
+    """docs/rules.md §3.4, §3.5: turn the banker's top card; it covers the punter or pays him."""
     p = seat_of(s, s.queue[0])
     card = _draw(s, ev)
     s.coup += 1

@@ -143,7 +143,7 @@ class BanchokEngine:
                     raise IllegalAction(Reason.INSUFFICIENT_CHIPS, min=s.settings.bank)
                 post_bank(s, seat, ev, tr, rng)
             else:
-                # RULES.md §3.8: refusing the bank means leaving the table.
+                # docs/rules.md §3.8: refusing the bank means leaving the table.
                 ev.append(public("bank_declined", player=player))
                 remove_seat(s, seat, tr, ev)
                 advance_post(s, ev)
@@ -187,7 +187,7 @@ class BanchokEngine:
         tr += move(stack(seat.player), stake(seat.player), action.amount, "stake")
         seat.stack -= action.amount
         seat.stake = action.amount
-        # RULES.md §3.6: forbidding joining on his cards bars him from joining others'.
+        # docs/rules.md §3.6: forbidding joining on his cards bars him from joining others'.
         s.no_joining = action.forbid_joining
         seat.forbids = seat.forbids or action.forbid_joining
         ev.append(public("stake_placed", player=seat.player, amount=action.amount,
@@ -209,7 +209,7 @@ class BanchokEngine:
             raise IllegalAction(Reason.INSUFFICIENT_CHIPS, max=seat.stack)
         room = s.bank - stake_total(s)
         if amount > room:
-            # RULES.md §3.6, §0 "Covering": the bank can never owe more than it holds.
+            # docs/rules.md §3.6, §0 "Covering": the bank can never owe more than it holds.
             raise IllegalAction(Reason.EXCEEDS_BANK, max=room)
         tr += move(stack(seat.player), stake(seat.player), amount, "stake_joined")
         seat.stack -= amount

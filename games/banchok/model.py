@@ -20,8 +20,8 @@ from games.engine import (
 from games.table import clockwise_from, find_seat, left_of, right_of, seat_index
 
 IDLE, POST, CUT, STAKING, JOINING = "idle", "post", "cut", "staking", "joining"
-HAND = 3  # RULES.md §3.3: three cards to every punter
-BANK_LIMIT = 3  # RULES.md §3.8: the bank passes once it reaches three times its start
+HAND = 3  # docs/rules.md §3.3: three cards to every punter
+BANK_LIMIT = 3  # docs/rules.md §3.8: the bank passes once it reaches three times its start
 
 Events = list[Event]
 Transfers = list[Transfer]
@@ -31,7 +31,7 @@ Transfers = list[Transfer]
 
 
 def punter_wins(banker_card: str, cards: list[str]) -> bool:
-    """RULES.md §3.5: the punter wins with a card of the turned card's suit, equal or higher.
+    """docs/rules.md §3.5: the punter wins with a card of the turned card's suit, equal or higher.
 
     Ace high; an identical card (two decks) wins for the punter. Otherwise the
     banker's card covers him.
@@ -44,7 +44,7 @@ def punter_wins(banker_card: str, cards: list[str]) -> bool:
 
 
 class Stake(Action):
-    """Name the stake on one's cards (RULES.md §3.4), optionally forbidding joining (§3.6)."""
+    """Name the stake on one's cards (docs/rules.md §3.4), optionally forbidding joining (§3.6)."""
 
     kind: Literal["stake"] = "stake"
     amount: int = Field(ge=0)
@@ -52,7 +52,7 @@ class Stake(Action):
 
 
 class JoinStake(Action):
-    """Примазка: add ``amount`` of one's own to the current punter's stake (RULES.md §3.6)."""
+    """Примазка: add ``amount`` of one's own to the current punter's stake (docs/rules.md §3.6)."""
 
     kind: Literal["join_stake"] = "join_stake"
     amount: int = Field(ge=0)
@@ -65,13 +65,13 @@ class Turn(Action):
 
 
 class PostBank(Action):
-    """Post the fixed bank and take the shoe (RULES.md §3.1, §3.8)."""
+    """Post the fixed bank and take the shoe (docs/rules.md §3.1, §3.8)."""
 
     kind: Literal["post_bank"] = "post_bank"
 
 
 class Decline(Action):
-    """Refuse the bank, which means leaving the table (RULES.md §3.8)."""
+    """Refuse the bank, which means leaving the table (docs/rules.md §3.8)."""
 
     kind: Literal["decline"] = "decline"
 
@@ -154,7 +154,7 @@ def banker_id(s: State) -> PlayerId:
 
 
 def cutter(s: State) -> PlayerId:
-    """RULES.md §3.2: the player to the banker's right cuts."""
+    """docs/rules.md §3.2: the player to the banker's right cuts."""
     return s.seats[right_of(len(s.seats), seat_index(s.seats, banker_id(s)))].player
 
 
@@ -178,7 +178,7 @@ def stake_total(s: State) -> int:
 
 
 def stake_bounds(s: State, seat: Seat) -> tuple[int, int]:
-    """RULES.md §3.4: from the minimum to the whole bank, within the punter's stack.
+    """docs/rules.md §3.4: from the minimum to the whole bank, within the punter's stack.
 
     Decision: when the bank or the punter's stack is below the minimum, the
     minimum shrinks to it (a stake of everything left).
@@ -188,7 +188,7 @@ def stake_bounds(s: State, seat: Seat) -> tuple[int, int]:
 
 
 def can_join(s: State, seat: Seat) -> bool:
-    """May ``seat`` add to the current stake now (RULES.md §3.6)?"""
+    """May ``seat`` add to the current stake now (docs/rules.md §3.6)?"""
     p = punter(s)
     return (s.phase == JOINING and p is not None and s.settings.joining and not s.no_joining
             and seat.player not in (s.banker, p.player) and not seat.forbids

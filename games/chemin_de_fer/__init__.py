@@ -1,4 +1,4 @@
-"""Chemin de fer (RULES.md §1), one package readable as the game's rules.
+"""Chemin de fer (docs/rules.md §1), one package readable as the game's rules.
 
 * :mod:`.state`: the table state, the actions, the phases;
 * :mod:`.bank`: between coups — bank auction, bank passing, retiring, new shoe;

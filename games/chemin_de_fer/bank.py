@@ -1,4 +1,4 @@
-"""Between coups: who holds the bank, and a new shoe (RULES.md §1.1, §1.2, §1.8–§1.10).
+"""Between coups: who holds the bank, and a new shoe (docs/rules.md §1.1, §1.2, §1.8–§1.10).
 
 The bank auction, the bank passing to the right after the punters win, the
 banker retiring, seats emptied after a coup, and the start of each coup
@@ -49,7 +49,7 @@ def remove_leavers(ctx: Ctx) -> None:
 
 
 def retire_bank(ctx: Ctx) -> None:
-    """The banker takes the bank into his stack and is banker no more (RULES.md §1.9)."""
+    """The banker takes the bank into his stack and is banker no more (docs/rules.md §1.9)."""
     st = ctx.st
     if st.banker is None:
         return
@@ -73,7 +73,7 @@ def to_idle(ctx: Ctx) -> None:
 
 
 def open_auction(ctx: Ctx) -> None:
-    """Open the bank auction (RULES.md §1.1), or go idle with fewer than two players."""
+    """Open the bank auction (docs/rules.md §1.1), or go idle with fewer than two players."""
     st = ctx.st
     retire_bank(ctx)
     remove_leavers(ctx)
@@ -111,7 +111,7 @@ def bid(ctx: Ctx, player: PlayerId, amount: int | None) -> None:
 
 
 def resolve_auction(ctx: Ctx) -> None:
-    """Highest bid wins, earliest wins ties; the bid goes into the bank (RULES.md §1.1)."""
+    """Highest bid wins, earliest wins ties; the bid goes into the bank (docs/rules.md §1.1)."""
     st = ctx.st
     best = banking.highest_bid(st.bids)
     st.bids = []
@@ -154,7 +154,7 @@ def _offer_next(ctx: Ctx) -> None:
 
 
 def name_bank(ctx: Ctx, player: PlayerId, amount: int) -> None:
-    """The offered player names the new bank; no auction (RULES.md §1.8)."""
+    """The offered player names the new bank; no auction (docs/rules.md §1.8)."""
     st = ctx.st
     banking.check_turn(ctx.st.phase, ctx.st.queue, player, BANK_OFFER)
     if amount < st.min_stake:
@@ -191,7 +191,7 @@ def drop_from_offer(ctx: Ctx, player: PlayerId) -> None:
 
 
 def next_coup(ctx: Ctx) -> None:
-    """Start the next coup: seats emptied, quorum, shoe (RULES.md §1.10), then cut or staking."""
+    """The next coup: seats emptied, quorum, shoe (docs/rules.md §1.10), then cut or staking."""
     st = ctx.st
     remove_leavers(ctx)  # a leaving banker retires here (task: "treat as retiring")
     if st.banker is None:
@@ -216,14 +216,14 @@ def next_coup(ctx: Ctx) -> None:
 
 
 def cutter(st: State) -> PlayerId:
-    """The punter to the banker's right, who cuts a new shoe (RULES.md §0 "Cut")."""
+    """The punter to the banker's right, who cuts a new shoe (docs/rules.md §0 "Cut")."""
     assert st.banker is not None
     i = seat_index(st, st.banker)
     return st.seats[right_of(len(st.seats), i)].player
 
 
 def cut(ctx: Ctx, player: PlayerId, offset: int, auto: bool = False) -> None:
-    """Cut the committed shoe at ``offset``, then burn cards face up (RULES.md §1.2)."""
+    """Cut the committed shoe at ``offset``, then burn cards face up (docs/rules.md §1.2)."""
     st = ctx.st
     if st.phase != CUT:
         raise IllegalAction(Reason.WRONG_PHASE)
@@ -233,7 +233,7 @@ def cut(ctx: Ctx, player: PlayerId, offset: int, auto: bool = False) -> None:
     shoe = st.shoe.with_cut(offset)
     ctx.emit(public("shoe_cut", player=player, offset=shoe.cut, auto=auto))
     shoe, burned = shoe.burn(st.burn)
-    # RULES.md §1.2: the burned cards are shown to everyone, then discarded
+    # docs/rules.md §1.2: the burned cards are shown to everyone, then discarded
     ctx.emit(public("cards_burned", cards=burned))
     st.shoe, st.shoe_ready = shoe, True
     st.phase = STAKING_OPEN

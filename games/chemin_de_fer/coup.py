@@ -1,6 +1,6 @@
-"""One coup of chemin de fer: staking, deal, naturals, draws, showdown (RULES.md §1.3–§1.8).
+"""One coup of chemin de fer: staking, deal, naturals, draws, showdown (docs/rules.md §1.3–§1.8).
 
-Dealing order (RULES.md §1.4): one card to the punters' hand, one to the
+Dealing order (docs/rules.md §1.4): one card to the punters' hand, one to the
 banker, a second to the punters' hand, a second to the banker; third cards
 come off the shoe in the order they are asked for (punters first).
 """
@@ -31,7 +31,7 @@ from games.table import counter_clockwise_from, right_of
 
 
 def open_staking(ctx: Ctx) -> None:
-    """Punters stake in turn from the banker's right, counter-clockwise (RULES.md §1.3)."""
+    """Punters stake in turn from the banker's right, counter-clockwise (docs/rules.md §1.3)."""
     st = ctx.st
     assert st.banker is not None
     n, b = len(st.seats), seat_index(st, st.banker)
@@ -78,7 +78,7 @@ def advance_staking(ctx: Ctx) -> None:
         ctx.emit(public("punter_skipped", player=head))
     st.queue = []
     if staked_total(st) == 0:
-        # RULES.md §1.3: nobody staked, the coup is void
+        # docs/rules.md §1.3: nobody staked, the coup is void
         ctx.emit(public("coup_void", banker=st.banker))
         st.phase = VOID_CHOICE
     else:
@@ -102,7 +102,7 @@ def place_stake(ctx: Ctx, player: PlayerId, amount: int) -> None:
     if amount < low or amount <= 0:
         raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=low)
     uncovered = st.bank - staked_total(st)
-    if amount > uncovered:  # RULES.md §0 "Covering"
+    if amount > uncovered:  # docs/rules.md §0 "Covering"
         raise IllegalAction(Reason.EXCEEDS_BANK, max=uncovered)
     if amount > seat.stack:
         raise IllegalAction(Reason.INSUFFICIENT_CHIPS, max=seat.stack)
@@ -114,7 +114,7 @@ def place_stake(ctx: Ctx, player: PlayerId, amount: int) -> None:
 
 
 def call_banco(ctx: Ctx, player: PlayerId) -> None:
-    """Banco: the whole bank; staking ends and the caller plays alone (RULES.md §1.3)."""
+    """Banco: the whole bank; staking ends and the caller plays alone (docs/rules.md §1.3)."""
     st = ctx.st
     seat = _check_staker(st, player)
     if staked_total(st) > 0:
@@ -146,7 +146,7 @@ def drop_staker(ctx: Ctx, player: PlayerId) -> None:
 
 
 def continue_bank(ctx: Ctx, player: PlayerId) -> None:
-    """After a void coup the banker keeps the bank; a new coup starts (RULES.md §1.3)."""
+    """After a void coup the banker keeps the bank; a new coup starts (docs/rules.md §1.3)."""
     st = ctx.st
     if st.phase != VOID_CHOICE:
         raise IllegalAction(Reason.WRONG_PHASE)
@@ -160,7 +160,7 @@ def continue_bank(ctx: Ctx, player: PlayerId) -> None:
 
 
 def playing_punter(st: State) -> PlayerId:
-    """Largest stake; ties go to the one nearest the banker's right (RULES.md §1.4)."""
+    """Largest stake; ties go to the one nearest the banker's right (docs/rules.md §1.4)."""
     best: PlayerId | None = None
     best_stake = 0
     for player in st.stake_order:  # already counter-clockwise from the banker's right
@@ -179,12 +179,12 @@ def deal(ctx: Ctx) -> None:
     st.punter_cards, st.banker_cards = [cards[0], cards[2]], [cards[1], cards[3]]
     st.playing = playing_punter(st)
     ctx.emit(public("cards_dealt", playing=st.playing, banker=st.banker))
-    # RULES.md §1.4: only the playing punter sees the punters' cards
+    # docs/rules.md §1.4: only the playing punter sees the punters' cards
     ctx.emit(private("hand_seen", [st.playing], hand="punters", cards=st.punter_cards))
     ctx.emit(private("hand_seen", [st.banker], hand="banker", cards=st.banker_cards))
     pp, bp = points(st.punter_cards), points(st.banker_cards)
     if pp >= 8 or bp >= 8:
-        # RULES.md §1.5: a natural is shown at once and decides the coup
+        # docs/rules.md §1.5: a natural is shown at once and decides the coup
         for hand, holder, held, value in (("punters", st.playing, st.punter_cards, pp),
                                           ("banker", st.banker, st.banker_cards, bp)):
             if value >= 8:
@@ -192,7 +192,7 @@ def deal(ctx: Ctx) -> None:
                                 cards=held, points=value))
         st.phase = SHOWDOWN
     elif pp <= 4:
-        # RULES.md §1.6 Decision: must draw on 0-4, done by the engine
+        # docs/rules.md §1.6 Decision: must draw on 0-4, done by the engine
         punter_third_card(ctx, forced=True)
     elif pp >= 6:
         ctx.emit(public("punter_stood", player=st.playing, forced=True))
@@ -202,7 +202,7 @@ def deal(ctx: Ctx) -> None:
 
 
 def punter_third_card(ctx: Ctx, forced: bool) -> None:
-    """The third card, face down to the playing punter (RULES.md §1.6)."""
+    """The third card, face down to the playing punter (docs/rules.md §1.6)."""
     st = ctx.st
     assert st.shoe is not None and st.playing is not None
     st.shoe, (card,) = st.shoe.deal(1)
@@ -213,7 +213,7 @@ def punter_third_card(ctx: Ctx, forced: bool) -> None:
 
 
 def draw_or_stand(ctx: Ctx, player: PlayerId, draw: bool) -> None:
-    """The playing punter's choice at 5, or the banker's free choice (RULES.md §1.6, §1.7)."""
+    """The playing punter's choice at 5, or the banker's free choice (docs/rules.md §1.6, §1.7)."""
     st = ctx.st
     if st.phase == PUNTER_DRAW:
         if player != st.playing:
@@ -242,7 +242,7 @@ def draw_or_stand(ctx: Ctx, player: PlayerId, draw: bool) -> None:
 
 
 def showdown(ctx: Ctx) -> None:
-    """Both hands face up, then payment exactly as RULES.md §1.8."""
+    """Both hands face up, then payment exactly as docs/rules.md §1.8."""
     st = ctx.st
     assert st.banker is not None
     banker = st.banker
@@ -255,7 +255,7 @@ def showdown(ctx: Ctx) -> None:
     if bp > pp:
         outcome = "banker"
         for seat in punters:
-            # RULES.md §1.8: every stake goes into the bank, which the banker keeps
+            # docs/rules.md §1.8: every stake goes into the bank, which the banker keeps
             results.append({"player": seat.player, "net": -seat.stake})
             ctx.move(stake(seat.player), BANK, seat.stake, "coup_lost")
         results.append({"player": banker, "net": total})

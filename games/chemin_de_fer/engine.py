@@ -91,7 +91,7 @@ def _presets(low: int, high: int) -> tuple[int, ...]:
 
 
 def default_action(state: State, player: PlayerId) -> Action | None:
-    """The safe default RULES.md names for ``player``'s pending decision, or ``None``.
+    """The safe default docs/rules.md names for ``player``'s pending decision, or ``None``.
 
     :meth:`CheminDeFer.timeout` applies exactly this; the simulation plays it.
     Cut on timeout: offset 0, i.e. the shoe stays as committed (**Decision**:
@@ -103,11 +103,11 @@ def default_action(state: State, player: PlayerId) -> Action | None:
     if phase == CUT:
         return Cut(offset=0)
     if phase == VOID_CHOICE:
-        return Continue()  # RULES.md §1.3 (task: continue)
+        return Continue()  # docs/rules.md §1.3 (task: continue)
     if phase == PUNTER_DRAW:
-        return Stand()  # RULES.md §1.6: safe default stand at 5
+        return Stand()  # docs/rules.md §1.6: safe default stand at 5
     if phase == BANKER_DRAW:
-        # RULES.md §1.7: draw on 0-5, stand on 6-7
+        # docs/rules.md §1.7: draw on 0-5, stand on 6-7
         return Draw() if points(state.banker_cards) <= 5 else Stand()
     if phase == BANK_OFFER:
         return Decline()
@@ -115,7 +115,7 @@ def default_action(state: State, player: PlayerId) -> Action | None:
 
 
 class CheminDeFer:
-    """Chemin de fer (RULES.md §1) for 2–12 players."""
+    """Chemin de fer (docs/rules.md §1) for 2–12 players."""
 
     name: ClassVar[str] = GAME
     state_type: ClassVar[type[GameState]] = State
@@ -192,7 +192,7 @@ class CheminDeFer:
 
     @staticmethod
     def _may_retire(state: State, player: PlayerId) -> bool:
-        # RULES.md §1.9: between coups = after a void coup, or before any stake is placed
+        # docs/rules.md §1.9: between coups = after a void coup, or before any stake is placed
         return player == state.banker and (
             state.phase == VOID_CHOICE or (state.phase == STAKING and staked_total(state) == 0))
 
@@ -324,7 +324,7 @@ class CheminDeFer:
         my_info: dict[str, Any] = {}
         if viewer is not None and viewer == state.banker:
             mine = state.banker_cards
-            # RULES.md §1.7: the classic tableau as a hint, for the banker's eyes only
+            # docs/rules.md §1.7: the classic tableau as a hint, for the banker's eyes only
             my_info["hint"] = banker_hint(state)
         elif viewer is not None and viewer == state.playing:
             mine = state.punter_cards

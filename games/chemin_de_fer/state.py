@@ -1,6 +1,6 @@
 """Chemin de fer: the table state, its actions and the context one step works in.
 
-RULES.md §1. The state is one pydantic model; the phases are plain strings.
+docs/rules.md §1. The state is one pydantic model; the phases are plain strings.
 Phases a player can see are *waiting* phases (somebody must act, or the
 table is idle); the *transient* phases exist only inside one step and are
 resolved by the engine's loop before the step returns (see
@@ -33,13 +33,13 @@ GAME = "chemin_de_fer"
 # ----------------------------------------------------------------- phases
 
 IDLE = "idle"
-AUCTION = "auction"            # RULES.md §1.1: everyone may bid for the bank
-CUT = "cut"                    # RULES.md §1.10: new shoe committed, waiting for the cut
-STAKING = "staking"            # RULES.md §1.3: punters stake in turn
-VOID_CHOICE = "void_choice"    # RULES.md §1.3: nobody staked, banker continues or retires
-PUNTER_DRAW = "punter_draw"    # RULES.md §1.6: the playing punter holds 5 and chooses
-BANKER_DRAW = "banker_draw"    # RULES.md §1.7: the banker chooses freely
-BANK_OFFER = "bank_offer"      # RULES.md §1.8: the bank passes counter-clockwise
+AUCTION = "auction"            # docs/rules.md §1.1: everyone may bid for the bank
+CUT = "cut"                    # docs/rules.md §1.10: new shoe committed, waiting for the cut
+STAKING = "staking"            # docs/rules.md §1.3: punters stake in turn
+VOID_CHOICE = "void_choice"    # docs/rules.md §1.3: nobody staked, banker continues or retires
+PUNTER_DRAW = "punter_draw"    # docs/rules.md §1.6: the playing punter holds 5 and chooses
+BANKER_DRAW = "banker_draw"    # docs/rules.md §1.7: the banker chooses freely
+BANK_OFFER = "bank_offer"      # docs/rules.md §1.8: the bank passes counter-clockwise
 
 # transient phases: never in a state returned to a caller
 NEXT_COUP = "next_coup"
@@ -54,7 +54,7 @@ IN_COUP = frozenset({CUT, STAKING, VOID_CHOICE, PUNTER_DRAW, BANKER_DRAW})
 
 SETTINGS_DEFAULTS: dict[str, int] = {"decks": 6, "burn": 3, "min_stake": 1}
 
-#: A coup needs at most six cards (two hands of three); RULES.md §1.10.
+#: A coup needs at most six cards (two hands of three); docs/rules.md §1.10.
 MIN_CARDS_FOR_COUP = 6
 
 
@@ -100,7 +100,7 @@ class State(GameState):
 
 
 class Bid(Action):
-    """Bid ``amount`` chips for the bank in the auction (RULES.md §1.1)."""
+    """Bid ``amount`` chips for the bank in the auction (docs/rules.md §1.1)."""
 
     kind: Literal["bid"] = "bid"
     amount: int = Field(ge=0)
@@ -113,51 +113,51 @@ class Pass(Action):
 
 
 class Banco(Action):
-    """Call *banco*: stake the whole bank and play alone (RULES.md §1.3)."""
+    """Call *banco*: stake the whole bank and play alone (docs/rules.md §1.3)."""
 
     kind: Literal["banco"] = "banco"
 
 
 class Stake(Action):
-    """Stake ``amount`` chips against the bank (RULES.md §1.3)."""
+    """Stake ``amount`` chips against the bank (docs/rules.md §1.3)."""
 
     kind: Literal["stake"] = "stake"
     amount: int = Field(ge=0)
 
 
 class Continue(Action):
-    """The banker keeps the bank after a void coup (RULES.md §1.3)."""
+    """The banker keeps the bank after a void coup (docs/rules.md §1.3)."""
 
     kind: Literal["continue"] = "continue"
 
 
 class Retire(Action):
-    """The banker retires between coups, taking the bank (RULES.md §1.9)."""
+    """The banker retires between coups, taking the bank (docs/rules.md §1.9)."""
 
     kind: Literal["retire"] = "retire"
 
 
 class Draw(Action):
-    """Take a third card (RULES.md §1.6, §1.7)."""
+    """Take a third card (docs/rules.md §1.6, §1.7)."""
 
     kind: Literal["draw"] = "draw"
 
 
 class Stand(Action):
-    """Keep two cards (RULES.md §1.6, §1.7)."""
+    """Keep two cards (docs/rules.md §1.6, §1.7)."""
 
     kind: Literal["stand"] = "stand"
 
 
 class NameBank(Action):
-    """Accept the passing bank and name its amount (RULES.md §1.8)."""
+    """Accept the passing bank and name its amount (docs/rules.md §1.8)."""
 
     kind: Literal["name_bank"] = "name_bank"
     amount: int = Field(ge=0)
 
 
 class Decline(Action):
-    """Refuse the passing bank; it goes on counter-clockwise (RULES.md §1.8)."""
+    """Refuse the passing bank; it goes on counter-clockwise (docs/rules.md §1.8)."""
 
     kind: Literal["decline"] = "decline"
 
@@ -237,5 +237,5 @@ def staked_total(st: State) -> int:
 
 
 def points(cards: list[str]) -> int:
-    """Baccarat-family points of a hand (RULES.md §0)."""
+    """Baccarat-family points of a hand (docs/rules.md §0)."""
     return hand_points(cards)

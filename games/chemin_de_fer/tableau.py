@@ -1,11 +1,11 @@
-"""The classic banker tableau, offered to the banker as a hint (RULES.md §1.7).
+"""The classic banker tableau, offered to the banker as a hint (docs/rules.md §1.7).
 
 The banker draws freely in our game; the bot may show him what the classic
 rule would do. :func:`banker_tableau_hint` is the classic table itself (the
 punto banco banker rule), a pure function of the banker's points and the
 value of the punters' third card.
 
-In our game that third card is dealt **face down** (RULES.md §1.6), so the
+In our game that third card is dealt **face down** (docs/rules.md §1.6), so the
 banker never knows it. :func:`banker_hint` is therefore what the bot shows
 the banker: the tableau's answer when the punter stood; when the punter drew,
 the answer the tableau gives for most of the 13 ranks the unseen card could
@@ -63,7 +63,7 @@ def banker_hint(state: State) -> Hint | None:
     """The hint to show the banker now, or ``None`` when he is not deciding.
 
     Uses only what the banker knows: his own cards and whether the punter
-    drew (RULES.md §1.6: the third card itself is face down).
+    drew (docs/rules.md §1.6: the third card itself is face down).
     """
     if state.phase != BANKER_DRAW:
         return None

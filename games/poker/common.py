@@ -1,6 +1,6 @@
 """What jackpots draw and five-card stud share: seats, settings, betting, the hand's life.
 
-RULES.md §5 (both games): one 52-card deck, table stakes (nobody bets more
+docs/rules.md §5 (both games): one 52-card deck, table stakes (nobody bets more
 than is in front of him; all-in players make side pots), fixed-limit by
 default with a small bet L and a big bet 2L and at most one bet and three
 raises a round, or pot-limit (setting). The dealer button moves one seat
@@ -404,7 +404,7 @@ class PokerEngine:
         elif isinstance(action, Fold):
             self._log(s, kit, f"{p} f")
             seat.folded = True
-            # RULES.md §5b.5: folding turns the up cards down; nothing is shown
+            # docs/rules.md §5b.5: folding turns the up cards down; nothing is shown
             ctx.events.append(public("folded", player=seat.player))
         else:
             assert spec.min is not None and spec.max is not None
@@ -440,7 +440,7 @@ class PokerEngine:
     # ----------------------------------------------------------- the hand
 
     def _start_hand(self, s: PokerState, ctx: Ctx) -> None:
-        """Move the button, post antes, shuffle and deal (RULES.md §5)."""
+        """Move the button, post antes, shuffle and deal (docs/rules.md §5)."""
         eligible = [i for i, seat in enumerate(s.seats) if seat.stack > 0 and not seat.leaving]
         if len(eligible) < 2:
             s.phase = "waiting"
@@ -449,7 +449,7 @@ class PokerEngine:
         if s.button is None:
             button = eligible[0]
         else:
-            # RULES.md §5: the button moves one seat clockwise (to the left)
+            # docs/rules.md §5: the button moves one seat clockwise (to the left)
             start = seat_index(s.seats, s.button)
             button = next(j for j in ((start + k) % n for k in range(1, n + 1))
                           if j in eligible)
@@ -563,7 +563,7 @@ class PokerEngine:
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
                   ctx: Ctx) -> None:
         """Every live hand is shown at a showdown; one player left wins without showing
-        (RULES.md §5a.6, §5b.5). Games extend this with what else they show."""
+        (docs/rules.md §5a.6, §5b.5). Games extend this with what else they show."""
         assert s.kit is not None
         if len(live) < 2:
             return

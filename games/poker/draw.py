@@ -1,4 +1,4 @@
-"""Jackpots draw poker (RULES.md §5a), on pokerkit.
+"""Jackpots draw poker (docs/rules.md §5a), on pokerkit.
 
 1. Everybody antes (setting ``ante``, default 1); five cards each, face down.
 2. First round from the dealer's left: check or *open*. Opening needs a pair
@@ -79,7 +79,7 @@ class DrawPokerEngine(PokerEngine):
 
     @staticmethod
     def _max_discard(s: PokerState, cards: list[str]) -> int:
-        # RULES.md §5a.4: 0-3, or 4 when the one card kept is an ace (setting)
+        # docs/rules.md §5a.4: 0-3, or 4 when the one card kept is an ace (setting)
         return 4 if s.ace_four and any(c[0] == "A" for c in cards) else 3
 
     def _turn_specs(self, state: PokerState, kit: BancoKitState,
@@ -95,7 +95,7 @@ class DrawPokerEngine(PokerEngine):
         if kit.street_index == 0 and state.kit.opener is None:
             # private: before the opening, whether Open is offered tells the table who
             # holds jacks or better, so the whole decision (Check too) is private for
-            # everyone, holder or not (RULES.md §5a.2)
+            # everyone, holder or not (docs/rules.md §5a.2)
             return [spec if spec.kind == "leave" else spec.model_copy(update={"private": True})
                     for spec in specs]
         return specs
@@ -103,7 +103,7 @@ class DrawPokerEngine(PokerEngine):
     def _bet_kind(self, state: PokerState, kit: BancoKitState, index: int) -> str | None:
         assert state.kit is not None
         if kit.street_index == 0 and state.kit.opener is None:
-            # RULES.md §5a.2: Open is offered only with a pair of jacks or better
+            # docs/rules.md §5a.2: Open is offered only with a pair of jacks or better
             seat = state.seats[seat_index(state.seats, state.kit.players[index])]
             return "open" if has_jacks_or_better(seat.cards) else None
         return super()._bet_kind(state, kit, index)
@@ -145,7 +145,7 @@ class DrawPokerEngine(PokerEngine):
         self._log(s, kit, f"{p} sd {cards_text(cards)}" if cards else f"{p} sd")
         assert s.shoe is not None
         s.shoe, new = s.shoe.deal(len(cards))
-        # RULES.md §5a.4: the discards stay with the seat (the opener's prove his openers)
+        # docs/rules.md §5a.4: the discards stay with the seat (the opener's prove his openers)
         seat.discards += cards
         seat.cards = kept + new
         seat.pending, seat.drawn = new, True
@@ -181,7 +181,7 @@ class DrawPokerEngine(PokerEngine):
         return True
 
     def _redeal(self, s: PokerState, ctx: Ctx) -> None:
-        """RULES.md §5a.2: nobody opened: throw in, ante again into the same pot, deal anew."""
+        """docs/rules.md §5a.2: nobody opened: throw in, ante again into the same pot, deal anew."""
         assert s.kit is not None and s.shoe is not None
         ctx.flush(self.accounts(s), ctx.reason)
         ctx.reason = "ante"
@@ -202,7 +202,7 @@ class DrawPokerEngine(PokerEngine):
                   ctx: Ctx) -> None:
         assert s.kit is not None
         if s.opener is not None:
-            # RULES.md §5a.6: the opener always shows his openers, even uncontested
+            # docs/rules.md §5a.6: the opener always shows his openers, even uncontested
             ctx.events.append(public("openers_shown", player=s.opener,
                                      cards=openers_proof(s.opener_cards)))
         super()._showdown(s, kit, live, ctx)

@@ -13,7 +13,7 @@ legal amounts (fixed-limit, pot-limit, the raise cap), all-ins, side pots,
 the showdown and who is paid what; the log is also the hand history we
 export (:mod:`games.poker.phh`).
 
-Where pokerkit cannot express a rule of RULES.md §5, :class:`BancoKitState`
+Where pokerkit cannot express a rule of docs/rules.md §5, :class:`BancoKitState`
 overrides exactly that, and says so:
 
 * jackpots' second betting round starts with the opener (§5a.5), not left
@@ -59,7 +59,7 @@ from pydantic import BaseModel, Field
 from games.poker.ranking import ONE_PAIR, showing_value
 
 RAISE_CAP = 4
-"""RULES.md §5 Decision: at most one bet and three raises a round."""
+"""docs/rules.md §5 Decision: at most one bet and three raises a round."""
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -79,7 +79,7 @@ class ZeroAnte(int):
 
     pokerkit refuses a state whose antes, blinds and bring-in are all zero
     (``No antes, blinds, straddles, or bring-in was supplied``), but five-card
-    stud is played with no ante by default (RULES.md §5b.1). pokerkit tests
+    stud is played with no ante by default (docs/rules.md §5b.1). pokerkit tests
     ``any(antes)`` (truthiness) there and posts ``min(ante, stack) > 0`` chips
     later, so an int that equals 0 yet is truthy passes the check and posts
     nothing: the hand really has no forced bet.
@@ -108,7 +108,7 @@ class KitHand(BaseModel):
 
     @property
     def big_bet(self) -> int:
-        """RULES.md §5: the big bet is twice the small bet."""
+        """docs/rules.md §5: the big bet is twice the small bet."""
         return 2 * self.small_bet
 
     def index(self, player: int) -> int:
@@ -120,12 +120,12 @@ def _streets(hand: KitHand) -> tuple[Street, ...]:
     small, big = hand.small_bet, hand.big_bet
     if hand.variant == "draw":
         return (
-            # RULES.md §5a.1-2: five cards face down, betting from the dealer's left
+            # docs/rules.md §5a.1-2: five cards face down, betting from the dealer's left
             Street(False, (False,) * 5, 0, False, Opening.POSITION, small, RAISE_CAP),
             # §5a.4-5: the draw, then the big bet
             Street(False, (), 0, True, Opening.POSITION, big, RAISE_CAP),
         )
-    # RULES.md §5b.1-2,6: hole + up card, then three more up cards
+    # docs/rules.md §5b.1-2,6: hole + up card, then three more up cards
     return (
         Street(False, (False, True), 0, False, Opening.HIGH_HAND, small, RAISE_CAP),
         Street(False, (True,), 0, False, Opening.HIGH_HAND, small, RAISE_CAP),
@@ -140,7 +140,7 @@ class BancoKitState(State):
     banco_variant: str = "draw"
     banco_opener: int | None = None
 
-    # Our committed Shoe is the deck (RULES.md §0): every card dealt is named
+    # Our committed Shoe is the deck (docs/rules.md §0): every card dealt is named
     # and unique by construction, so pokerkit's own deck bookkeeping (a scan
     # of its 52-card deque per card, two thirds of a replay's time) is skipped.
     def _verify_cards_consumption(self, cards: CardsLike | int) -> tuple[Card, ...]:
@@ -154,7 +154,7 @@ class BancoKitState(State):
     def _begin_betting(self) -> None:
         assert self.street_index is not None
         if self.banco_variant == "stud" and self.street_index == 1 and self._open_pair():
-            # RULES.md §5b.6: big bet from round 2 on when an open pair shows;
+            # docs/rules.md §5b.6: big bet from round 2 on when an open pair shows;
             # pokerkit fixes bet sizes per street, so swap the street here
             streets = list(self.streets)
             streets[1] = replace(
@@ -189,9 +189,9 @@ class BancoKitState(State):
     def _banco_first_actor(self) -> int | None:
         assert self.street_index is not None
         if self.banco_variant == "draw":
-            # RULES.md §5a.5: the second round starts with the opener
+            # docs/rules.md §5a.5: the second round starts with the opener
             return self.banco_opener if self.street_index == 1 else None
-        # RULES.md §5b.3: the best combination of up cards opens; ties go to
+        # docs/rules.md §5b.3: the best combination of up cards opens; ties go to
         # the seat nearest the dealer's left, i.e. the lowest pokerkit index
         best: tuple[int, tuple[int, ...]] | None = None
         first: int | None = None

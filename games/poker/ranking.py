@@ -1,6 +1,6 @@
 """Five-card poker hand ranking: our own fast evaluator, checked against pokerkit.
 
-RULES.md §5: standard ranking, the ace plays high or low in a straight
+docs/rules.md §5: standard ranking, the ace plays high or low in a straight
 (A-2-3-4-5 is the lowest straight), and suits never break ties.
 
 Why our own code when pokerkit ranks hands too: the engines ask for a hand's
@@ -61,7 +61,7 @@ def _straight_high(distinct: Sequence[int]) -> int | None:
     if s[4] - s[0] == 4:
         return s[4]
     if s == [0, 1, 2, 3, 12]:
-        return 3  # RULES.md §5: the ace plays low in A-2-3-4-5
+        return 3  # docs/rules.md §5: the ace plays low in A-2-3-4-5
     return None
 
 
@@ -179,7 +179,7 @@ def describe_cards(cards: Sequence[str]) -> str:
 
 
 def has_jacks_or_better(cards: Sequence[str]) -> bool:
-    """RULES.md §5a.2: a pair of jacks or any better hand may open."""
+    """docs/rules.md §5a.2: a pair of jacks or any better hand may open."""
     value = hand_value(cards)
     cat = category(value)
     return cat > ONE_PAIR or (cat == ONE_PAIR and tiebreak(value)[0] >= RANKS.index("J"))
@@ -207,7 +207,7 @@ def openers_proof(cards: Sequence[str]) -> list[str]:
 def showing_value(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
     """Value of one to four up cards: only pairs, two pair, trips and fours count.
 
-    RULES.md §5b.3: "only combinations of the up cards count"; a straight or a
+    docs/rules.md §5b.3: "only combinations of the up cards count"; a straight or a
     flush needs five cards, so with at most four up cards it never shows, and
     suits never break ties. Returns ``(category, ranks in significance order)``.
     """
@@ -243,7 +243,7 @@ def describe_showing(cards: Sequence[str]) -> str:
 
 
 def possible_hands(cards: Sequence[str]) -> list[str]:
-    """Straights, flushes and full houses the up cards can still become (RULES.md §5b.4).
+    """Straights, flushes and full houses the up cards can still become (docs/rules.md §5b.4).
 
     The final hand is the hole card plus four up cards, so a straight is
     possible when the distinct up ranks fit in one five-rank window (ace

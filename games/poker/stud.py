@@ -1,4 +1,4 @@
-"""Five-card stud (RULES.md §5b), on pokerkit.
+"""Five-card stud (docs/rules.md §5b), on pokerkit.
 
 1. No ante by default (setting ``ante``). One hole card face down, one up.
 2. Four betting rounds; after each, one more card face up, until every
@@ -51,7 +51,7 @@ class StudPokerEngine(PokerEngine):
 
     @staticmethod
     def _announce(s: PokerState, ctx: Ctx) -> None:
-        # RULES.md §5b.4: from the second up card on, say what each hand shows
+        # docs/rules.md §5b.4: from the second up card on, say what each hand shows
         assert s.kit is not None
         for player in s.kit.players:
             seat = s.seats[seat_index(s.seats, player)]

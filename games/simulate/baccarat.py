@@ -1,6 +1,6 @@
 """``python -m games.simulate baccarat --coups N --seed S [--punters P] [--stake X]``.
 
-Plays old Russian baccarat (RULES.md §2) through the public engine API with
+Plays old Russian baccarat (docs/rules.md §2) through the public engine API with
 every choice at its safe default: seat 0 has a huge stack, bids it all for
 the bank at every auction (the others pass), and every punter stakes X each
 coup, takes a third card on 0–4 and never declares baccara; the banker draws

@@ -2,7 +2,7 @@
 
 ``python -m games.simulate banchok --coups N --seed S [--punters P] [--stake X] [--bank B]``
 
-A *coup* here is one punter's card turned (RULES.md §3.4, §3.5). Policy:
+A *coup* here is one punter's card turned (docs/rules.md §3.4, §3.5). Policy:
 whoever is offered the bank posts it; each punter stakes ``X`` (within the
 bounds the engine gives: at most the bank), never forbids joining, and
 nobody joins, so each punter turns at once. Stacks are large, so banks pass

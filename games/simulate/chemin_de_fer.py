@@ -5,7 +5,7 @@ The policy (fixed, so figures can be compared between runs):
 * ``--punters`` P punters and one banker sit down with stacks so large that
   nobody ever runs short (so no rebuy is ever needed and the game never stalls);
 * the first player bids a bank of P × ``--stake`` in the auction, the others
-  pass; whenever the bank passes (RULES.md §1.8) the player offered it names
+  pass; whenever the bank passes (docs/rules.md §1.8) the player offered it names
   the same amount, so the table never falls back to an auction;
 * in the staking each punter in turn stakes ``--stake`` (or what is left
   uncovered), until the bank is covered;

@@ -1,4 +1,4 @@
-"""Twenty-one, "ochko" (RULES.md §4), read as the rules of one talia.
+"""Twenty-one, "ochko" (docs/rules.md §4), read as the rules of one talia.
 
 A *talia* is one banker dealing one shoe of two decks to its end. Each coup:
 
@@ -13,7 +13,7 @@ A *talia* is one banker dealing one shoe of two decks to its end. Each coup:
 The banker's stack pays; each punter's stake sits in ``stake(p)`` until the
 coup settles. Modules: :mod:`.model` (card values, actions, state),
 :mod:`.coup` (the phases of a talia and a coup, in order), :mod:`.engine`
-(the engine contract). Decisions made where RULES.md is silent are marked
+(the engine contract). Decisions made where docs/rules.md is silent are marked
 **Decision** and listed for players in ``bot/rules/twenty_one.en.md``.
 """
 

@@ -41,7 +41,7 @@ from games.twenty_one.model import (
 
 
 def _draw_first_banker(s: State, ev: Events, rng: random.Random | None) -> None:
-    """RULES.md §4.1 Decision: everyone draws one public card; the highest banks.
+    """docs/rules.md §4.1 Decision: everyone draws one public card; the highest banks.
 
     The draw uses its own fresh shoe, committed before and revealed after.
     Suits do not matter and aces are high; players tied on the highest rank
@@ -117,7 +117,7 @@ def resume(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> No
     min_stake = s.settings.min_stake
     if banker.stack < 2 * min_stake or (
             s.shoe is not None and s.shoe.remaining < CARDS_PER_PLAYER * len(s.seats)):
-        # RULES.md §4.8; Decision: a banker who can no longer cover a minimum stake
+        # docs/rules.md §4.8; Decision: a banker who can no longer cover a minimum stake
         # twice also ends his talia early.
         _end_talia(s, ev, _next_banker(s, banker.player, set()))
         if s.banker is None:
@@ -143,7 +143,7 @@ def resume(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> No
 
 
 def stake_bounds(s: State, seat: Seat) -> tuple[int, int]:
-    """RULES.md §4.2: from the table minimum to what the stack and the banker cover."""
+    """docs/rules.md §4.2: from the table minimum to what the stack and the banker cover."""
     return s.settings.min_stake, min(seat.stack, capacity(s))
 
 
@@ -175,7 +175,7 @@ def _deal_one(s: State, seat: Seat, ev: Events, kind: str) -> None:
 
 
 def _deal(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
-    """RULES.md §4.3: two cards face down to every staking punter and the banker, one at a time."""
+    """docs/rules.md §4.3: two cards face down to each staking punter and the banker, one by one."""
     hands = [x for x in dealing_order(s) if x.player == s.banker or x.stake > 0]
     for _ in range(2):
         for seat in hands:
@@ -183,7 +183,7 @@ def _deal(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> Non
     ev.append(public("cards_dealt", players=[x.player for x in hands], each=2))
     banker = seat_of(s, s.banker)
     if is_natural(banker.cards):
-        # RULES.md §4.4: the banker shows his 21 and takes every stake, 21s included.
+        # docs/rules.md §4.4: the banker shows his 21 and takes every stake, 21s included.
         banker.shown = True
         ev.append(public("natural_shown", player=banker.player, cards=list(banker.cards)))
         for seat in staked_seats(s):
@@ -195,7 +195,7 @@ def _deal(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> Non
         return
     for seat in staked_seats(s):
         if is_natural(seat.cards):
-            # RULES.md §4.5: paid twice the stake at once, the stake handed back.
+            # docs/rules.md §4.5: paid twice the stake at once, the stake handed back.
             seat.shown = seat.done = True
             ev.append(public("natural_shown", player=seat.player, cards=list(seat.cards)))
             win = 2 * seat.stake
@@ -259,7 +259,7 @@ def banker_should_buy(cards: list[str], bought: int) -> bool:
 
 def _settle(s: State, ev: Events, tr: Transfers, rng: random.Random | None,
             show: bool = True) -> None:
-    """Showdown and RULES.md §4.7, then the next coup.
+    """Showdown and docs/rules.md §4.7, then the next coup.
 
     After a banker's 21 (``show=False``) the punters' cards stay hidden: the
     rules never turn them up (§4.4).
@@ -277,7 +277,7 @@ def _settle(s: State, ev: Events, tr: Transfers, rng: random.Random | None,
             continue  # already settled by a 21 (§4.4, §4.5)
         mine = total(seat.cards)
         if banker_bust:
-            # RULES.md §4.7 Decision: bust banker pays double; a busted punter is refunded.
+            # docs/rules.md §4.7 Decision: bust banker pays double; a busted punter is refunded.
             outcome, net = ("both_bust", 0) if mine > 21 else ("banker_bust", 2 * seat.stake)
         elif mine > 21:
             outcome, net = "bust", -seat.stake

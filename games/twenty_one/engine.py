@@ -227,7 +227,7 @@ class TwentyOneEngine:
                         discards=len(state.discards))
         if state.banker is not None and is_seated(state, state.banker):
             info["can_still_stake"] = max(0, capacity(state))
-        # His best total while his cards are face down (RULES.md §4.3), for his eyes only.
+        # His best total while his cards are face down (docs/rules.md §4.3), for his eyes only.
         my_info: dict[str, Any] = {"total": total(list(mine))} if mine else {}
         return TableView(game=state.game, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,

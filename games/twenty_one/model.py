@@ -20,14 +20,14 @@ from games.engine import (
 from games.table import clockwise_from, find_seat, left_of, right_of, seat_index
 
 IDLE, CUT, STAKING, DRAWING, BANKER = "idle", "cut", "staking", "drawing", "banker"
-MAX_BUYS = 3  # RULES.md §4.6: "up to three cards"
-CARDS_PER_PLAYER = 5  # RULES.md §4.8: a coup needs five cards per player in the shoe
+MAX_BUYS = 3  # docs/rules.md §4.6: "up to three cards"
+CARDS_PER_PLAYER = 5  # docs/rules.md §4.8: a coup needs five cards per player in the shoe
 BANKER_STANDS_ON = 17  # Decision: the banker's safe default buys while his total is 16 or less
 # ---------------------------------------------------------------- card values
 
 
 def card_value(card: str) -> int:
-    """RULES.md §4.3: 2–10 face value, J/Q/K = 10, ace counted here as 1."""
+    """docs/rules.md §4.3: 2–10 face value, J/Q/K = 10, ace counted here as 1."""
     r = card[0]
     if r == "A":
         return 1
@@ -39,7 +39,7 @@ def card_value(card: str) -> int:
 def total(cards: list[str]) -> int:
     """The best total of a hand: one ace counts 11 when that does not bust (§4.3).
 
-    Two aces make 12, not 21: RULES.md gives the ace only 1 or 11.
+    Two aces make 12, not 21: docs/rules.md gives the ace only 1 or 11.
     """
     points = sum(card_value(c) for c in cards)
     if any(c[0] == "A" for c in cards) and points + 10 <= 21:
@@ -56,7 +56,7 @@ def is_natural(cards: list[str]) -> bool:
 
 
 class Stake(Action):
-    """Stake ``amount`` on the coup about to be dealt (RULES.md §4.2)."""
+    """Stake ``amount`` on the coup about to be dealt (docs/rules.md §4.2)."""
 
     kind: Literal["stake"] = "stake"
     amount: int = Field(ge=0)
@@ -69,13 +69,13 @@ class Pass(Action):
 
 
 class Buy(Action):
-    """Buy one more card, face down (RULES.md §4.6)."""
+    """Buy one more card, face down (docs/rules.md §4.6)."""
 
     kind: Literal["buy"] = "buy"
 
 
 class Stand(Action):
-    """Stop buying (RULES.md §4.6; the safe default of a punter)."""
+    """Stop buying (docs/rules.md §4.6; the safe default of a punter)."""
 
     kind: Literal["stand"] = "stand"
 
@@ -84,7 +84,7 @@ class Stand(Action):
 
 
 class Settings(BaseModel):
-    """Table settings: the minimum stake (default 1) and the shoe's decks (RULES.md §4)."""
+    """Table settings: the minimum stake (default 1) and the shoe's decks (docs/rules.md §4)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     min_stake: int = Field(default=1, ge=1)
