@@ -10,7 +10,8 @@ COPY pyproject.toml README.md ./
 COPY games ./games
 COPY storage ./storage
 COPY bot ./bot
-RUN pip install ".[postgres]" \
+COPY sandbox ./sandbox
+RUN pip install ".[postgres,sandbox]" \
     && useradd --create-home --uid 10001 banco \
     && mkdir -p /data && chown banco:banco /data
 

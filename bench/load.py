@@ -59,10 +59,10 @@ from harness import (  # noqa: E402
 )
 
 from bot import i18n  # noqa: E402
-from bot.sandbox.client import SandboxClient, SandboxError  # noqa: E402
-from bot.sandbox.server import start_sandbox  # noqa: E402
-from bot.sandbox.state import Message, World  # noqa: E402
 from games import registry  # noqa: E402
+from sandbox.client import SandboxClient, SandboxError  # noqa: E402
+from sandbox.server import start_sandbox  # noqa: E402
+from sandbox.state import Message, World  # noqa: E402
 
 GAMES = ("chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker")
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")

@@ -13,7 +13,7 @@ SANDBOX_TOKEN = "100000:sandbox"
 
 def start_sandbox_thread(host: str, port: int) -> str:
     """Run the fake Bot API server in its own thread and event loop; returns its URL."""
-    from bot.sandbox.server import start_sandbox
+    from sandbox.server import start_sandbox
 
     ready: dict[str, str] = {}
     started = threading.Event()

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from poker_fixtures import draw_order, fixed_shoe, seated
 
 from games.engine import IllegalAction, Reason, net
 from games.poker.common import Bet, Call, Check, Fold, PokerState, Raise
 from games.poker.draw import ENGINE, Discard, Open
-from games.poker.fixtures import draw_order, fixed_shoe, seated
 from games.poker.kit import build
 from games.poker.phh import kit_from_phh, phh_text
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from poker_fixtures import fixed_shoe, seated, stud_order
 
 from games.engine import IllegalAction
 from games.poker.common import Bet, Call, Check, Fold, PokerState, Raise
-from games.poker.fixtures import fixed_shoe, seated, stud_order
 from games.poker.kit import ZeroAnte, build
 from games.poker.phh import kit_from_phh, phh_text
 from games.poker.stud import ENGINE

@@ -33,8 +33,8 @@ from telegram.error import (
 )
 from telegram.request import HTTPXRequest
 
-from bot.sandbox.client import SandboxClient, SandboxError
-from bot.sandbox.server import SandboxHandle, start_sandbox
+from sandbox.client import SandboxClient, SandboxError
+from sandbox.server import SandboxHandle, start_sandbox
 
 ANN, BOB = 1, 2
 GROUP = -100

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sandbox.formatting import auto_entities, parse_html, parse_markdown_v2, utf16_len
-from bot.sandbox.spec import ApiError, minimal_result, validate_call
+from sandbox.formatting import auto_entities, parse_html, parse_markdown_v2, utf16_len
+from sandbox.spec import ApiError, minimal_result, validate_call
 
 KEYBOARD = '{"inline_keyboard": [[{"text": "Banco", "callback_data": "t1:banco"}]]}'
 

@@ -9,8 +9,8 @@ import harness
 import pytest
 from harness import BotProcess
 
-from bot.sandbox.client import SandboxClient
-from bot.sandbox.server import SandboxHandle, start_sandbox
+from sandbox.client import SandboxClient
+from sandbox.server import SandboxHandle, start_sandbox
 
 
 @pytest.fixture

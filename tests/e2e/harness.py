@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from bot import i18n
-from bot.sandbox.client import SandboxClient
 from games import registry
 from games.cards import pretty
+from sandbox.client import SandboxClient
 
 ROOT = Path(__file__).resolve().parents[2]
 PRETTY = {pretty(r + s): r + s for r in "23456789TJQKA" for s in "cdhs"}

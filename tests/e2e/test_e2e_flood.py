@@ -16,7 +16,7 @@ import pytest
 from harness import DEFAULT, BotProcess, Game, Player, _chat
 from test_e2e_games import open_and_seat
 
-from bot.sandbox import state as sandbox_state
+from sandbox import state as sandbox_state
 
 SPEED = 6.0
 WINDOW = 60 / SPEED

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 from harness import GROUP_METHODS, BotProcess, Game, Player, _chat, _texts, decode_action
+from poker_fixtures import draw_order, fixed_shoe
 
 from bot import i18n
 from games import registry
 from games.engine import Reason
-from games.poker.fixtures import draw_order, fixed_shoe
 
 CHAT = -4004
 ANN, BOB, CID = Player(401, "Ann"), Player(402, "Bob"), Player(403, "Cid")

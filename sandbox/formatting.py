@@ -12,7 +12,7 @@ import html
 import re
 from typing import Any
 
-from bot.sandbox.spec import ApiError, bad_request
+from sandbox.spec import ApiError, bad_request
 
 
 def utf16_len(text: str) -> int:

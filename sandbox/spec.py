@@ -43,7 +43,7 @@ def bad_request(text: str) -> ApiError:
 @cache
 def load_spec() -> dict[str, Any]:
     """The parsed api.min.json shipped with the package."""
-    text = resources.files("bot.sandbox").joinpath("api.min.json").read_text("utf-8")
+    text = resources.files("sandbox").joinpath("api.min.json").read_text("utf-8")
     spec: dict[str, Any] = json.loads(text)
     return spec
 

@@ -29,7 +29,7 @@ class SandboxError(Exception):
 
 
 class SandboxClient:
-    """Mirrors the control API of bot.sandbox.server one method per endpoint."""
+    """Mirrors the control API of sandbox.server one method per endpoint."""
 
     def __init__(self, base_url: str, *, timeout: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.sandbox.formatting import auto_entities
+from sandbox.formatting import auto_entities
 
 BOT_ID = 100000
 BOT_USERNAME = "banco_bot"

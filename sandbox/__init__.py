@@ -4,6 +4,6 @@ The real bot talks to it (python-telegram-bot with base_url) instead of
 Telegram; tests and the page drive the "people" through the control API.
 """
 
-from bot.sandbox.state import BOT_ID, BOT_USERNAME
+from sandbox.state import BOT_ID, BOT_USERNAME
 
 __all__ = ["BOT_ID", "BOT_USERNAME"]

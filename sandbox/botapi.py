@@ -13,10 +13,10 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.sandbox import spec
-from bot.sandbox.formatting import auto_entities, render, utf16_len
-from bot.sandbox.spec import ApiError, bad_request
-from bot.sandbox.state import (
+from sandbox import spec
+from sandbox.formatting import auto_entities, render, utf16_len
+from sandbox.spec import ApiError, bad_request
+from sandbox.state import (
     BOT_ID,
     BOT_USERNAME,
     DEFAULT_EXCLUDED_UPDATES,

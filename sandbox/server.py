@@ -19,11 +19,11 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.sandbox import botapi
-from bot.sandbox.botapi import MAX_CALLBACK_DATA
-from bot.sandbox.formatting import auto_entities
-from bot.sandbox.spec import ApiError, validate_call
-from bot.sandbox.state import BOT_ID, INVALID_TOKENS, CallbackQuery, Fault, World
+from sandbox import botapi
+from sandbox.botapi import MAX_CALLBACK_DATA
+from sandbox.formatting import auto_entities
+from sandbox.spec import ApiError, validate_call
+from sandbox.state import BOT_ID, INVALID_TOKENS, CallbackQuery, Fault, World
 
 log = logging.getLogger(__name__)
 
@@ -468,7 +468,7 @@ async def overview(request: web.Request) -> web.Response:
 
 async def page(request: web.Request) -> web.Response:
     """GET /: the sandbox web page."""
-    html = resources.files("bot.sandbox").joinpath("page.html").read_text("utf-8")
+    html = resources.files("sandbox").joinpath("page.html").read_text("utf-8")
     return web.Response(text=html, content_type="text/html")
 
 

@@ -1,4 +1,4 @@
-"""`python -m bot.sandbox --host 127.0.0.1 --port 8081`: run the sandbox server alone."""
+"""`python -m sandbox --host 127.0.0.1 --port 8081`: run the sandbox server alone."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 
-from bot.sandbox.server import start_sandbox
+from sandbox.server import start_sandbox
 
 
 async def _serve(host: str, port: int) -> None:
@@ -22,7 +22,7 @@ async def _serve(host: str, port: int) -> None:
 
 def main() -> None:
     """Parse arguments and serve until interrupted."""
-    parser = argparse.ArgumentParser(prog="python -m bot.sandbox", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)
     args = parser.parse_args()
