@@ -166,6 +166,35 @@ class Event(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+class Settlement(Event):
+    """The event that closes a coup or a hand: who won what. Every engine ends a settled
+    coup with exactly one; the host announces it as the coup's result (by its type, never
+    by its kind's spelling)."""
+
+
+class StoodUp(Event):
+    """A player was stood up (two timeouts in a row, or too few chips); ``data["player"]``."""
+
+
+class ShoeRevealed(Event):
+    """A finished, replaced or closed shoe's order, salt and cut (``Shoe.reveal()``)."""
+
+
+def settlement(kind: str, **data: Any) -> Settlement:
+    """The public :class:`Settlement` event."""
+    return Settlement(kind=kind, data=data)
+
+
+def stood_up(player: PlayerId) -> StoodUp:
+    """The public :class:`StoodUp` event."""
+    return StoodUp(kind="stood_up", data={"player": player})
+
+
+def shoe_revealed(**data: Any) -> ShoeRevealed:
+    """The public :class:`ShoeRevealed` event (``data``: ``Shoe.reveal()`` and extras)."""
+    return ShoeRevealed(kind="shoe_revealed", data=data)
+
+
 def public(kind: str, **data: Any) -> Event:
     """A public event."""
     return Event(kind=kind, data=data)
@@ -326,6 +355,14 @@ class Engine(Protocol[S]):
 
     def view(self, state: S, viewer: PlayerId | None) -> TableView:
         """The table as ``viewer`` may see it (``None``: the group)."""
+        ...
+
+    def close(self, state: S) -> Step[S]:
+        """Close the table (/closetable): the open coup or hand is void. The step's
+        transfers empty every table account into wallets (each stake back to its owner,
+        what a player put into a shared bank or pot this coup back to him, the rest to its
+        owner by the game's rules); its events say what was returned and reveal what the
+        rules allow. The state after it has no seats."""
         ...
 
     def accounts(self, state: S) -> dict[str, int]:
