@@ -24,8 +24,10 @@ from games.engine import (
     Step,
     Transfer,
     public,
+    shoe_revealed,
     stack,
     stake,
+    stood_up,
 )
 from games.table import buy_in_transfers, check_join
 
@@ -160,7 +162,7 @@ def stand_up_after_two(seat: SeatBase, events: list[Event]) -> None:
     """docs/rules.md §0 "Timeouts": two in a row and he is stood up after the current coup."""
     if seat.timeouts >= 2 and not seat.leaving:
         seat.leaving = True
-        events.append(public("stood_up", player=seat.player))
+        events.append(stood_up(seat.player))
 
 
 # ---------------------------------------------------------------- accounts
@@ -215,7 +217,7 @@ def draw_for_bank(players: Sequence[PlayerId], decks: int, rng: random.Random | 
                                     for p, c in zip(drawing, cards, strict=True)]))
         best = pick(rank_index(c) for c in cards)
         drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
-    events.append(public("shoe_revealed", purpose="banker_draw", **shoe.reveal()))
+    events.append(shoe_revealed(purpose="banker_draw", **shoe.reveal()))
     return drawing[0]
 
 

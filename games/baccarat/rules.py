@@ -58,6 +58,7 @@ from games.engine import (
     Transfer,
     net,
     public,
+    settlement,
     stack,
     stake,
 )
@@ -432,7 +433,7 @@ class BaccaratEngine:
             # docs/rules.md §2.9: one more shoe for each baccara dealt to the banker.
             st.extra_shoes += 1
             ev.append(public("banker_baccara", player=st.banker, extra_shoes=st.extra_shoes))
-        ev.append(public("coup_settled", coup=st.coup, banker=st.banker, bank=st.bank,
+        ev.append(settlement("coup_settled", coup=st.coup, banker=st.banker, bank=st.bank,
                          banker_net=-sum(int(r["net"]) for r in results), results=results))
         for s in hands:
             st.discards.extend(s.cards)

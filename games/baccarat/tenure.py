@@ -24,7 +24,7 @@ from games.baccarat.state import (
     BaccaratState,
 )
 from games.cards import Shoe
-from games.engine import BANK, Event, PlayerId, Transfer, public, stack, stake
+from games.engine import BANK, Event, PlayerId, Transfer, public, shoe_revealed, stack, stake
 from games.table import cash_out_transfers, move, right_of
 
 MIN_PLAYERS = 3
@@ -103,7 +103,7 @@ def end_tenure(st: BaccaratState, events: list[Event], log: list[Transfer], why:
 def retire_shoe(st: BaccaratState, events: list[Event]) -> None:
     """Publish the finished shoe (order, salt, cut) so every card dealt can be checked."""
     if st.shoe is not None:
-        events.append(public("shoe_revealed", **st.shoe.reveal()))
+        events.append(shoe_revealed(**st.shoe.reveal()))
     st.shoe = None
     st.needs_cut, st.cutter = False, None
     st.discards = []

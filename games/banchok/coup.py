@@ -37,7 +37,7 @@ from games.banchok.model import (
     stake_bounds,
 )
 from games.cards import Shoe
-from games.engine import BANK, PlayerId, private, public, stack, stake
+from games.engine import BANK, PlayerId, private, public, settlement, shoe_revealed, stack, stake
 from games.table import cash_out_transfers, move
 
 # -------------------------------------------------------------- who banks
@@ -117,7 +117,7 @@ def end_bank(s: State, ev: Events, tr: Transfers, why: str) -> None:
     ev.append(public("bank_ended", player=banker.player, amount=s.bank, reason=why))
     for shoe in [s.shoe, *s.under]:
         if shoe is not None:
-            ev.append(public("shoe_revealed", **shoe.reveal()))
+            ev.append(shoe_revealed(**shoe.reveal()))
     for x in s.seats:
         x.cards, x.forbids = [], False
     s.shoe, s.under, s.used = None, [], []
@@ -134,7 +134,7 @@ def _draw(s: State, ev: Events) -> str:
     """The next card: from the shoe, then from the gathered parts under it."""
     assert s.shoe is not None
     if s.shoe.remaining == 0:
-        ev.append(public("shoe_revealed", **s.shoe.reveal()))
+        ev.append(shoe_revealed(**s.shoe.reveal()))
         s.shoe = s.under.pop(0)
     s.shoe, cards = s.shoe.deal(1)
     return cards[0]
@@ -218,7 +218,7 @@ def turn_card(s: State, ev: Events, tr: Transfers, rng: random.Random | None) ->
             s.bank += x.stake
             results.append((x.player, -x.stake))
         x.stake = 0
-    ev.append(public("coup_settled", coup=s.coup, punter=p.player, card=card, won=won,
+    ev.append(settlement("coup_settled", coup=s.coup, punter=p.player, card=card, won=won,
                      bank=s.bank, results=[{"player": a, "net": b} for a, b in results]))
     s.last = LastCoup(punter=p.player, card=card, cards=list(p.cards), won=won, results=results)
     s.used += [*p.cards, card]

@@ -22,7 +22,7 @@ from games.chemin_de_fer.state import (
     seat_index,
     seat_of,
 )
-from games.engine import BANK, IllegalAction, PlayerId, Reason, public, stack
+from games.engine import BANK, IllegalAction, PlayerId, Reason, public, shoe_revealed, stack
 from games.table import cash_out_transfers, right_of
 
 # ------------------------------------------------------------------ seats
@@ -204,7 +204,7 @@ def next_coup(ctx: Ctx) -> None:
     shoe = st.shoe
     if shoe is None or shoe.remaining < MIN_CARDS_FOR_COUP:
         if shoe is not None:
-            ctx.emit(public("shoe_revealed", **shoe.reveal()))
+            ctx.emit(shoe_revealed(**shoe.reveal()))
         new = Shoe.shuffled(st.decks, ctx.rng)
         st.shoe, st.shoe_ready, st.discarded = new, False, 0
         ctx.emit(public("shoe_committed", commitment=new.commitment, decks=st.decks))

@@ -24,7 +24,17 @@ from games.chemin_de_fer.state import (
     seat_of,
     staked_total,
 )
-from games.engine import BANK, IllegalAction, PlayerId, Reason, private, public, stack, stake
+from games.engine import (
+    BANK,
+    IllegalAction,
+    PlayerId,
+    Reason,
+    private,
+    public,
+    settlement,
+    stack,
+    stake,
+)
 from games.table import counter_clockwise_from, right_of
 
 # ---------------------------------------------------------------- staking
@@ -275,7 +285,7 @@ def showdown(ctx: Ctx) -> None:
             results.append({"player": seat.player, "net": 0})
             ctx.move(stake(seat.player), stack(seat.player), seat.stake, "standoff")
         results.append({"player": banker, "net": 0})
-    ctx.emit(public("coup_settled", coup=st.coup, outcome=outcome, results=results,
+    ctx.emit(settlement("coup_settled", coup=st.coup, outcome=outcome, results=results,
                     bank=st.bank))
     st.last_coup = {"coup": st.coup, "outcome": outcome, "punters": st.punter_cards,
                     "punter_points": pp, "banker": st.banker_cards, "banker_points": bp}

@@ -45,8 +45,11 @@ from games.engine import (
     net,
     private,
     public,
+    settlement,
+    shoe_revealed,
     stack,
     stake,
+    stood_up,
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
 from games.poker.ranking import describe, hand_value
@@ -544,9 +547,9 @@ class PokerEngine:
         nets = {str(p): kit.stacks[i] - hand.starting_stacks[i]
                 for i, p in enumerate(hand.players)}
         won = {str(p): kit.payoffs[i] + 0 for i, p in enumerate(hand.players)}
-        ctx.events.append(public("coup_settled", hand=s.coup, net=nets,
+        ctx.events.append(settlement("coup_settled", hand=s.coup, net=nets,
                                  winners=[p for p, v in won.items() if v > 0]))
-        ctx.events.append(public("shoe_revealed", **s.shoe.reveal()))
+        ctx.events.append(shoe_revealed(**s.shoe.reveal()))
         s.last_hand = FinishedHand(
             game=self.name, number=s.coup, kit=hand,
             names=[s.seats[seat_index(s.seats, p)].name for p in hand.players],
@@ -587,7 +590,7 @@ class PokerEngine:
         ctx.events.append(public("timed_out", player=player))
         if seat.timeouts >= 2 and not seat.leaving:
             seat.leaving = True
-            ctx.events.append(public("stood_up", player=player))
+            ctx.events.append(stood_up(player))
         self._play(s, player, self._default_action(s, player), ctx)
         return self._step(s, ctx)
 

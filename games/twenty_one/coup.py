@@ -11,7 +11,17 @@ import random
 
 from games import banking
 from games.cards import Shoe
-from games.engine import IllegalAction, PlayerId, Reason, private, public, stack, stake
+from games.engine import (
+    IllegalAction,
+    PlayerId,
+    Reason,
+    private,
+    public,
+    settlement,
+    shoe_revealed,
+    stack,
+    stake,
+)
 from games.table import cash_out_transfers, left_of, move, seat_index
 from games.twenty_one.model import (
     BANKER,
@@ -65,7 +75,7 @@ def _new_shoe(s: State, ev: Events, rng: random.Random | None) -> None:
 def _end_talia(s: State, ev: Events, successor: PlayerId | None) -> None:
     """The talia is over: reveal the shoe and hand the bank to ``successor`` (§4.8)."""
     if s.shoe is not None:
-        ev.append(public("shoe_revealed", **s.shoe.reveal()))
+        ev.append(shoe_revealed(**s.shoe.reveal()))
     s.shoe = None
     s.discards = []
     s.needs_cut = False
@@ -299,7 +309,7 @@ def _settle(s: State, ev: Events, tr: Transfers, rng: random.Random | None,
         s.results.append(Result(player=seat.player, outcome=outcome, net=net,
                                 cards=list(seat.cards)))
     banker_net = -sum(r.net for r in s.results)
-    ev.append(public("coup_settled", coup=s.coup, banker=banker.player, banker_net=banker_net,
+    ev.append(settlement("coup_settled", coup=s.coup, banker=banker.player, banker_net=banker_net,
                      banker_total=bank_total,
                      results=[r.model_dump(exclude={"cards"}) for r in s.results]))
     for x in s.seats:

@@ -1,0 +1,118 @@
+"""The engine contract the bot relies on, checked the same way for all six games.
+
+A seeded random session plays each game through its public API only (legal
+actions picked at random, timeouts, leaves and rejoins) and checks what the
+host reads without knowing the game: settlements, stand-ups and shoe
+reveals come as their typed events, one :class:`Settlement` per coup dealt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games import registry
+from games.engine import (
+    Action,
+    Engine,
+    GameState,
+    IllegalAction,
+    Join,
+    Leave,
+    Settlement,
+    ShoeRevealed,
+    Step,
+    StoodUp,
+)
+
+PLAYERS = (1, 2, 3, 4, 5)
+
+#: game -> (settings, the event kind that marks a coup or hand as dealt)
+GAMES: dict[str, tuple[dict[str, Any], str]] = {
+    "chemin_de_fer": ({"min_stake": 5}, "cards_dealt"),
+    "baccarat": ({"min_stake": 5}, "cards_dealt"),
+    "banchok": ({"bank": 100, "min_stake": 5}, "card_turned"),
+    "twenty_one": ({"min_stake": 5}, "cards_dealt"),
+    "draw_poker": ({}, "hand_started"),
+    "stud_poker": ({}, "hand_started"),
+}
+
+
+def random_action(engine: Engine[Any], state: GameState, player: int,
+                  rng: random.Random) -> Action | None:
+    """A random action among those ``engine`` offers ``player`` now (join and leave aside)."""
+    specs = [s for s in engine.legal_actions(state, player) if s.kind not in ("join", "leave")]
+    if not specs:
+        return None
+    spec = rng.choice(specs)
+    fields = engine.action_types[spec.kind].model_fields
+    data: dict[str, Any] = {"kind": spec.kind}
+    if "amount" in fields and spec.min is not None and spec.max is not None:
+        data["amount"] = rng.choice([*spec.presets, rng.randint(spec.min, spec.max)]) \
+            if spec.presets else rng.randint(spec.min, spec.max)
+    if "offset" in fields:
+        data["offset"] = rng.randrange(300)
+    if "cards" in fields:
+        data["cards"] = tuple(rng.sample(spec.choices, rng.randint(0, min(3, spec.max or 0))))
+    if "forbid_joining" in fields and spec.choices:
+        data["forbid_joining"] = rng.random() < 0.3
+    return engine.action_types[spec.kind].model_validate(data)
+
+
+def session(game: str, seed: int, steps: int) -> Iterator[tuple[GameState, Step[Any]]]:
+    """``steps`` random steps of ``game``: each with the state it was applied to."""
+    engine = registry.engine(game)
+    rng = random.Random(seed)
+    state = engine.new_table(GAMES[game][0], rng)
+    for p in PLAYERS[:4]:
+        step = engine.apply(state, p, Join(name=f"p{p}", buy_in=rng.choice([150, 400, 900])))
+        yield state, step
+        state = step.state
+    for _ in range(steps):
+        roll = rng.random()
+        player = rng.choice(PLAYERS)
+        awaited = engine.awaiting(state)
+        step = None
+        if roll < 0.02:
+            action: Action | None = Leave()
+        elif roll < 0.05:
+            action = Join(name=f"p{player}", buy_in=rng.choice([150, 400, 900]))
+        elif awaited and roll < 0.1:
+            step = engine.timeout(state, rng)
+            action = None
+        else:
+            if awaited and roll < 0.9:
+                player = rng.choice(awaited)
+            action = random_action(engine, state, player, rng)
+        if step is None and action is not None:
+            try:
+                step = engine.apply(state, player, action, rng)
+            except IllegalAction:
+                continue
+        if step is None:
+            continue
+        yield state, step
+        state = step.state
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_dealt_coup_ends_with_exactly_one_typed_settlement(game: str) -> None:
+    marker = GAMES[game][1]
+    dealt = settled = 0
+    kinds = {"stood_up": StoodUp, "shoe_revealed": ShoeRevealed}
+    for _, step in session(game, seed=7, steps=3000):
+        for e in step.events:
+            assert isinstance(e, Settlement) == e.kind.endswith("_settled"), e.kind
+            if e.kind in kinds:
+                assert isinstance(e, kinds[e.kind]), e.kind
+            if e.kind == marker:
+                assert dealt == settled, "a coup dealt before the last one settled"
+                dealt += 1
+            if isinstance(e, Settlement):
+                settled += 1
+                assert settled == dealt, "a settlement without a coup dealt"
+    assert settled >= 20, "the session should settle many coups"
+    assert dealt - settled in (0, 1)
