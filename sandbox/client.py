@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -50,10 +51,13 @@ class SandboxClient:
     async def _call(
         self, verb: str, path: str, body: dict[str, Any] | None = None, **query: Any
     ) -> Any:
+        # ASCII JSON: a lone surrogate in a fuzzed update travels as its \ud800 escape
+        # (httpx's own encoder writes UTF-8, which cannot hold one)
         response = await self._http.request(
             verb,
             path,
-            json=body,
+            content=None if body is None else json.dumps(body).encode(),
+            headers=None if body is None else {"Content-Type": "application/json"},
             params={k: v for k, v in query.items() if v is not None} or None,
         )
         payload = response.json()
@@ -111,9 +115,12 @@ class SandboxClient:
         result: dict[str, Any] = await self._call("POST", "/sandbox/add_bot", body)
         return result
 
-    async def remove_bot(self, chat_id: int, by_user: int) -> dict[str, Any]:
-        """Remove the bot from a group (my_chat_member update)."""
-        body = {"chat_id": chat_id, "by_user": by_user}
+    async def remove_bot(
+        self, chat_id: int, by_user: int, *, kicked: bool = False
+    ) -> dict[str, Any]:
+        """Remove the bot from a group (my_chat_member update); ``kicked`` bans it, as
+        Telegram does when a member is removed from a supergroup."""
+        body = {"chat_id": chat_id, "by_user": by_user, "kicked": kicked}
         result: dict[str, Any] = await self._call("POST", "/sandbox/remove_bot", body)
         return result
 
@@ -155,6 +162,18 @@ class SandboxClient:
         result: dict[str, Any] = await self._call("POST", "/sandbox/press", body)
         return result
 
+    async def raw_update(self, update: dict[str, Any]) -> int:
+        """Queue one update body verbatim (any shape); returns its update_id."""
+        return (await self.raw_updates([update]))[0]
+
+    async def raw_updates(self, updates: list[dict[str, Any]]) -> list[int]:
+        """Queue update bodies verbatim, in order; returns their update_ids."""
+        result: dict[str, Any] = await self._call(
+            "POST", "/sandbox/raw_updates", {"updates": updates}
+        )
+        ids: list[int] = result["update_ids"]
+        return ids
+
     async def block(self, user_id: int, blocked: bool = True) -> dict[str, Any]:
         """The user blocks (or unblocks) the bot."""
         body = {"user_id": user_id, "blocked": blocked}
@@ -171,9 +190,11 @@ class SandboxClient:
         retry_after: int | None = None,
         chat_id: int | None = None,
         delay: float | None = None,
+        after: bool = False,
     ) -> dict[str, Any]:
-        """Make the next `count` calls of `method` ("*" = any) fail and/or hang `delay` s."""
-        body: dict[str, Any] = {"method": method, "count": count}
+        """Make the next `count` calls of `method` ("*" = any) fail and/or hang `delay` s;
+        with `after`, each call takes effect first and only its answer is late or an error."""
+        body: dict[str, Any] = {"method": method, "count": count, "after": after}
         for key, value in (
             ("error_code", error_code),
             ("description", description),

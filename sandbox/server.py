@@ -77,26 +77,56 @@ async def bot_api(request: web.Request) -> web.Response:
     token = request.match_info["token"]
     name = request.match_info["method"]
     params: dict[str, Any] = {}
+    took_effect = False
     try:
         params = await _read_params(request)
         if not token or token in INVALID_TOKENS:
             raise ApiError(401, "Unauthorized")
+        if _has_lone_surrogate(params):
+            raise ApiError(400, "Bad Request: strings must be encoded in UTF-8")
         name, params = validate_call(name, params)
         fault = world.take_fault(name, params)
-        if fault is not None:
-            if fault.delay:
-                await asyncio.sleep(fault.delay)
-            if fault.error_code is not None:
-                description = fault.description or _default_description(fault)
-                raise ApiError(fault.error_code, description, fault.retry_after)
+        if fault is not None and not fault.after:
+            await _misbehave(fault)
         result = await botapi.call(world, name, params)
+        if fault is not None and fault.after:
+            # it took effect; log that now, since the caller may have given up by the answer
+            effect = world.record(name, _json_safe(params), {"ok": True, "result": result})
+            effect["late_answer"] = {"delay": fault.delay, "error_code": fault.error_code}
+            took_effect = True
+            await _misbehave(fault)
         payload: dict[str, Any] = {"ok": True, "result": result}
         status = 200
     except ApiError as error:
         payload = error.payload()
         status = error.code
-    world.record(name, _json_safe(params), payload)
+    if not took_effect:
+        world.record(name, _json_safe(params), payload)
     return web.json_response(payload, status=status)
+
+
+async def _misbehave(fault: Fault) -> None:
+    """Wait the fault's delay, then raise its error if it has one."""
+    if fault.delay:
+        await asyncio.sleep(fault.delay)
+    if fault.error_code is not None:
+        description = fault.description or _default_description(fault)
+        raise ApiError(fault.error_code, description, fault.retry_after)
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """A string that is not valid Unicode (a lone UTF-16 surrogate from a JSON escape)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v) for v in value)
+    return False
 
 
 def _default_description(fault: Fault) -> str:
@@ -226,14 +256,15 @@ async def add_bot(request: web.Request) -> web.Response:
 
 
 async def remove_bot(request: web.Request) -> web.Response:
-    """POST /sandbox/remove_bot {chat_id, by_user}: the bot is removed from a group."""
+    """POST /sandbox/remove_bot {chat_id, by_user, kicked?}: the bot is removed from a group
+    (``kicked``: banned, as removing a member of a supergroup does; else it merely left)."""
     world = request.app[WORLD_KEY]
     body = await _body(request)
     chat = _chat(world, body["chat_id"])
     user = _user(world, body["by_user"])
     old = chat.bot_status
-    chat.bot_status = "left"
-    update_id = world.member_update(chat, user.id, old, "left")
+    chat.bot_status = "kicked" if body.get("kicked") else "left"
+    update_id = world.member_update(chat, user.id, old, chat.bot_status)
     return web.json_response({"chat": chat.as_control(), "update_ids": [update_id]})
 
 
@@ -350,6 +381,17 @@ async def press(request: web.Request) -> web.Response:
     return web.json_response(result)
 
 
+async def raw_updates(request: web.Request) -> web.Response:
+    """POST /sandbox/raw_updates {updates: [object, ...]}: queue update bodies verbatim (each
+    gets the next update_id), whatever their shape, for fuzzing the bot."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    items = body["updates"]
+    if not isinstance(items, list) or not all(isinstance(u, dict) for u in items):
+        raise ControlError(400, "updates must be a list of JSON objects")
+    return web.json_response({"update_ids": [world.queue_raw_update(u) for u in items]})
+
+
 async def block(request: web.Request) -> web.Response:
     """POST /sandbox/block {user_id, blocked}: the user blocks or unblocks the bot."""
     world = request.app[WORLD_KEY]
@@ -365,13 +407,15 @@ async def block(request: web.Request) -> web.Response:
 
 async def fail(request: web.Request) -> web.Response:
     """POST /sandbox/fail {method, error_code?, description?, retry_after?, count, chat_id?,
-    delay?}."""
+    delay?, after?}: with ``after`` the call takes effect before the delay and the error."""
     world = request.app[WORLD_KEY]
     body = await _body(request)
     error_code = body.get("error_code")
     delay = float(body.get("delay") or 0)
     if error_code is None and not delay:
         raise ControlError(400, "a fault needs an error_code, a delay, or both")
+    if delay < 0:
+        raise ControlError(400, "a delay cannot be negative")
     fault = Fault(
         method=str(body["method"]),
         count=int(body.get("count", 1)),
@@ -380,6 +424,7 @@ async def fail(request: web.Request) -> web.Response:
         retry_after=int(body["retry_after"]) if body.get("retry_after") is not None else None,
         chat_id=body.get("chat_id"),
         delay=delay,
+        after=bool(body.get("after", False)),
     )
     if fault.error_code == 429 and fault.retry_after is None:
         fault.retry_after = 1
@@ -488,6 +533,7 @@ def make_app(world: World | None = None) -> web.Application:
     app.router.add_post("/sandbox/remove_bot", remove_bot)
     app.router.add_post("/sandbox/send", send)
     app.router.add_post("/sandbox/press", press)
+    app.router.add_post("/sandbox/raw_updates", raw_updates)
     app.router.add_post("/sandbox/block", block)
     app.router.add_post("/sandbox/fail", fail)
     app.router.add_get("/sandbox/faults", faults)

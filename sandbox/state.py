@@ -157,6 +157,9 @@ class Fault:
     retry_after: int | None = None
     chat_id: int | str | None = None
     delay: float = 0.0
+    # the call takes effect first and only then is answered late and/or with the error, as
+    # when Telegram posts a message but the answer times out or comes back as a 5xx
+    after: bool = False
 
     def matches(self, method: str, params: dict[str, Any]) -> bool:
         """Whether this fault applies to a call."""
@@ -176,6 +179,7 @@ class Fault:
             "retry_after": self.retry_after,
             "chat_id": self.chat_id,
             "delay": self.delay,
+            "after": self.after,
         }
 
 
@@ -192,6 +196,8 @@ class CallbackQuery:
     date: float
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     answer: dict[str, Any] | None = None
+    # answerCallbackQuery calls for this query, the refused second ones included
+    answer_calls: int = 0
 
     def as_control(self) -> dict[str, Any]:
         """The control API shape of one callback answer."""
@@ -204,10 +210,15 @@ class CallbackQuery:
             "data": self.data,
             "forged": self.forged,
             "answered": self.answer is not None,
+            "answer_calls": self.answer_calls,
             "text": answer.get("text"),
             "show_alert": bool(answer.get("show_alert", False)),
             "url": answer.get("url"),
         }
+
+
+def _int_or_zero(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 class World:
@@ -225,6 +236,8 @@ class World:
         self.next_message_id: dict[int, int] = {}
         self.updates: list[dict[str, Any]] = []
         self.update_ids = itertools.count(1)
+        # updates injected verbatim (fuzzing): delivered whatever allowed_updates says
+        self.raw_update_ids: set[int] = set()
         self.allowed_updates: list[str] = []
         self.callbacks: dict[str, CallbackQuery] = {}
         self.callback_ids = itertools.count(1)
@@ -353,6 +366,34 @@ class World:
         self.changed.set()
         return update_id
 
+    def queue_raw_update(self, payload: dict[str, Any]) -> int:
+        """Append an arbitrary update body (any keys, any values) under a fresh update_id.
+
+        A callback query in it with a string ``id`` is registered like a press, so its
+        answers are recorded and counted.
+        """
+        update_id = next(self.update_ids)
+        body = {k: v for k, v in payload.items() if k != "update_id"}
+        query = body.get("callback_query")
+        if isinstance(query, dict) and isinstance(query.get("id"), str):
+            message = query.get("message")
+            chat = message.get("chat") if isinstance(message, dict) else None
+            sender = query.get("from")
+            self.callbacks.setdefault(query["id"], CallbackQuery(
+                id=query["id"],
+                chat_id=_int_or_zero(chat.get("id") if isinstance(chat, dict) else None),
+                message_id=_int_or_zero(message.get("message_id")
+                                        if isinstance(message, dict) else None),
+                user_id=_int_or_zero(sender.get("id") if isinstance(sender, dict) else None),
+                data=str(query.get("data")),
+                forged=True,
+                date=time.monotonic(),
+            ))
+        self.updates.append({"update_id": update_id, **body})
+        self.raw_update_ids.add(update_id)
+        self.changed.set()
+        return update_id
+
     def user_message(self, chat_id: int, user_id: int, text: str) -> tuple[Message, int]:
         """A user writes in a chat: store the message and queue its update."""
         message = self.new_message(chat_id, user_id, text, auto_entities(text))
@@ -443,8 +484,10 @@ class World:
                 return fault
         return None
 
-    def record(self, method: str, params: dict[str, Any], response: dict[str, Any]) -> None:
-        """Append one Bot API call to the log."""
+    def record(
+        self, method: str, params: dict[str, Any], response: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Append one Bot API call to the log; returns its entry."""
         entry: dict[str, Any] = {
             "seq": next(self.log_ids),
             "time": time.time(),
@@ -458,3 +501,4 @@ class World:
             entry["error_code"] = response.get("error_code")
             entry["description"] = response.get("description")
         self.log.append(entry)
+        return entry

@@ -667,3 +667,147 @@ async def test_optional_flood_control_limits_a_group(bot: PtbBot, sb: SandboxCli
     limited = [e for e in await sb.log("sendMessage") if not e["ok"]]
     assert [e["error_code"] for e in limited] == [429]
     assert limited[0]["description"].startswith("Too Many Requests: retry after ")
+
+
+# --- faults that take effect, raw updates, kicked bot, answer counts ------------------
+
+
+async def test_an_after_fault_posts_edits_and_answers_then_reports_the_error(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    await sb.fail("sendMessage", 502, after=True)
+    with pytest.raises(NetworkError, match=exact("Bad Gateway")):
+        await bot.send_message(ANN, "posted anyway", reply_markup=keyboard("x"))
+    posted = await sb.last_bot_message(ANN)
+    assert posted is not None and posted["text"] == "posted anyway"
+    entry = (await sb.log("sendMessage"))[-1]
+    assert (entry["ok"], entry["result"]["message_id"], entry["late_answer"]) == (
+        True, posted["message_id"], {"delay": 0.0, "error_code": 502})
+
+    await sb.fail("editMessageText", 500, after=True)
+    with pytest.raises(NetworkError, match=exact("Internal Server Error")):
+        await bot.edit_message_text("edited anyway", ANN, posted["message_id"])
+    assert (await sb.last_bot_message(ANN))["text"] == "edited anyway"
+
+    press = await sb.press(ANN, posted["message_id"], ANN, "x", forge=True, wait=0)
+    await sb.fail("answerCallbackQuery", 502, after=True)
+    with pytest.raises(NetworkError, match=exact("Bad Gateway")):
+        await bot.answer_callback_query(press["callback_query_id"], "first")
+    with pytest.raises(BadRequest, match=starts("Query is too old")):
+        await bot.answer_callback_query(press["callback_query_id"], "retry")
+    (answer,) = await sb.answers()
+    assert (answer["answered"], answer["text"], answer["answer_calls"]) == (True, "first", 2)
+
+
+async def test_an_after_delay_times_out_the_client_with_the_message_already_posted(
+    sandbox: SandboxHandle, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    await sb.fail("sendMessage", delay=1.0, after=True)
+    impatient = PtbBot(TOKEN, base_url=sandbox.bot_api_url, request=local_request(0.2))
+    async with impatient:
+        with pytest.raises(TimedOut):
+            await impatient.send_message(ANN, "slow answer")
+    # posted before the delay began, not after it
+    assert (await sb.last_bot_message(ANN))["text"] == "slow answer"
+    assert (await sb.log("sendMessage"))[-1]["late_answer"] == {"delay": 1.0, "error_code": None}
+    # a fault that needs no effect first still refuses before anything happens
+    await sb.fail("sendMessage", 502)
+    with pytest.raises(NetworkError):
+        await impatient.send_message(ANN, "never")
+    assert (await sb.last_bot_message(ANN))["text"] == "slow answer"
+
+
+async def test_raw_updates_reach_the_poller_verbatim_whatever_their_shape(
+    bot: PtbBot, sb: SandboxClient, raw: httpx.AsyncClient
+) -> None:
+    await raw.post("/getUpdates", json={"allowed_updates": ["message"], "timeout": 0})
+    surrogate_query = {
+        "id": "q1",
+        "from": {"id": ANN, "is_bot": False, "first_name": "Ann"},
+        "chat_instance": "1",
+        "data": "a|\ud800|1",
+    }
+    ids = await sb.raw_updates([
+        {"callback_query": surrogate_query},
+        {"update_id": 999, "future_kind": {"x": 10**30}},
+        {"message": {"text": ["not", "a", "string"]}},
+    ])
+    assert ids == [1, 2, 3]
+    response = await raw.post("/getUpdates", json={"timeout": 0})
+    result = response.json()["result"]
+    assert result == [
+        {"update_id": 1, "callback_query": surrogate_query},
+        {"update_id": 2, "future_kind": {"x": 10**30}},
+        {"update_id": 3, "message": {"text": ["not", "a", "string"]}},
+    ]
+    # the raw callback query can be answered (once) and is counted
+    assert await bot.answer_callback_query("q1", "ok")
+    answer = next(a for a in await sb.answers() if a["callback_query_id"] == "q1")
+    assert (answer["answered"], answer["answer_calls"], answer["user_id"]) == (True, 1, ANN)
+
+
+async def test_a_lone_surrogate_in_a_call_is_not_utf8(
+    raw: httpx.AsyncClient, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    response = await raw.post(
+        "/sendMessage",
+        content=b'{"chat_id": 1, "text": "bad \\ud800 text"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert (response.status_code, response.json()["description"]) == (
+        400, "Bad Request: strings must be encoded in UTF-8")
+    assert await sb.bot_messages(ANN) == []
+
+
+async def test_a_kicked_bot_is_forbidden_until_it_is_added_again(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await sb.add_bot(GROUP, ANN)
+    sent = await bot.send_message(GROUP, "table")
+    updates = await bot.get_updates()
+    await sb.remove_bot(GROUP, ANN, kicked=True)
+    (kicked,) = await bot.get_updates(offset=updates[-1].update_id + 1)
+    change = kicked.my_chat_member
+    assert (change.chat.id, change.old_chat_member.status, change.new_chat_member.status) == (
+        GROUP, "member", "kicked")
+    forbidden = exact("Forbidden: bot was kicked from the supergroup chat")
+    with pytest.raises(Forbidden, match=forbidden):
+        await bot.send_message(GROUP, "still here?")
+    with pytest.raises(Forbidden, match=forbidden):
+        await bot.edit_message_text("edited?", GROUP, sent.message_id)
+    assert (await sb.send(GROUP, ANN, "/table"))["delivered"] is False
+
+    await sb.add_bot(GROUP, ANN)
+    back, _joined = await bot.get_updates(offset=kicked.update_id + 1)
+    assert (back.my_chat_member.old_chat_member.status,
+            back.my_chat_member.new_chat_member.status) == ("kicked", "member")
+    assert (await bot.edit_message_text("edited", GROUP, sent.message_id)).text == "edited"
+
+
+async def test_a_bot_that_merely_left_is_not_a_member(bot: PtbBot, sb: SandboxClient) -> None:
+    await sb.add_bot(GROUP, ANN)
+    sent = await bot.send_message(GROUP, "table")
+    await sb.remove_bot(GROUP, ANN)
+    with pytest.raises(
+        Forbidden, match=exact("Forbidden: bot is not a member of the supergroup chat")
+    ):
+        await bot.edit_message_text("edited?", GROUP, sent.message_id)
+
+
+async def test_every_answer_call_is_counted_and_only_the_first_is_accepted(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    sent = await bot.send_message(ANN, "?", reply_markup=keyboard("x", "y"))
+    first = await sb.press(ANN, sent.message_id, ANN, "x", wait=0)
+    second = await sb.press(ANN, sent.message_id, ANN, "y", wait=0)
+    assert await bot.answer_callback_query(first["callback_query_id"], "one")
+    for _ in range(2):
+        with pytest.raises(BadRequest, match=starts("Query is too old")):
+            await bot.answer_callback_query(first["callback_query_id"], "again")
+    counts = {a["data"]: (a["answer_calls"], a["text"]) for a in await sb.answers()}
+    assert counts == {"x": (3, "one"), "y": (0, None)}
+    assert second["answered"] is False
