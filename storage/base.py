@@ -2,11 +2,18 @@
 
 Chips are never lost: every table step is one unit of work (the new state
 snapshot, checked against the version it was computed from, the ledger rows
-of its transfers, the updated balances) that commits whole or not at all.
+of its transfers, the updated balances, the messages it must send) that
+commits whole or not at all.
 Accounts follow :mod:`games.engine`: ``wallet:<user>`` is the player's wallet
 in the chat; every other account (``stack:<user>``, ``stake:<user>``,
 ``bank``, ``pot``, ...) is held by the chat's table. The ``house`` account
 issues grants and bonuses; it is the only one allowed below zero.
+
+The outbox: whatever a unit of work must send (group messages, DMs, table
+posts) is written as :class:`OutboxDraft` rows in the same transaction, and a
+sender delivers the pending :class:`OutboxItem` rows in id order afterwards, so
+a crash between commit and send loses nothing. Payloads may hold a player's
+hidden cards: they are left out of ``repr`` and blanked once sent.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from games.engine import Transfer
 
 HOUSE = "house"
+KEEP_SENT = 200
+"""Sent outbox rows a chat keeps (for :meth:`Storage.last_sent`); older ones are pruned."""
 
 
 class StorageError(Exception):
@@ -46,6 +55,10 @@ class BonusAlreadyClaimed(StorageError):
     """The daily bonus was already claimed today."""
 
 
+class OutboxItemNotFound(StorageError):
+    """No outbox row with that id (never written, or sent and pruned since)."""
+
+
 class Wallet(BaseModel):
     """A player's chips in one chat: in the wallet and on the table."""
 
@@ -68,6 +81,34 @@ class TableRecord(BaseModel):
     version: int
     deadline: float | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
+    rev: int = 0
+    """Raised by every write to the row (step, metadata); ``update_meta`` compares it."""
+
+
+class OutboxDraft(BaseModel):
+    """Something a unit of work must send, written with it (see the module docstring)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: str
+    """Opaque to storage: ``"group"``, ``"dm"``, ``"table"``, ``"settle"``, ..."""
+    target: int
+    """The Telegram chat to send to (the group, or a user for a DM)."""
+    payload: dict[str, Any] = Field(default_factory=dict, repr=False)
+    """JSON; may hold a player's hidden cards (DMs): never log it."""
+
+
+class OutboxItem(BaseModel):
+    """A stored outbox row; delivery order within a chat is by ``id``."""
+
+    model_config = ConfigDict(frozen=True)
+    id: int
+    chat_id: int
+    """The table's chat the item belongs to (not necessarily ``target``)."""
+    kind: str
+    target: int
+    payload: dict[str, Any] = Field(repr=False)
+    created_at: float
+    attempts: int = 0
 
 
 class LedgerEntry(BaseModel):
@@ -105,8 +146,9 @@ class Storage(Protocol):
 
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
                            state_json: str, version: int,
-                           meta: dict[str, Any] | None = None) -> TableRecord:
-        """Open a table; raises :class:`TableExists`."""
+                           meta: dict[str, Any] | None = None,
+                           outbox: Sequence[OutboxDraft] = ()) -> TableRecord:
+        """Open a table at rev 0, ``outbox`` in the same unit; raises :class:`TableExists`."""
         ...
 
     async def load_table(self, *, chat_id: int) -> TableRecord:
@@ -120,26 +162,64 @@ class Storage(Protocol):
     async def commit_step(self, *, chat_id: int, expected_version: int, state_json: str,
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None,
-                          meta: dict[str, Any] | None = None) -> int:
-        """One table step as one unit of work; returns the step id.
+                          meta: dict[str, Any] | None = None,
+                          outbox: Sequence[OutboxDraft] = (),
+                          expected_rev: int | None = None) -> int:
+        """One table step as one unit of work, ``outbox`` included; returns the step id.
 
         Raises :class:`StaleVersion` if the stored version is not
-        ``expected_version`` and :class:`InsufficientFunds` if an account would
-        go negative; in both cases nothing is written. ``meta=None`` keeps the
-        stored metadata.
+        ``expected_version`` (or the stored rev not ``expected_rev``, when given)
+        and :class:`InsufficientFunds` if an account would go negative; in those
+        cases nothing is written. ``meta=None`` keeps the stored metadata. Raises
+        the table's ``rev`` by one.
         """
         ...
 
-    async def update_meta(self, *, chat_id: int, meta: dict[str, Any]) -> None:
-        """Replace the table's host metadata (message ids, language); no version check."""
+    async def update_meta(self, *, chat_id: int, meta: dict[str, Any], expected_rev: int,
+                          outbox: Sequence[OutboxDraft] = ()) -> int:
+        """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
+
+        Compare-and-set: :class:`StaleVersion` (nothing written) if the rev
+        differs, :class:`TableNotFound` without a table. ``outbox`` is written in
+        the same unit.
+        """
         ...
 
     async def close_table(self, *, chat_id: int, expected_version: int,
-                          transfers: Sequence[Transfer], coup: int) -> int:
+                          transfers: Sequence[Transfer], coup: int,
+                          outbox: Sequence[OutboxDraft] = ()) -> int:
         """Book the final transfers (every table chip back to wallets) and close the table.
 
         Refuses (``InsufficientFunds``) unless every table account ends at zero.
+        ``outbox`` is written in the same unit and outlives the table.
         """
+        ...
+
+    async def pending_outbox(self, *, chat_id: int | None = None,
+                             limit: int = 500) -> list[OutboxItem]:
+        """Undelivered outbox items of one chat (or of all chats), by id."""
+        ...
+
+    async def outbox_attempt(self, *, item_id: int) -> int:
+        """Count one more delivery attempt (call it before a send); returns the new count.
+
+        Raises :class:`OutboxItemNotFound` if the row is gone.
+        """
+        ...
+
+    async def finish_outbox(self, *, item_id: int, message_id: int | None = None) -> None:
+        """Mark the item delivered (or given up) and blank its payload; idempotent.
+
+        A chat keeps only its newest sent rows (``KEEP_SENT``), pruned here.
+        """
+        ...
+
+    async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
+        """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""
+        ...
+
+    async def outbox_chats(self) -> list[int]:
+        """Chats with undelivered outbox items (resumed at start-up), ascending."""
         ...
 
     async def table_accounts(self, *, chat_id: int) -> dict[str, int]:

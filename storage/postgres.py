@@ -23,9 +23,13 @@ from games.engine import Transfer
 
 from .base import (
     HOUSE,
+    KEEP_SENT,
     BonusAlreadyClaimed,
     InsufficientFunds,
     LedgerEntry,
+    OutboxDraft,
+    OutboxItem,
+    OutboxItemNotFound,
     StaleVersion,
     StorageError,
     TableExists,
@@ -38,13 +42,41 @@ from .migrate import migrations
 
 _BALANCE_CHECKS = {"wallets_balance_nonnegative", "table_accounts_balance_nonnegative"}
 _MIGRATION_LOCK = 0x62616E636F  # "banco": serializes migrations of concurrent starters
-_TABLE_COLUMNS = "chat_id, game, settings::text, state, version, deadline, meta::text"
+_TABLE_COLUMNS = "chat_id, game, settings::text, state, version, deadline, meta::text, rev"
+_OUTBOX_COLUMNS = ("id, chat_id, kind, target, payload::text,"
+                   " EXTRACT(EPOCH FROM created_at)::float8, attempts")
+# Deletes the chat's sent rows older than its KEEP_SENT newest (ids only grow, so "newest" is
+# "highest id"); both lookups walk the partial index outbox_sent, at most KEEP_SENT + 1 entries.
+# Two finishes of one chat racing in two processes may leave one row too many until the next.
+_PRUNE_SENT = (
+    "DELETE FROM outbox WHERE chat_id = $1 AND sent_at IS NOT NULL AND id <= ("
+    " SELECT id FROM outbox WHERE chat_id = $1 AND sent_at IS NOT NULL"
+    " ORDER BY id DESC OFFSET $2 LIMIT 1)")
 
 
 def _table(row: asyncpg.Record) -> TableRecord:
     return TableRecord(chat_id=row[0], game=row[1], settings=json.loads(row[2]),
                        state_json=row[3], version=row[4], deadline=row[5],
-                       meta=json.loads(row[6]))
+                       meta=json.loads(row[6]), rev=row[7])
+
+
+def _outbox_item(row: asyncpg.Record) -> OutboxItem:
+    return OutboxItem(id=row[0], chat_id=row[1], kind=row[2], target=row[3],
+                      payload=json.loads(row[4]), created_at=row[5], attempts=row[6])
+
+
+async def _queue(conn: asyncpg.Connection, chat_id: int, drafts: Sequence[OutboxDraft]) -> None:
+    """Append ``drafts`` to the chat's outbox inside the caller's transaction, in order.
+
+    Callers hold the chat's ``tables`` row lock first, so a chat's ids follow its commits.
+    """
+    if drafts:
+        await conn.execute(
+            "INSERT INTO outbox (chat_id, kind, target, payload)"
+            " SELECT $1, k, t, p::jsonb FROM unnest($2::text[], $3::bigint[], $4::text[])"
+            "   WITH ORDINALITY AS x(k, t, p, n) ORDER BY n",
+            chat_id, [d.kind for d in drafts], [d.target for d in drafts],
+            [json.dumps(d.payload) for d in drafts])
 
 
 class PostgresStorage:
@@ -207,15 +239,20 @@ class PostgresStorage:
 
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
                            state_json: str, version: int,
-                           meta: dict[str, Any] | None = None) -> TableRecord:
-        """Open a table; raises :class:`TableExists` if the chat already has one."""
+                           meta: dict[str, Any] | None = None,
+                           outbox: Sequence[OutboxDraft] = ()) -> TableRecord:
+        """Open a table at rev 0 and write ``outbox`` with it.
+
+        Raises :class:`TableExists` (nothing written) if the chat already has one.
+        """
         meta = meta or {}
         try:
             async with self._tx() as conn:
                 await conn.execute(
-                    "INSERT INTO tables (chat_id, game, settings, state, version, meta)"
-                    " VALUES ($1, $2, $3::jsonb, $4, $5, $6::jsonb)",
+                    "INSERT INTO tables (chat_id, game, settings, state, version, meta, rev)"
+                    " VALUES ($1, $2, $3::jsonb, $4, $5, $6::jsonb, 0)",
                     chat_id, game, json.dumps(settings), state_json, version, json.dumps(meta))
+                await _queue(conn, chat_id, outbox)
         except asyncpg.UniqueViolationError:
             raise TableExists(str(chat_id)) from None
         return TableRecord(chat_id=chat_id, game=game, settings=settings, state_json=state_json,
@@ -295,13 +332,16 @@ class PostgresStorage:
     async def commit_step(self, *, chat_id: int, expected_version: int, state_json: str,
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None,
-                          meta: dict[str, Any] | None = None) -> int:
-        """One table step as one unit of work; returns the step id.
+                          meta: dict[str, Any] | None = None,
+                          outbox: Sequence[OutboxDraft] = (),
+                          expected_rev: int | None = None) -> int:
+        """One table step as one unit of work, ``outbox`` included; returns the step id.
 
-        Raises :class:`StaleVersion` if the stored version is not ``expected_version``,
-        :class:`InsufficientFunds` if an account would go negative (in both cases
+        Raises :class:`StaleVersion` if the stored version is not ``expected_version``
+        (or, when ``expected_rev`` is given, the stored rev is not it),
+        :class:`InsufficientFunds` if an account would go negative (in those cases
         nothing is written), :class:`TableNotFound`, and ``ValueError`` unless
-        ``version > expected_version``.
+        ``version > expected_version``. Raises the table's rev by one.
         """
         if version <= expected_version:
             raise ValueError("a step must raise the table version")
@@ -310,33 +350,51 @@ class PostgresStorage:
         async with self._tx() as conn:
             game = await conn.fetchval(
                 "UPDATE tables SET state = $1, version = $2, deadline = $3,"
-                " meta = COALESCE($4::jsonb, meta), updated_at = now()"
-                " WHERE chat_id = $5 AND version = $6 RETURNING game",
-                state_json, version, deadline, meta_json, chat_id, expected_version)
+                " meta = COALESCE($4::jsonb, meta), rev = rev + 1, updated_at = now()"
+                " WHERE chat_id = $5 AND version = $6 AND ($7::bigint IS NULL OR rev = $7)"
+                " RETURNING game",
+                state_json, version, deadline, meta_json, chat_id, expected_version,
+                expected_rev)
             if game is None:
-                current = await conn.fetchval("SELECT version FROM tables WHERE chat_id = $1",
-                                              chat_id)
-                if current is None:
-                    raise TableNotFound(str(chat_id))
-                raise StaleVersion(f"table of chat {chat_id} is at version {current}")
-            return await self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=game,
-                                    version=version, booking=booking)
+                raise await self._stale_or_missing(conn, chat_id)
+            step_id = await self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=game,
+                                       version=version, booking=booking)
+            await _queue(conn, chat_id, outbox)
+        return step_id
 
-    async def update_meta(self, *, chat_id: int, meta: dict[str, Any]) -> None:
-        """Replace the table's host metadata (message ids, language); no version check."""
+    @staticmethod
+    async def _stale_or_missing(conn: asyncpg.Connection, chat_id: int) -> StorageError:
+        row = await conn.fetchrow("SELECT version, rev FROM tables WHERE chat_id = $1", chat_id)
+        if row is None:
+            return TableNotFound(str(chat_id))
+        return StaleVersion(f"table of chat {chat_id} is at version {row[0]}, rev {row[1]}")
+
+    async def update_meta(self, *, chat_id: int, meta: dict[str, Any], expected_rev: int,
+                          outbox: Sequence[OutboxDraft] = ()) -> int:
+        """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
+
+        Compare-and-set: :class:`StaleVersion` (nothing written) if the rev
+        differs, :class:`TableNotFound` without a table. ``outbox`` is written in
+        the same transaction.
+        """
         async with self._tx() as conn:
-            status = await conn.execute(
-                "UPDATE tables SET meta = $1::jsonb, updated_at = now() WHERE chat_id = $2",
-                json.dumps(meta), chat_id)
-        if status == "UPDATE 0":
-            raise TableNotFound(str(chat_id))
+            rev = await conn.fetchval(
+                "UPDATE tables SET meta = $1::jsonb, rev = rev + 1, updated_at = now()"
+                " WHERE chat_id = $2 AND rev = $3 RETURNING rev",
+                json.dumps(meta), chat_id, expected_rev)
+            if rev is None:
+                raise await self._stale_or_missing(conn, chat_id)
+            await _queue(conn, chat_id, outbox)
+        return int(rev)
 
     async def close_table(self, *, chat_id: int, expected_version: int,
-                          transfers: Sequence[Transfer], coup: int) -> int:
+                          transfers: Sequence[Transfer], coup: int,
+                          outbox: Sequence[OutboxDraft] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
-        account ends at zero; the history stays in the ledger.
+        account ends at zero; the history stays in the ledger, and ``outbox``
+        (written in the same transaction) stays until it is delivered.
         """
         booking = plan(transfers)
         async with self._tx() as conn:
@@ -354,7 +412,66 @@ class PostgresStorage:
                 raise InsufficientFunds("chips are still on the table")
             await conn.execute("DELETE FROM table_accounts WHERE chat_id = $1", chat_id)
             await conn.execute("DELETE FROM tables WHERE chat_id = $1", chat_id)
+            await _queue(conn, chat_id, outbox)
         return step_id
+
+    # --------------------------------------------------------------- outbox
+
+    async def pending_outbox(self, *, chat_id: int | None = None,
+                             limit: int = 500) -> list[OutboxItem]:
+        """Undelivered outbox items of one chat (or of all chats), by id."""
+        async with self._read() as conn:
+            if chat_id is None:
+                rows = await conn.fetch(
+                    f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL"
+                    " ORDER BY id LIMIT $1", limit)
+            else:
+                rows = await conn.fetch(
+                    f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL"
+                    " AND chat_id = $1 ORDER BY id LIMIT $2", chat_id, limit)
+        return [_outbox_item(row) for row in rows]
+
+    async def outbox_attempt(self, *, item_id: int) -> int:
+        """Count one more delivery attempt (call it before a send); returns the new count.
+
+        Raises :class:`OutboxItemNotFound` if there is no such row.
+        """
+        async with self._tx() as conn:
+            attempts = await conn.fetchval(
+                "UPDATE outbox SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts",
+                item_id)
+        if attempts is None:
+            raise OutboxItemNotFound(str(item_id))
+        return int(attempts)
+
+    async def finish_outbox(self, *, item_id: int, message_id: int | None = None) -> None:
+        """Mark the item delivered (or given up) and blank its payload (DMs hold hidden cards).
+
+        Idempotent: finishing a sent (or pruned) item changes nothing. The chat
+        keeps its ``KEEP_SENT`` newest sent rows; older ones go in the same transaction.
+        """
+        async with self._tx() as conn:
+            chat_id = await conn.fetchval(
+                "UPDATE outbox SET sent_at = now(), message_id = $2, payload = '{}'"
+                " WHERE id = $1 AND sent_at IS NULL RETURNING chat_id", item_id, message_id)
+            if chat_id is not None:
+                await conn.execute(_PRUNE_SENT, chat_id, KEEP_SENT)
+
+    async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
+        """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT message_id FROM outbox WHERE chat_id = $1 AND sent_at IS NOT NULL"
+                " AND kind = $2 AND message_id IS NOT NULL ORDER BY id DESC LIMIT $3",
+                chat_id, kind, limit)
+        return [int(row[0]) for row in rows]
+
+    async def outbox_chats(self) -> list[int]:
+        """Chats with undelivered outbox items (resumed at start-up), ascending."""
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT DISTINCT chat_id FROM outbox WHERE sent_at IS NULL ORDER BY chat_id")
+        return [int(row[0]) for row in rows]
 
     # ------------------------------------------------------------ read side
 

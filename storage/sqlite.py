@@ -33,9 +33,13 @@ from games.engine import Transfer
 
 from .base import (
     HOUSE,
+    KEEP_SENT,
     BonusAlreadyClaimed,
     InsufficientFunds,
     LedgerEntry,
+    OutboxDraft,
+    OutboxItem,
+    OutboxItemNotFound,
     StaleVersion,
     StorageError,
     TableExists,
@@ -48,14 +52,27 @@ from .migrate import migrations, sqlite_statements
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
-_TABLE_COLUMNS = "chat_id, game, settings, state, version, deadline, meta"
+_TABLE_COLUMNS = "chat_id, game, settings, state, version, deadline, meta, rev"
+_OUTBOX_COLUMNS = "id, chat_id, kind, target, payload, created_at, attempts"
+# Deletes the chat's sent rows older than its KEEP_SENT newest (ids only grow, so "newest" is
+# "highest id"); both lookups walk the partial index outbox_sent, at most KEEP_SENT + 1 entries.
+_PRUNE_SENT = (
+    "DELETE FROM outbox WHERE chat_id = ? AND sent_at IS NOT NULL AND id <= ("
+    " SELECT id FROM outbox WHERE chat_id = ? AND sent_at IS NOT NULL"
+    " ORDER BY id DESC LIMIT 1 OFFSET ?)")
 
 
 def _table(row: sqlite3.Row | tuple[Any, ...]) -> TableRecord:
-    chat_id, game, settings, state, version, deadline, meta = row
+    chat_id, game, settings, state, version, deadline, meta, rev = row
     return TableRecord(chat_id=chat_id, game=game, settings=json.loads(settings),
                        state_json=state, version=version, deadline=deadline,
-                       meta=json.loads(meta))
+                       meta=json.loads(meta), rev=rev)
+
+
+def _outbox_item(row: sqlite3.Row | tuple[Any, ...]) -> OutboxItem:
+    item_id, chat_id, kind, target, payload, created_at, attempts = row
+    return OutboxItem(id=item_id, chat_id=chat_id, kind=kind, target=target,
+                      payload=json.loads(payload), created_at=created_at, attempts=attempts)
 
 
 def _is_negative_balance(exc: sqlite3.IntegrityError) -> bool:
@@ -256,17 +273,22 @@ class SqliteStorage:
 
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
                            state_json: str, version: int,
-                           meta: dict[str, Any] | None = None) -> TableRecord:
-        """Open a table; raises :class:`TableExists` if the chat already has one."""
+                           meta: dict[str, Any] | None = None,
+                           outbox: Sequence[OutboxDraft] = ()) -> TableRecord:
+        """Open a table at rev 0 and write ``outbox`` with it.
+
+        Raises :class:`TableExists` (nothing written) if the chat already has one.
+        """
         now = time.time()
         meta = meta or {}
         try:
             async with self._write() as db:
                 await db.execute(
                     "INSERT INTO tables (chat_id, game, settings, state, version, deadline, meta,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                    " created_at, updated_at, rev) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, 0)",
                     (chat_id, game, json.dumps(settings), state_json, version, json.dumps(meta),
                      now, now))
+                await self._queue(db, chat_id, outbox, now)
         except sqlite3.IntegrityError as exc:
             if "UNIQUE constraint failed: tables.chat_id" in str(exc):
                 raise TableExists(str(chat_id)) from None
@@ -291,11 +313,22 @@ class SqliteStorage:
         return [_table(row) for row in rows]
 
     async def _stale_or_missing(self, db: aiosqlite.Connection, chat_id: int) -> StorageError:
-        async with db.execute("SELECT version FROM tables WHERE chat_id = ?", (chat_id,)) as cur:
+        async with db.execute("SELECT version, rev FROM tables WHERE chat_id = ?",
+                              (chat_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return TableNotFound(str(chat_id))
-        return StaleVersion(f"table of chat {chat_id} is at version {row[0]}")
+        return StaleVersion(f"table of chat {chat_id} is at version {row[0]}, rev {row[1]}")
+
+    @staticmethod
+    async def _queue(db: aiosqlite.Connection, chat_id: int, drafts: Sequence[OutboxDraft],
+                     now: float) -> None:
+        """Append ``drafts`` to the chat's outbox inside the caller's unit of work, in order."""
+        if drafts:
+            await db.executemany(
+                "INSERT INTO outbox (chat_id, kind, target, payload, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(chat_id, d.kind, d.target, json.dumps(d.payload), now) for d in drafts])
 
     async def _book(self, db: aiosqlite.Connection, *, chat_id: int, kind: str, coup: int,
                     game: str, version: int | None, booking: Booking, now: float) -> int:
@@ -350,45 +383,67 @@ class SqliteStorage:
     async def commit_step(self, *, chat_id: int, expected_version: int, state_json: str,
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None,
-                          meta: dict[str, Any] | None = None) -> int:
-        """One table step as one unit of work; returns the step id.
+                          meta: dict[str, Any] | None = None,
+                          outbox: Sequence[OutboxDraft] = (),
+                          expected_rev: int | None = None) -> int:
+        """One table step as one unit of work, ``outbox`` included; returns the step id.
 
-        Raises :class:`StaleVersion` if the stored version is not ``expected_version``,
-        :class:`InsufficientFunds` if an account would go negative (in both cases
+        Raises :class:`StaleVersion` if the stored version is not ``expected_version``
+        (or, when ``expected_rev`` is given, the stored rev is not it),
+        :class:`InsufficientFunds` if an account would go negative (in those cases
         nothing is written), :class:`TableNotFound`, and ``ValueError`` unless
         ``version > expected_version`` (a write that keeps the version would let
-        two racing writers both win).
+        two racing writers both win). Raises the table's rev by one.
         """
         if version <= expected_version:
             raise ValueError("a step must raise the table version")
         booking = plan(transfers)
         now = time.time()
         meta_json = None if meta is None else json.dumps(meta)
+        rev_check = "" if expected_rev is None else " AND rev = ?"
+        rev_args = () if expected_rev is None else (expected_rev,)
         async with self._write() as db:
             rows = list(await db.execute_fetchall(
                 "UPDATE tables SET state = ?, version = ?, deadline = ?,"
-                " meta = COALESCE(?, meta), updated_at = ?"
-                " WHERE chat_id = ? AND version = ? RETURNING game",
-                (state_json, version, deadline, meta_json, now, chat_id, expected_version)))
+                " meta = COALESCE(?, meta), rev = rev + 1, updated_at = ?"
+                f" WHERE chat_id = ? AND version = ?{rev_check} RETURNING game",
+                (state_json, version, deadline, meta_json, now, chat_id, expected_version,
+                 *rev_args)))
             if not rows:
                 raise await self._stale_or_missing(db, chat_id)
-            return await self._book(db, chat_id=chat_id, kind="step", coup=coup,
-                                    game=rows[0][0], version=version, booking=booking, now=now)
+            step_id = await self._book(db, chat_id=chat_id, kind="step", coup=coup,
+                                       game=rows[0][0], version=version, booking=booking,
+                                       now=now)
+            await self._queue(db, chat_id, outbox, now)
+        return step_id
 
-    async def update_meta(self, *, chat_id: int, meta: dict[str, Any]) -> None:
-        """Replace the table's host metadata (message ids, language); no version check."""
+    async def update_meta(self, *, chat_id: int, meta: dict[str, Any], expected_rev: int,
+                          outbox: Sequence[OutboxDraft] = ()) -> int:
+        """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
+
+        Compare-and-set: :class:`StaleVersion` (nothing written) if the rev
+        differs, :class:`TableNotFound` without a table. ``outbox`` is written in
+        the same unit of work.
+        """
+        now = time.time()
         async with self._write() as db:
-            cur = await db.execute("UPDATE tables SET meta = ?, updated_at = ? WHERE chat_id = ?",
-                                   (json.dumps(meta), time.time(), chat_id))
-            if cur.rowcount == 0:
-                raise TableNotFound(str(chat_id))
+            rows = list(await db.execute_fetchall(
+                "UPDATE tables SET meta = ?, rev = rev + 1, updated_at = ?"
+                " WHERE chat_id = ? AND rev = ? RETURNING rev",
+                (json.dumps(meta), now, chat_id, expected_rev)))
+            if not rows:
+                raise await self._stale_or_missing(db, chat_id)
+            await self._queue(db, chat_id, outbox, now)
+        return int(rows[0][0])
 
     async def close_table(self, *, chat_id: int, expected_version: int,
-                          transfers: Sequence[Transfer], coup: int) -> int:
+                          transfers: Sequence[Transfer], coup: int,
+                          outbox: Sequence[OutboxDraft] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
-        account ends at zero; the history stays in the ledger.
+        account ends at zero; the history stays in the ledger, and ``outbox``
+        (written in the same unit) stays until it is delivered.
         """
         booking = plan(transfers)
         now = time.time()
@@ -409,7 +464,63 @@ class SqliteStorage:
                 raise InsufficientFunds("chips are still on the table")
             await db.execute("DELETE FROM table_accounts WHERE chat_id = ?", (chat_id,))
             await db.execute("DELETE FROM tables WHERE chat_id = ?", (chat_id,))
+            await self._queue(db, chat_id, outbox, now)
         return step_id
+
+    # --------------------------------------------------------------- outbox
+
+    async def pending_outbox(self, *, chat_id: int | None = None,
+                             limit: int = 500) -> list[OutboxItem]:
+        """Undelivered outbox items of one chat (or of all chats), by id."""
+        where, args = ("", ()) if chat_id is None else (" AND chat_id = ?", (chat_id,))
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL{where}"
+                " ORDER BY id LIMIT ?", (*args, limit))
+        return [_outbox_item(row) for row in rows]
+
+    async def outbox_attempt(self, *, item_id: int) -> int:
+        """Count one more delivery attempt (call it before a send); returns the new count.
+
+        Raises :class:`OutboxItemNotFound` if there is no such row.
+        """
+        async with self._write() as db:
+            rows = list(await db.execute_fetchall(
+                "UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
+                (item_id,)))
+        if not rows:
+            raise OutboxItemNotFound(str(item_id))
+        return int(rows[0][0])
+
+    async def finish_outbox(self, *, item_id: int, message_id: int | None = None) -> None:
+        """Mark the item delivered (or given up) and blank its payload (DMs hold hidden cards).
+
+        Idempotent: finishing a sent (or pruned) item changes nothing. The chat
+        keeps its ``KEEP_SENT`` newest sent rows; older ones go in the same unit.
+        """
+        async with self._write() as db:
+            rows = list(await db.execute_fetchall(
+                "UPDATE outbox SET sent_at = ?, message_id = ?, payload = '{}'"
+                " WHERE id = ? AND sent_at IS NULL RETURNING chat_id",
+                (time.time(), message_id, item_id)))
+            if rows:
+                await db.execute(_PRUNE_SENT, (rows[0][0], rows[0][0], KEEP_SENT))
+
+    async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
+        """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT message_id FROM outbox WHERE chat_id = ? AND sent_at IS NOT NULL"
+                " AND kind = ? AND message_id IS NOT NULL ORDER BY id DESC LIMIT ?",
+                (chat_id, kind, limit))
+        return [int(row[0]) for row in rows]
+
+    async def outbox_chats(self) -> list[int]:
+        """Chats with undelivered outbox items (resumed at start-up), ascending."""
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT DISTINCT chat_id FROM outbox WHERE sent_at IS NULL ORDER BY chat_id")
+        return [int(row[0]) for row in rows]
 
     # ------------------------------------------------------------ read side
 

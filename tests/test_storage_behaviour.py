@@ -108,24 +108,28 @@ async def test_table_snapshot_round_trip_and_one_table_per_chat(db: Backend) -> 
     with pytest.raises(TableExists):
         await open_table(db)
     rec = await db.storage.load_table(chat_id=CHAT)
-    assert (rec.game, rec.settings, rec.state_json, rec.version, rec.deadline, rec.meta) == (
-        "baccarat", {"min": 5}, '{"v": 0}', 0, None, {"msg": 1})
+    assert (rec.game, rec.settings, rec.state_json, rec.version, rec.deadline, rec.meta,
+            rec.rev) == ("baccarat", {"min": 5}, '{"v": 0}', 0, None, {"msg": 1}, 0)
     state = '{"z": 1, "a": [1, 2], "s": "\\u00e9t\\u00e9"}'  # kept byte for byte
     await db.storage.commit_step(chat_id=CHAT, expected_version=0, state_json=state, version=1,
                                  transfers=[], coup=3, deadline=1234.5)
     rec = await db.storage.load_table(chat_id=CHAT)
-    assert (rec.state_json, rec.version, rec.deadline, rec.meta) == (state, 1, 1234.5, {"msg": 1})
-    await db.storage.update_meta(chat_id=CHAT, meta={"msg": 2, "lang": "ru"})
+    assert (rec.state_json, rec.version, rec.deadline, rec.meta, rec.rev) == (
+        state, 1, 1234.5, {"msg": 1}, 1)
+    assert await db.storage.update_meta(chat_id=CHAT, meta={"msg": 2, "lang": "ru"},
+                                        expected_rev=1) == 2
+    rec = await db.storage.load_table(chat_id=CHAT)
+    assert (rec.version, rec.meta, rec.rev) == (1, {"msg": 2, "lang": "ru"}, 2)
     await db.storage.commit_step(chat_id=CHAT, expected_version=1, state_json=state, version=2,
                                  transfers=[], coup=3, deadline=None, meta={"msg": 3})
     rec = await db.storage.load_table(chat_id=CHAT)
-    assert (rec.version, rec.deadline, rec.meta) == (2, None, {"msg": 3})
+    assert (rec.version, rec.deadline, rec.meta, rec.rev) == (2, None, {"msg": 3}, 3)
     await open_table(db, chat=CHAT - 5)
     assert [r.chat_id for r in await db.storage.open_tables()] == [CHAT - 5, CHAT]
     with pytest.raises(TableNotFound):
         await step(db, 0, chat=CHAT - 9)
     with pytest.raises(TableNotFound):
-        await db.storage.update_meta(chat_id=CHAT - 9, meta={})
+        await db.storage.update_meta(chat_id=CHAT - 9, meta={}, expected_rev=0)
 
 
 async def test_a_step_books_each_transfer_as_two_ledger_rows(db: Backend) -> None:
@@ -273,7 +277,8 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     second = db.another()
     await second.open()
     await second.close()
-    assert await db.raw("SELECT version, name FROM schema_migrations") == [(1, "initial")]
+    assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
+        (1, "initial"), (2, "outbox")]
 
 
 # ------------------------------------------------------------- conservation
