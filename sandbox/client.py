@@ -191,10 +191,14 @@ class SandboxClient:
         chat_id: int | None = None,
         delay: float | None = None,
         after: bool = False,
+        text: str | None = None,
     ) -> dict[str, Any]:
         """Make the next `count` calls of `method` ("*" = any) fail and/or hang `delay` s;
-        with `after`, each call takes effect first and only its answer is late or an error."""
+        with `after`, each call takes effect first and only its answer is late or an error;
+        with `text`, only calls whose text contains it count."""
         body: dict[str, Any] = {"method": method, "count": count, "after": after}
+        if text is not None:
+            body["text"] = text
         for key, value in (
             ("error_code", error_code),
             ("description", description),
@@ -206,6 +210,15 @@ class SandboxClient:
                 body[key] = value
         result: dict[str, Any] = await self._call("POST", "/sandbox/fail", body)
         return result
+
+    async def faults(self) -> list[dict[str, Any]]:
+        """Injected faults with calls left."""
+        result: list[dict[str, Any]] = await self._call("GET", "/sandbox/faults")
+        return result
+
+    async def clear_faults(self) -> None:
+        """Forget every injected fault."""
+        await self._call("DELETE", "/sandbox/faults")
 
     async def flood(
         self, enabled: bool = True, *, group_per_minute: int = 20, private_per_minute: int = 60

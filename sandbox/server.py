@@ -407,7 +407,8 @@ async def block(request: web.Request) -> web.Response:
 
 async def fail(request: web.Request) -> web.Response:
     """POST /sandbox/fail {method, error_code?, description?, retry_after?, count, chat_id?,
-    delay?, after?}: with ``after`` the call takes effect before the delay and the error."""
+    delay?, after?, text?}: with ``after`` the call takes effect before the delay and the
+    error; with ``text`` only calls whose text contains it match."""
     world = request.app[WORLD_KEY]
     body = await _body(request)
     error_code = body.get("error_code")
@@ -425,6 +426,7 @@ async def fail(request: web.Request) -> web.Response:
         chat_id=body.get("chat_id"),
         delay=delay,
         after=bool(body.get("after", False)),
+        text=str(body["text"]) if body.get("text") is not None else None,
     )
     if fault.error_code == 429 and fault.retry_after is None:
         fault.retry_after = 1
@@ -451,6 +453,12 @@ async def faults(request: web.Request) -> web.Response:
     """GET /sandbox/faults: faults with calls left."""
     world = request.app[WORLD_KEY]
     return web.json_response([f.as_control() for f in world.faults if f.count > 0])
+
+
+async def clear_faults(request: web.Request) -> web.Response:
+    """DELETE /sandbox/faults: forget every injected fault (calls already waiting go on)."""
+    request.app[WORLD_KEY].faults.clear()
+    return web.json_response({"ok": True})
 
 
 async def messages(request: web.Request) -> web.Response:
@@ -537,6 +545,7 @@ def make_app(world: World | None = None) -> web.Application:
     app.router.add_post("/sandbox/block", block)
     app.router.add_post("/sandbox/fail", fail)
     app.router.add_get("/sandbox/faults", faults)
+    app.router.add_delete("/sandbox/faults", clear_faults)
     app.router.add_post("/sandbox/flood", flood)
     app.router.add_get("/sandbox/log", call_log)
     app.router.add_get("/sandbox/answers", answers)

@@ -160,12 +160,16 @@ class Fault:
     # the call takes effect first and only then is answered late and/or with the error, as
     # when Telegram posts a message but the answer times out or comes back as a 5xx
     after: bool = False
+    # only calls whose text holds this (one particular message, e.g. a settlement)
+    text: str | None = None
 
     def matches(self, method: str, params: dict[str, Any]) -> bool:
         """Whether this fault applies to a call."""
         if self.count <= 0:
             return False
         if self.method not in ("*", method) and self.method.lower() != method.lower():
+            return False
+        if self.text is not None and self.text not in str(params.get("text") or ""):
             return False
         return self.chat_id is None or str(params.get("chat_id")) == str(self.chat_id)
 
@@ -180,6 +184,7 @@ class Fault:
             "chat_id": self.chat_id,
             "delay": self.delay,
             "after": self.after,
+            "text": self.text,
         }
 
 

@@ -811,3 +811,19 @@ async def test_every_answer_call_is_counted_and_only_the_first_is_accepted(
     counts = {a["data"]: (a["answer_calls"], a["text"]) for a in await sb.answers()}
     assert counts == {"x": (3, "one"), "y": (0, None)}
     assert second["answered"] is False
+
+
+async def test_a_fault_can_target_one_text_and_faults_can_be_cleared(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    await sb.fail("*", 502, text="settled", count=1)
+    await sb.fail("sendMessage", 500, count=5)
+    await sb.clear_faults()
+    await sb.fail("*", 502, text="settled", count=1)
+    assert (await bot.send_message(ANN, "table")).text == "table"
+    assert [f["text"] for f in await sb.faults()] == ["settled"]
+    with pytest.raises(NetworkError, match=exact("Bad Gateway")):
+        await bot.send_message(ANN, "coup #1 settled")
+    assert await sb.faults() == []
+    assert [m["text"] for m in await sb.bot_messages(ANN)] == ["table"]
