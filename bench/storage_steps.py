@@ -5,7 +5,10 @@ state snapshot (~2 KB) with its version check and three transfers (stake,
 settlement to the bank, a win back to a stack), i.e. six ledger rows and
 four balance updates. Runs SQLite in WAL mode with ``synchronous=NORMAL`` and
 ``FULL``, and PostgreSQL, one writer at a time and then several tables in
-parallel, and prints one JSON object.
+parallel, and prints one JSON object. The ``*_with_outbox`` figures add what
+the durable outbox costs a real step: two drafts written with it (a group
+message and a DM), each then counted (``outbox_attempt``) and marked sent
+(``finish_outbox``) as the sender does, i.e. five units of work per step.
 
     .venv/bin/python bench/storage_steps.py [--steps 2000] [--tables 8]
         [--pg postgresql://postgres@127.0.0.1:5432/test] [--no-pg]
@@ -22,7 +25,7 @@ import uuid
 from pathlib import Path
 
 from games.engine import Transfer
-from storage.base import Storage
+from storage.base import OutboxDraft, Storage
 from storage.postgres import PostgresStorage
 from storage.sqlite import SqliteStorage
 
@@ -37,8 +40,8 @@ def transfers(i: int) -> list[Transfer]:
             Transfer(src="bank", dst=f"stack:{1 + (i + 1) % 4}", amount=10, reason="won")]
 
 
-async def run_table(storage: Storage, chat: int, steps: int) -> None:
-    """Seat four players with 500 chips each, then commit ``steps`` steps."""
+async def run_table(storage: Storage, chat: int, steps: int, outbox: bool) -> None:
+    """Seat four players with 500 chips each, then commit ``steps`` steps (and deliver)."""
     await storage.create_table(chat_id=chat, game="bench", settings={}, state_json=STATE,
                                version=0)
     await storage.commit_step(
@@ -46,15 +49,22 @@ async def run_table(storage: Storage, chat: int, steps: int) -> None:
         transfers=[Transfer(src=f"wallet:{p}", dst=f"stack:{p}", amount=500, reason="buy_in")
                    for p in range(1, 5)])
     for i in range(steps):
+        drafts = [OutboxDraft(kind="group", target=chat, payload={"text": "x" * 200}),
+                  OutboxDraft(kind="dm", target=1 + i % 4, payload={"cards": ["9h", "Ks"]})]
         await storage.commit_step(chat_id=chat, expected_version=i + 1, state_json=STATE,
-                                  version=i + 2, transfers=transfers(i), coup=i, deadline=None)
+                                  version=i + 2, transfers=transfers(i), coup=i, deadline=None,
+                                  outbox=drafts if outbox else ())
+        if outbox:
+            for item in await storage.pending_outbox(chat_id=chat):
+                await storage.outbox_attempt(item_id=item.id)
+                await storage.finish_outbox(item_id=item.id, message_id=i)
 
 
-async def measure(storage: Storage, steps: int, tables: int) -> float:
+async def measure(storage: Storage, steps: int, tables: int, outbox: bool = False) -> float:
     """Steps per second over ``tables`` tables committing concurrently."""
-    base = -1_000_000 - int(time.time()) % 100_000 * 100
+    base = -1_000_000 - int(time.time() * 1000) % 100_000 * 100
     start = time.perf_counter()
-    await asyncio.gather(*(run_table(storage, base - n, steps // tables)
+    await asyncio.gather(*(run_table(storage, base - n, steps // tables, outbox)
                            for n in range(tables)))
     return round((steps // tables) * tables / (time.perf_counter() - start), 1)
 
@@ -75,6 +85,8 @@ async def main() -> None:
             try:
                 out[f"sqlite_wal_{sync.lower()}_steps_per_second"] = await measure(
                     sqlite, args.steps, 1)
+                out[f"sqlite_wal_{sync.lower()}_steps_per_second_with_outbox"] = await measure(
+                    sqlite, args.steps, 1, outbox=True)
             finally:
                 await sqlite.close()
     if not args.no_pg:
@@ -86,6 +98,10 @@ async def main() -> None:
             out["postgres_steps_per_second"] = await measure(pg, args.steps, 1)
             out[f"postgres_{args.tables}_tables_steps_per_second"] = await measure(
                 pg, args.steps, args.tables)
+            out["postgres_steps_per_second_with_outbox"] = await measure(
+                pg, args.steps, 1, outbox=True)
+            out[f"postgres_{args.tables}_tables_steps_per_second_with_outbox"] = await measure(
+                pg, args.steps, args.tables, outbox=True)
         finally:
             await pg.close()
             import asyncpg
