@@ -29,7 +29,7 @@ from games.engine import (
     stake,
     stood_up,
 )
-from games.table import buy_in_transfers, check_join
+from games.table import buy_in_transfers, check_join, closing_events, closing_transfers
 
 S = TypeVar("S", bound=GameState)
 T = TypeVar("T", bound=SeatBase)
@@ -231,3 +231,21 @@ def highest_bid(bids: Iterable[tuple[PlayerId, int]]) -> tuple[PlayerId, int] | 
         if amount > 0 and (best is None or amount > best[1]):  # strictly: earliest keeps it
             best = (player, amount)
     return best
+
+
+# --------------------------------------------------------- closing a table
+
+
+def close_table(state: S, accounts: dict[str, int], closed: S, banker: PlayerId | None,
+                void: bool, shoes: Sequence[Shoe | None]) -> Step[S]:
+    """The step of /closetable: ``closed`` (the game's empty table) after every table
+    account of ``state`` (``accounts``) went back to the wallets (docs/rules.md §0.12).
+
+    Stakes stay in each punter's own account until a coup settles, so nobody but
+    the banker has chips in a bank between steps: the whole bank is his.
+    """
+    seats = [x.player for x in _seats(state)]
+    transfers = closing_transfers(accounts, seats,
+                                  owners={BANK: banker} if banker is not None else {})
+    return Step(state=closed, transfers=transfers,
+                events=closing_events(state.coup, void, seats, transfers, shoes))

@@ -7,15 +7,19 @@ previous one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
+from games.cards import Shoe
 from games.engine import (
+    Event,
     IllegalAction,
     PlayerId,
     Reason,
     SeatBase,
     Transfer,
+    public,
+    shoe_revealed,
     stack,
     wallet,
 )
@@ -81,3 +85,67 @@ def move(src: str, dst: str, amount: int, reason: str) -> list[Transfer]:
     if amount < 0:
         raise ValueError("a transfer amount is never negative")
     return [Transfer(src=src, dst=dst, amount=amount, reason=reason)] if amount else []
+
+
+# ------------------------------------------------------------ closing a table
+
+
+def owner(account: str) -> PlayerId | None:
+    """The player a ``stack:<id>`` or ``stake:<id>`` account belongs to; None for shared ones."""
+    kind, _, who = account.partition(":")
+    return int(who) if kind in ("stack", "stake") and who.lstrip("-").isdigit() else None
+
+
+def closing_transfers(accounts: Mapping[str, int], seats: Sequence[PlayerId],
+                      owners: Mapping[str, PlayerId | None] | None = None,
+                      put_in: Mapping[str, Mapping[PlayerId, int]] | None = None,
+                      ) -> list[Transfer]:
+    """Transfers that empty every table account in ``accounts`` into wallets (/closetable).
+
+    docs/rules.md §0.12: the coup or hand in progress is void. A player's own
+    accounts (stack, stake) go back to him. A shared account (bank, pot) first
+    gives back what each player put into it during the unsettled coup
+    (``put_in``; should it hold less, each gets his share of it, rounded down),
+    then what is left goes to the banker who owns it (``owners``); with no
+    owner, it is shared equally among ``seats``, the odd chips to the first seats.
+    """
+    out: list[Transfer] = []
+    for account, balance in sorted(accounts.items()):
+        if balance <= 0:
+            continue
+        mine = owner(account)
+        if mine is not None:
+            out += move(account, wallet(mine), balance, "table_closed")
+            continue
+        left = balance
+        paid = (put_in or {}).get(account, {})
+        order = [*seats, *(p for p in paid if p not in seats)]  # in seat order
+        refunds = {p: paid[p] for p in order if paid.get(p, 0) > 0}
+        paid_in = sum(refunds.values())
+        for player, amount in refunds.items():
+            share = min(left, amount if paid_in <= balance else amount * balance // paid_in)
+            out += move(account, wallet(player), share, "table_closed")
+            left -= share
+        heir = (owners or {}).get(account)
+        heirs = [heir] if heir is not None else list(seats) or list(refunds)
+        if left and not heirs:  # pragma: no cover - an engine keeps no chips without players
+            raise ValueError(f"{account} holds chips nobody can take")
+        for i, player in enumerate(heirs):
+            share = left // len(heirs) + (1 if i < left % len(heirs) else 0)
+            out += move(account, wallet(player), share, "table_closed")
+    return out
+
+
+def closing_events(coup: int, void: bool, seats: Sequence[PlayerId],
+                   transfers: Sequence[Transfer], shoes: Sequence[Shoe | None]) -> list[Event]:
+    """The public ``table_closed`` event (whether coup ``coup`` was void, and what each
+    player got back, in seat order), then every shoe in play revealed (docs/rules.md §0.5)."""
+    back: dict[PlayerId, int] = {p: 0 for p in seats}
+    for t in transfers:
+        if t.dst.startswith("wallet:"):
+            player = int(t.dst.partition(":")[2])
+            back[player] = back.get(player, 0) + t.amount
+    events = [public("table_closed", coup=coup, void=void,
+                     returned=[{"player": p, "amount": a} for p, a in back.items()])]
+    events += [shoe_revealed(**shoe.reveal()) for shoe in shoes if shoe is not None]
+    return events

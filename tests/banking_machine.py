@@ -94,6 +94,10 @@ class TableMachine(RuleBasedStateMachine):
     # -------------------------------------------------------- invariants
 
     @invariant()
+    def closing_now_voids_the_coup(self) -> None:
+        check_close(self.engine, self.state)
+
+    @invariant()
     def chips_are_conserved(self) -> None:
         assert sum(self.engine.accounts(self.state).values()) == self.chips_in
         assert all(x.stack >= 0 and x.stake >= 0 for x in self.state.seats)
@@ -109,3 +113,33 @@ class TableMachine(RuleBasedStateMachine):
     def json_round_trip_is_lossless(self) -> None:
         state_type = self.engine.state_type
         assert state_type.model_validate_json(self.state.model_dump_json()) == self.state
+
+
+def check_close(engine: Any, state: Any) -> Step[Any]:
+    """/closetable at this point (docs/rules.md §0.12): the transfers empty every table
+    account into the wallets of seated players, the closed table is empty and awaits
+    nobody, one public ``table_closed`` event says what each got back."""
+    before = engine.accounts(state)
+    seated = [x.player for x in state.seats]
+    text = state.model_dump_json()
+    step = engine.close(state)
+    assert state.model_dump_json() == text, "close mutated its input"
+    left = dict(before)
+    back: dict[int, int] = {}
+    for acct, delta in net(step.transfers).items():
+        if is_table_account(acct):
+            left[acct] = left.get(acct, 0) + delta
+        else:
+            assert acct.startswith("wallet:") and delta > 0
+            back[int(acct.partition(":")[2])] = delta
+    assert set(left.values()) <= {0}, left
+    assert set(back) <= set(seated)
+    assert sum(back.values()) == sum(before.values())
+    closed = step.state
+    assert closed.seats == [] and engine.awaiting(closed) == [] and engine.accounts(closed) == {}
+    assert closed.version == state.version + 1 and closed.coup == state.coup
+    assert engine.state_type.model_validate_json(closed.model_dump_json()) == closed
+    (event,) = [e for e in step.events if e.kind == "table_closed"]
+    assert event.to is None
+    assert event.data["returned"] == [{"player": p, "amount": back.get(p, 0)} for p in seated]
+    return step

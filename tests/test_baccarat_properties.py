@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from banking_machine import check_close
 from hypothesis import HealthCheck, settings
 from hypothesis import event as tally
 from hypothesis import strategies as st
@@ -160,6 +161,10 @@ class BaccaratMachine(RuleBasedStateMachine):
         self.state = new
 
     # ------------------------------------------------------------- invariants
+
+    @invariant()
+    def closing_now_voids_the_coup(self) -> None:
+        check_close(ENGINE, self.state)
 
     @invariant()
     def chips_are_conserved(self) -> None:

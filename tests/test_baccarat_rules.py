@@ -451,3 +451,21 @@ def test_view_my_info_gives_only_the_viewer_his_points_while_his_cards_are_hidde
     play(2, DeclareBaccara())  # his two cards are face up now: nothing private left
     assert ENGINE.view(play.state, 2).my_info == {}
     assert ENGINE.view(play.state, 3).my_info == {"points": 6}
+
+
+# ---------------------------------------------------------------- §0.12 closing
+
+
+def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() -> None:
+    play = coup({1: ("Kh", "2s"), 2: ("2h", "3h"), 3: ("4h", "2d")}, stakes={2: 100, 3: 40})
+    assert play.state.phase == "drawing" and play.state.bank == 600
+    step = ENGINE.close(play.state)
+    assert [(t.src, t.dst, t.amount) for t in step.transfers] == [
+        ("bank", "wallet:1", 600), ("stack:1", "wallet:1", 400),
+        ("stack:2", "wallet:2", 900), ("stack:3", "wallet:3", 960),
+        ("stack:4", "wallet:4", 1000), ("stake:2", "wallet:2", 100),
+        ("stake:3", "wallet:3", 40)]
+    assert [e.kind for e in step.events] == ["table_closed", "shoe_revealed"]
+    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
+        {"player": p, "amount": 1000} for p in (1, 2, 3, 4)]}
+    assert step.state.seats == [] and ENGINE.awaiting(step.state) == []

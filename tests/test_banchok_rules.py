@@ -322,3 +322,20 @@ def test_a_punter_short_of_the_minimum_stakes_what_he_has() -> None:
     # 3 lost 4 of his 7 while joining: his own stake may now be 1 to 3.
     spec = {a.kind: a for a in ENGINE.legal_actions(s, 3)}
     assert stacks(s)[3] == 3 and (spec["stake"].min, spec["stake"].max) == (3, 3)
+
+
+def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() -> None:
+    s = banked({1: 1000, 2: 500, 3: 500}, HANDS)
+    s, _ = play(s, (2, Stake(amount=50)), (3, JoinStake(amount=20)))
+    assert s.phase == "joining" and s.bank == 300
+    step = ENGINE.close(s)
+    assert [(t.src, t.dst, t.amount) for t in step.transfers] == [
+        ("bank", "wallet:1", 300), ("stack:1", "wallet:1", 700),
+        ("stack:2", "wallet:2", 450), ("stack:3", "wallet:3", 480),
+        ("stake:2", "wallet:2", 50), ("stake:3", "wallet:3", 20)]
+    assert kinds(step.events) == ["table_closed", "shoe_revealed"]
+    assert step.events[0].data == {"coup": 0, "void": True, "returned": [
+        {"player": 1, "amount": 1000}, {"player": 2, "amount": 500},
+        {"player": 3, "amount": 500}]}
+    assert step.events[1].data["order"][:6] == HANDS
+    assert step.state.seats == [] and ENGINE.awaiting(step.state) == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from banking_machine import check_close
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -202,6 +203,10 @@ class CheminDeFerMachine(RuleBasedStateMachine):
         self._accept(ENGINE.timeout(self.state, self.rng), before)
 
     # -------------------------------------------------------- invariants
+
+    @invariant()
+    def closing_now_voids_the_coup(self) -> None:
+        check_close(ENGINE, self.state)
 
     @invariant()
     def chips_conserved(self) -> None:

@@ -486,3 +486,23 @@ def test_two_timeouts_in_a_row_stand_a_player_up_after_the_coup() -> None:
     state = act(state, 4, Continue(), events)
     assert first(events, "player_left").data == {"player": 1, "stack": 900}
     assert [s.player for s in state.seats] == [2, 3, 4] and state.banker == 4
+
+
+# ------------------------------------------------------------------ §0.12
+
+
+def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() -> None:
+    cards = ["5h", "6d", "Kd", "Qd"]  # punters 5 (they choose), banker 6
+    state = stakes(staking(shoe_of(*cards), n=3, bank=100), (3, 30), (2, 20))
+    assert state.phase == "punter_draw" and state.bank == 100
+    step = ENGINE.close(state)
+    assert [(t.src, t.dst, t.amount) for t in step.transfers] == [
+        ("bank", "wallet:1", 100), ("stack:1", "wallet:1", 900),
+        ("stack:2", "wallet:2", 980), ("stack:3", "wallet:3", 970),
+        ("stake:2", "wallet:2", 20), ("stake:3", "wallet:3", 30)]
+    assert kinds(step.events) == ["table_closed", "shoe_revealed"]
+    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
+        {"player": 1, "amount": 1000}, {"player": 2, "amount": 1000},
+        {"player": 3, "amount": 1000}]}
+    assert step.events[1].data["order"] == [*BURN, *cards, *PAD]
+    assert step.state.seats == [] and step.state.phase == "idle"

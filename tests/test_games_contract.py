@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from banking_machine import check_close
 
 from games import registry
 from games.engine import (
@@ -116,3 +117,42 @@ def test_every_dealt_coup_ends_with_exactly_one_typed_settlement(game: str) -> N
                 assert settled == dealt, "a settlement without a coup dealt"
     assert settled >= 20, "the session should settle many coups"
     assert dealt - settled in (0, 1)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_closing_at_any_point_voids_the_coup_and_gives_everyone_his_chips_back(
+        game: str) -> None:
+    engine = registry.engine(game)
+    closed_mid_coup = 0
+    for before, step in session(game, seed=11, steps=1500):
+        for state in (before, step.state):
+            done = check_close(engine, state)
+            returned = {r["player"]: r["amount"]
+                        for r in done.events[0].data["returned"]}
+            # docs/rules.md §0.12: everyone leaves with what he holds at the table, a
+            # banker with his bank, and in poker with what he had when the hand began
+            assert returned == holdings(state)
+            shoes = [e for e in done.events if isinstance(e, ShoeRevealed)]
+            assert len(shoes) == len(shoes_in_play(state))
+            closed_mid_coup += done.events[0].data["void"]
+    assert closed_mid_coup > 100
+
+
+def holdings(state: Any) -> dict[int, int]:
+    """Each seat's chips at the table: his stack and stake (in poker his bet), the bank
+    for its banker; in poker, for a player in the hand, the stack he started it with."""
+    out = {x.player: x.stack + getattr(x, "stake", 0) + getattr(x, "bet", 0)
+           for x in state.seats}
+    banker = getattr(state, "banker", None)
+    if banker is not None:
+        out[banker] += getattr(state, "bank", 0)
+    kit = getattr(state, "kit", None)
+    if kit is not None:
+        out.update(zip(kit.players, kit.starting_stacks, strict=True))
+    return out
+
+
+def shoes_in_play(state: Any) -> list[Any]:
+    """Every shoe the table holds (banchok: with the gathered parts under it)."""
+    return [x for x in (getattr(state, "shoe", None), *getattr(state, "under", []))
+            if x is not None]

@@ -254,3 +254,17 @@ def test_view_names_the_viewers_own_hand_to_him_alone() -> None:
     assert ENGINE.view(s, 2).my_info == {"hand": "four jacks"}
     assert ENGINE.view(s, 1).my_info == {}
     assert all("jacks" not in str(ENGINE.view(s, v).info) for v in (None, 1, 3))
+
+
+def test_rule_0_12_closing_mid_hand_gives_back_antes_and_bets() -> None:
+    s = play(three(JJ, TT, AK), (2, Open()), (3, Call()), (1, Fold()))
+    assert s.phase == "draw" and s.pot == 7 and stacks(s) == {1: 99, 2: 97, 3: 97}
+    step = ENGINE.close(s)
+    assert [(t.src, t.dst, t.amount) for t in step.transfers] == [
+        ("pot", "wallet:1", 1), ("pot", "wallet:2", 3), ("pot", "wallet:3", 3),
+        ("stack:1", "wallet:1", 99), ("stack:2", "wallet:2", 97),
+        ("stack:3", "wallet:3", 97)]
+    assert [e.kind for e in step.events] == ["table_closed", "shoe_revealed"]
+    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
+        {"player": p, "amount": 100} for p in (1, 2, 3)]}
+    assert step.state.seats == [] and step.state.phase == "waiting"

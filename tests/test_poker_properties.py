@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from banking_machine import check_close
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -128,6 +129,11 @@ class PokerMachine(RuleBasedStateMachine):
         old = self.state
         step = self.engine.timeout(old, self.rng)
         self._check_step(old, self.engine.accounts(old), step)
+
+    @invariant()
+    def closing_now_voids_the_hand(self) -> None:
+        if hasattr(self, "state"):
+            check_close(self.engine, self.state)
 
     @invariant()
     def chips_conserved(self) -> None:

@@ -204,3 +204,19 @@ def test_view_names_the_viewers_own_hand_hole_card_included_to_him_alone() -> No
     folder = ENGINE.awaiting(s)[0]
     s = ENGINE.apply(s, folder, Fold()).state
     assert ENGINE.view(s, folder).my_info == {}
+
+
+def test_rule_0_12_closing_mid_round_gives_back_this_rounds_bets_and_the_pot() -> None:
+    hands = [["2c", "Kh"], ["3d", "4s"]]  # player 2 shows the king and opens
+    s = seated(ENGINE, [50, 80], [fixed_shoe(stud_order(hands))], {"ante": 1})
+    s = play(s, (2, Bet()))
+    assert s.pot == 2 and {x.player: (x.stack, x.bet) for x in s.seats} == {
+        1: (49, 0), 2: (77, 2)}
+    step = ENGINE.close(s)
+    assert [(t.src, t.dst, t.amount) for t in step.transfers] == [
+        ("pot", "wallet:1", 1), ("pot", "wallet:2", 1),
+        ("stack:1", "wallet:1", 49), ("stack:2", "wallet:2", 77),
+        ("stake:2", "wallet:2", 2)]
+    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
+        {"player": 1, "amount": 50}, {"player": 2, "amount": 80}]}
+    assert step.state.seats == [] and ENGINE.awaiting(step.state) == []

@@ -316,3 +316,20 @@ def test_view_my_info_gives_only_the_viewer_the_total_of_his_hidden_cards() -> N
     assert ENGINE.view(s, None).my_info == {}
     s, _ = play(s, (3, Stand()), (1, Buy()))
     assert ENGINE.view(s, 1).my_info == {"total": 21}
+
+
+def test_rule_0_12_closing_mid_coup_voids_it_and_returns_stakes_and_stacks() -> None:
+    # dealing order 2, 3, banker 1, twice: 14, 14, 16; nobody holds 21
+    s = table({1: 100, 2: 100, 3: 100}, ["9h", "8h", "7h", "5c", "6c", "9c"])
+    s, _ = play(s, (2, Stake(amount=10)), (3, Stake(amount=20)))
+    assert s.phase == "drawing"
+    step = ENGINE.close(s)
+    assert [(t.src, t.dst, t.amount) for t in step.transfers] == [
+        ("stack:1", "wallet:1", 100), ("stack:2", "wallet:2", 90),
+        ("stack:3", "wallet:3", 80), ("stake:2", "wallet:2", 10),
+        ("stake:3", "wallet:3", 20)]
+    assert kinds(step.events) == ["table_closed", "shoe_revealed"]
+    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
+        {"player": p, "amount": 100} for p in (1, 2, 3)]}
+    assert step.events[1].data["order"][:6] == ["9h", "8h", "7h", "5c", "6c", "9c"]
+    assert step.state.seats == [] and ENGINE.awaiting(step.state) == []

@@ -103,6 +103,15 @@ class BaccaratEngine:
         """Stacks, stakes and the bank, as held in the state."""
         return banking.table_accounts(state.seats, state.bank)
 
+    def close(self, state: BaccaratState) -> Step[BaccaratState]:
+        """/closetable (docs/rules.md §0.12): the coup is void, stakes go back, the bank
+        to its banker, every stack to its owner; the shoe is revealed."""
+        void = any(s.stake or s.cards for s in state.seats)
+        closed = BaccaratState(settings=state.settings, version=state.version + 1,
+                               coup=state.coup)
+        return banking.close_table(state, self.accounts(state), closed, state.banker, void,
+                                   [state.shoe])
+
     def awaiting(self, state: BaccaratState) -> list[PlayerId]:
         """The players whose decision the table waits for."""
         if state.phase == AUCTION:

@@ -321,5 +321,13 @@ class BanchokEngine:
         """Stacks, stakes and the bank."""
         return banking.table_accounts(state.seats, state.bank)
 
+    def close(self, state: State) -> Step[State]:
+        """/closetable (docs/rules.md §0.12): the coup is void, stakes go back, the bank
+        to its banker, every stack to its owner; the shoe and its gathered parts are revealed."""
+        void = any(x.stake or x.cards for x in state.seats)
+        closed = State(settings=state.settings, version=state.version + 1, coup=state.coup)
+        return banking.close_table(state, self.accounts(state), closed, state.banker, void,
+                                   [state.shoe, *state.under])
+
 
 ENGINE = BanchokEngine()

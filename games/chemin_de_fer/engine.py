@@ -353,5 +353,14 @@ class CheminDeFer:
         """Every non-empty table account: stacks, stakes and the bank."""
         return banking.table_accounts(state.seats, state.bank)
 
+    def close(self, state: State) -> Step[State]:
+        """/closetable (docs/rules.md §0.12): the coup is void, stakes go back, the bank
+        to its banker, every stack to its owner; the shoe is revealed."""
+        void = staked_total(state) > 0 or bool(state.punter_cards or state.banker_cards)
+        closed = State(decks=state.decks, burn=state.burn, min_stake=state.min_stake,
+                       version=state.version + 1, coup=state.coup)
+        return banking.close_table(state, self.accounts(state), closed, state.banker, void,
+                                   [state.shoe])
+
 
 ENGINE = CheminDeFer()

@@ -53,7 +53,14 @@ from games.engine import (
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
 from games.poker.ranking import describe, hand_value
-from games.table import buy_in_transfers, cash_out_transfers, check_join, seat_index
+from games.table import (
+    buy_in_transfers,
+    cash_out_transfers,
+    check_join,
+    closing_events,
+    closing_transfers,
+    seat_index,
+)
 
 # ------------------------------------------------------------------ actions
 
@@ -264,6 +271,26 @@ class PokerEngine:
         if state.pot:
             out[POT] = state.pot
         return out
+
+    def close(self, state: PokerState) -> Step[PokerState]:
+        """/closetable (docs/rules.md §0.12): the hand is void. Every stack and bet goes
+        back to its owner and the pot to those who put it in this hand (antes of passed
+        deals included); the hand's deck is published (§0.5)."""
+        seats = [seat.player for seat in state.seats]
+        put_in: dict[str, dict[PlayerId, int]] = {}
+        if state.kit is not None:
+            put_in[POT] = {
+                p: state.kit.starting_stacks[i] - seat.stack - seat.bet
+                for i, p in enumerate(state.kit.players)
+                for seat in [state.seats[seat_index(state.seats, p)]]}
+        transfers = closing_transfers(self.accounts(state), seats, put_in=put_in)
+        closed = PokerState(game=state.game, phase="waiting", small_bet=state.small_bet,
+                            structure=state.structure, ante=state.ante,
+                            ace_four=state.ace_four, version=state.version + 1,
+                            coup=state.coup, last_hand=state.last_hand)
+        events = closing_events(state.coup, state.kit is not None, seats, transfers,
+                                [state.shoe])
+        return Step(state=closed, events=events, transfers=transfers)
 
     def awaiting(self, state: PokerState) -> list[PlayerId]:
         """The one player whose decision the hand waits for."""

@@ -251,5 +251,13 @@ class TwentyOneEngine:
         """Stacks and stakes: the only table accounts of twenty-one."""
         return banking.table_accounts(state.seats)
 
+    def close(self, state: State) -> Step[State]:
+        """/closetable (docs/rules.md §0.12): the coup is void, every stake and stack goes
+        back to its owner (the banker pays from his stack: there is no bank account);
+        the shoe is revealed."""
+        void = any(x.stake or x.cards for x in state.seats)
+        closed = State(settings=state.settings, version=state.version + 1, coup=state.coup)
+        return banking.close_table(state, self.accounts(state), closed, None, void, [state.shoe])
+
 
 ENGINE = TwentyOneEngine()
