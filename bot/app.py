@@ -1,4 +1,12 @@
-"""The Application: built once, handlers registered, storage opened in post_init."""
+"""The Application and the composition root.
+
+``post_init`` builds every collaborator once and hands each the others it needs:
+the storage, the chat languages, the doorbell and the courier that deliver the
+durable outbox (:mod:`bot.delivery`), the deadlines, the tables (the one commit
+path, :mod:`bot.tables`) and the presses (:mod:`bot.presses`). ``post_stop`` lets
+the courier finish within two seconds while the HTTP client is still open (what
+is left stays queued in the database); ``post_shutdown`` closes the database.
+"""
 
 from __future__ import annotations
 
@@ -25,8 +33,15 @@ from telegram.ext import (
 
 from bot import handlers
 from bot.config import Settings
-from bot.host import Host
+from bot.deadlines import Deadlines
+from bot.delivery import Courier, Doorbell
+from bot.handlers import Services
+from bot.hooks import Hooks
+from bot.languages import Languages
+from bot.presses import Presses
 from bot.ratelimit import GroupWindowLimiter
+from bot.tables import Tables
+from bot.transport import api_request, updates_request
 from storage.factory import open_storage
 
 log = logging.getLogger(__name__)
@@ -77,39 +92,57 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-    """Open and migrate the database, build the host, resume every open table."""
+    """Open and migrate the database, build the collaborators, resume every open table."""
     settings: Settings = app.bot_data["settings"]
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     storage = open_storage(settings.storage_url, starting_grant=settings.starting_grant,
                            daily_bonus=settings.daily_bonus)
     await storage.open()
-    host = Host(storage, app.bot, decision_timeout=settings.decision_timeout,
-                default_language=settings.default_language)
-    host.timers.job_queue = app.job_queue
-    host.bot_username = app.bot.username
-    app.bot_data["host"] = host
+    languages = Languages(storage, settings.default_language)
+    doorbell = Doorbell()
+    hooks = Hooks(settings.data_dir / "shown.jsonl" if settings.test_hooks else None)
+    tables = Tables(storage, languages, doorbell, Deadlines(),
+                    decision_timeout=settings.decision_timeout,
+                    bot_username=app.bot.username, hooks=hooks)
+    courier = Courier(app.bot, storage, doorbell, tables)
+    app.bot_data["services"] = Services(storage=storage, languages=languages, tables=tables,
+                                        presses=Presses(tables, storage, languages),
+                                        courier=courier, daily_bonus=settings.daily_bonus)
     await register_commands(app)
-    resumed = await host.resume_all()
+    resumed = await tables.resume_all()
+    await courier.start()
     log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
 
 
+async def post_stop(app: Application) -> None:  # type: ignore[type-arg]
+    """Before the HTTP client closes: let the courier send for up to STOP_FLUSH seconds;
+    whatever is still pending stays in the outbox for the next start."""
+    svc: Services | None = app.bot_data.get("services")
+    if svc is not None:
+        settings: Settings = app.bot_data["settings"]
+        svc.tables.deadlines.stop()
+        await svc.courier.stop(settings.stop_flush)
+
+
 async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    """Flush what is queued and close the database."""
-    host: Host | None = app.bot_data.get("host")
-    if host is not None:
-        await host.shutdown()
-        await host.storage.close()
+    """Close the database."""
+    svc: Services | None = app.bot_data.get("services")
+    if svc is not None:
+        await svc.storage.close()
 
 
 def build_application(settings: Settings, token: str,
                       base_url: str | None = None) -> Application:  # type: ignore[type-arg]
     """The Application with every handler, the rate limiter and the job queue."""
     builder = (ApplicationBuilder().token(token)
-               .rate_limiter(GroupWindowLimiter(settings.group_messages_per_minute,
-                                                settings.group_rate_period,
-                                                max_retries=settings.rate_limit_retries))
+               .rate_limiter(GroupWindowLimiter(
+                   settings.group_messages_per_minute, settings.group_rate_period,
+                   max_retries=settings.rate_limit_retries,
+                   overall_per_second=settings.overall_messages_per_second))
+               .request(api_request(settings.transport))
+               .get_updates_request(updates_request(settings.transport))
                .concurrent_updates(64)
-               .post_init(post_init).post_shutdown(post_shutdown))
+               .post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown))
     if base_url:
         builder = builder.base_url(base_url).base_file_url(
             base_url.replace("/bot", "/file/bot", 1))

@@ -30,6 +30,16 @@ class Settings(BaseSettings):
     group_rate_period: float = 60.0
     rate_limit_retries: int = 3
     log_level: str = "INFO"
+    # Seconds a stop (SIGTERM) lets the outbox send before the HTTP client closes; what is
+    # left is sent after the next start.
+    stop_flush: float = 1.5
+    # Record what the e2e tests check beyond Telegram (bot/hooks.py); off in production.
+    test_hooks: bool = False
+    # Telegram's ~30 messages a second for the whole bot, kept by the rate limiter;
+    # 0 lifts it (only the load bench does, to measure the bot rather than the cap).
+    overall_messages_per_second: int = 30
+    # The HTTP client under PTB (bot/transport.py): "aiohttp", or "httpx" for PTB's default.
+    transport: str = "aiohttp"
 
     @property
     def storage_url(self) -> str:

@@ -1,212 +1,327 @@
-"""Rendering and sending: the table message, direct messages with cards, deep links.
+"""Delivering the durable outbox: what committed steps must send, sent in order, never lost.
 
-Everything a person sees is drawn here from views (``engine.view``) after a
-step is committed: the group's table message from the public view, a
-player's direct message from his own. Sending is queued (``bot.outbox``) so
-no step waits for Telegram.
+A step writes what it must send (group messages, the coup's result, a new table
+message, DMs) into the outbox in the same transaction as the step
+(:mod:`bot.tables`), then rings the :class:`Doorbell`. The :class:`Courier` runs
+one worker per chat that sends the chat's pending items in order, marks each
+done, and, when nothing else waits, edits the live table message to the newest
+state (a burst of steps costs one edit). A crash at any point loses nothing:
+pending items are sent after the restart.
+
+Telegram may accept a message and still answer with a timeout or a 5xx, so a
+send can be repeated. Where that matters it is avoided by construction: a coup's
+result is an *edit* of the table message it concludes (repeating an edit changes
+nothing), and a table message whose first post may have gone through is re-posted
+and the possible twin, found between the known ids, loses its buttons.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-from collections.abc import Callable, Sequence
-from typing import Any
+import contextlib
+import functools
+import logging
+from collections.abc import AsyncIterator
+from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
-from telegram.helpers import create_deep_linked_url
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
-from bot import i18n, render
-from bot.outbox import ChatOutbox, DirectMessages, NewMessage, Render
-from bot.specs import amount_field, collect_buttons, player_buttons, private_step
-from bot.timers import Timers
-from games import registry
-from games.engine import Engine, Event, GameState
-from storage.base import Storage, TableNotFound
+from bot.drawing import DM, GROUP, SETTLE, TABLE, Render, markup_of
+from storage.base import OutboxItem, Storage
 
+log = logging.getLogger(__name__)
 
-def deep_link_payload(chat_id: int) -> str:
-    """/start payload naming a table: ``t`` + the chat id (``m`` for minus)."""
-    return "t" + str(chat_id).replace("-", "m")
+MAX_BACKOFF = 20.0
+# How many message ids after the last known table message may hold the twin of a table
+# message whose first post's answer was lost (other people's messages interleave).
+TWIN_WINDOW = 20
 
 
-def parse_payload(payload: str) -> int | None:
-    """The chat id in a deep link payload, or None."""
-    if payload.startswith("t") and re.fullmatch(r"m?\d{1,16}", payload[1:]):
-        return int(payload[1:].replace("m", "-"))
-    return None
+class Doorbell:
+    """Tells the courier that a chat has something new to send or show."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[int] = asyncio.Queue()
+
+    def ring(self, chat_id: int) -> None:
+        """The chat's outbox or table changed."""
+        self.queue.put_nowait(chat_id)
+
+    async def rings(self) -> AsyncIterator[int]:
+        """Every ring, in order."""
+        while True:
+            yield await self.queue.get()
 
 
+class TableSide(Protocol):
+    """What the courier needs from the tables (:class:`bot.tables.Tables`)."""
 
-class Delivery:
-    """Per-chat locks, languages and sending queues; draws and sends tables and DMs."""
+    async def current_render(self, chat_id: int) -> Render | None:
+        """The chat's table message as it should look now; None without a table."""
+        ...
 
-    storage: Storage
-    bot: Bot
-    decision_timeout: float
-    default_language: str
-    clock: Callable[[], float]
-    timers: Timers
-    locks: dict[int, asyncio.Lock]
-    outboxes: dict[int, ChatOutbox]
-    dms: DirectMessages
-    languages: dict[int, str]
-    bot_username: str
+    async def group_lost(self, chat_id: int) -> None:
+        """The bot may no longer write in the group: pause its table."""
+        ...
 
-    def lock(self, chat_id: int) -> asyncio.Lock:
-        """The one lock of a chat's table."""
-        return self.locks.setdefault(chat_id, asyncio.Lock())
+    async def dm_blocked(self, chat_id: int, user_id: int) -> None:
+        """A player does not accept the bot's messages: give him the deep link."""
+        ...
 
-    async def language(self, chat_id: int, hint: str | None = None) -> str:
-        """The chat's language; the first time, taken from ``hint`` (a language_code)."""
-        if chat_id in self.languages:
-            return self.languages[chat_id]
-        lang = await self.storage.chat_language(chat_id=chat_id)
-        if lang is None:
-            lang = i18n.lang_of(hint, self.default_language)
-            if hint is not None:
-                await self.storage.set_chat_language(chat_id=chat_id, language=lang)
-        self.languages[chat_id] = lang
-        return lang
+    async def table_missing(self, chat_id: int) -> None:
+        """The chat has a table but no live table message: queue a new post."""
+        ...
 
-    def outbox(self, chat_id: int, message_id: int | None = None) -> ChatOutbox:
-        """The chat's sending queue."""
-        box = self.outboxes.get(chat_id)
-        if box is None or box.closed:
-            box = ChatOutbox(self.bot, chat_id, message_id, self._table_posted)
-            self.outboxes[chat_id] = box
-        return box
 
-    async def _table_posted(self, chat_id: int, message_id: int) -> None:
-        async with self.lock(chat_id):
-            try:
-                rec = await self.storage.load_table(chat_id=chat_id)
-            except TableNotFound:
-                return
-            await self.storage.update_meta(chat_id=chat_id,
-                                           meta={**rec.meta, "message_id": message_id})
+class Lost(Exception):
+    """The group refuses the bot (kicked, blocked): its items wait for it to come back."""
 
-    @staticmethod
-    def _load(rec_game: str, state_json: str) -> tuple[Engine[Any], GameState]:
-        engine = registry.engine(rec_game)
-        return engine, engine.state_type.model_validate_json(state_json)
 
-    def _render(self, lang: str, chat_id: int, engine: Engine[Any], state: GameState,
-                deadline: float | None, lines: Sequence[str]) -> Render:
-        view = engine.view(state, None)
-        buttons = collect_buttons(engine, state, view)
-        amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
-        show_cards = any(s.face_down for s in view.seats)
-        private = private_step(engine, state, view.awaiting)
-        text = render.table_text(lang, view, deadline if view.awaiting else None, lines,
-                                 private)
-        markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards)
-        return Render(text, markup)
+class Courier:
+    """Sends every chat's outbox in order; one worker task per chat with work."""
 
-    async def refresh(self, chat_id: int, repost: bool = False) -> bool:
-        """Redraw the table message from the stored state (start-up, /table, language)."""
+    def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide) -> None:
+        self.bot = bot
+        self.storage = storage
+        self.doorbell = doorbell
+        self.tables = tables
+        self.workers: dict[int, asyncio.Task[None]] = {}
+        self.again: set[int] = set()
+        self.lost: set[int] = set()
+        self.table_ids: dict[int, int | None] = {}
+        self.shown: dict[int, Render] = {}
+        self.reposting: set[int] = set()
+        self.listener: asyncio.Task[None] | None = None
+        self.stopping = False
+
+    # ------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Listen to the doorbell; deliver what a previous run left pending."""
+        self.listener = asyncio.get_running_loop().create_task(self._listen())
+        for chat_id in await self.storage.outbox_chats():
+            self.doorbell.ring(chat_id)
+
+    async def stop(self, timeout: float) -> None:
+        """Let the workers finish what they are sending for up to ``timeout`` seconds; what
+        is still pending then stays in the outbox for the next start."""
+        self.stopping = True
+        if self.listener is not None:
+            self.listener.cancel()
+        tasks = [t for t in self.workers.values() if not t.done()]
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=timeout)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+
+    def reachable(self, chat_id: int) -> bool:
+        """False once the group refused the bot, until the bot is added back."""
+        return chat_id not in self.lost
+
+    def regained(self, chat_id: int) -> None:
+        """The bot is back in the group: deliver again."""
+        self.lost.discard(chat_id)
+        self.table_ids.pop(chat_id, None)
+        self.doorbell.ring(chat_id)
+
+    async def _listen(self) -> None:
+        async for chat_id in self.doorbell.rings():
+            self._wake(chat_id)
+
+    def _wake(self, chat_id: int) -> None:
+        if self.stopping or chat_id in self.lost:
+            return
+        task = self.workers.get(chat_id)
+        if task is not None and not task.done():
+            self.again.add(chat_id)
+            return
+        self.again.discard(chat_id)
+        task = asyncio.get_running_loop().create_task(self._work(chat_id))
+        self.workers[chat_id] = task
+        task.add_done_callback(functools.partial(self._done, chat_id))
+
+    def _done(self, chat_id: int, task: asyncio.Task[None]) -> None:
+        if self.workers.get(chat_id) is task:
+            del self.workers[chat_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("outbox worker of chat %s failed", chat_id, exc_info=task.exception())
+        if chat_id in self.again:
+            self._wake(chat_id)
+
+    # ------------------------------------------------------------ work
+
+    async def _work(self, chat_id: int) -> None:
         try:
-            rec = await self.storage.load_table(chat_id=chat_id)
-        except TableNotFound:
-            return False
-        engine, state = self._load(rec.game, rec.state_json)
-        lang = await self.language(chat_id)
-        box = self.outbox(chat_id, rec.meta.get("message_id"))
-        box.update(self._render(lang, chat_id, engine, state, rec.deadline,
-                                rec.meta.get("coup_lines", [])))
-        if repost or box.message_id is None:
-            box.post(NewMessage(table=True))
-        return True
+            while True:
+                self.again.discard(chat_id)
+                items = await self.storage.pending_outbox(chat_id=chat_id, limit=100)
+                for item in items:
+                    await self._deliver(item)
+                if items:
+                    continue
+                await self._edit_table(chat_id)
+                if chat_id not in self.again or self.stopping:
+                    return
+        except Lost:
+            self.lost.add(chat_id)
+            await self.tables.group_lost(chat_id)
 
-    def decision_keyboard(self, lang: str, chat_id: int, engine: Engine[Any],
-                          state: GameState, player: int) -> InlineKeyboardMarkup | None:
-        """In a private step, the awaited ``player``'s own actions as buttons for his DM."""
-        view = engine.view(state, None)
-        if player not in view.awaiting or not private_step(engine, state, view.awaiting):
-            return None
-        buttons = player_buttons(engine, state, player)
-        amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
-        return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False)
+    async def _deliver(self, item: OutboxItem) -> None:
+        if item.kind == DM:
+            await self._dm(item)
+        elif item.kind == SETTLE:
+            await self._settle(item)
+        elif item.kind == TABLE:
+            await self._post_table(item)
+        else:
+            if item.kind != GROUP:
+                log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
+            message_id = await self._send(item.target, str(item.payload.get("text", "")),
+                                          markup_of(item.payload.get("markup")))
+            await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
-    def _send_private(self, chat_id: int, lang: str, engine: Engine[Any], state: GameState,
-                      events: Sequence[Event], names: dict[int, str]) -> None:
-        """Each reader's private events with his cards; in a private step every awaited
-        player also gets his decision keyboard (with his cards, or on its own)."""
-        readers: list[int] = []
-        for e in events:
-            for p in e.to or ():
-                if p not in readers:
-                    readers.append(p)
-        awaited = list(engine.view(state, None).awaiting)
-        private = private_step(engine, state, awaited)
-        for player in [*readers, *(p for p in awaited if private and p not in readers)]:
-            mine = [e for e in events if e.to is not None and player in e.to]
-            view = engine.view(state, player)
-            lines = render.event_lines(lang, mine, names)
-            markup = self.decision_keyboard(lang, chat_id, engine, state, player)
-            if markup is not None:
-                lines.append(i18n.t(lang, "decide_private"))
-            text = render.dm_text(lang, view, lines)
-
-            async def blocked(user_id: int, chat_id: int = chat_id) -> None:
-                await self._dm_blocked(chat_id, user_id)
-
-            self.dms.send(player, text, blocked, markup)
-
-    async def _dm_blocked(self, chat_id: int, user_id: int) -> None:
-        """The bot may not write to ``user_id``: offer the deep link once per table."""
-        async with self.lock(chat_id):
+    async def _dm(self, item: OutboxItem) -> None:
+        text = str(item.payload.get("text", ""))
+        markup = markup_of(item.payload.get("markup"))
+        delay = 0.5
+        while True:
             try:
-                rec = await self.storage.load_table(chat_id=chat_id)
-            except TableNotFound:
+                msg = await self.bot.send_message(item.target, text, reply_markup=markup)
+                log.debug("DM to %s: %s", item.target, text)
+                await self.storage.finish_outbox(item_id=item.id, message_id=msg.message_id)
                 return
-            blocked = list(rec.meta.get("dm_blocked", []))
-            if user_id in blocked:
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except Forbidden:
+                await self.storage.finish_outbox(item_id=item.id)
+                await self.tables.dm_blocked(item.chat_id, item.target)
                 return
-            blocked.append(user_id)
-            await self.storage.update_meta(chat_id=chat_id,
-                                           meta={**rec.meta, "dm_blocked": blocked})
-            names = rec.meta.get("names", {})
-        lang = await self.language(chat_id)
-        link = create_deep_linked_url(self.bot_username, deep_link_payload(chat_id))
-        name = names.get(str(user_id), str(user_id))
-        self.outbox(chat_id).post(NewMessage(i18n.t(lang, "dm_blocked", name=name, link=link)))
+            except BadRequest as exc:
+                log.warning("DM to %s refused: %s", item.target, exc.message)
+                await self.storage.finish_outbox(item_id=item.id)
+                return
+            except TelegramError as exc:  # a network error: the DM may or may not be there
+                log.warning("DM to %s failed: %s", item.target, type(exc).__name__)
+                await asyncio.sleep(delay)
+                delay = min(MAX_BACKOFF, delay * 2)
 
-    async def dm_opened(self, user_id: int, payload: str | None
-                        ) -> tuple[str, InlineKeyboardMarkup | None] | None:
-        """A player pressed Start in private (maybe from a deep link): his cards, if any, and
-        his pending private decision keyboard."""
-        chat_id = parse_payload(payload) if payload else None
-        if chat_id is None:
-            return None
-        async with self.lock(chat_id):
+    async def _settle(self, item: OutboxItem) -> None:
+        """The coup's result replaces the live table message (an edit: safe to repeat)."""
+        text = str(item.payload.get("text", ""))
+        message_id = await self._table_id(item.chat_id)
+        if message_id is not None and await self._edit(item.chat_id, message_id, text, None):
+            self.table_ids[item.chat_id] = None  # that message is the result now
+            self.shown.pop(item.chat_id, None)
+            await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+            return
+        message_id = await self._send(item.chat_id, text, None)
+        await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+
+    async def _post_table(self, item: OutboxItem) -> None:
+        render = await self.tables.current_render(item.chat_id)
+        if render is None:  # the table closed before its message went out
+            await self.storage.finish_outbox(item_id=item.id)
+            return
+        before = await self._table_id(item.chat_id)
+        earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
+        message_id = await self._send(item.chat_id, render.text, render.markup)
+        await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+        if message_id is None:
+            return
+        self.table_ids[item.chat_id] = message_id
+        self.shown[item.chat_id] = render
+        self.reposting.discard(item.chat_id)
+        if earlier_attempts > 0 and before is not None:
+            await self._disarm_twin(item.chat_id, before, message_id)
+
+    async def _disarm_twin(self, chat_id: int, before: int, after: int) -> None:
+        """An earlier post of this table message may have gone through unseen (a crash or a
+        lost answer): whatever message of ours lies between the known ids loses its buttons.
+        Other people's messages cannot be edited, so this touches nothing of theirs."""
+        for message_id in range(max(before + 1, after - TWIN_WINDOW), after):
+            with contextlib.suppress(TelegramError):
+                await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+
+    async def _table_id(self, chat_id: int) -> int | None:
+        """The live table message: the newest posted one, unless a result replaced it."""
+        if chat_id in self.table_ids:
+            return self.table_ids[chat_id]
+        tables = await self.storage.last_sent(chat_id=chat_id, kind=TABLE)
+        results = await self.storage.last_sent(chat_id=chat_id, kind=SETTLE)
+        live = tables[0] if tables and (not results or results[0] != tables[0]) else None
+        self.table_ids[chat_id] = live
+        return live
+
+    async def _edit_table(self, chat_id: int) -> None:
+        render = await self.tables.current_render(chat_id)
+        if render is None or self.shown.get(chat_id) == render:
+            return
+        message_id = await self._table_id(chat_id)
+        if message_id is not None and await self._edit(chat_id, message_id, render.text,
+                                                       render.markup):
+            self.shown[chat_id] = render
+            return
+        if chat_id not in self.reposting:  # once until a table message is posted again
+            self.reposting.add(chat_id)
+            await self.tables.table_missing(chat_id)
+
+    # ------------------------------------------------------------ Telegram
+
+    async def _send(self, chat_id: int, text: str,
+                    markup: InlineKeyboardMarkup | None) -> int | None:
+        """Send until Telegram takes it; None when it refuses the message itself."""
+        delay = 0.5
+        while True:
             try:
-                rec = await self.storage.load_table(chat_id=chat_id)
-            except TableNotFound:
+                msg = await self.bot.send_message(chat_id, text, reply_markup=markup)
+                return msg.message_id
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except Forbidden as exc:
+                log.warning("chat %s refuses the bot: %s", chat_id, exc.message)
+                raise Lost from exc
+            except BadRequest as exc:
+                if "chat not found" in exc.message.lower():
+                    raise Lost from exc
+                log.warning("chat %s refused a message: %s", chat_id, exc.message)
                 return None
-            blocked = [u for u in rec.meta.get("dm_blocked", []) if u != user_id]
-            await self.storage.update_meta(chat_id=chat_id,
-                                           meta={**rec.meta, "dm_blocked": blocked})
-            engine, state = self._load(rec.game, rec.state_json)
-            view = engine.view(state, user_id)
-        lang = await self.language(chat_id)
-        markup = self.decision_keyboard(lang, chat_id, engine, state, user_id)
-        if not view.my_cards and markup is None:
-            return None
-        lines = [i18n.t(lang, "decide_private")] if markup is not None else []
-        return render.dm_text(lang, view, lines), markup
+            except TelegramError as exc:  # network: retried, the message may come twice
+                log.warning("sendMessage to chat %s failed: %s", chat_id, type(exc).__name__)
+                await asyncio.sleep(delay)
+                delay = min(MAX_BACKOFF, delay * 2)
 
-    async def my_cards(self, chat_id: int, user_id: int) -> str:
-        """The *My cards* pop-up: the presser's own hidden cards, nobody else's."""
-        lang = await self.language(chat_id)
-        try:
-            rec = await self.storage.load_table(chat_id=chat_id)
-        except TableNotFound:
-            return i18n.t(lang, "no_table")
-        engine, state = self._load(rec.game, rec.state_json)
-        return render.cards_popup(lang, engine.view(state, user_id))
+    async def _edit(self, chat_id: int, message_id: int, text: str,
+                    markup: InlineKeyboardMarkup | None) -> bool:
+        """Edit until Telegram takes it; False when the message is gone or not editable."""
+        delay = 0.5
+        while True:
+            try:
+                await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                                 reply_markup=markup)
+                return True
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except Forbidden as exc:
+                raise Lost from exc
+            except BadRequest as exc:
+                message = exc.message.lower()
+                if "not modified" in message:
+                    return True
+                if "not found" in message or "can't be edited" in message:
+                    self.table_ids[chat_id] = None
+                    return False
+                log.warning("edit refused in chat %s: %s", chat_id, exc.message)
+                return True
+            except TelegramError as exc:
+                log.warning("editMessageText in chat %s failed: %s", chat_id,
+                            type(exc).__name__)
+                await asyncio.sleep(delay)
+                delay = min(MAX_BACKOFF, delay * 2)
 
-    async def shutdown(self) -> None:
-        """Flush every outbox (best effort) before the process stops."""
-        await asyncio.gather(*(box.close() for box in list(self.outboxes.values())),
-                             return_exceptions=True)
+
+def retry_after(exc: RetryAfter) -> float:
+    """Seconds to wait after a 429, with a little margin."""
+    value = exc.retry_after
+    return float(value if isinstance(value, int | float) else value.total_seconds()) + 0.1

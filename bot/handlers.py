@@ -1,11 +1,22 @@
-"""Thin handlers: turn an update into "player X does Y at the table of chat Z" for the host."""
+"""Thin handlers: turn an update into "player X does Y at the table of chat Z".
+
+Whatever arrives is untrusted: names, texts, arguments and button data are
+cleaned of broken Unicode (lone UTF-16 surrogates) before use, and a chat that
+refuses the bot (kicked, blocked) never makes a handler raise. Every button
+press is answered exactly once, with the truth: a press whose step committed is
+answered as done even if something failed afterwards.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import (
+    CallbackQuery,
     ChatMember,
     ChatMemberUpdated,
     InlineKeyboardButton,
@@ -13,22 +24,52 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatType
-from telegram.error import TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import i18n, render
 from bot.callbacks import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
-from bot.host import Host, parse_setting
+from bot.delivery import Courier
+from bot.languages import Languages
+from bot.presses import Outcome, Presses
 from bot.rulebook import chunks, rules_text
+from bot.tables import Tables, parse_setting
 from games import registry
+from storage.base import BonusAlreadyClaimed, Storage
 
 log = logging.getLogger(__name__)
 
+ANSWER_ATTEMPTS = 3
 
-def host_of(context: ContextTypes.DEFAULT_TYPE) -> Host:
-    """The application's table host (created in post_init)."""
-    host: Host = context.application.bot_data["host"]
-    return host
+
+@dataclass(frozen=True)
+class Services:
+    """The collaborators the handlers call, built once in ``post_init``."""
+
+    storage: Storage
+    languages: Languages
+    tables: Tables
+    presses: Presses
+    courier: Courier
+    daily_bonus: int
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+    """The application's services (created in post_init)."""
+    found: Services = context.application.bot_data["services"]
+    return found
+
+
+def clean(text: str | None) -> str:
+    """``text`` with broken Unicode (lone surrogates) replaced, so it can be sent and logged."""
+    if not text:
+        return ""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def args(context: ContextTypes.DEFAULT_TYPE) -> list[str]:
+    """The command's arguments, cleaned."""
+    return [clean(a) for a in context.args or []]
 
 
 def is_group(update: Update) -> bool:
@@ -50,10 +91,14 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
 
 
 async def reply(update: Update, text: str, **kwargs: Any) -> None:
-    """Answer in the chat the update came from."""
+    """Answer in the chat the update came from; a chat that refuses the bot is logged."""
     msg = update.effective_message
-    if msg is not None and text:
+    if msg is None or not text:
+        return
+    try:
         await msg.reply_text(text, **kwargs)
+    except TelegramError as exc:
+        log.warning("reply in chat %s failed: %s", msg.chat_id, type(exc).__name__)
 
 
 async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
@@ -61,7 +106,19 @@ async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     chat, user = update.effective_chat, update.effective_user
     if chat is None:
         return "en"
-    return await host_of(context).language(chat.id, user.language_code if user else None)
+    return await services(context).languages.of(chat.id, user.language_code if user else None)
+
+
+async def bonus(svc: Services, chat_id: int, user_id: int, name: str) -> str:
+    """/bonus once a day."""
+    lang = await svc.languages.of(chat_id)
+    await svc.storage.wallet(chat_id=chat_id, user_id=user_id, name=name)
+    try:
+        w = await svc.storage.claim_daily_bonus(chat_id=chat_id, user_id=user_id,
+                                                today=dt.datetime.now(dt.UTC).date())
+    except BonusAlreadyClaimed:
+        return i18n.t(lang, "bonus_taken")
+    return i18n.t(lang, "bonus_ok", amount=svc.daily_bonus, balance=w.balance)
 
 
 async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -71,8 +128,8 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if is_group(update) or user is None:
         await reply(update, i18n.t(lang, "welcome_group"))
         return
-    payload = context.args[0] if context.args else None
-    opened = await host_of(context).dm_opened(user.id, payload)
+    payload = args(context)[0] if args(context) else None
+    opened = await services(context).presses.dm_opened(user.id, payload)
     if opened is not None:
         await reply(update, opened[0], reply_markup=opened[1])
         return
@@ -98,16 +155,16 @@ async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if not is_group(update) or chat is None or user is None:
         await reply(update, i18n.t(lang, "group_only"))
         return
-    if not context.args:
+    if not args(context):
         await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))
         return
     settings = {}
-    for arg in context.args[1:]:
+    for arg in args(context)[1:]:
         key, _, value = arg.partition("=")
         if key and value:
             settings[key] = parse_setting(value)
-    refusal = await host_of(context).open_table(chat.id, context.args[0].lower(), user.id,
-                                                user.language_code, settings)
+    refusal = await services(context).tables.open_table(
+        chat.id, args(context)[0].lower(), user.id, user.language_code, settings)
     if refusal:
         await reply(update, refusal)
 
@@ -115,7 +172,7 @@ async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/table: post the table message again at the bottom of the chat."""
     chat = update.effective_chat
-    if chat is None or not await host_of(context).refresh(chat.id, repost=True):
+    if chat is None or not await services(context).tables.repost(chat.id):
         await reply(update, i18n.t(await chat_lang(update, context), "no_table"))
 
 
@@ -125,8 +182,9 @@ async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if chat is None or user is None:
         return
     lang = await chat_lang(update, context)
-    w = await host_of(context).balance(chat.id, user.id, user.full_name)
-    await reply(update, i18n.t(lang, "balance", name=user.full_name, balance=w.balance,
+    name = clean(user.full_name)
+    w = await services(context).storage.wallet(chat_id=chat.id, user_id=user.id, name=name)
+    await reply(update, i18n.t(lang, "balance", name=name, balance=w.balance,
                                on_table=w.on_table))
 
 
@@ -135,8 +193,7 @@ async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    amount = context.application.bot_data["settings"].daily_bonus
-    await reply(update, await host_of(context).bonus(chat.id, user.id, user.full_name, amount))
+    await reply(update, await bonus(services(context), chat.id, user.id, clean(user.full_name)))
 
 
 async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -145,7 +202,7 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if chat is None:
         return
     lang = await chat_lang(update, context)
-    rows = await host_of(context).storage.leaderboard(chat_id=chat.id, limit=10)
+    rows = await services(context).storage.leaderboard(chat_id=chat.id, limit=10)
     if not rows:
         await reply(update, i18n.t(lang, "top_empty"))
         return
@@ -161,23 +218,24 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if chat is None or user is None:
         return
     lang = await chat_lang(update, context)
-    entries = await host_of(context).storage.recent_coups(chat_id=chat.id, user_id=user.id,
+    entries = await services(context).storage.recent_coups(chat_id=chat.id, user_id=user.id,
                                                          limit=200)
     lines = render.history_lines(lang, entries)
     if not lines:
-        await reply(update, i18n.t(lang, "history_empty", name=user.full_name))
+        await reply(update, i18n.t(lang, "history_empty", name=clean(user.full_name)))
         return
-    await reply(update, "\n".join([i18n.t(lang, "history_title", name=user.full_name), *lines]))
+    await reply(update, "\n".join([i18n.t(lang, "history_title", name=clean(user.full_name)),
+                                   *lines]))
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules GAME: the rules text in the chat's language."""
     lang = await chat_lang(update, context)
     games = ", ".join(registry.GAMES)
-    if not context.args or context.args[0].lower() not in registry.GAMES:
+    if not args(context) or args(context)[0].lower() not in registry.GAMES:
         await reply(update, i18n.t(lang, "rules_usage", games=games))
         return
-    game = context.args[0].lower()
+    game = args(context)[0].lower()
     text = rules_text(game, lang)
     if text is None:
         await reply(update, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
@@ -190,7 +248,7 @@ async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     """/verify: the shoe commitment and how to check a revealed shoe."""
     chat = update.effective_chat
     if chat is not None:
-        await reply(update, await host_of(context).verify(chat.id))
+        await reply(update, await services(context).tables.verify(chat.id))
 
 
 async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -199,9 +257,9 @@ async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if chat is None:
         return
     lang = await chat_lang(update, context)
-    if context.args and context.args[0].lower() in i18n.LANGUAGES:
-        new = context.args[0].lower()
-        await host_of(context).set_language(chat.id, new)
+    if args(context) and args(context)[0].lower() in i18n.LANGUAGES:
+        new = args(context)[0].lower()
+        await services(context).tables.set_language(chat.id, new)
         await reply(update, i18n.t(new, "language_set"))
         return
     markup = InlineKeyboardMarkup([[
@@ -218,10 +276,10 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if chat is None or not is_group(update) or not await is_admin(update, context):
         await reply(update, i18n.t(lang, "admins_only"))
         return
-    args = context.args or []
-    key = args[0] if len(args) >= 2 else None
-    value = args[1] if len(args) >= 2 else None
-    await reply(update, await host_of(context).settings(chat.id, key, value))
+    given = args(context)
+    key = given[0] if len(given) >= 2 else None
+    value = given[1] if len(given) >= 2 else None
+    await reply(update, await services(context).tables.settings(chat.id, key, value))
 
 
 async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -231,51 +289,101 @@ async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     if chat is None or not is_group(update) or not await is_admin(update, context):
         await reply(update, i18n.t(lang, "admins_only"))
         return
-    await reply(update, await host_of(context).close_table(chat.id))
+    refusal = await services(context).tables.close_table(chat.id)
+    if refusal:
+        await reply(update, refusal)
+
+
+async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
+    """Answer a press once. A lost answer is repeated with the same text; Telegram refuses a
+    second answer to a query it already has, so the presser never sees two."""
+    for attempt in range(ANSWER_ATTEMPTS):
+        try:
+            await query.answer(clean(text)[:200], show_alert=alert)
+            return True
+        except RetryAfter as exc:
+            await asyncio.sleep(min(float(exc.retry_after if isinstance(exc.retry_after, int)
+                                          else exc.retry_after.total_seconds()), 5.0))
+        except BadRequest:  # already answered (a lost answer arrived) or too old
+            return False
+        except TelegramError as exc:
+            log.warning("answer to a press failed (attempt %d): %s", attempt + 1,
+                        type(exc).__name__)
+            await asyncio.sleep(0.3 * (attempt + 1))
+    return False
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Every inline button; every query is answered, refusals as a short pop-up."""
+    """Every inline button; every query is answered once, refusals as a short pop-up."""
     query = update.callback_query
     if query is None:
         return
+    try:
+        outcome, chat_id = await _press(update, query, context)
+    except Exception:
+        # nothing was committed: every commit returns an outcome, and what follows a commit
+        # cannot raise here
+        log.exception("press failed (chat %s, button %s)",
+                      update.effective_chat.id if update.effective_chat else None,
+                      callback_tag(query.data))
+        await answer(query, i18n.t(await _lang_or_en(update, context), "internal_error"))
+        return
+    await answer(query, outcome.text, outcome.alert)
+    svc = services(context)
+    try:
+        if outcome.keyboard is not None and query.message is not None:
+            await query.edit_message_reply_markup(outcome.keyboard)
+        if outcome.dm is not None and chat_id is not None:
+            await svc.presses.send_pick(outcome, chat_id)
+    except TelegramError as exc:
+        log.warning("after a press: %s", type(exc).__name__)
+
+
+async def _lang_or_en(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    chat = update.effective_chat
+    try:
+        return await services(context).languages.of(chat.id) if chat is not None else "en"
+    except Exception:  # the storage itself may be what failed
+        return "en"
+
+
+async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE
+                 ) -> tuple[Outcome, int | None]:
+    """What a press does, as the outcome to answer with and the table's chat."""
+    svc = services(context)
     user = query.from_user
     message = query.message
     chat_id = message.chat.id if message is not None else None
-    host = host_of(context)
-    lang = await host.language(chat_id) if chat_id is not None else "en"
+    lang = await svc.languages.of(chat_id) if chat_id is not None else "en"
     try:
-        button = decode(query.data)
+        button = decode(clean(query.data))
     except Malformed:
-        await query.answer(i18n.t(lang, "forged"))
-        return
-    if chat_id is None:
-        await query.answer(i18n.t(lang, "forged"))
-        return
+        return Outcome(i18n.t(lang, "forged")), None
     if isinstance(button, ActionButton):
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private:
             # a private keyboard (card selection, a private decision): it acts on the table
             # it names; the host checks the presser may act there exactly as in the group
             chat_id = button.chat_id
-        outcome = await host.press(chat_id, user.id, user.full_name, button, private)
-        await query.answer(outcome.text, show_alert=outcome.alert)
-        if outcome.keyboard is not None and message is not None:
-            await query.edit_message_reply_markup(outcome.keyboard)
-    elif isinstance(button, MyCards):
+        if chat_id is None:
+            return Outcome(i18n.t(lang, "forged")), None
+        name = clean(user.full_name)
+        return await svc.presses.press(chat_id, user.id, name, button, private), chat_id
+    if chat_id is None:
+        return Outcome(i18n.t(lang, "forged")), None
+    if isinstance(button, MyCards):
         if button.chat_id != chat_id:
-            await query.answer(i18n.t(lang, "other_table"))
-            return
-        await query.answer(await host.my_cards(chat_id, user.id), show_alert=True)
-    elif isinstance(button, NewTable):
+            return Outcome(i18n.t(lang, "other_table")), chat_id
+        return Outcome(await svc.presses.my_cards(chat_id, user.id), alert=True), chat_id
+    if isinstance(button, NewTable):
         if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-            await query.answer(i18n.t(lang, "group_only"))
-            return
-        refusal = await host.open_table(chat_id, button.game, user.id, user.language_code)
-        await query.answer(refusal or i18n.game_name(lang, button.game), show_alert=bool(refusal))
-    else:
-        await host.set_language(chat_id, button.language)
-        await query.answer(i18n.t(button.language, "language_set"))
+            return Outcome(i18n.t(lang, "group_only")), chat_id
+        refusal = await svc.tables.open_table(chat_id, button.game, user.id, user.language_code)
+        return Outcome(refusal or i18n.game_name(lang, button.game), alert=bool(refusal),
+                       committed=refusal is None), chat_id
+    assert isinstance(button, SetLanguage)
+    await svc.tables.set_language(chat_id, button.language)
+    return Outcome(i18n.t(button.language, "language_set"), committed=True), chat_id
 
 
 async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -283,23 +391,33 @@ async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or msg is None or not msg.text:
         return
-    answer = await host_of(context).typed_amount(chat.id, user.id, user.full_name, msg.text)
-    if answer:
-        await reply(update, answer)
+    answer_text = await services(context).presses.typed_amount(
+        chat.id, user.id, clean(user.full_name), clean(msg.text))
+    if answer_text:
+        await reply(update, answer_text)
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The bot was added to a group: greet it in the adder's language."""
+    """The bot was added to a group (greet it, resume its table) or removed (pause it)."""
     change: ChatMemberUpdated | None = update.my_chat_member
     if change is None or change.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         return
+    svc = services(context)
     was = change.old_chat_member.status
     now = change.new_chat_member.status
-    if was in (ChatMember.LEFT, ChatMember.BANNED) and now in (ChatMember.MEMBER,
-                                                               ChatMember.ADMINISTRATOR):
-        host = host_of(context)
-        lang = await host.language(change.chat.id, change.from_user.language_code)
-        await context.bot.send_message(change.chat.id, i18n.t(lang, "welcome_group"))
+    out = (ChatMember.LEFT, ChatMember.BANNED)
+    chat_id = change.chat.id
+    if now in out and was not in out:
+        await svc.tables.group_lost(chat_id)
+        return
+    if was in out and now in (ChatMember.MEMBER, ChatMember.ADMINISTRATOR):
+        svc.courier.regained(chat_id)
+        lang = await svc.languages.of(chat_id, change.from_user.language_code)
+        try:
+            await context.bot.send_message(chat_id, i18n.t(lang, "welcome_group"))
+        except TelegramError as exc:
+            log.warning("greeting in chat %s failed: %s", chat_id, type(exc).__name__)
+        await svc.tables.group_back(chat_id)
 
 
 def callback_tag(data: str | None) -> str:
@@ -309,28 +427,12 @@ def callback_tag(data: str | None) -> str:
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log the error with its traceback, never the update itself (it may hold cards); a press
-    that failed still gets its answer, so the presser is not left with a spinning button."""
+    """Log the error with its traceback, never the update itself (it may hold cards). Button
+    presses answer their own failures (:func:`on_button`), so none is answered twice."""
     if not isinstance(update, Update):
         log.error("error outside an update", exc_info=context.error)
         return
     chat = update.effective_chat
     user = update.effective_user
-    query = update.callback_query
-    log.error("error while handling update %s (chat %s, user %s, button %s)",
-              update.update_id, chat.id if chat else None, user.id if user else None,
-              callback_tag(query.data) if query else "-", exc_info=context.error)
-    if query is None:
-        return
-    lang = "en"
-    try:
-        if chat is not None:
-            lang = await host_of(context).language(chat.id)
-    except Exception:  # the storage itself may be what failed
-        log.warning("no language for chat %s; answering in English",
-                    chat.id if chat else None)
-    try:
-        await query.answer(i18n.t(lang, "internal_error"))
-    except TelegramError as exc:
-        # already answered before the failure, or Telegram is down: nothing more to do
-        log.warning("could not answer a failed press: %s", type(exc).__name__)
+    log.error("error while handling update %s (chat %s, user %s)", update.update_id,
+              chat.id if chat else None, user.id if user else None, exc_info=context.error)

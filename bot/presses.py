@@ -1,42 +1,28 @@
-"""Button presses and typed amounts: validate table/coup/version, build the action, apply.
+"""What players do: buttons in the group or in private, amounts they type, their own cards.
 
-A press names its table, coup and step (``bot.callbacks``); anything stale,
-repeated or forged gets a short pop-up and changes nothing. Amounts come from
-the button or, after "type an amount", from the presser's next group message.
+A press names its table, coup and step (:mod:`bot.callbacks`) and is decoded
+strictly (:mod:`bot.decoder`); anything stale, repeated or forged gets a short
+pop-up and changes nothing. An accepted press is committed through
+:meth:`bot.tables.Tables.commit`, and only a committed step is answered as done.
 """
 
 from __future__ import annotations
 
-import re
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
-from bot import i18n, render
+from bot import decoder, drawing, i18n, render
 from bot.callbacks import ActionButton
-from bot.specs import (
-    amount_field,
-    choice_data,
-    choice_field,
-    collect_buttons,
-    player_buttons,
-    union_choices,
-)
-from bot.steps import Steps
-from games.engine import (
-    ActionSpec,
-    Engine,
-    GameState,
-    IllegalAction,
-    Join,
-    Reason,
-    parse_action,
-)
-from storage.base import InsufficientFunds, StaleVersion, TableNotFound
-
-MAX_AMOUNT = 10**12
+from bot.decoder import Act, AskAmount, Forged, PickCards
+from bot.languages import Languages
+from bot.record import Table
+from bot.tables import Tables
+from games.engine import Action, IllegalAction, Join, Reason
+from storage.base import InsufficientFunds, StaleVersion, Storage, TableNotFound
 
 
 @dataclass
@@ -50,146 +36,152 @@ class Prompt:
 
 @dataclass
 class Outcome:
-    """What to tell the presser (a pop-up) after a button press."""
+    """What to tell the presser (a pop-up) after a button press; ``committed`` when his
+    press changed the table, so a failed answer is repeated with the same true text."""
 
     text: str
     alert: bool = False
     keyboard: InlineKeyboardMarkup | None = None
+    dm: tuple[int, str, InlineKeyboardMarkup] | None = None
+    committed: bool = False
 
 
+class Presses:
+    """Buttons and typed amounts, turned into committed steps or refusals."""
 
-class Presses(Steps):
-    """What players do: buttons in the group or in private, and amounts they type."""
-
-    prompts: dict[tuple[int, int], Prompt]
+    def __init__(self, tables: Tables, storage: Storage, languages: Languages,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.tables = tables
+        self.storage = storage
+        self.languages = languages
+        self.clock = clock
+        self.prompts: dict[tuple[int, int], Prompt] = {}
 
     async def press(self, chat_id: int, user_id: int, name: str,
                     button: ActionButton, private: bool = False) -> Outcome:
-        """A table button: validate table/coup/version, build the action, apply, commit."""
-        lang = await self.language(chat_id)
+        """A table button: validate table/coup/version, decode strictly, apply, commit."""
+        lang = await self.languages.of(chat_id)
         if button.chat_id != chat_id:
             return Outcome(i18n.t(lang, "other_table"))
-        async with self.lock(chat_id):
+        async with self.tables.lock(chat_id):
             try:
-                rec = await self.storage.load_table(chat_id=chat_id)
+                table = await self.tables.load(chat_id)
             except TableNotFound:
                 return Outcome(i18n.t(lang, "no_table"))
-            engine, state = self._load(rec.game, rec.state_json)
+            if table.meta.paused:
+                return Outcome(i18n.t(lang, "table_paused"))
+            state = table.state
             if button.coup != state.coup or button.version != state.version:
                 return Outcome(i18n.t(lang, "stale"))
             try:
-                specs = [s for s in engine.legal_actions(state, user_id)
+                specs = [s for s in table.engine.legal_actions(state, user_id)
                          if s.kind == button.kind]
             except IllegalAction as exc:
                 return Outcome(i18n.reason_text(lang, exc.reason))
-            if specs and any(i18n.is_card(c) for c in specs[0].choices) and (
-                    button.ask or button.select is not None or button.confirm is not None):
-                return await self._private_choice(chat_id, rec.meta, rec.deadline, engine,
-                                                  state, user_id, button, specs[0], lang)
-            if button.ask:
-                if not specs:
-                    return Outcome(self._why_not(engine, state, user_id, button.kind, lang))
-                spec = specs[0]
-                self.prompts[(chat_id, user_id)] = Prompt(
-                    button.kind, state.coup, self.clock() + float(
-                        rec.meta.get("timeout", self.decision_timeout)))
-                seconds = int(rec.meta.get("timeout", self.decision_timeout))
-                if spec.min is not None and spec.max is not None:
-                    return Outcome(i18n.t(lang, "ask_amount", min=spec.min, max=spec.max,
-                                          seconds=seconds), alert=True)
-                return Outcome(i18n.t(lang, "ask_amount_any", seconds=seconds), alert=True)
-            data: dict[str, Any] = {"kind": button.kind}
-            if button.kind == "join":
-                w = await self.storage.wallet(chat_id=chat_id, user_id=user_id, name=name)
-                if w.balance <= 0:
-                    return Outcome(i18n.t(lang, "wallet_low"), alert=True)
-                action: Any = Join(name=name[:64] or str(user_id), buy_in=w.balance)
-            else:
-                if button.kind == "cut":
-                    # docs/rules.md §0 "Cut": a fresh secure random offset from the press
-                    data["offset"] = secrets.randbelow(1 << 30)
-                elif button.choice is not None:
-                    # a private keyboard indexes the presser's own choices, the group's
-                    # the union of everybody's (what each keyboard was drawn from)
-                    buttons = (player_buttons(engine, state, user_id) if private
-                               else collect_buttons(engine, state, engine.view(state, None)))
-                    choices = union_choices(buttons.kinds.get(button.kind, []))
-                    if button.choice >= len(choices):
-                        return Outcome(i18n.t(lang, "forged"))
-                    data.update(choice_data(engine, button.kind, choices[button.choice]))
-                    field = amount_field(engine, button.kind)
-                    if button.amount is not None and field is not None:
-                        data[field] = button.amount
-                elif button.amount is not None:
-                    field = amount_field(engine, button.kind)
-                    if field is None:
-                        return Outcome(i18n.t(lang, "forged"))
-                    data[field] = button.amount
-                try:
-                    action = parse_action(engine, data)
-                except IllegalAction as exc:
-                    return Outcome(i18n.reason_text(lang, exc.reason))
-            return await self._apply(chat_id, rec.meta, rec.deadline, engine, state,
-                                     user_id, action, lang)
-
-    async def _private_choice(self, chat_id: int, meta: dict[str, Any],
-                              deadline: float | None, engine: Engine[Any], state: GameState,
-                              user_id: int, button: ActionButton, spec: ActionSpec,
-                              lang: str) -> Outcome:
-        """Choices among the presser's own cards: a keyboard in his private chat only."""
-        choices = list(spec.choices)
-        if button.confirm is None:
-            mask = button.select or 0
-            if mask >> len(choices):
+            if not specs:
+                if button.kind not in table.engine.action_types:
+                    return Outcome(i18n.t(lang, "forged"))
+                return Outcome(self._refusal(table, user_id, button, lang))
+            try:
+                decoded = decoder.decode_press(table.engine, state, user_id, button, specs[0],
+                                               private)
+            except Forged:
                 return Outcome(i18n.t(lang, "forged"))
-            markup = render.selection_keyboard(lang, chat_id, state.coup, state.version,
-                                               button.kind, choices, mask, spec.max)
-            if button.select is not None:
-                return Outcome("", keyboard=markup)
-            text = i18n.t(lang, "pick_private", label=i18n.action_label(lang, button.kind))
+            if isinstance(decoded, AskAmount):
+                return self._ask(table, user_id, decoded, lang)
+            if isinstance(decoded, PickCards):
+                return self._pick(table, user_id, button.kind, decoded, lang)
+            action = await self._action(table, user_id, name, decoded, lang)
+            if isinstance(action, Outcome):
+                return action
+            return await self._apply(table, user_id, action, lang)
 
-            async def blocked(uid: int, chat_id: int = chat_id) -> None:
-                await self._dm_blocked(chat_id, uid)
-
-            self.dms.send(user_id, text, blocked, markup)
-            return Outcome(i18n.t(lang, "see_private"), alert=True)
-        mask = button.confirm
-        if mask >> len(choices):
-            return Outcome(i18n.t(lang, "forged"))
-        picked = [c for i, c in enumerate(choices) if mask >> i & 1]
-        field = choice_field(engine, button.kind)
-        if field is None:
-            return Outcome(i18n.t(lang, "forged"))
+    async def _action(self, table: Table, user_id: int, name: str, decoded: Act,
+                      lang: str) -> Action | Outcome:
+        data = dict(decoded.data)
+        if data["kind"] == "join":
+            w = await self.storage.wallet(chat_id=table.chat_id, user_id=user_id, name=name)
+            if w.balance <= 0:
+                return Outcome(i18n.t(lang, "wallet_low"), alert=True)
+            return Join(name=name[:64] or str(user_id), buy_in=w.balance)
+        if data["kind"] == "cut":
+            # docs/rules.md §0 "Cut": a fresh secure random offset from the press
+            data["offset"] = secrets.randbelow(1 << 30)
         try:
-            action = parse_action(engine, {"kind": button.kind, field: picked})
+            return decoder.build(table.engine, data)
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason))
-        return await self._apply(chat_id, meta, deadline, engine, state, user_id, action, lang)
 
-    def _why_not(self, engine: Engine[Any], state: GameState, user_id: int, kind: str,
-                 lang: str) -> str:
-        view = engine.view(state, None)
+    def _ask(self, table: Table, user_id: int, ask: AskAmount, lang: str) -> Outcome:
+        seconds = int(self.tables.timeout_of(table.meta))
+        self.prompts[(table.chat_id, user_id)] = Prompt(ask.spec.kind, table.state.coup,
+                                                        self.clock() + seconds)
+        if ask.spec.min is not None and ask.spec.max is not None:
+            return Outcome(i18n.t(lang, "ask_amount", min=ask.spec.min, max=ask.spec.max,
+                                  seconds=seconds), alert=True)
+        return Outcome(i18n.t(lang, "ask_amount_any", seconds=seconds), alert=True)
+
+    def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
+              lang: str) -> Outcome:
+        """Choices among the presser's own cards: a keyboard in his private chat only."""
+        state = table.state
+        markup = render.selection_keyboard(lang, table.chat_id, state.coup, state.version,
+                                           kind, list(pick.spec.choices), pick.mask or 0,
+                                           pick.spec.max)
+        if pick.mask is not None:
+            return Outcome("", keyboard=markup)
+        text = i18n.t(lang, "pick_private", label=i18n.action_label(lang, kind))
+        return Outcome(i18n.t(lang, "see_private"), alert=True, dm=(user_id, text, markup))
+
+    def _refusal(self, table: Table, user_id: int, button: ActionButton, lang: str) -> str:
+        """Why a press of an action the presser may not take now is refused: the engine says
+        best, given the action as the button states it."""
+        field = decoder.amount_field(table.engine, button.kind)
+        data: dict[str, object] = {"kind": button.kind}
+        if button.amount is not None and field is not None:
+            data[field] = button.amount
+        if button.kind not in ("join", "cut") and not (
+                button.ask or button.choice is not None or button.select is not None
+                or button.confirm is not None):
+            try:
+                table.engine.apply(table.state, user_id, decoder.build(table.engine, data))
+            except IllegalAction as exc:
+                return i18n.reason_text(lang, exc.reason)
+        return self._why_not(table, user_id, button.kind, lang)
+
+    def _why_not(self, table: Table, user_id: int, kind: str, lang: str) -> str:
+        view = table.engine.view(table.state, None)
         if all(s.player != user_id for s in view.seats) and kind != "join":
             return i18n.reason_text(lang, Reason.NOT_SEATED)
         if view.awaiting and user_id not in view.awaiting:
             return i18n.reason_text(lang, Reason.NOT_YOUR_TURN)
         return i18n.reason_text(lang, Reason.WRONG_PHASE)
 
-    async def _apply(self, chat_id: int, meta: dict[str, Any], deadline: float | None,
-                     engine: Engine[Any], state: GameState, user_id: int, action: Any,
-                     lang: str) -> Outcome:
+    async def _apply(self, table: Table, user_id: int, action: Action, lang: str) -> Outcome:
         try:
-            step = engine.apply(state, user_id, action)
+            step = table.engine.apply(table.state, user_id, action)
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason))
         try:
-            await self._commit(chat_id, meta, deadline, engine, state, step)
+            await self.tables.commit(table, step)
         except StaleVersion:
             return Outcome(i18n.t(lang, "stale"))
         except InsufficientFunds:
             return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS))
-        self.prompts.pop((chat_id, user_id), None)
-        return Outcome(i18n.action_label(lang, action.kind))
+        self.prompts.pop((table.chat_id, user_id), None)
+        return Outcome(i18n.action_label(lang, action.kind), committed=True)
+
+    async def send_pick(self, outcome: Outcome, chat_id: int) -> None:
+        """Queue the private selection keyboard an outcome carries (after the answer)."""
+        if outcome.dm is None:
+            return
+        user_id, text, markup = outcome.dm
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return
+            await self.tables.commit(table, outbox=[drawing.dm_message(user_id, text, markup)])
 
     async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str) -> str | None:
         """A group message from a player asked for an amount; a reply text or None."""
@@ -199,33 +191,71 @@ class Presses(Steps):
         if prompt.expires < self.clock():
             self.prompts.pop((chat_id, user_id), None)
             return None
-        lang = await self.language(chat_id)
-        raw = text.strip().replace(" ", "").replace("_", "")
-        if not re.fullmatch(r"[+-]?\d{1,30}", raw):
+        lang = await self.languages.of(chat_id)
+        amount = decoder.parse_amount(text)
+        if amount is None:
             return i18n.t(lang, "amount_not_number", name=name)
-        amount = int(raw)
-        async with self.lock(chat_id):
+        async with self.tables.lock(chat_id):
             try:
-                rec = await self.storage.load_table(chat_id=chat_id)
+                table = await self.tables.load(chat_id)
             except TableNotFound:
                 self.prompts.pop((chat_id, user_id), None)
                 return None
-            engine, state = self._load(rec.game, rec.state_json)
-            specs = [s for s in engine.legal_actions(state, user_id) if s.kind == prompt.kind]
-            if state.coup != prompt.coup or not specs:
+            try:
+                specs = [s for s in table.engine.legal_actions(table.state, user_id)
+                         if s.kind == prompt.kind]
+            except IllegalAction:
+                specs = []
+            if table.state.coup != prompt.coup or not specs or table.meta.paused:
                 self.prompts.pop((chat_id, user_id), None)
                 return i18n.reason_text(lang, Reason.WRONG_PHASE)
-            lo = min((s.min for s in specs if s.min is not None), default=1)
-            hi = max((s.max for s in specs if s.max is not None), default=MAX_AMOUNT)
+            lo, hi = decoder.amount_bounds(specs)
             if amount < lo or amount > hi:
                 return i18n.t(lang, "amount_bounds", name=name, min=lo, max=hi)
-            field = amount_field(engine, prompt.kind)
-            if field is None:
-                self.prompts.pop((chat_id, user_id), None)
-                return None
-            action = parse_action(engine, {"kind": prompt.kind, field: amount})
-            outcome = await self._apply(chat_id, rec.meta, rec.deadline, engine, state,
-                                        user_id, action, lang)
-            if (chat_id, user_id) in self.prompts:
+            try:
+                decoded = decoder.decode_press(table.engine, table.state, user_id, ActionButton(
+                    chat_id, table.state.coup, table.state.version, prompt.kind, amount=amount),
+                    specs[0], False)
+                action = await self._action(table, user_id, name, decoded, lang) if isinstance(
+                    decoded, Act) else Outcome(i18n.t(lang, "forged"))
+            except Forged:
+                action = Outcome(i18n.t(lang, "forged"))
+            if isinstance(action, Outcome):
+                return f"{name}: {action.text}"
+            outcome = await self._apply(table, user_id, action, lang)
+            if not outcome.committed:
                 return f"{name}: {outcome.text}"
             return None
+
+    async def my_cards(self, chat_id: int, user_id: int) -> str:
+        """The *My cards* pop-up: the presser's own hidden cards, nobody else's."""
+        lang = await self.languages.of(chat_id)
+        try:
+            table = await self.tables.load(chat_id)
+        except TableNotFound:
+            return i18n.t(lang, "no_table")
+        return render.cards_popup(lang, table.engine.view(table.state, user_id))
+
+    async def dm_opened(self, user_id: int, payload: str | None
+                        ) -> tuple[str, InlineKeyboardMarkup | None] | None:
+        """A player pressed Start in private (maybe from a deep link): his cards, if any, and
+        his pending private decision keyboard."""
+        chat_id = drawing.parse_payload(payload) if payload else None
+        if chat_id is None:
+            return None
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return None
+            if user_id in table.meta.dm_blocked:
+                blocked = [u for u in table.meta.dm_blocked if u != user_id]
+                await self.tables.commit(
+                    table, meta=table.meta.model_copy(update={"dm_blocked": blocked}))
+        lang = await self.languages.of(chat_id)
+        view = table.engine.view(table.state, user_id)
+        markup = drawing.decision_keyboard(lang, chat_id, table.engine, table.state, user_id)
+        if not view.my_cards and markup is None:
+            return None
+        lines = [i18n.t(lang, "decide_private")] if markup is not None else []
+        return render.dm_text(lang, view, lines), markup

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from bot import render
-from bot.host import closing_transfers
 from bot.specs import amount_field, collect_buttons
 from games import registry
 from games.cards import pretty
@@ -93,18 +92,3 @@ def test_dm_shows_only_the_viewers_cards() -> None:
                      my_cards=("Th", "9s"))
     assert render.dm_text("en", view, []) == "Baccarat, coup #2:\nYour cards: 10♥ 9♠"
     assert render.cards_popup("ru", view) == "Ваши карты: 10♥ 9♠"
-
-
-def test_closing_a_table_empties_every_account_fairly() -> None:
-    view = TableView(game="chemin_de_fer", version=1, coup=1, phase="staking", viewer=None,
-                     seats=(SeatView(player=1, name="A", stack=0, role="banker"),
-                            SeatView(player=2, name="B", stack=0, role="punter")))
-    balances = {"stack:1": 500, "stack:2": 900, "stake:2": 100, "bank": 340}
-    contrib = {"bank": {"1": 300, "2": 30}}
-    transfers = closing_transfers(balances, contrib, view)
-    moved: dict[tuple[str, str], int] = {}
-    for t in transfers:
-        moved[(t.src, t.dst)] = moved.get((t.src, t.dst), 0) + t.amount
-    assert moved == {("bank", "wallet:1"): 310, ("bank", "wallet:2"): 30,
-                     ("stack:1", "wallet:1"): 500, ("stack:2", "wallet:2"): 900,
-                     ("stake:2", "wallet:2"): 100}

@@ -63,6 +63,7 @@ class BotProcess:
             "DECISION_TIMEOUT": str(timeout),
             "GROUP_MESSAGES_PER_MINUTE": "600",
             "LOG_LEVEL": "INFO",
+            "TEST_HOOKS": "1",
             "PYTHONPATH": str(ROOT),
             **(extra or {}),
         }
@@ -110,6 +111,14 @@ class BotProcess:
         finally:
             db.close()
         return json.loads(row[0]) if row and row[0] else {}
+
+    def shown_cards(self, chat_id: int) -> list[str]:
+        """The cards of public events the bot recorded for the chat (its test hook)."""
+        path = self.data_dir / "shown.jsonl"
+        if not path.exists():
+            return []
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        return [c for r in rows if r.get("chat") == chat_id for c in r.get("cards", [])]
 
     def write_state(self, chat_id: int, state_json: str) -> None:
         """Replace the stored state of the chat's table (same version) while the process is
@@ -205,7 +214,7 @@ class Game:
 
     async def sample_public(self) -> None:
         """Remember which cards the engine has made public by now (public view, and the cards
-        of its public events the host keeps in meta "shown"), with the log position."""
+        of its public events the bot records through its test hook), with the log position."""
         entries = await self.sb.log(since=self.samples[-1][0] if self.samples else None)
         seq = max((e["seq"] for e in entries), default=self.samples[-1][0] if self.samples else 0)
         public = set(self.samples[-1][1]) if self.samples else set()
@@ -216,9 +225,8 @@ class Game:
             for s in view.seats:
                 public.update(s.face_up)
             public.update(_raw_cards(view.info))
-            meta = self.bot.db_meta(self.chat_id)
-            public.update(meta.get("shown", []))
-            public.update((meta.get("revealed") or {}).get("order", []))
+            public.update(self.bot.shown_cards(self.chat_id))
+            public.update((self.bot.db_meta(self.chat_id).get("revealed") or {}).get("order", []))
         self.samples.append((seq, frozenset(public)))
 
     async def setup(self, admin: int | None = None) -> None:
@@ -551,3 +559,71 @@ def log_check(text: str, private: set[str], expected_tracebacks: int) -> None:
             continue
         found = set(cards_in(line)) | set(RAW_RE.findall(line))
         assert not found & private, f"card(s) {sorted(found & private)} in a log line: {line}"
+
+
+# --- faults, fuzzing and stops: what test_e2e_faults / _fuzz / _stop check -------------------
+
+SETTLED_RE = re.compile(r"coup #(\d+) settled|кон №(\d+): расчёт")
+INTERNAL_ERROR = {i18n.t(lang, "internal_error") for lang in ("en", "ru")}
+
+
+async def settled_coups(sb: SandboxClient, chat_id: int) -> dict[int, int]:
+    """How many times each coup's settlement stands in the group, counted over the FINAL text
+    of every bot message (edits applied, deleted messages left out): a settlement delivered
+    as a new message or as an edit of the table message counts once either way."""
+    counts: dict[int, int] = {}
+    for m in await sb.bot_messages(chat_id):
+        for found in SETTLED_RE.finditer(m["text"] or ""):
+            coup = int(found.group(1) or found.group(2))
+            counts[coup] = counts.get(coup, 0) + 1
+    return counts
+
+
+def chips(bot: BotProcess) -> tuple[int, int]:
+    """(chips in wallets and table accounts, chips ever granted or given as bonuses), over the
+    bot's whole database: equal while no chip is created or lost."""
+    db = sqlite3.connect(f"file:{bot.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
+    try:
+        held = db.execute("SELECT COALESCE(SUM(balance), 0) FROM wallets").fetchone()[0]
+        held += db.execute("SELECT COALESCE(SUM(balance), 0) FROM table_accounts").fetchone()[0]
+        issued = db.execute(
+            "SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE account LIKE 'wallet:%'"
+            " AND reason IN ('starting_grant', 'daily_bonus')"
+        ).fetchone()[0]
+    finally:
+        db.close()
+    return held, issued
+
+
+def balances(bot: BotProcess) -> dict[str, int]:
+    """Every wallet and table account with its balance (to show that no chip moved)."""
+    db = sqlite3.connect(f"file:{bot.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
+    try:
+        rows = db.execute("SELECT chat_id, user_id, balance FROM wallets").fetchall()
+        out = {f"{c}/wallet:{u}": b for c, u, b in rows}
+        rows = db.execute("SELECT chat_id, account, balance FROM table_accounts").fetchall()
+        out.update({f"{c}/{a}": b for c, a, b in rows})
+    finally:
+        db.close()
+    return out
+
+
+async def answered_badly(sb: SandboxClient) -> list[dict[str, Any]]:
+    """Callback queries the bot did not answer exactly once (none: all is well)."""
+    return [a for a in await sb.answers() if a["answer_calls"] != 1]
+
+
+async def synced_now(game: Game) -> dict[str, Any] | None:
+    """The table message if it shows the stored version right now, else None (no waiting)."""
+    row = game.bot.db_table(game.chat_id)
+    m = await game.table_message()
+    if row is None or m is None:
+        return None
+    versions = {decode_action(d)[1] for _, d in game.sb.buttons(m) if decode_action(d)}
+    return m if versions == {row[2]} else None
+
+
+def phase_of(message: dict[str, Any]) -> str:
+    """The phase word on a table message ("" if none)."""
+    return next((ln.split(":", 1)[1].strip().replace(" ", "_")
+                 for ln in message["text"].splitlines() if ln.startswith("Phase:")), "")

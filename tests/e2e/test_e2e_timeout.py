@@ -35,5 +35,5 @@ async def test_a_timed_out_edit_loses_no_step(sandbox, bot_factory, tmp_path: Pa
     assert row is not None and row[2] == before[2] + 2
     assert [line for line in message["text"].splitlines() if "💰" in line] == [
         "1. Gil [punter] · 💰1000", "2. Hal [punter] · 💰1000", "3. Ida [punter] · 💰1000"]
-    assert f"editMessageText in chat {CHAT} failed: Timed out" in bot.log_text()
+    assert f"editMessageText in chat {CHAT} failed: TimedOut" in bot.log_text()
     assert "Traceback" not in bot.log_text()

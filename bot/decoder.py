@@ -1,0 +1,147 @@
+"""From a pressed button or a typed amount to an engine action, strictly.
+
+A button's data must be exactly one our renderer could have drawn for the
+presser's legal actions now (:func:`bot.render.keyboard`): an amount only on an
+amount button, a choice only where there are choices, a card selection only
+where the choices are the presser's own cards. Anything else is forged and
+refused, never read as a plainer press (``leave`` with a selection is not
+*Leave*).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from bot import i18n
+from bot.callbacks import ActionButton
+from bot.render import HOST_FILLED
+from bot.specs import (
+    amount_field,
+    choice_data,
+    choice_field,
+    collect_buttons,
+    player_buttons,
+    union_choices,
+)
+from games.engine import Action, ActionSpec, Engine, GameState, IllegalAction, Reason, parse_action
+
+MAX_AMOUNT = 10**12
+
+
+class Forged(Exception):
+    """The press could not have come from a button we drew."""
+
+
+@dataclass(frozen=True)
+class AskAmount:
+    """The player pressed "type an amount" for ``spec``."""
+
+    spec: ActionSpec
+
+
+@dataclass(frozen=True)
+class PickCards:
+    """The player opens (``mask`` None) or changes his private selection among his cards."""
+
+    spec: ActionSpec
+    mask: int | None
+
+
+@dataclass(frozen=True)
+class Act:
+    """A complete action to apply (``data``: its fields before the host fills any)."""
+
+    data: dict[str, Any]
+
+
+Decoded = AskAmount | PickCards | Act
+
+
+def _own_cards(spec: ActionSpec) -> bool:
+    return any(i18n.is_card(c) for c in spec.choices)
+
+
+def decode_press(engine: Engine[Any], state: GameState, player: int, button: ActionButton,
+                 spec: ActionSpec, private: bool) -> Decoded:
+    """What ``button`` asks of ``spec`` (the presser's legal action of that kind); raises
+    :class:`Forged` when no button of ours carries that data."""
+    b = button
+    if _own_cards(spec):
+        if b.amount is not None or b.choice is not None:
+            raise Forged("a card selection takes no amount or choice")
+        if b.confirm is not None:
+            return Act(_selection(engine, spec, b.kind, b.confirm))
+        if b.select is not None:
+            if not private:
+                raise Forged("a selection is changed in the private chat only")
+            _mask_fits(spec, b.select)
+            return PickCards(spec, b.select)
+        if b.ask:
+            return PickCards(spec, None)
+        raise Forged("a card selection needs the private keyboard")
+    if b.select is not None or b.confirm is not None:
+        raise Forged("no card selection for this action")
+    field = amount_field(engine, b.kind)
+    if b.ask:
+        if field is None or b.choice is not None or b.kind in HOST_FILLED:
+            raise Forged("no amount to type for this action")
+        return AskAmount(spec)
+    data: dict[str, Any] = {"kind": b.kind}
+    if b.choice is not None:
+        if not spec.choices or b.kind in HOST_FILLED:
+            raise Forged("no choices for this action")
+        # a private keyboard indexes the presser's own choices, the group's the union of
+        # everybody's (what each keyboard was drawn from)
+        buttons = (player_buttons(engine, state, player) if private
+                   else collect_buttons(engine, state, engine.view(state, None)))
+        choices = union_choices(buttons.kinds.get(b.kind, []))
+        if b.choice >= len(choices):
+            raise Forged("choice out of range")
+        data.update(choice_data(engine, b.kind, choices[b.choice]))
+    if b.amount is not None:
+        if field is None or b.kind in HOST_FILLED or (spec.min is None and spec.max is None
+                                                      and not spec.presets):
+            raise Forged("no amount for this action")
+        data[field] = b.amount
+    elif b.choice is not None and field is not None:
+        raise Forged("this choice comes with an amount")
+    return Act(data)
+
+
+def _mask_fits(spec: ActionSpec, mask: int) -> None:
+    if mask < 0 or mask >> len(spec.choices):
+        raise Forged("selection names a card the player does not hold")
+
+
+def _selection(engine: Engine[Any], spec: ActionSpec, kind: str, mask: int) -> dict[str, Any]:
+    _mask_fits(spec, mask)
+    field = choice_field(engine, kind)
+    if field is None:
+        raise Forged("no selection field")
+    return {"kind": kind, field: [c for i, c in enumerate(spec.choices) if mask >> i & 1]}
+
+
+def build(engine: Engine[Any], data: dict[str, Any]) -> Action:
+    """The engine's action from decoded data (raises IllegalAction)."""
+    return parse_action(engine, data)
+
+
+def parse_amount(text: str) -> int | None:
+    """A typed amount ("1 000", "+200", "1_000"); None for anything that is not a number."""
+    raw = text.strip().replace(" ", "").replace("_", "").replace("\u00a0", "")
+    if not re.fullmatch(r"[+-]?\d{1,30}", raw):
+        return None
+    return int(raw)
+
+
+def amount_bounds(specs: list[ActionSpec]) -> tuple[int, int]:
+    """The range a typed amount must fall in, over the player's specs of one kind."""
+    lo = min((s.min for s in specs if s.min is not None), default=1)
+    hi = max((s.max for s in specs if s.max is not None), default=MAX_AMOUNT)
+    return lo, hi
+
+
+__all__ = ["Act", "AskAmount", "Forged", "IllegalAction", "PickCards", "Reason", "amount_bounds",
+           "amount_field", "build", "decode_press", "parse_amount"]

@@ -1,0 +1,71 @@
+"""A chat's table as the host holds it: the stored row, its typed host record, the engine.
+
+:class:`TableMeta` is what the host keeps beside the engine's state (who opened the
+table, names, the coup's log lines, the last revealed shoe...). It is stored in the
+table row's ``meta`` column and written only together with the row's revision
+(``TableRecord.rev``): every change goes through :meth:`bot.tables.Tables.commit`,
+which refuses a record computed from an older revision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games import registry
+from games.engine import Engine, GameState
+from storage.base import TableRecord
+
+
+class TableMeta(BaseModel):
+    """The host's typed record of one table."""
+
+    model_config = ConfigDict(extra="ignore")
+    opener: int = 0
+    timeout: float | None = None
+    """The table's decision timeout (/settings timeout); None: the bot's default."""
+    settings: dict[str, Any] = Field(default_factory=dict)
+    """Game settings changed with /settings since the table opened."""
+    names: dict[int, str] = Field(default_factory=dict)
+    """Every player ever seated here, by id: events may name one who has left."""
+    coup_lines: list[str] = Field(default_factory=list)
+    """The public lines of the coup under way, shown under the table."""
+    msg_coup: int = 0
+    """The coup the live table message was posted for."""
+    revealed: dict[str, Any] | None = None
+    """The last revealed shoe (order, salt, cut), for /verify."""
+    dm_blocked: list[int] = Field(default_factory=list)
+    """Players the bot may not write to; each got the deep link once."""
+    paused: bool = False
+    """The bot cannot write in the group (kicked or blocked): no deadline runs."""
+    grace_until: float | None = None
+    """After a pause, no deadline falls before this time (a whole decision time)."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One loaded table: the stored row, its record, the engine and its state."""
+
+    rec: TableRecord
+    meta: TableMeta
+    engine: Engine[Any]
+    state: GameState
+
+    @property
+    def chat_id(self) -> int:
+        """The group the table is in."""
+        return self.rec.chat_id
+
+    @property
+    def game(self) -> str:
+        """The registry name of the game."""
+        return self.rec.game
+
+
+def load(rec: TableRecord) -> Table:
+    """The table of a stored row."""
+    engine = registry.engine(rec.game)
+    state = engine.state_type.model_validate_json(rec.state_json)
+    return Table(rec, TableMeta.model_validate(rec.meta), engine, state)

@@ -1,0 +1,404 @@
+"""The tables: one lock per chat; load, ask the engine, commit with what must be sent.
+
+Every change to a table goes through :meth:`Tables.commit` under the chat's lock:
+the engine's step (state, transfers, the next deadline) or a change of the host's
+record alone is committed with the row revision it was computed from, together
+with everything it must send (the outbox, see :mod:`bot.delivery`). Only then is
+the courier rung. A :class:`storage.base.StaleVersion` means someone else's write
+won: nothing of this one happened. The host knows no game: it drives every engine
+through the contract in :mod:`games.engine`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from telegram.helpers import create_deep_linked_url
+
+from bot import drawing, i18n, render
+from bot.deadlines import Deadlines
+from bot.delivery import Doorbell
+from bot.drawing import Render
+from bot.hooks import Hooks
+from bot.languages import Languages
+from bot.record import Table, TableMeta, load
+from games import registry
+from games.engine import (
+    GameState,
+    IllegalAction,
+    Settlement,
+    ShoeRevealed,
+    Step,
+    StoodUp,
+    visible_events,
+)
+from storage.base import (
+    InsufficientFunds,
+    OutboxDraft,
+    StaleVersion,
+    Storage,
+    TableExists,
+    TableNotFound,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_COUP_LINES = 60
+MIN_TIMEOUT, MAX_TIMEOUT = 5, 3600
+
+
+def parse_setting(value: str) -> Any:
+    """A typed setting value: int, bool or text."""
+    if value.lstrip("-").isdigit() and len(value) < 19:
+        return int(value)
+    if value.lower() in ("true", "on", "yes"):
+        return True
+    if value.lower() in ("false", "off", "no"):
+        return False
+    return value
+
+
+class Tables:
+    """Every chat's table: open, play (commit), settings, close, pause and resume."""
+
+    def __init__(self, storage: Storage, languages: Languages, doorbell: Doorbell,
+                 deadlines: Deadlines, *, decision_timeout: float, bot_username: str,
+                 hooks: Hooks | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.storage = storage
+        self.languages = languages
+        self.doorbell = doorbell
+        self.deadlines = deadlines
+        self.decision_timeout = decision_timeout
+        self.bot_username = bot_username
+        self.hooks = hooks or Hooks()
+        self.clock = clock
+        self.locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, chat_id: int) -> asyncio.Lock:
+        """The one lock of a chat's table."""
+        return self.locks.setdefault(chat_id, asyncio.Lock())
+
+    async def load(self, chat_id: int) -> Table:
+        """The chat's table as stored (raises TableNotFound)."""
+        return load(await self.storage.load_table(chat_id=chat_id))
+
+    def timeout_of(self, meta: TableMeta) -> float:
+        """The table's decision timeout in seconds."""
+        return meta.timeout if meta.timeout is not None else self.decision_timeout
+
+    # ----------------------------------------------------------- the commit path
+
+    async def commit(self, table: Table, step: Step[Any] | None = None, *,
+                     meta: TableMeta | None = None, outbox: Sequence[OutboxDraft] = (),
+                     timed_out: Sequence[int] = ()) -> TableMeta:
+        """Commit an engine step (or, without one, a change of the record alone) with what
+        it must send; raises StaleVersion or InsufficientFunds, and then nothing happened."""
+        meta = (meta or table.meta).model_copy(deep=True)
+        drafts = list(outbox)
+        chat_id = table.chat_id
+        if step is None:
+            await self.storage.update_meta(chat_id=chat_id, meta=meta.model_dump(mode="json"),
+                                           expected_rev=table.rec.rev, outbox=drafts)
+            self.doorbell.ring(chat_id)
+            return meta
+        lang = await self.languages.of(chat_id)
+        deadline = self._deadline(table, step.state, meta)
+        drafts += self._step_drafts(lang, table, step, meta, timed_out)
+        await self.storage.commit_step(
+            chat_id=chat_id, expected_version=table.state.version,
+            state_json=step.state.model_dump_json(), version=step.state.version,
+            transfers=step.transfers, coup=step.state.coup, deadline=deadline,
+            meta=meta.model_dump(mode="json"), outbox=drafts, expected_rev=table.rec.rev)
+        # committed: from here on nothing can lose the step
+        if not meta.paused:
+            self.deadlines.schedule(chat_id, step.state.version, deadline, self.on_deadline)
+        self.hooks.public_events(chat_id, visible_events(step.events, None))
+        self.doorbell.ring(chat_id)
+        return meta
+
+    def _step_drafts(self, lang: str, table: Table, step: Step[Any], meta: TableMeta,
+                     timed_out: Sequence[int]) -> list[OutboxDraft]:
+        """What a step sends (and its record updated in ``meta``): the coup's result, stand-
+        ups, the table anew for a new coup, and each player's private events."""
+        engine, old, new, chat_id = table.engine, table.state, step.state, table.chat_id
+        view = engine.view(new, None)
+        for seats in (engine.view(old, None).seats, view.seats):
+            meta.names.update({s.player: s.name for s in seats})
+        names = meta.names
+        lines = list(meta.coup_lines)
+        if timed_out:
+            who = ", ".join(names.get(p, str(p)) for p in timed_out)
+            lines.append(i18n.t(lang, "timed_out", names=who))
+        result: list[str] | None = None
+        result_coup = old.coup
+        announcements = []
+        for event in visible_events(step.events, None):
+            lines.append(i18n.event_text(lang, event, names))
+            if isinstance(event, ShoeRevealed):
+                meta.revealed = dict(event.data)
+            if isinstance(event, StoodUp):
+                player = event.data.get("player")
+                name = names.get(player, str(player)) if isinstance(player, int) else "?"
+                announcements.append(i18n.t(lang, "stood_up", name=name))
+            if isinstance(event, Settlement):
+                result, lines = lines, []
+                result_coup = new.coup if new.coup == old.coup else old.coup
+        if new.coup != old.coup and result is None and new.coup > 0:
+            lines = lines[-4:]  # a new coup began without a result (a void coup, a stand-off)
+        meta.coup_lines = lines[-MAX_COUP_LINES:]
+        drafts = []
+        if result is not None:
+            drafts.append(drawing.settlement(
+                chat_id, render.settlement_text(lang, view, result_coup, result)))
+        drafts += [drawing.group_message(chat_id, text) for text in announcements]
+        if (result is not None or new.coup != meta.msg_coup) and view.seats:
+            meta.msg_coup = new.coup
+            drafts.append(drawing.table_post(chat_id))
+        drafts += drawing.direct_messages(lang, chat_id, engine, new, step.events, names)
+        return drafts
+
+    def _deadline(self, table: Table, new: GameState, meta: TableMeta) -> float | None:
+        """A fresh deadline whenever the awaited set changes, except when some of several
+        simultaneously awaited players have answered (the others keep their clock)."""
+        engine, old = table.engine, table.state
+        now_waiting = set(engine.awaiting(new))
+        if not now_waiting:
+            return None
+        before = set(engine.awaiting(old))
+        if (table.rec.deadline is not None and new.coup == old.coup and new.phase == old.phase
+                and now_waiting < before):
+            return table.rec.deadline
+        return self.clock() + self.timeout_of(meta)
+
+    def _due(self, table: Table) -> float | None:
+        """When the table's deadline really falls: never before a resume's grace ends."""
+        if table.rec.deadline is None:
+            return None
+        return max(table.rec.deadline, table.meta.grace_until or 0.0)
+
+    async def on_deadline(self, chat_id: int, version: int) -> None:
+        """The deadline of step ``version`` passed: apply the engine's safe defaults."""
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return
+            due = self._due(table)
+            if table.state.version != version or due is None or table.meta.paused:
+                return
+            if due > self.clock() + 0.05:
+                self.deadlines.schedule(chat_id, version, due, self.on_deadline)
+                return
+            awaited = table.engine.awaiting(table.state)
+            if not awaited:
+                return
+            step = table.engine.timeout(table.state)
+            try:
+                await self.commit(table, step, timed_out=awaited)
+            except (StaleVersion, InsufficientFunds):
+                log.warning("timeout step of chat %s not committed", chat_id)
+
+    # ----------------------------------------------------------- what the courier asks
+
+    async def current_render(self, chat_id: int) -> Render | None:
+        """The chat's table message as it should look now; None without a table."""
+        try:
+            table = await self.load(chat_id)
+        except TableNotFound:
+            return None
+        lang = await self.languages.of(chat_id)
+        return drawing.table_render(lang, chat_id, table.engine, table.state,
+                                    None if table.meta.paused else self._due(table),
+                                    table.meta.coup_lines)
+
+    async def group_lost(self, chat_id: int) -> None:
+        """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,
+        and what it must send waits in the outbox until the bot is back."""
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return
+            if table.meta.paused:
+                return
+            self.deadlines.cancel(chat_id)
+            await self.commit(table, meta=table.meta.model_copy(update={"paused": True}))
+        log.warning("chat %s refuses the bot: its table pauses", chat_id)
+
+    async def group_back(self, chat_id: int) -> None:
+        """The bot is back in the group: the table resumes; whoever is awaited gets a whole
+        decision time from now."""
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return
+            if not table.meta.paused:
+                return
+            lang = await self.languages.of(chat_id)
+            grace = self.clock() + self.timeout_of(table.meta)
+            meta = table.meta.model_copy(update={"paused": False, "grace_until": grace})
+            await self.commit(table, meta=meta, outbox=[
+                drawing.group_message(chat_id, i18n.t(lang, "table_resumed")),
+                drawing.table_post(chat_id)])
+            if table.rec.deadline is not None:
+                self.deadlines.schedule(chat_id, table.state.version, grace, self.on_deadline)
+
+    async def dm_blocked(self, chat_id: int, user_id: int) -> None:
+        """The bot may not write to ``user_id``: offer the deep link once per table."""
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return
+            if user_id in table.meta.dm_blocked:
+                return
+            lang = await self.languages.of(chat_id)
+            link = create_deep_linked_url(self.bot_username,
+                                          drawing.deep_link_payload(chat_id))
+            name = table.meta.names.get(user_id, str(user_id))
+            meta = table.meta.model_copy(update={"dm_blocked": [*table.meta.dm_blocked,
+                                                                user_id]})
+            await self.commit(table, meta=meta, outbox=[drawing.group_message(
+                chat_id, i18n.t(lang, "dm_blocked", name=name, link=link))])
+
+    async def table_missing(self, chat_id: int) -> None:
+        """The live table message is gone (deleted, replaced by a result): post it anew."""
+        await self.repost(chat_id)
+
+    # ----------------------------------------------------------- a table's life
+
+    async def resume_all(self) -> int:
+        """At start-up: reschedule every open table's deadline and redraw its message."""
+        records = await self.storage.open_tables()
+        for rec in records:
+            table = load(rec)
+            if not table.meta.paused:
+                self.deadlines.schedule(rec.chat_id, table.state.version, self._due(table),
+                                        self.on_deadline)
+            self.doorbell.ring(rec.chat_id)
+        return len(records)
+
+    async def open_table(self, chat_id: int, game: str, user_id: int,
+                         language_code: str | None,
+                         settings: dict[str, Any] | None = None) -> str | None:
+        """Open a table of ``game``; returns a refusal text or None."""
+        lang = await self.languages.of(chat_id, language_code)
+        if game not in registry.GAMES:
+            return i18n.t(lang, "unknown_game", games=", ".join(registry.GAMES))
+        engine = registry.engine(game)
+        async with self.lock(chat_id):
+            try:
+                state = engine.new_table(dict(settings or {}))
+            except (ValueError, TypeError, IllegalAction) as exc:
+                return i18n.t(lang, "settings_bad", error=type(exc).__name__)
+            meta = TableMeta(opener=user_id, msg_coup=state.coup)
+            try:
+                await self.storage.create_table(
+                    chat_id=chat_id, game=game, settings=dict(settings or {}),
+                    state_json=state.model_dump_json(), version=state.version,
+                    meta=meta.model_dump(mode="json"), outbox=[drawing.table_post(chat_id)])
+            except TableExists:
+                rec = await self.storage.load_table(chat_id=chat_id)
+                return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
+        self.doorbell.ring(chat_id)
+        return None
+
+    async def repost(self, chat_id: int) -> bool:
+        """/table: post the table message again at the bottom of the chat."""
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return False
+            await self.commit(table, outbox=[drawing.table_post(chat_id)])
+        return True
+
+    async def set_language(self, chat_id: int, lang: str) -> None:
+        """/language: the chat's language; the table is drawn again in it."""
+        await self.languages.choose(chat_id, lang)
+        self.doorbell.ring(chat_id)
+
+    async def settings(self, chat_id: int, key: str | None, value: str | None) -> str:
+        """/settings: show, or change one setting (timeout any time, game settings when
+        nobody is seated)."""
+        lang = await self.languages.of(chat_id)
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return i18n.t(lang, "no_table")
+            meta = table.meta
+            current = {**table.rec.settings, **meta.settings, "timeout": self.timeout_of(meta)}
+            if key is None or value is None:
+                lines = "\n".join(f"{k} = {v}" for k, v in current.items())
+                return i18n.t(lang, "settings_show", lines=lines)
+            parsed = parse_setting(value)
+            if key == "timeout":
+                if not isinstance(parsed, int) or not MIN_TIMEOUT <= parsed <= MAX_TIMEOUT:
+                    return i18n.t(lang, "settings_bad", error=f"{MIN_TIMEOUT}..{MAX_TIMEOUT}")
+                await self.commit(table, meta=meta.model_copy(update={"timeout": parsed}))
+                return i18n.t(lang, "settings_set", key=key, value=parsed)
+            if table.engine.view(table.state, None).seats:
+                return i18n.t(lang, "settings_seated")
+            wanted = {**table.rec.settings, **meta.settings, key: parsed}
+            try:
+                fresh = table.engine.new_table(wanted)
+            except (ValueError, TypeError, IllegalAction) as exc:
+                return i18n.t(lang, "settings_bad", error=str(exc).splitlines()[0][:200])
+            fresh = fresh.model_copy(update={"version": table.state.version + 1})
+            await self.commit(table, Step(state=fresh),
+                              meta=meta.model_copy(update={"settings": {**meta.settings,
+                                                                        key: parsed}}))
+            return i18n.t(lang, "settings_set", key=key, value=parsed)
+
+    async def close_table(self, chat_id: int) -> str | None:
+        """/closetable: the game voids its coup, every table chip goes back to a wallet, the
+        live table message becomes the closing text. Returns a refusal text or None."""
+        lang = await self.languages.of(chat_id)
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return i18n.t(lang, "no_table")
+            step = table.engine.close(table.state)
+            names = dict(table.meta.names)
+            lines = [i18n.t(lang, "table_closed")]
+            lines += [i18n.event_text(lang, e, names) for e in visible_events(step.events, None)
+                      if not isinstance(e, ShoeRevealed)]
+            for event in step.events:
+                if isinstance(event, ShoeRevealed):
+                    r = event.data
+                    lines.append(i18n.t(lang, "verify_revealed", commitment=r.get("commitment"),
+                                        salt=r.get("salt"), cut=r.get("cut"),
+                                        order=" ".join(r.get("order", []))))
+            await self.storage.close_table(
+                chat_id=chat_id, expected_version=table.state.version,
+                transfers=step.transfers, coup=table.state.coup,
+                outbox=[drawing.settlement(chat_id, "\n\n".join(lines))])
+            self.deadlines.cancel(chat_id)
+        self.doorbell.ring(chat_id)
+        return None
+
+    async def verify(self, chat_id: int) -> str:
+        """/verify: the current commitment and the last revealed shoe, with how to check."""
+        lang = await self.languages.of(chat_id)
+        try:
+            table = await self.load(chat_id)
+        except TableNotFound:
+            return i18n.t(lang, "no_table")
+        info = table.engine.view(table.state, None).info
+        commitment = info.get("commitment")
+        parts = [i18n.t(lang, "verify_current", commitment=commitment) if commitment
+                 else i18n.t(lang, "verify_none")]
+        revealed = table.meta.revealed
+        if revealed:
+            parts.append(i18n.t(lang, "verify_revealed", commitment=revealed.get("commitment"),
+                                salt=revealed.get("salt"), cut=revealed.get("cut"),
+                                order=" ".join(revealed.get("order", []))))
+        parts.append(i18n.t(lang, "verify_how"))
+        return render.clip("\n\n".join(parts))
