@@ -9,7 +9,6 @@ ru.py; the tables here join them per language.
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any
 
@@ -46,51 +45,23 @@ WORDS: dict[str, dict[str, str]] = {"en": en.WORDS, "ru": ru.WORDS}
 # Outcomes and reasons inside event data (``outcome``, ``reason``) and poker's hand words.
 VALUES: dict[str, dict[str, str]] = {"en": en.VALUES, "ru": ru.VALUES}
 
-# Poker hand names (games/poker/ranking.py describes hands in English): Russian by rank
-# (the rank words are ru.RANK_*).
-_RANKS_EN = ("deuce", "trey", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-             "queen", "king", "ace")
-_PLURALS_EN = ("deuces", "treys", "fours", "fives", "sixes", "sevens", "eights", "nines",
-               "tens", "jacks", "queens", "kings", "aces")
-_R = "|".join(_RANKS_EN)
-_P = "|".join(_PLURALS_EN)
-_HANDS_RU: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(f"^{pattern}$"), text) for pattern, text in (
-        (f"pair of ({_P})", "пара {g0}"),
-        (f"two pair, ({_P}) and ({_P})", "две пары: {p0} и {p1}"),
-        (f"three ({_P})", "тройка {g0}"),
-        (f"four ({_P})", "каре {g0}"),
-        (f"full house, ({_P}) over ({_P})", "фулл-хаус: тройка {g0} и пара {g1}"),
-        ("royal flush", "роял-флеш"),
-        (f"straight flush, ({_R}) high", "стрит-флеш до {s0}"),
-        (f"flush, ({_R}) high", "флеш до {s0}"),
-        (f"straight, ({_R}) high", "стрит до {s0}"),
-        (f"high card, ({_R}) high", "старшая карта — {n0}"),
-        (f"({_R}) high", "старшая карта — {n0}"),
-        ("possible straight", "возможен стрит"),
-        ("possible flush", "возможен флеш"),
-        ("possible full house", "возможен фулл-хаус"),
-    ))
+# Poker hands: a template per hand category, filled with rank words in their forms.
+HANDS: dict[str, dict[str, str]] = {"en": en.HANDS, "ru": ru.HANDS}
+RANK_FORMS: dict[str, dict[str, tuple[str, ...]]] = {"en": en.RANK_FORMS, "ru": ru.RANK_FORMS}
 
 
-def _rank_of(word_: str) -> int:
-    return _PLURALS_EN.index(word_) if word_ in _PLURALS_EN else _RANKS_EN.index(word_)
+def is_hand_value(value: Any) -> bool:
+    """True for a poker hand value as engines send it: ``{"category": ..., "ranks": [...]}``."""
+    return isinstance(value, dict) and set(value) == {"category", "ranks"}
 
 
-def hand_name(lang: str, text: str) -> str | None:
-    """A poker hand description in ``lang`` ("pair of queens" -> "пара дам"); None if unknown."""
-    for pattern, template in _HANDS_RU:
-        m = pattern.match(text)
-        if m is None:
-            continue
-        if _lang(lang) == "en":
-            return text
-        ranks = [_rank_of(g) for g in m.groups()]
-        fields = {f"{key}{i}": table[r] for i, r in enumerate(ranks)
-                  for key, table in (("n", ru.RANK_NOM), ("g", ru.RANK_PL_GEN), ("p", ru.RANK_PL),
-                                     ("s", ru.RANK_GEN))}
-        return template.format(**fields)
-    return None
+def hand_text(lang: str, value: dict[str, Any]) -> str:
+    """A poker hand value in words: ``{"category": "pair", "ranks": [10]}`` is "pair of
+    queens" in English, "пара дам" in Russian."""
+    lang = _lang(lang)
+    fields = {f"{form}{i}": words[rank] for form, words in RANK_FORMS[lang].items()
+              for i, rank in enumerate(value["ranks"])}
+    return HANDS[lang][value["category"]].format(**fields)
 
 
 def lang_of(code: str | None, default: str = "en") -> str:
@@ -148,7 +119,7 @@ def info_label(lang: str, key: str) -> str:
 
 
 def value_text(lang: str, value: str, key: str = "") -> str | None:
-    """The translation of a word-valued string (a hint, an outcome, a poker hand), or None
+    """The translation of a word-valued string (a hint, an outcome), or None
     when it is not a word we know (a name, a hash): such strings are shown as they are."""
     lang = _lang(lang)
     if key and f"{key}:{value}" in WORDS[lang]:
@@ -157,7 +128,7 @@ def value_text(lang: str, value: str, key: str = "") -> str | None:
         return VALUES[lang][value]
     if key == "action" and value in ACTIONS[lang]:
         return ACTIONS[lang][value]  # the safe default a timeout applied
-    return hand_name(lang, value)
+    return None
 
 
 def is_card(value: Any) -> bool:
@@ -200,11 +171,14 @@ def _player_dict(value: dict[str, Any], names: dict[int, str], lang: str | None)
 def format_value(value: Any, names: dict[int, str], key: str = "",
                  lang: str | None = None) -> str:
     """Human form of one event/info value: cards pretty, player ids named, lists joined;
-    with ``lang``, word-valued strings (outcomes, hints, poker hands) are translated."""
+    with ``lang``, word-valued strings (outcomes, hints) are translated; poker hand values
+    are worded (in English without ``lang``)."""
     if is_card(value):
         return pretty(value)
     if isinstance(value, bool):
         return "✓" if value else "✗"
+    if is_hand_value(value):
+        return hand_text(lang or "en", value)
     if isinstance(value, int) and key in SIGNED_KEYS:
         return f"+{value}" if value > 0 else str(value)
     if isinstance(value, int | str) and (key in PLAYER_KEYS or key.endswith("player")) \
@@ -214,8 +188,9 @@ def format_value(value: Any, names: dict[int, str], key: str = "",
         found = value_text(lang, value, key)
         return value if found is None else found
     if isinstance(value, list | tuple):
-        sep = "; " if any(isinstance(v, dict) for v in value) else " "
-        if lang is not None and any(isinstance(v, str) and not is_card(v) for v in value):
+        sep = "; " if any(isinstance(v, dict) and not is_hand_value(v) for v in value) else " "
+        if any(is_hand_value(v) for v in value) or (lang is not None and any(
+                isinstance(v, str) and not is_card(v) for v in value)):
             sep = ", "
         return sep.join(format_value(v, names, key, lang) for v in value)
     if isinstance(value, dict):

@@ -103,8 +103,13 @@ class Seen:
     texts: list[str] = field(default_factory=list)
 
     def words_in(self, key: str, value: Any) -> None:
-        """Word-valued strings (not cards, hashes, names or player ids) under ``key``."""
+        """Word-valued strings (not cards, hashes, names or player ids) under ``key``;
+        a poker hand value is worded as a whole (every language has every category)."""
         if key in NOT_WORDS:
+            return
+        if i18n.is_hand_value(value):
+            for lang in i18n.LANGUAGES:
+                assert i18n.hand_text(lang, value)
             return
         if isinstance(value, str):
             if not i18n.is_card(value) and not value.isdigit():
@@ -298,32 +303,56 @@ def test_the_banker_reads_his_points_and_the_tableau_hint_in_his_language() -> N
         "Your cards: 4♥ 10♣\nTableau: draw\nYour points: 4")
 
 
-@pytest.mark.parametrize(("english", "russian"), [
-    ("pair of queens", "пара дам"),
-    ("two pair, aces and fives", "две пары: тузы и пятёрки"),
-    ("three sevens", "тройка семёрок"),
-    ("four kings", "каре королей"),
-    ("full house, fours over sevens", "фулл-хаус: тройка четвёрок и пара семёрок"),
-    ("straight, jack high", "стрит до валета"),
-    ("flush, ace high", "флеш до туза"),
-    ("straight flush, nine high", "стрит-флеш до девятки"),
-    ("royal flush", "роял-флеш"),
-    ("high card, king high", "старшая карта — король"),
-    ("trey high", "старшая карта — тройка"),
-    ("possible full house", "возможен фулл-хаус"),
+def hand(category: str, *ranks: int) -> dict[str, Any]:
+    """A poker hand value as the engines send it (ranks: 0 = deuce .. 12 = ace)."""
+    return {"category": category, "ranks": list(ranks)}
+
+
+@pytest.mark.parametrize(("value", "english", "russian"), [
+    (hand("pair", 10), "pair of queens", "пара дам"),
+    (hand("two_pair", 12, 3), "two pair, aces and fives", "две пары: тузы и пятёрки"),
+    (hand("three", 5), "three sevens", "тройка семёрок"),
+    (hand("four", 11), "four kings", "каре королей"),
+    (hand("full_house", 2, 5), "full house, fours over sevens",
+     "фулл-хаус: тройка четвёрок и пара семёрок"),
+    (hand("straight", 9), "straight, jack high", "стрит до валета"),
+    (hand("straight", 3), "straight, five high", "стрит до пятёрки"),
+    (hand("flush", 12), "flush, ace high", "флеш до туза"),
+    (hand("straight_flush", 7), "straight flush, nine high", "стрит-флеш до девятки"),
+    (hand("royal_flush"), "royal flush", "роял-флеш"),
+    (hand("high_card", 11), "king high", "старшая карта — король"),
+    (hand("high_card", 1), "trey high", "старшая карта — тройка"),
+    (hand("possible_full_house"), "possible full house", "возможен фулл-хаус"),
 ])
-def test_poker_hands_read_in_russian(english: str, russian: str) -> None:
-    assert i18n.hand_name("ru", english) == russian
-    assert i18n.hand_name("en", english) == english
+def test_poker_hands_read_in_both_languages(value: dict[str, Any], english: str,
+                                            russian: str) -> None:
+    assert i18n.hand_text("en", value) == english
+    assert i18n.hand_text("ru", value) == russian
+
+
+def test_every_hand_category_has_a_template_in_both_languages() -> None:
+    from games.poker.ranking import HandCategory
+    for lang in i18n.LANGUAGES:
+        assert set(i18n.HANDS[lang]) == set(HandCategory)
 
 
 def test_stud_showing_and_results_read_in_russian() -> None:
     names = {7: "Ann", 8: "Bob"}
     line = i18n.event_text("ru", Event(kind="showing", data={
-        "player": 7, "cards": ["Qs", "Qd"], "value": "pair of queens",
-        "possible": ["possible full house"]}), names)
-    assert line == "Ann: Q♠ Q♦, пара дам; возможен фулл-хаус"
+        "player": 7, "cards": ["Qs", "Qd"], "value": hand("pair", 10),
+        "possible": [hand("possible_full_house"), hand("possible_flush")]}), names)
+    assert line == "Ann: Q♠ Q♦, пара дам; возможен фулл-хаус, возможен флеш"
+    line = i18n.event_text("en", Event(kind="hand_shown", data={
+        "player": 8, "cards": ["2c", "2d", "2h", "7s", "7d"], "value": hand("full_house", 0, 5)
+    }), names)
+    assert line == "Bob shows 2♣ 2♦ 2♥ 7♠ 7♦: full house, deuces over sevens"
     line = i18n.event_text("ru", Event(kind="coup_settled", data={
         "coup": 2, "banker": 8, "results": [
             {"player": 7, "stake": 20, "outcome": "win", "net": 20, "points": 7}]}), names)
     assert line == "Расчёт: Ann: +20 (выигрыш, ставка 20, очков: 7)"
+
+
+def test_the_showing_of_every_seat_reads_as_hands_in_the_table_facts() -> None:
+    text = i18n.format_value({"7": hand("pair", 12), "8": hand("high_card", 8)},
+                             {7: "Ann", 8: "Bob"}, "showing", "ru")
+    assert text == "Ann пара тузов, Bob старшая карта — десятка"

@@ -156,7 +156,7 @@ def test_rule_5a_6_opener_who_broke_his_openers_still_proves_them() -> None:
     assert shown["openers_shown"]["cards"] == ["Jc", "Jd"]
     hands = [e.data for e in step.events if e.kind == "hand_shown"]
     assert {h["player"]: h["value"] for h in hands} == {
-        2: "high card, nine high", 3: "pair of tens"}
+        2: {"category": "high_card", "ranks": [7]}, 3: {"category": "pair", "ranks": [8]}}
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [97, 104, 99]
 
@@ -245,13 +245,13 @@ def test_transfers_match_accounts_for_a_whole_hand() -> None:
 
 def test_view_names_the_viewers_own_hand_to_him_alone() -> None:
     s = three(JJ, TT, AK, then=["Jh", "Js", "5d"])
-    assert ENGINE.view(s, 2).my_info == {"hand": "pair of jacks"}
-    assert ENGINE.view(s, 3).my_info == {"hand": "pair of tens"}
-    assert ENGINE.view(s, 1).my_info == {"hand": "high card, ace high"}
+    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "pair", "ranks": [9]}}
+    assert ENGINE.view(s, 3).my_info == {"hand": {"category": "pair", "ranks": [8]}}
+    assert ENGINE.view(s, 1).my_info == {"hand": {"category": "high_card", "ranks": [12]}}
     assert ENGINE.view(s, None).my_info == {} and ENGINE.view(s, 99).my_info == {}
     s = play(s, (2, Open()), (3, Call()), (1, Fold()), (2, Discard(cards=("2c", "3c", "4c"))))
     # after the draw his new hand; a folded player has no hand left
-    assert ENGINE.view(s, 2).my_info == {"hand": "four jacks"}
+    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "four", "ranks": [9]}}
     assert ENGINE.view(s, 1).my_info == {}
     assert all("jacks" not in str(ENGINE.view(s, v).info) for v in (None, 1, 3))
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import random
 
+import pytest
 from pokerkit import StandardHighHand
 
 from games.cards import DECK
 from games.poker.ranking import (
-    describe,
+    HandCategory,
+    HandValue,
+    hand_of,
+    hand_of_cards,
     hand_value,
     has_jacks_or_better,
     openers_proof,
@@ -45,9 +49,11 @@ def test_ranker_orders_hands_exactly_like_pokerkit() -> None:
 def test_ace_plays_low_in_the_wheel_and_suits_never_break_ties() -> None:
     wheel = hand_value(["As", "2d", "3c", "4h", "5s"])
     six_high = hand_value(["2s", "3d", "4c", "5h", "6s"])
-    assert describe(wheel) == "straight, five high" and wheel < six_high
+    assert hand_of(wheel) == HandValue(category=HandCategory.STRAIGHT, ranks=(3,))
+    assert wheel < six_high
     assert hand_value(["As", "Kd", "9c", "7h", "2s"]) == hand_value(["Ah", "Kc", "9d", "7s", "2h"])
-    assert describe(hand_value(["As", "Ks", "Qs", "Js", "Ts"])) == "royal flush"
+    assert hand_of(hand_value(["As", "Ks", "Qs", "Js", "Ts"])) == HandValue(
+        category=HandCategory.ROYAL_FLUSH)
 
 
 def test_jacks_or_better_and_the_proof_of_openers() -> None:
@@ -61,6 +67,25 @@ def test_jacks_or_better_and_the_proof_of_openers() -> None:
 def test_showing_values_count_only_combinations_of_up_cards() -> None:
     assert showing_value(["Ah", "Kh", "Qh", "9h"]) == showing_value(["As", "Kd", "Qc", "9h"])
     assert showing_value(["2c", "2d"]) > showing_value(["As", "Kd"])
-    assert possible_hands(["9h", "Th"]) == ["possible straight", "possible flush"]
+    assert [p.category for p in possible_hands(["9h", "Th"])] == [
+        HandCategory.POSSIBLE_STRAIGHT, HandCategory.POSSIBLE_FLUSH]
     assert possible_hands(["Kh", "7c"]) == []
-    assert possible_hands(["Kh", "Kc", "7c", "7d"]) == ["possible full house"]
+    assert possible_hands(["Kh", "Kc", "7c", "7d"]) == [
+        HandValue(category=HandCategory.POSSIBLE_FULL_HOUSE)]
+
+
+@pytest.mark.parametrize(("cards", "category", "ranks"), [
+    (["Qs", "Qd", "2c", "7h", "9s"], "pair", (10,)),
+    (["As", "Ad", "5c", "5h", "9s"], "two_pair", (12, 3)),
+    (["7s", "7d", "7c", "Kh", "9s"], "three", (5,)),
+    (["4s", "4d", "4c", "7h", "7s"], "full_house", (2, 5)),
+    (["Ks", "Kd", "Kc", "Kh", "2s"], "four", (11,)),
+    (["9h", "8h", "7h", "6h", "5h"], "straight_flush", (7,)),
+    (["Ah", "9h", "7h", "4h", "2h"], "flush", (12,)),
+    (["As", "Kd", "9c", "7h", "2s"], "high_card", (12,)),
+    (["Jc", "Jd", "4s"], "pair", (9,)),  # fewer than five: named like up cards
+    (["3c", "Td"], "high_card", (8,)),
+])
+def test_hand_values_name_the_category_and_its_ranks(
+        cards: list[str], category: str, ranks: tuple[int, ...]) -> None:
+    assert hand_of_cards(cards) == HandValue(category=HandCategory(category), ranks=ranks)

@@ -109,8 +109,9 @@ def test_rule_5b_4_showing_values_announced_from_the_second_up_card() -> None:
     step = ENGINE.apply(s, 1, Check())
     showing = {e.data["player"]: (e.data["value"], e.data["possible"])
                for e in step.events if e.kind == "showing"}
-    assert showing == {2: ("pair of kings", []), 3: ("king high", []),
-                       1: ("eight high", [])}
+    assert showing == {2: ({"category": "pair", "ranks": [11]}, []),
+                       3: ({"category": "high_card", "ranks": [11]}, []),
+                       1: ({"category": "high_card", "ranks": [6]}, [])}
     assert all(e.to is None for e in step.events if e.kind == "showing")
 
 
@@ -191,15 +192,15 @@ def test_phh_round_trip_of_a_stud_hand() -> None:
 def test_view_names_the_viewers_own_hand_hole_card_included_to_him_alone() -> None:
     # player 1's hole card pairs his up card; player 3 makes a straight with five cards
     s = table(P2, ["3d", "4h", "5c", "6d", "7h"], ["8c", "8s", "2d", "Js", "6h"])
-    assert ENGINE.view(s, 1).my_info == {"hand": "pair of eights"}
-    assert ENGINE.view(s, 1).info["showing"]["1"] == "eight high"
-    assert ENGINE.view(s, 2).my_info == {"hand": "king high"}
+    assert ENGINE.view(s, 1).my_info == {"hand": {"category": "pair", "ranks": [6]}}
+    assert ENGINE.view(s, 1).info["showing"]["1"] == {"category": "high_card", "ranks": [6]}
+    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "high_card", "ranks": [11]}}
     assert ENGINE.view(s, None).my_info == {} and ENGINE.view(s, 99).my_info == {}
     for _ in range(3):  # three rounds checked: everybody holds five cards
         for _ in range(3):
             s = ENGINE.apply(s, ENGINE.awaiting(s)[0], Check()).state
-    assert ENGINE.view(s, 3).my_info == {"hand": "straight, seven high"}
-    assert ENGINE.view(s, 2).my_info == {"hand": "pair of kings"}
+    assert ENGINE.view(s, 3).my_info == {"hand": {"category": "straight", "ranks": [5]}}
+    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "pair", "ranks": [11]}}
     s = ENGINE.apply(s, ENGINE.awaiting(s)[0], Bet()).state
     folder = ENGINE.awaiting(s)[0]
     s = ENGINE.apply(s, folder, Fold()).state

@@ -52,7 +52,7 @@ from games.engine import (
     stood_up,
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
-from games.poker.ranking import describe, hand_value
+from games.poker.ranking import hand_of, hand_value
 from games.table import (
     buy_in_transfers,
     cash_out_transfers,
@@ -600,7 +600,7 @@ class PokerEngine:
         for i in live:
             seat = s.seats[seat_index(s.seats, s.kit.players[i])]
             ctx.events.append(public("hand_shown", player=seat.player, cards=seat.cards,
-                                     value=describe(hand_value(seat.cards))))
+                                     value=hand_of(hand_value(seat.cards)).model_dump(mode="json")))
 
     # ----------------------------------------------------------- timeouts
 

@@ -45,7 +45,7 @@ from games.poker.common import (
 )
 from games.poker.kit import BancoKitState, KitHand, cards_text, peek
 from games.poker.ranking import (
-    describe_cards,
+    hand_of_cards,
     has_jacks_or_better,
     openers_proof,
 )
@@ -231,7 +231,8 @@ class DrawPokerEngine(PokerEngine):
                     passed_deals=state.passed_deals, ace_four=state.ace_four,
                     drew={str(s.player): len(s.discards) for s in state.seats if s.drawn})
         # his own hand's name, for him alone (the bot shows it in his DM or pop-up)
-        my_info: dict[str, Any] = {"hand": describe_cards(mine)} if len(mine) == 5 else {}
+        my_info: dict[str, Any] = (
+            {"hand": hand_of_cards(mine).model_dump(mode="json")} if len(mine) == 5 else {})
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
                          pot=state.pot, awaiting=tuple(waiting), info=info, my_info=my_info)

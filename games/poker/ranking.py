@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from itertools import combinations
+
+from pydantic import BaseModel, ConfigDict
 
 from games.cards import RANKS, SUITS
 
@@ -31,12 +34,46 @@ CATEGORY_NAMES = (
     "high card", "one pair", "two pair", "three of a kind", "straight", "flush",
     "full house", "four of a kind", "straight flush",
 )
-"""English name of each category, indexed by category number."""
+"""English name of each category, indexed by category number (for figures, not players)."""
 
-RANK_NAMES = ("deuce", "trey", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king", "ace")
-RANK_PLURALS = ("deuces", "treys", "fours", "fives", "sixes", "sevens", "eights", "nines",
-                "tens", "jacks", "queens", "kings", "aces")
+
+class HandCategory(StrEnum):
+    """What a hand is, as the bot names it; the "possible" ones are what stud up cards can
+    still become (docs/rules.md §5b.4)."""
+
+    HIGH_CARD = "high_card"
+    PAIR = "pair"
+    TWO_PAIR = "two_pair"
+    THREE = "three"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    FOUR = "four"
+    STRAIGHT_FLUSH = "straight_flush"
+    ROYAL_FLUSH = "royal_flush"
+    POSSIBLE_STRAIGHT = "possible_straight"
+    POSSIBLE_FLUSH = "possible_flush"
+    POSSIBLE_FULL_HOUSE = "possible_full_house"
+
+
+class HandValue(BaseModel):
+    """A hand's name as data: its category and the ranks that name it, most significant
+    first (0 = deuce .. 12 = ace): a pair its rank, two pair and a full house two ranks,
+    a straight, a flush or a high card its top rank, a royal flush none. Engines put
+    ``model_dump(mode="json")`` of it into events and views; the bot words it per language."""
+
+    model_config = ConfigDict(frozen=True)
+    category: HandCategory
+    ranks: tuple[int, ...] = ()
+
+
+_CATEGORIES = (HandCategory.HIGH_CARD, HandCategory.PAIR, HandCategory.TWO_PAIR,
+               HandCategory.THREE, HandCategory.STRAIGHT, HandCategory.FLUSH,
+               HandCategory.FULL_HOUSE, HandCategory.FOUR, HandCategory.STRAIGHT_FLUSH)
+"""Our category of each category number."""
+
+_NAMING_RANKS = (1, 1, 2, 1, 1, 1, 2, 1, 1)
+"""How many of a category's tiebreak ranks name the hand ("two pair, aces and fives")."""
 
 _BASE = 13 ** 5
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
@@ -150,32 +187,22 @@ def tiebreak(value: int) -> tuple[int, ...]:
     return out[5 - need:]
 
 
-def describe(value: int) -> str:
-    """English name of a hand value: "pair of queens", "straight, ace high"."""
+def hand_of(value: int) -> HandValue:
+    """The structured name of a hand value: its category and the ranks that name it."""
     cat, tb = category(value), tiebreak(value)
-    if cat == ONE_PAIR:
-        return f"pair of {RANK_PLURALS[tb[0]]}"
-    if cat == TWO_PAIR:
-        return f"two pair, {RANK_PLURALS[tb[0]]} and {RANK_PLURALS[tb[1]]}"
-    if cat == THREE_OF_A_KIND:
-        return f"three {RANK_PLURALS[tb[0]]}"
-    if cat == FOUR_OF_A_KIND:
-        return f"four {RANK_PLURALS[tb[0]]}"
-    if cat == FULL_HOUSE:
-        return f"full house, {RANK_PLURALS[tb[0]]} over {RANK_PLURALS[tb[1]]}"
-    if cat == STRAIGHT_FLUSH and tb[0] == 12:
-        return "royal flush"
-    return f"{CATEGORY_NAMES[cat]}, {RANK_NAMES[tb[0]]} high"
+    if cat == STRAIGHT_FLUSH and tb[0] == RANKS.index("A"):
+        return HandValue(category=HandCategory.ROYAL_FLUSH)
+    return HandValue(category=_CATEGORIES[cat], ranks=tb[:_NAMING_RANKS[cat]])
 
 
-def describe_cards(cards: Sequence[str]) -> str:
-    """English name of what one to five cards make: "pair of jacks", "flush, king high".
+def hand_of_cards(cards: Sequence[str]) -> HandValue:
+    """What one to five cards make: "pair of jacks", "flush, king high".
 
-    Five cards are ranked in full (:func:`describe`); fewer can only make
+    Five cards are ranked in full (:func:`hand_of`); fewer can only make
     pairs, two pair, trips or fours (a straight or flush needs five), so they
-    are named like up cards (:func:`describe_showing`: "pair of jacks", "ace high").
+    are named like up cards (:func:`showing_hand`: "pair of jacks", "ace high").
     """
-    return describe(hand_value(cards)) if len(cards) == 5 else describe_showing(cards)
+    return hand_of(hand_value(cards)) if len(cards) == 5 else showing_hand(cards)
 
 
 def has_jacks_or_better(cards: Sequence[str]) -> bool:
@@ -228,21 +255,13 @@ def showing_value(cards: Sequence[str]) -> tuple[int, tuple[int, ...]]:
     return cat, order
 
 
-def describe_showing(cards: Sequence[str]) -> str:
-    """English name of what the up cards show: "pair of queens", "ace high"."""
+def showing_hand(cards: Sequence[str]) -> HandValue:
+    """What the up cards show (docs/rules.md §5b.4): "pair of queens", "ace high"."""
     cat, order = showing_value(cards)
-    if cat == ONE_PAIR:
-        return f"pair of {RANK_PLURALS[order[0]]}"
-    if cat == TWO_PAIR:
-        return f"two pair, {RANK_PLURALS[order[0]]} and {RANK_PLURALS[order[1]]}"
-    if cat == THREE_OF_A_KIND:
-        return f"three {RANK_PLURALS[order[0]]}"
-    if cat == FOUR_OF_A_KIND:
-        return f"four {RANK_PLURALS[order[0]]}"
-    return f"{RANK_NAMES[order[0]]} high"
+    return HandValue(category=_CATEGORIES[cat], ranks=order[:_NAMING_RANKS[cat]])
 
 
-def possible_hands(cards: Sequence[str]) -> list[str]:
+def possible_hands(cards: Sequence[str]) -> list[HandValue]:
     """Straights, flushes and full houses the up cards can still become (docs/rules.md §5b.4).
 
     The final hand is the hole card plus four up cards, so a straight is
@@ -250,17 +269,17 @@ def possible_hands(cards: Sequence[str]) -> list[str]:
     high or low) and a flush when every up card is of one suit. As the seed
     says, possibilities below a straight are not announced.
     """
-    out: list[str] = []
+    out: list[HandValue] = []
     ranks = {RANKS.index(c[0]) for c in cards}
     if len(ranks) == len(cards):
         windows = [set(range(lo, lo + 5)) for lo in range(9)] + [{12, 0, 1, 2, 3}]
         if any(ranks <= w for w in windows):
-            out.append("possible straight")
+            out.append(HandValue(category=HandCategory.POSSIBLE_STRAIGHT))
     if len({c[1] for c in cards}) == 1:
-        out.append("possible flush")
+        out.append(HandValue(category=HandCategory.POSSIBLE_FLUSH))
     cat, _ = showing_value(cards)
     if cat in (TWO_PAIR, THREE_OF_A_KIND):
-        out.append("possible full house")
+        out.append(HandValue(category=HandCategory.POSSIBLE_FULL_HOUSE))
     return out
 
 

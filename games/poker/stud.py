@@ -25,11 +25,7 @@ from typing import Any, ClassVar, Literal
 from games.engine import PlayerId, SeatView, TableView, public
 from games.poker.common import Ctx, PokerEngine, PokerState
 from games.poker.kit import BancoKitState
-from games.poker.ranking import (
-    describe_cards,
-    describe_showing,
-    possible_hands,
-)
+from games.poker.ranking import hand_of_cards, possible_hands, showing_hand
 from games.table import seat_index
 
 
@@ -59,8 +55,9 @@ class StudPokerEngine(PokerEngine):
             if seat.folded or len(up) < 2:
                 continue
             ctx.events.append(public("showing", player=player, cards=up,
-                                     value=describe_showing(up),
-                                     possible=possible_hands(up)))
+                                     value=showing_hand(up).model_dump(mode="json"),
+                                     possible=[p.model_dump(mode="json")
+                                               for p in possible_hands(up)]))
 
     def view(self, state: PokerState, viewer: PlayerId | None) -> TableView:
         """Up cards of live hands face up; the hole card only to its holder."""
@@ -69,12 +66,12 @@ class StudPokerEngine(PokerEngine):
         seats = []
         mine: tuple[str, ...] = ()
         my_info: dict[str, Any] = {}
-        showing: dict[str, str] = {}
+        showing: dict[str, dict[str, Any]] = {}
         for seat in state.seats:
             live = seat.in_hand and not seat.folded
             up = tuple(seat.cards[1:]) if live else ()
             if up:
-                showing[str(seat.player)] = describe_showing(list(up))
+                showing[str(seat.player)] = showing_hand(up).model_dump(mode="json")
             seats.append(SeatView(
                 player=seat.player, name=seat.name, stack=seat.stack, stake=seat.bet,
                 face_up=up, face_down=1 if live and seat.cards else 0,
@@ -83,7 +80,7 @@ class StudPokerEngine(PokerEngine):
             if live and seat.player == viewer and seat.cards:
                 mine = (seat.cards[0],)
                 # what his hole card and up cards make, for him alone (his DM or pop-up)
-                my_info["hand"] = describe_cards(seat.cards)
+                my_info["hand"] = hand_of_cards(seat.cards).model_dump(mode="json")
         info = self._info(state)
         info["showing"] = showing
         return TableView(game=self.name, version=state.version, coup=state.coup,

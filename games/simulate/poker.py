@@ -81,8 +81,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if event.kind == "hands_thrown_in":
                 passed += 1
             elif event.kind == "hand_shown":
-                shown_values[event.data["value"].split(",")[0]] = shown_values.get(
-                    event.data["value"].split(",")[0], 0) + 1
+                category = event.data["value"]["category"]
+                shown_values[category] = shown_values.get(category, 0) + 1
             elif event.kind == "coup_settled":
                 hands_done += 1
                 if any(e.kind == "hand_shown" for e in step.events):
