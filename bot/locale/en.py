@@ -198,6 +198,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "folded": "{player} folds",
     "discarded": "{player} discards {count}",
     "hands_thrown_in": "Nobody opened: hands thrown in",
+    "table_closed": "Table closed (an unfinished coup is void). Back to the wallets: {returned}",
     "openers_shown": ("{player} shows the openers: {cards}", "{player} shows the openers"),
     "antes_posted": "Antes posted: {antes}",
     "stood_up": "{player} timed out twice and is stood up",
@@ -328,3 +329,27 @@ VALUES: dict[str, str] = {
 }
 
 NUMBERED: dict[str, str] = {"points": "{n} pts", "total": "{n} pts", "stake": "stake {n}"}
+
+# Poker hands (games.poker.ranking.HandValue): one template per category; {n0} is the
+# first rank's name, {p1} the second rank's plural (RANK_FORMS), ranks deuce to ace.
+RANK_FORMS: dict[str, tuple[str, ...]] = {
+    "n": ("deuce", "trey", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+          "queen", "king", "ace"),
+    "p": ("deuces", "treys", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+          "jacks", "queens", "kings", "aces"),
+}
+HANDS: dict[str, str] = {
+    "high_card": "{n0} high",
+    "pair": "pair of {p0}",
+    "two_pair": "two pair, {p0} and {p1}",
+    "three": "three {p0}",
+    "straight": "straight, {n0} high",
+    "flush": "flush, {n0} high",
+    "full_house": "full house, {p0} over {p1}",
+    "four": "four {p0}",
+    "straight_flush": "straight flush, {n0} high",
+    "royal_flush": "royal flush",
+    "possible_straight": "possible straight",
+    "possible_flush": "possible flush",
+    "possible_full_house": "possible full house",
+}

@@ -199,6 +199,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "folded": "{player}: пас",
     "discarded": "{player} меняет карт: {count}",
     "hands_thrown_in": "Никто не открыл: пересдача",
+    "table_closed": "Стол закрыт (незаконченный кон аннулирован). В кошельки: {returned}",
     "openers_shown": (
         "{player} показывает карты открытия: {cards}",
         "{player} показывает карты открытия",
@@ -318,8 +319,8 @@ VALUES: dict[str, str] = {
 
 NUMBERED: dict[str, str] = {"points": "очков: {n}", "total": "очков: {n}", "stake": "ставка {n}"}
 
-# Card ranks, deuce to ace, for poker hand names (see i18n.hand_name): nominative,
-# genitive, plural and genitive plural.
+# Card ranks, deuce to ace, for poker hand names (HANDS): nominative, genitive, plural
+# and genitive plural.
 RANK_NOM: tuple[str, ...] = (
     "двойка", "тройка", "четвёрка", "пятёрка", "шестёрка", "семёрка", "восьмёрка", "девятка",
     "десятка", "валет", "дама", "король", "туз",
@@ -336,3 +337,23 @@ RANK_PL_GEN: tuple[str, ...] = (
     "двоек", "троек", "четвёрок", "пятёрок", "шестёрок", "семёрок", "восьмёрок", "девяток",
     "десяток", "валетов", "дам", "королей", "тузов",
 )
+
+# Poker hands (games.poker.ranking.HandValue): one template per category; {n0} is the
+# first rank in the nominative, {s0} genitive, {p0} plural, {g0} genitive plural.
+RANK_FORMS: dict[str, tuple[str, ...]] = {
+    "n": RANK_NOM, "s": RANK_GEN, "p": RANK_PL, "g": RANK_PL_GEN}
+HANDS: dict[str, str] = {
+    "high_card": "старшая карта — {n0}",
+    "pair": "пара {g0}",
+    "two_pair": "две пары: {p0} и {p1}",
+    "three": "тройка {g0}",
+    "straight": "стрит до {s0}",
+    "flush": "флеш до {s0}",
+    "full_house": "фулл-хаус: тройка {g0} и пара {g1}",
+    "four": "каре {g0}",
+    "straight_flush": "стрит-флеш до {s0}",
+    "royal_flush": "роял-флеш",
+    "possible_straight": "возможен стрит",
+    "possible_flush": "возможен флеш",
+    "possible_full_house": "возможен фулл-хаус",
+}
