@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.locale import en, ru
 from games.cards import pretty
-from games.engine import Event, Reason
+from games.engine import Event, Reason, is_player_key
 
 LANGUAGES = ("en", "ru")
 
@@ -137,11 +137,6 @@ def is_card(value: Any) -> bool:
             and value[1] in "cdhs")
 
 
-# Data keys whose int value is a player id (shown as his name).
-PLAYER_KEYS = ("player", "banker", "by", "winner", "caller", "punter", "opener", "declarer",
-               "playing", "cutter", "dealer", "from_player", "to_player", "offered_to",
-               "last_banker", "button", "src", "dst", "gathered_by", "forbidding",
-               "draw_order", "players", "winners")
 # Data keys shown as a signed amount: what a player won (+) or lost (-).
 SIGNED_KEYS = ("net", "banker_net")
 _NUMBERED = {"en": en.NUMBERED, "ru": ru.NUMBERED}
@@ -181,7 +176,7 @@ def format_value(value: Any, names: dict[int, str], key: str = "",
         return hand_text(lang or "en", value)
     if isinstance(value, int) and key in SIGNED_KEYS:
         return f"+{value}" if value > 0 else str(value)
-    if isinstance(value, int | str) and (key in PLAYER_KEYS or key.endswith("player")) \
+    if isinstance(value, int | str) and is_player_key(key) \
             and str(value).lstrip("-").isdigit() and int(value) in names:
         return names[int(value)]
     if isinstance(value, str) and lang is not None and key not in ("name", "commitment", "salt"):

@@ -195,6 +195,22 @@ def shoe_revealed(**data: Any) -> ShoeRevealed:
     return ShoeRevealed(kind="shoe_revealed", data=data)
 
 
+PLAYER_KEYS: frozenset[str] = frozenset({
+    "player", "banker", "by", "winner", "caller", "punter", "opener", "declarer", "playing",
+    "cutter", "dealer", "from_player", "to_player", "offered_to", "last_banker", "button",
+    "src", "dst", "gathered_by", "forbidding", "draw_order", "players", "winners",
+})
+"""The keys of event data and of ``TableView.info`` whose values are player ids (one id, a
+list of ids, or a dict keyed by ids): the bot shows those as names. Any key ending in
+``player`` counts too (see :func:`is_player_key`). An engine naming a player under a new
+key adds it here; a key here never holds anything but player ids."""
+
+
+def is_player_key(key: str) -> bool:
+    """True when values under ``key`` (in event data or view info) are player ids."""
+    return key in PLAYER_KEYS or key.endswith("player")
+
+
 def public(kind: str, **data: Any) -> Event:
     """A public event."""
     return Event(kind=kind, data=data)
