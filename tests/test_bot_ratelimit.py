@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from bot.ratelimit import OVERALL_PER_SECOND, GroupWindowLimiter
@@ -46,3 +47,19 @@ async def test_no_group_window_ever_holds_more_than_its_limit() -> None:
     assert len(times) == 7
     # any 4 consecutive group messages span at least the window
     assert all(times[i + 3] - times[i] >= 0.5 for i in range(len(times) - 3))
+
+
+async def test_the_overall_message_cap_can_be_lifted() -> None:
+    async def call() -> bool:
+        return True
+
+    async def burst(limiter: GroupWindowLimiter) -> float:
+        t0 = time.monotonic()
+        await asyncio.gather(*(limiter.process_request(call, (), {}, "sendMessage",
+                                                       {"chat_id": 1000 + i}, None)
+                               for i in range(3 * OVERALL_PER_SECOND)))
+        return time.monotonic() - t0
+
+    # capped, three seconds' worth of direct messages take about two seconds more
+    assert await burst(GroupWindowLimiter(20, 60.0)) > 1.5
+    assert await burst(GroupWindowLimiter(20, 60.0, overall_per_second=0)) < 0.2

@@ -1,0 +1,240 @@
+"""The HTTP client under python-telegram-bot: aiohttp by default, PTB's httpx on request.
+
+PTB's default ``HTTPXRequest`` costs most of the bot's CPU per button press: httpx and
+h11 are pure Python per byte of header, httpcore scans its whole pool (256 connections by
+default) on every request, and it retries ``import sniffio`` (absent) on every call to
+learn the async library. aiohttp parses HTTP in C and keeps idle connections in a
+per-host deque. ``AiohttpRequest`` plugs it in through PTB's own extension point
+(``telegram.request.BaseRequest``) with the contract ``HTTPXRequest`` keeps:
+
+* every timeout is honoured per call, ``DEFAULT_NONE`` meaning this instance's default:
+  pool (waiting for a free connection), connect, write (sending the request body) and
+  read (silence while waiting for or reading the answer);
+* a timeout raises ``TimedOut``, any other transport failure ``NetworkError``, and the
+  status code and body are returned as they are, so PTB's ``BaseRequest.post`` still
+  raises ``RetryAfter``, ``Forbidden``, ``BadRequest``... from them;
+* parameters go as a form (JSON-encoded values), files as multipart, exactly the wire
+  format of ``HTTPXRequest``.
+
+``TRANSPORT=httpx`` keeps PTB's default ``HTTPXRequest`` (the bench compares the two).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+from aiohttp import payload
+from telegram._utils.defaultvalue import DefaultValue
+from telegram._utils.types import ODVInput
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, HTTPXRequest, RequestData
+
+TRANSPORTS = ("aiohttp", "httpx")
+POOL_TIMEOUT_MESSAGE = ("Pool timeout: All connections in the connection pool are occupied. "
+                        "Request was *not* sent to Telegram. Consider adjusting the connection "
+                        "pool size or the pool timeout.")
+FORM = "application/x-www-form-urlencoded"
+
+
+class _WriteDeadline(payload.Payload):
+    """A request body that must be sent within ``seconds``.
+
+    aiohttp has connect and read timeouts but none for writing the body (its read timer
+    starts once the body is out); wrapping the body is the one place a write can be
+    bounded without touching aiohttp's internals. A timeout here surfaces from the
+    request as ``TimeoutError``.
+    """
+
+    def __init__(self, inner: payload.Payload, seconds: float) -> None:
+        super().__init__(inner, headers=inner.headers)
+        self._inner = inner
+        self._seconds = seconds
+        self._size = inner.size
+        self._autoclose = inner.autoclose
+
+    async def write(self, writer: Any) -> None:
+        """Write the whole body, within the deadline."""
+        async with asyncio.timeout(self._seconds):
+            await self._inner.write(writer)
+
+    async def write_with_length(self, writer: Any, content_length: int | None) -> None:
+        """Write at most ``content_length`` bytes of the body, within the deadline."""
+        async with asyncio.timeout(self._seconds):
+            await self._inner.write_with_length(writer, content_length)
+
+    def decode(self, encoding: str = "utf-8", errors: str = "strict") -> str:
+        """The body as text (aiohttp calls this only for debugging output)."""
+        return self._inner.decode(encoding, errors)
+
+    async def as_bytes(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+        """The body as bytes."""
+        return await self._inner.as_bytes(encoding, errors)
+
+    async def close(self) -> None:
+        """Release the wrapped body (an open upload file)."""
+        await self._inner.close()
+
+
+class AiohttpRequest(BaseRequest):
+    """``BaseRequest`` on one ``aiohttp.ClientSession``; the session opens in ``initialize``.
+
+    ``connection_pool_size`` connections at most; a call that finds them all busy waits
+    ``pool_timeout`` for one, then raises ``TimedOut`` without sending anything, as
+    ``HTTPXRequest`` does. Defaults are ``HTTPXRequest``'s.
+    """
+
+    __slots__ = ("_connect_timeout", "_media_write_timeout", "_pool", "_pool_timeout",
+                 "_read_timeout", "_session", "_size", "_timeouts", "_write_timeout")
+
+    def __init__(
+        self,
+        connection_pool_size: int = 256,
+        read_timeout: float | None = 5.0,
+        write_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+        media_write_timeout: float | None = 20.0,
+    ) -> None:
+        if connection_pool_size < 1:
+            raise ValueError("connection_pool_size must be at least 1")
+        self._size = connection_pool_size
+        self._read_timeout = read_timeout
+        self._write_timeout = write_timeout
+        self._connect_timeout = connect_timeout
+        self._pool_timeout = pool_timeout
+        self._media_write_timeout = media_write_timeout
+        self._session: aiohttp.ClientSession | None = None
+        # our own pool limit (the connector is unlimited) so that waiting for a connection
+        # has its own timeout, apart from connecting
+        self._pool = asyncio.Semaphore(connection_pool_size)
+        # one ClientTimeout per (connect, read) pair in use: a handful, built once each
+        self._timeouts: dict[tuple[float | None, float | None], aiohttp.ClientTimeout] = {}
+
+    @property
+    def read_timeout(self) -> float | None:
+        """The default read timeout in seconds (PTB adds a long poll's duration to it)."""
+        return self._read_timeout
+
+    @property
+    def session(self) -> aiohttp.ClientSession | None:
+        """The open session, None before ``initialize`` and after ``shutdown``."""
+        return self._session if self._session is not None and not self._session.closed else None
+
+    async def initialize(self) -> None:
+        """Open the session (again, after a shutdown)."""
+        if self.session is not None:
+            return
+        connector = aiohttp.TCPConnector(
+            limit=0,  # the semaphore limits
+            # timers fire when due: aiohttp would round timeouts of 5 s and more up to the
+            # next whole second, which stretches a 5-s read timeout to up to 6 s
+            timeout_ceil_threshold=float("inf"),
+        )
+        self._session = aiohttp.ClientSession(
+            connector=connector,
+            headers={"User-Agent": self.USER_AGENT},
+            cookie_jar=aiohttp.DummyCookieJar(),  # the Bot API sets none
+            timeout=aiohttp.ClientTimeout(total=None),
+            raise_for_status=False,  # PTB turns the status code into the right error
+        )
+
+    async def shutdown(self) -> None:
+        """Close the session and its connections."""
+        session, self._session = self._session, None
+        if session is not None and not session.closed:
+            await session.close()
+
+    def _timeout(self, connect: float | None, read: float | None) -> aiohttp.ClientTimeout:
+        key = (connect, read)
+        timeout = self._timeouts.get(key)
+        if timeout is None:
+            if len(self._timeouts) > 64:
+                self._timeouts.clear()
+            timeout = aiohttp.ClientTimeout(total=None, connect=None, sock_connect=connect,
+                                            sock_read=read, ceil_threshold=float("inf"))
+            self._timeouts[key] = timeout
+        return timeout
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        """Send one request; (status code, body). See ``BaseRequest.do_request``."""
+        session = self.session
+        if session is None:
+            raise RuntimeError("This AiohttpRequest is not initialized!")
+        files = request_data.multipart_data if request_data is not None else None
+        read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
+        connect = (self._connect_timeout if isinstance(connect_timeout, DefaultValue)
+                   else connect_timeout)
+        pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
+        write = write_timeout
+        if isinstance(write, DefaultValue):
+            write = self._media_write_timeout if files else self._write_timeout
+
+        body: payload.Payload | None = None
+        if request_data is not None:
+            if files:
+                form = aiohttp.FormData(request_data.json_parameters)
+                for name, (filename, content, mimetype) in files.items():
+                    form.add_field(name, content, filename=filename, content_type=mimetype)
+                body = form()
+            else:
+                body = payload.BytesPayload(
+                    request_data.url_encoded_parameters().encode("ascii"), content_type=FORM)
+            if write is not None:
+                body = _WriteDeadline(body, write)
+
+        if self._pool.locked():
+            try:
+                async with asyncio.timeout(pool):
+                    await self._pool.acquire()
+            except TimeoutError as exc:
+                raise TimedOut(POOL_TIMEOUT_MESSAGE) from exc
+        else:
+            await self._pool.acquire()  # a free slot: returns without suspending
+        try:
+            async with session.request(method, url, data=body,
+                                       timeout=self._timeout(connect, read)) as response:
+                return response.status, await response.read()
+        except TimeoutError as exc:
+            # connect (ConnectionTimeoutError), read (SocketTimeoutError) or our write
+            # deadline; like HTTPXRequest, the plain "Timed out"
+            raise TimedOut from exc
+        except aiohttp.ClientError as exc:
+            raise NetworkError(f"aiohttp.{exc.__class__.__name__}: {exc}") from exc
+        finally:
+            self._pool.release()
+
+
+def api_request(transport: str = "aiohttp") -> BaseRequest:
+    """The request object for every Bot API call but getUpdates.
+
+    ``httpx`` is exactly PTB's default (``ApplicationBuilder`` without ``.request``).
+    """
+    if transport == "httpx":
+        return HTTPXRequest(connection_pool_size=256)
+    if transport == "aiohttp":
+        return AiohttpRequest(connection_pool_size=256)
+    raise ValueError(f"TRANSPORT must be one of {', '.join(TRANSPORTS)}, not {transport!r}")
+
+
+def updates_request(transport: str = "aiohttp") -> BaseRequest:
+    """The request object for getUpdates: one connection (one long poll at a time).
+
+    Its read timeout is the default 5 s; PTB adds the long poll's own duration to it on
+    every getUpdates call, so a quiet poll never times out.
+    """
+    if transport == "httpx":
+        return HTTPXRequest(connection_pool_size=1)
+    if transport == "aiohttp":
+        return AiohttpRequest(connection_pool_size=1)
+    raise ValueError(f"TRANSPORT must be one of {', '.join(TRANSPORTS)}, not {transport!r}")

@@ -1,0 +1,257 @@
+"""The aiohttp request class under PTB's Bot, against a real local HTTP server.
+
+Each test starts an aiohttp web server on 127.0.0.1 that answers like the Bot API
+(or misbehaves like it can), and talks to it through ``telegram.Bot`` with
+``AiohttpRequest``: what the bot sees is PTB's own exceptions and objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+from aiohttp import web
+from telegram import Bot
+from telegram.error import Forbidden, NetworkError, RetryAfter, TimedOut
+
+from bot.transport import AiohttpRequest, api_request, updates_request
+
+TOKEN = "123:abc"
+ME = {"id": 123, "is_bot": True, "first_name": "Banco", "username": "banco_bot"}
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Server:
+    """A fake Bot API: ``routes[method]`` answers; records every call and its connection."""
+
+    def __init__(self) -> None:
+        self.routes: dict[str, Handler] = {"getMe": self.ok(ME)}
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.peers: list[tuple[str, int]] = []
+        self.transports: list[asyncio.BaseTransport] = []
+        self.url = ""
+
+    @staticmethod
+    def ok(result: Any) -> Handler:
+        async def answer(request: web.Request) -> web.StreamResponse:
+            return web.json_response({"ok": True, "result": result})
+        return answer
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        method = request.match_info["method"]
+        form = await request.post()
+        self.calls.append((method, dict(form)))
+        self.peers.append(request.transport.get_extra_info("peername"))  # type: ignore[union-attr]
+        if request.transport not in self.transports:
+            self.transports.append(request.transport)  # type: ignore[arg-type]
+        return await self.routes[method](request)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Server]:
+    srv = Server()
+    app = web.Application()
+    app.router.add_post("/bot{token}/{method}", srv.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    srv.url = f"http://127.0.0.1:{port}/bot"
+    yield srv
+    await runner.cleanup()
+
+
+def make_bot(url: str, **timeouts: float) -> Bot:
+    return Bot(TOKEN, base_url=url, request=AiohttpRequest(**timeouts),
+               get_updates_request=AiohttpRequest(connection_pool_size=1))
+
+
+async def test_a_call_returns_what_the_api_answered(server: Server) -> None:
+    async with make_bot(server.url) as bot:
+        server.routes["sendMessage"] = server.ok(
+            {"message_id": 7, "date": 0, "chat": {"id": -5, "type": "group", "title": "T"},
+             "text": "hello"})
+        message = await bot.send_message(-5, "hello",
+                                         reply_markup={"inline_keyboard": [[{
+                                             "text": "A", "callback_data": "a|1"}]]})
+    assert message.message_id == 7 and message.text == "hello"
+    assert bot.username == "banco_bot"
+    # the wire format of PTB's default request class: a form with JSON-encoded values
+    assert server.calls[-1] == ("sendMessage", {
+        "chat_id": "-5", "text": "hello",
+        "reply_markup": '{"inline_keyboard": [[{"text": "A", "callback_data": "a|1"}]]}'})
+
+
+async def test_an_answer_slower_than_the_read_timeout_is_timed_out_on_time(
+        server: Server) -> None:
+    async def slow(request: web.Request) -> web.StreamResponse:
+        await asyncio.sleep(3)
+        return web.json_response({"ok": True, "result": True})
+
+    server.routes["answerCallbackQuery"] = slow
+    async with make_bot(server.url, read_timeout=0.4) as bot:
+        t0 = time.monotonic()
+        with pytest.raises(TimedOut) as caught:
+            await bot.answer_callback_query("1")
+        waited = time.monotonic() - t0
+        assert 0.4 <= waited < 1.0
+        assert caught.value.message == "Timed out"
+        # a per-call read timeout overrides the default
+        t0 = time.monotonic()
+        with pytest.raises(TimedOut):
+            await bot.answer_callback_query("1", read_timeout=0.1)
+        assert 0.1 <= time.monotonic() - t0 < 0.35
+
+
+async def test_a_refused_connection_is_a_network_error() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # nothing listens on the port any more
+    request = AiohttpRequest()
+    await request.initialize()
+    try:
+        with pytest.raises(NetworkError) as caught:
+            await request.post(f"http://127.0.0.1:{port}/bot{TOKEN}/getMe")
+        assert not isinstance(caught.value, TimedOut)
+        assert "aiohttp.ClientConnectorError" in caught.value.message
+    finally:
+        await request.shutdown()
+
+
+async def test_a_429_is_retry_after_and_a_403_is_forbidden(server: Server) -> None:
+    async def too_many(request: web.Request) -> web.StreamResponse:
+        return web.json_response({"ok": False, "error_code": 429,
+                                  "description": "Too Many Requests: retry after 3",
+                                  "parameters": {"retry_after": 3}}, status=429)
+
+    async def blocked(request: web.Request) -> web.StreamResponse:
+        return web.json_response({"ok": False, "error_code": 403,
+                                  "description": "Forbidden: bot was blocked by the user"},
+                                 status=403)
+
+    server.routes["editMessageText"] = too_many
+    server.routes["sendMessage"] = blocked
+    async with make_bot(server.url) as bot:
+        with pytest.raises(RetryAfter) as retry:
+            await bot.edit_message_text("x", chat_id=-5, message_id=1)
+        wait = retry.value.retry_after  # an int, or a timedelta with PTB_TIMEDELTA set
+        assert (wait if isinstance(wait, int) else wait.total_seconds()) == 3
+        with pytest.raises(Forbidden) as forbidden:
+            await bot.send_message(42, "your cards")
+        assert forbidden.value.message == "Forbidden: bot was blocked by the user"
+
+
+async def test_a_file_goes_up_as_multipart(server: Server) -> None:
+    received: dict[str, Any] = {}
+
+    async def document(request: web.Request) -> web.StreamResponse:
+        form = await request.post()
+        field = form["document"]
+        assert isinstance(field, web.FileField)
+        received.update(name=field.filename, type=field.content_type, body=field.file.read(),
+                        chat=form["chat_id"], caption=form["caption"])
+        return web.json_response({"ok": True, "result": {
+            "message_id": 3, "date": 0, "chat": {"id": 42, "type": "private"},
+            "document": {"file_id": "f", "file_unique_id": "u", "file_name": field.filename}}})
+
+    server.routes["sendDocument"] = document
+    async with make_bot(server.url) as bot:
+        message = await bot.send_document(42, b"shoe,order\n" * 1000, filename="shoe.csv",
+                                          caption="The shoe")
+    assert message.document is not None and message.document.file_name == "shoe.csv"
+    assert received == {"name": "shoe.csv", "type": "text/csv",
+                        "body": b"shoe,order\n" * 1000, "chat": "42", "caption": "The shoe"}
+
+
+async def test_many_calls_share_one_connection(server: Server) -> None:
+    async with make_bot(server.url) as bot:
+        for _ in range(20):
+            await bot.get_me()
+    assert len(server.peers) == 21  # initialize's getMe too
+    assert len(set(server.peers)) == 1
+
+
+async def test_a_call_finding_every_connection_busy_times_out_unsent(server: Server) -> None:
+    release = asyncio.Event()
+
+    async def held(request: web.Request) -> web.StreamResponse:
+        await release.wait()
+        return web.json_response({"ok": True, "result": True})
+
+    server.routes["answerCallbackQuery"] = held
+    request = AiohttpRequest(connection_pool_size=1, pool_timeout=0.2)
+    async with Bot(TOKEN, base_url=server.url, request=request) as bot:
+        first = asyncio.create_task(bot.answer_callback_query("1"))
+        await asyncio.sleep(0.1)
+        calls = len(server.calls)
+        with pytest.raises(TimedOut) as caught:
+            await bot.answer_callback_query("2")
+        assert caught.value.message.startswith("Pool timeout")
+        assert len(server.calls) == calls  # the second was never sent
+        release.set()
+        assert await first is True
+
+
+async def test_a_body_the_peer_does_not_read_hits_the_write_timeout() -> None:
+    # a server that accepts and never reads: the upload fills the socket buffers and stalls
+    connections: list[asyncio.StreamWriter] = []
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(writer)
+
+    mute = await asyncio.start_server(accept, "127.0.0.1", 0)
+    port = mute.sockets[0].getsockname()[1]
+    try:
+        bot = Bot(TOKEN, base_url=f"http://127.0.0.1:{port}/bot",
+                  request=AiohttpRequest(media_write_timeout=0.5))
+        await bot.request.initialize()  # no getMe: the server never answers
+        try:
+            t0 = time.monotonic()
+            with pytest.raises(TimedOut):
+                await bot.send_document(42, b"\0" * (64 << 20), filename="big.bin")
+            assert 0.5 <= time.monotonic() - t0 < 2.0
+        finally:
+            await bot.request.shutdown()
+    finally:
+        for writer in connections:
+            writer.close()
+        mute.close()
+        await mute.wait_closed()
+
+
+async def test_shutdown_closes_the_session_and_its_connection(server: Server) -> None:
+    bot = make_bot(server.url)
+    await bot.initialize()
+    await bot.get_me()
+    request = bot.request
+    assert isinstance(request, AiohttpRequest) and request.session is not None
+    await bot.shutdown()
+    assert request.session is None
+    # as with PTB's HTTPXRequest: a RuntimeError inside, a NetworkError out of post()
+    with pytest.raises(NetworkError, match="AiohttpRequest is not initialized"):
+        await request.post(f"{server.url}{TOKEN}/getMe")
+    # the server sees its end of the kept-alive connection close
+    for _ in range(50):
+        if all(t.is_closing() for t in server.transports):
+            break
+        await asyncio.sleep(0.02)
+    assert server.transports and all(t.is_closing() for t in server.transports)
+    # and the request class opens again, as PTB's does after a restart
+    await bot.initialize()
+    assert (await bot.get_me()).username == "banco_bot"
+    await bot.shutdown()
+
+
+async def test_the_transport_setting_picks_the_request_class() -> None:
+    assert isinstance(api_request("aiohttp"), AiohttpRequest)
+    assert type(api_request("httpx")).__name__ == "HTTPXRequest"
+    assert updates_request("aiohttp").read_timeout == 5.0
+    with pytest.raises(ValueError, match="TRANSPORT"):
+        api_request("urllib")
