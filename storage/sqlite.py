@@ -54,11 +54,11 @@ Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _TABLE_COLUMNS = "chat_id, game, settings, state, version, deadline, meta, rev"
 _OUTBOX_COLUMNS = "id, chat_id, kind, target, payload, created_at, attempts"
-# Deletes the chat's sent rows older than its KEEP_SENT newest (ids only grow, so "newest" is
+# Deletes the chat's sent rows of one kind older than its KEEP_SENT newest (ids only grow, so "newest" is
 # "highest id"); both lookups walk the partial index outbox_sent, at most KEEP_SENT + 1 entries.
 _PRUNE_SENT = (
-    "DELETE FROM outbox WHERE chat_id = ? AND sent_at IS NOT NULL AND id <= ("
-    " SELECT id FROM outbox WHERE chat_id = ? AND sent_at IS NOT NULL"
+    "DELETE FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL AND id <= ("
+    " SELECT id FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL"
     " ORDER BY id DESC LIMIT 1 OFFSET ?)")
 
 
@@ -496,15 +496,17 @@ class SqliteStorage:
         """Mark the item delivered (or given up) and blank its payload (DMs hold hidden cards).
 
         Idempotent: finishing a sent (or pruned) item changes nothing. The chat
-        keeps its ``KEEP_SENT`` newest sent rows; older ones go in the same unit.
+        keeps its ``KEEP_SENT`` newest sent rows of each kind (so a burst of DMs never prunes
+        the id of the live table message); older ones go in the same unit.
         """
         async with self._write() as db:
             rows = list(await db.execute_fetchall(
                 "UPDATE outbox SET sent_at = ?, message_id = ?, payload = '{}'"
-                " WHERE id = ? AND sent_at IS NULL RETURNING chat_id",
+                " WHERE id = ? AND sent_at IS NULL RETURNING chat_id, kind",
                 (time.time(), message_id, item_id)))
             if rows:
-                await db.execute(_PRUNE_SENT, (rows[0][0], rows[0][0], KEEP_SENT))
+                chat_id, kind = rows[0]
+                await db.execute(_PRUNE_SENT, (chat_id, kind, chat_id, kind, KEEP_SENT))
 
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
         """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""

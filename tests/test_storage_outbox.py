@@ -229,6 +229,12 @@ async def test_a_chat_keeps_only_its_newest_sent_rows(db: Backend) -> None:
     await db.storage.finish_outbox(item_id=items[0].id, message_id=0)
     assert await outbox_rows(db) == KEEP_SENT + 3
     assert await db.storage.outbox_chats() == []
+    # Each kind keeps its own newest: a flood of DMs never prunes the live table message.
+    await step(db, 1, outbox=tuple(d("dm", 7, n=n) for n in range(KEEP_SENT + 5)))
+    for item in await db.storage.pending_outbox(chat_id=CHAT):
+        await db.storage.finish_outbox(item_id=item.id, message_id=1000 + item.payload["n"])
+    assert await db.storage.last_sent(chat_id=CHAT, kind="table") == [total - 1]
+    assert len(await db.storage.last_sent(chat_id=CHAT, kind="dm", limit=999)) == KEEP_SENT
 
 
 async def test_outbox_rows_outlive_the_table(db: Backend) -> None:

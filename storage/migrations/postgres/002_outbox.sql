@@ -16,4 +16,4 @@ CREATE TABLE outbox (
 );
 
 CREATE INDEX outbox_pending ON outbox (chat_id, id) WHERE sent_at IS NULL;
-CREATE INDEX outbox_sent ON outbox (chat_id, id) WHERE sent_at IS NOT NULL;
+CREATE INDEX outbox_sent ON outbox (chat_id, kind, id) WHERE sent_at IS NOT NULL;
