@@ -226,14 +226,15 @@ class Courier:
             return
         before = await self._table_id(item.chat_id)
         earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
-        message_id = await self._send(item.chat_id, render.text, render.markup)
+        uncertain: list[bool] = []
+        message_id = await self._send(item.chat_id, render.text, render.markup, uncertain)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
         if message_id is None:
             return
         self.table_ids[item.chat_id] = message_id
         self.shown[item.chat_id] = render
         self.reposting.discard(item.chat_id)
-        if earlier_attempts > 0 and before is not None:
+        if (earlier_attempts > 0 or uncertain) and before is not None:
             await self._disarm_twin(item.chat_id, before, message_id)
 
     async def _disarm_twin(self, chat_id: int, before: int, after: int) -> None:
@@ -269,9 +270,10 @@ class Courier:
 
     # ------------------------------------------------------------ Telegram
 
-    async def _send(self, chat_id: int, text: str,
-                    markup: InlineKeyboardMarkup | None) -> int | None:
-        """Send until Telegram takes it; None when it refuses the message itself."""
+    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
+                    uncertain: list[bool] | None = None) -> int | None:
+        """Send until Telegram takes it; None when it refuses the message itself. A failed
+        attempt whose effect is unknown is noted in ``uncertain``."""
         delay = 0.5
         while True:
             try:
@@ -289,6 +291,8 @@ class Courier:
                 return None
             except TelegramError as exc:  # network: retried, the message may come twice
                 log.warning("sendMessage to chat %s failed: %s", chat_id, type(exc).__name__)
+                if uncertain is not None:
+                    uncertain.append(True)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import Any, get_args
+from typing import Any, get_args, get_origin
 
 from bot import render
 from games.engine import ActionSpec, Engine, GameState, IllegalAction, TableView
@@ -54,8 +54,7 @@ def choice_data(engine: Engine[Any], kind: str, choice: str) -> dict[str, Any]:
         if name == "kind" or f.annotation is bool or f.annotation is int \
                 or int in get_args(f.annotation):
             continue
-        text = str(f.annotation)
-        if "list" in text or "tuple" in text:
+        if get_origin(f.annotation) in (list, tuple):
             return {name: choice.replace(",", " ").split()}
         return {name: choice}
     return {}

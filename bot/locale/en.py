@@ -58,6 +58,8 @@ TEXTS: dict[str, str] = {
     "stale": "This button is out of date.",
     "forged": "This button is not valid.",
     "other_table": "This button belongs to another table.",
+    "table_resumed": "▶️ The table resumes.",
+    "table_paused": "The table is paused: the bot cannot write in this chat.",
     "internal_error": "Something went wrong, nothing changed.",
     "done": "OK",
     "no_cards": "You have no hidden cards now.",

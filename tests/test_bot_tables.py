@@ -1,0 +1,341 @@
+"""The commit path and the outbox, in-process: real SQLite storage, a recording fake Bot.
+
+Tables, Presses and the Courier are the bot's own collaborators, wired as
+``post_init`` wires them; only Telegram is replaced, by :class:`RecordingBot`,
+which keeps every message as a group member would see it and can fail the way
+Telegram does (a refusal, or an answer lost after the call took effect).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram import InlineKeyboardMarkup
+from telegram.error import BadRequest, Forbidden, TimedOut
+
+from bot.callbacks import ActionButton, decode
+from bot.deadlines import Deadlines
+from bot.delivery import Courier, Doorbell
+from bot.languages import Languages
+from bot.presses import Presses
+from bot.record import TableMeta
+from bot.tables import Tables
+from storage.base import StaleVersion
+from storage.sqlite import SqliteStorage
+
+CHAT = -100
+ANN, BOB, CID = 1, 2, 3
+NAMES = {ANN: "Ann", BOB: "Bob", CID: "Cid"}
+# what a player presses, first available first (the e2e tests' default policy)
+PREFERRED = ["start", "cut", "stake", "bid", "name_bank", "stand", "check", "call",
+             "draw", "pass", "continue", "accept", "post_bank", "buy"]
+
+
+@dataclass
+class Sent:
+    """A message as the chat shows it now."""
+
+    chat_id: int
+    message_id: int
+    text: str
+    markup: InlineKeyboardMarkup | None
+    edits: int = 0
+
+
+@dataclass
+class RecordingBot:
+    """Telegram for the courier: send and edit messages, with scripted failures."""
+
+    messages: dict[int, Sent] = field(default_factory=dict)
+    next_id: int = 1
+    calls: list[str] = field(default_factory=list)
+    kicked: set[int] = field(default_factory=set)
+    # method -> how many of its next calls take effect and then time out
+    lose_answers: dict[str, int] = field(default_factory=dict)
+
+    def _lost(self, method: str) -> None:
+        if self.lose_answers.get(method, 0) > 0:
+            self.lose_answers[method] -= 1
+            raise TimedOut("Timed out")
+
+    async def send_message(self, chat_id: int, text: str,
+                           reply_markup: InlineKeyboardMarkup | None = None) -> Any:
+        self.calls.append(f"send {chat_id}")
+        if chat_id in self.kicked:
+            raise Forbidden("Forbidden: bot was kicked from the group chat")
+        msg = Sent(chat_id, self.next_id, text, reply_markup)
+        self.messages[self.next_id] = msg
+        self.next_id += 1
+        self._lost("send_message")
+        return msg
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int,
+                                reply_markup: InlineKeyboardMarkup | None = None) -> Any:
+        self.calls.append(f"edit {chat_id}")
+        if chat_id in self.kicked:
+            raise Forbidden("Forbidden: bot was kicked from the group chat")
+        msg = self.messages.get(message_id)
+        if msg is None or msg.chat_id != chat_id:
+            raise BadRequest("Message to edit not found")
+        if (msg.text, msg.markup) == (text, reply_markup):
+            raise BadRequest("Message is not modified: specified new message content and "
+                             "reply markup are exactly the same")
+        msg.text, msg.markup, msg.edits = text, reply_markup, msg.edits + 1
+        self._lost("edit_message_text")
+        return msg
+
+    async def edit_message_reply_markup(self, chat_id: int, message_id: int,
+                                        reply_markup: InlineKeyboardMarkup | None = None
+                                        ) -> Any:
+        msg = self.messages.get(message_id)
+        if msg is None or msg.chat_id != chat_id:
+            raise BadRequest("Message to edit not found")
+        msg.markup = reply_markup
+        return msg
+
+    def chat(self, chat_id: int) -> list[Sent]:
+        """The chat's messages from the bot, oldest first."""
+        return [m for m in self.messages.values() if m.chat_id == chat_id]
+
+
+@dataclass
+class Host:
+    """The collaborators of one bot process."""
+
+    storage: SqliteStorage
+    tables: Tables
+    presses: Presses
+    courier: Courier
+
+    async def idle(self) -> None:
+        """Wait until the courier has sent everything."""
+        for _ in range(400):
+            await asyncio.sleep(0.01)
+            busy = any(not t.done() for t in self.courier.workers.values())
+            if not busy and self.courier.doorbell.queue.empty() and not (
+                    await self.storage.pending_outbox()):
+                return
+        raise AssertionError("the outbox did not drain")
+
+
+@pytest.fixture
+async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
+    opened: list[Host] = []
+
+    async def make(bot: RecordingBot, *, deliver: bool = True) -> Host:
+        storage = SqliteStorage(tmp_path / "banco.sqlite3", starting_grant=1000, daily_bonus=100)
+        await storage.open()
+        languages = Languages(storage, "en")
+        doorbell = Doorbell()
+        tables = Tables(storage, languages, doorbell, Deadlines(), decision_timeout=60,
+                        bot_username="banco_bot")
+        courier = Courier(bot, storage, doorbell, tables)  # type: ignore[arg-type]
+        if deliver:
+            await courier.start()
+        host = Host(storage, tables, Presses(tables, storage, languages), courier)
+        opened.append(host)
+        return host
+
+    yield make
+    for host in opened:
+        await host.courier.stop(1)
+        host.tables.deadlines.stop()
+        await host.storage.close()
+
+
+def table_message(bot: RecordingBot) -> Sent:
+    """The live table message: the newest message of the group with buttons."""
+    return [m for m in bot.chat(CHAT) if m.markup is not None][-1]
+
+
+def buttons(msg: Sent) -> list[ActionButton]:
+    out = []
+    for row in msg.markup.inline_keyboard if msg.markup else ():
+        for b in row:
+            decoded = decode(b.callback_data)
+            if isinstance(decoded, ActionButton):
+                out.append(decoded)
+    return out
+
+
+async def press(host: Host, bot: RecordingBot, player: int, kinds: list[str]) -> str:
+    """``player`` presses the first button of ``kinds`` on the live table message."""
+    offered = buttons(table_message(bot))
+    for kind in kinds:
+        for button in offered:
+            if button.kind == kind and not button.ask:
+                outcome = await host.presses.press(CHAT, player, NAMES[player], button)
+                await host.idle()
+                return outcome.text
+    raise AssertionError(f"none of {kinds} offered: {[b.kind for b in offered]}")
+
+
+async def seat_three(host: Host, bot: RecordingBot) -> None:
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        assert await press(host, bot, player, ["join"]) == "🪑 Join"
+
+
+async def play_until_settled(host: Host, bot: RecordingBot, coups: int = 1) -> None:
+    """Everybody presses by the default policy until ``coups`` more coups have settled."""
+    table = await host.tables.load(CHAT)
+    target = table.state.coup + coups
+    trace = []
+    for _ in range(300):
+        table = await host.tables.load(CHAT)
+        if table.state.coup >= target and table.state.phase != "idle":
+            return
+        awaited = table.engine.awaiting(table.state) or [ANN]
+        answer = await press(host, bot, awaited[0], PREFERRED)
+        trace.append((table.state.coup, table.state.phase, awaited[0], answer))
+    raise AssertionError(f"the coups did not settle: {trace[-8:]}")
+
+
+def results(bot: RecordingBot) -> list[str]:
+    """Every coup result the group shows (a settlement's title line), in message order."""
+    return [m.text.splitlines()[0] for m in bot.chat(CHAT) if "settled" in m.text.splitlines()[0]]
+
+
+async def test_a_step_commits_with_what_it_must_send_and_the_courier_sends_it(
+        make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    table = await host.tables.load(CHAT)
+    assert [s.name for s in table.engine.view(table.state, None).seats] == ["Ann", "Bob", "Cid"]
+    assert table.meta.names == {ANN: "Ann", BOB: "Bob", CID: "Cid"}
+    # one table message, edited as players sat down; nothing left in the outbox
+    live = table_message(bot)
+    assert [m.message_id for m in bot.chat(CHAT)] == [live.message_id]
+    assert live.edits == 3 and "3. Cid" in live.text
+    assert await host.storage.pending_outbox() == []
+
+
+async def test_a_kill_between_commit_and_send_loses_nothing(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await press(host, bot, ANN, ["start"])
+    sent_before = len(bot.calls)
+    # a process that commits but dies before sending: its courier never runs
+    dead = await make_host(bot, deliver=False)
+    table = await dead.tables.load(CHAT)
+    awaited = table.engine.awaiting(table.state)[0]
+    offered = [b for b in buttons(table_message(bot)) if b.kind in PREFERRED[1:] and not b.ask]
+    pending_before = len(await dead.storage.pending_outbox())
+    for button in offered:
+        outcome = await dead.presses.press(CHAT, awaited, NAMES[awaited], button)
+        if outcome.committed:
+            break
+    assert outcome.committed
+    assert len(bot.calls) == sent_before  # nothing was sent
+    pending = await dead.storage.pending_outbox()
+    assert len(pending) >= pending_before
+    # the restarted process delivers every pending item, once, and the table message shows
+    # the committed step (its buttons carry the stored version)
+    await dead.courier.stop(0)
+    restarted = await make_host(bot)
+    await restarted.idle()
+    assert await restarted.storage.pending_outbox() == []
+    assert len(bot.calls) - sent_before >= len(pending)
+    stored = await restarted.tables.load(CHAT)
+    assert {b.version for b in buttons(table_message(bot))} == {stored.state.version}
+    assert stored.state.version == table.state.version + 1
+
+
+async def test_a_result_lost_in_transit_is_shown_exactly_once(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    # every edit takes effect but its answer is lost: the courier repeats it; Telegram
+    # answers "not modified", and the result shows once
+    bot.lose_answers["edit_message_text"] = 1000
+    bot.lose_answers["send_message"] = 0
+    await play_until_settled(host, bot, coups=2)
+    shown = results(bot)
+    assert len(shown) == len(set(shown)) >= 1, shown
+
+
+async def test_a_table_post_whose_answer_was_lost_leaves_one_live_keyboard(
+        make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await play_until_settled(host, bot)
+    # the next table post reaches the chat but its answer is lost: the courier posts again,
+    # and the twin between the known ids loses its buttons
+    bot.lose_answers["send_message"] = 1
+    await play_until_settled(host, bot)
+    assert bot.lose_answers["send_message"] == 0
+    live = [m for m in bot.chat(CHAT) if m.markup is not None]
+    assert [m.message_id for m in live] == [table_message(bot).message_id]
+
+
+async def test_settings_go_through_the_versioned_commit(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await host.tables.open_table(CHAT, "twenty_one", ANN, "en")
+    before = await host.tables.load(CHAT)
+    assert await host.tables.settings(CHAT, "timeout", "30") == "Setting timeout = 30."
+    after = await host.tables.load(CHAT)
+    assert (after.meta.timeout, after.rec.rev) == (30, before.rec.rev + 1)
+    # a record computed from the older revision is refused and changes nothing
+    with pytest.raises(StaleVersion):
+        await host.tables.commit(before, meta=TableMeta(opener=BOB))
+    assert (await host.tables.load(CHAT)).meta.opener == ANN
+    assert await host.tables.settings(CHAT, "timeout", "1") == "Cannot set that: 5..3600"
+
+
+async def test_a_forged_press_with_extra_arguments_changes_nothing(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    table = await host.tables.load(CHAT)
+    s = table.state
+    for forged in (ActionButton(CHAT, s.coup, s.version, "leave", confirm=999),
+                   ActionButton(CHAT, s.coup, s.version, "leave", amount=5),
+                   ActionButton(CHAT, s.coup, s.version, "start", choice=0),
+                   ActionButton(CHAT, s.coup, s.version, "start", select=1)):
+        outcome = await host.presses.press(CHAT, ANN, "Ann", forged)
+        assert (outcome.text, outcome.committed) == ("This button is not valid.", False)
+    assert (await host.tables.load(CHAT)).rec.rev == table.rec.rev
+
+
+async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
+        make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    bot.kicked.add(CHAT)
+    await press(host, bot, ANN, ["start"])
+    await asyncio.sleep(0.05)
+    table = await host.tables.load(CHAT)
+    assert table.meta.paused
+    assert not host.tables.deadlines.pending(CHAT)
+    outcome = await host.presses.press(CHAT, ANN, "Ann", ActionButton(
+        CHAT, table.state.coup, table.state.version, "leave"))
+    assert outcome.text == "The table is paused: the bot cannot write in this chat."
+    # added back: the table resumes with a line and a new table message
+    bot.kicked.discard(CHAT)
+    host.courier.regained(CHAT)
+    await host.tables.group_back(CHAT)
+    await host.idle()
+    texts = [m.text for m in bot.chat(CHAT)]
+    assert "▶️ The table resumes." in texts
+    assert not (await host.tables.load(CHAT)).meta.paused
+    assert host.tables.deadlines.pending(CHAT) == bool(table.rec.deadline)
+
+
+def test_meta_is_plain_json() -> None:
+    meta = TableMeta(opener=5, names={5: "Ann"}, dm_blocked=[5])
+    assert json.loads(meta.model_dump_json()) == {
+        "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_lines": [],
+        "msg_coup": 0, "revealed": None, "dm_blocked": [5], "paused": False,
+        "grace_until": None}
