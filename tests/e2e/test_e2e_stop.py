@@ -1,0 +1,73 @@
+"""Graceful stop: SIGTERM with messages queued behind a slow Telegram loses nothing."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from harness import BotProcess, Game, Player, cards_in
+from test_e2e_faults import open_table, prefer
+
+from games import registry
+
+
+async def test_sigterm_with_a_slow_telegram_exits_fast_and_loses_nothing(
+    sandbox, bot_factory, tmp_path: Path
+) -> None:
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, tmp_path / "data", timeout=60)
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, -3301, [Player(3311, "Ann"), Player(3312, "Bob"), Player(3313, "Cid")])
+    await open_table(game, "twenty_one")
+
+    # every group message and edit now takes 3 s before it happens; two moves queue up
+    await sb.fail("sendMessage", delay=3.0, count=50, chat_id=game.chat_id)
+    await sb.fail("editMessageText", delay=3.0, count=50, chat_id=game.chat_id)
+    for _ in range(2):
+        message = await game.synced()
+        row = bot.db_table(game.chat_id)
+        awaited = game.awaited(message)
+        data = next(d for kind in prefer("twenty_one", message)
+                    for _, d in sb.buttons(message)
+                    if d and d.startswith(f"a|{game.chat_id}|") and d.split("|")[4] == kind
+                    and d.split("|")[3] == str(row[2]))
+        await sb.press(game.chat_id, message["message_id"], awaited[0].id, data, wait=5)
+        await sb.wait_for(lambda row=row: bot.db_table(game.chat_id)[2] > row[2], timeout=5)
+    version = bot.db_table(game.chat_id)[2]
+
+    started = time.monotonic()
+    bot.proc.terminate()
+    bot.proc.wait(10)
+    took = time.monotonic() - started
+    log = bot.log_text()
+    assert took < 3.0, f"SIGTERM took {took:.1f} s"
+    assert "HTTPXRequest is not initialized" not in log
+    assert "Traceback" not in log, log[-3000:]
+
+    await sb.clear_faults()
+    restarted = BotProcess(handle.url, tmp_path / "data", timeout=60)
+    bot_factory.append(restarted)
+    restarted.start()
+    game.bot = restarted
+    seq = max(e["seq"] for e in await sb.log())
+    table = await game.synced()  # the table shows the last committed step
+    assert restarted.db_table(game.chat_id)[2] == version
+
+    # every seated player got his current hidden cards in his DM (nothing queued was lost)
+    name, state_json, _ = restarted.db_table(game.chat_id)
+    engine = registry.engine(name)
+    state = engine.state_type.model_validate_json(state_json)
+    for p in game.players:
+        mine = set(engine.view(state, p.id).my_cards)
+        shown = {c for m in await sb.bot_messages(p.id) for c in cards_in(m["text"] or "")}
+        assert mine <= shown, f"{p.name} never got {sorted(mine - shown)}"
+
+    # after the restart the bot edits only the newest table message, never a superseded one
+    newest = table["message_id"]
+    edited = {e["params"]["message_id"] for e in await sb.log("editMessageText", since=seq)
+              if e["params"].get("chat_id") == game.chat_id}
+    assert edited <= {newest}, f"edited {sorted(edited)}, the table message is {newest}"
+    awaited = game.awaited(table)
+    if awaited:
+        await game.step(awaited[0], prefer("twenty_one", table))
