@@ -37,6 +37,7 @@ from bot.deadlines import Deadlines
 from bot.delivery import Courier, Doorbell
 from bot.handlers import Services
 from bot.hooks import Hooks
+from bot.intake import ScreeningBot
 from bot.languages import Languages
 from bot.presses import Presses
 from bot.ratelimit import GroupWindowLimiter
@@ -134,18 +135,19 @@ async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 def build_application(settings: Settings, token: str,
                       base_url: str | None = None) -> Application:  # type: ignore[type-arg]
     """The Application with every handler, the rate limiter and the job queue."""
-    builder = (ApplicationBuilder().token(token)
-               .rate_limiter(GroupWindowLimiter(
-                   settings.group_messages_per_minute, settings.group_rate_period,
-                   max_retries=settings.rate_limit_retries,
-                   overall_per_second=settings.overall_messages_per_second))
-               .request(api_request(settings.transport))
-               .get_updates_request(updates_request(settings.transport))
+    file_url = base_url.replace("/bot", "/file/bot", 1) if base_url else None
+    bot = ScreeningBot(
+        token, base_url=base_url or "https://api.telegram.org/bot",
+        base_file_url=file_url or "https://api.telegram.org/file/bot",
+        request=api_request(settings.transport),
+        get_updates_request=updates_request(settings.transport),
+        rate_limiter=GroupWindowLimiter(
+            settings.group_messages_per_minute, settings.group_rate_period,
+            max_retries=settings.rate_limit_retries,
+            overall_per_second=settings.overall_messages_per_second))
+    builder = (ApplicationBuilder().bot(bot)
                .concurrent_updates(64)
                .post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown))
-    if base_url:
-        builder = builder.base_url(base_url).base_file_url(
-            base_url.replace("/bot", "/file/bot", 1))
     app = builder.build()
     app.bot_data["settings"] = settings
     group = filters.ChatType.GROUPS

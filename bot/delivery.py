@@ -92,6 +92,7 @@ class Courier:
         self.table_ids: dict[int, int | None] = {}
         self.shown: dict[int, Render] = {}
         self.reposting: set[int] = set()
+        self.newest: dict[int, int] = {}
         self.listener: asyncio.Task[None] | None = None
         self.stopping = False
 
@@ -224,7 +225,7 @@ class Courier:
         if render is None:  # the table closed before its message went out
             await self.storage.finish_outbox(item_id=item.id)
             return
-        before = await self._table_id(item.chat_id)
+        before = await self._newest_known(item.chat_id)
         earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
         uncertain: list[bool] = []
         message_id = await self._send(item.chat_id, render.text, render.markup, uncertain)
@@ -244,6 +245,17 @@ class Courier:
         for message_id in range(max(before + 1, after - TWIN_WINDOW), after):
             with contextlib.suppress(TelegramError):
                 await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+
+    async def _newest_known(self, chat_id: int) -> int | None:
+        """The newest message id the bot knows it has in the group."""
+        if chat_id not in self.newest:
+            ids = [i for kind in (TABLE, SETTLE, GROUP)
+                   for i in await self.storage.last_sent(chat_id=chat_id, kind=kind)]
+            self.newest[chat_id] = max(ids, default=0)
+        return self.newest[chat_id] or None
+
+    def _seen(self, chat_id: int, message_id: int) -> None:
+        self.newest[chat_id] = max(self.newest.get(chat_id, 0), message_id)
 
     async def _table_id(self, chat_id: int) -> int | None:
         """The live table message: the newest posted one, unless a result replaced it."""
@@ -278,7 +290,8 @@ class Courier:
         while True:
             try:
                 msg = await self.bot.send_message(chat_id, text, reply_markup=markup)
-                return msg.message_id
+                self._seen(chat_id, msg.message_id)
+                return int(msg.message_id)
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))
             except Forbidden as exc:
