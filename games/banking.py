@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 from games.cards import Shoe, rank_index
 from games.engine import (
     BANK,
+    POT,
     Action,
     Event,
     GameState,
@@ -28,20 +30,85 @@ from games.engine import (
     stack,
     stake,
     stood_up,
+    wallet,
 )
-from games.table import buy_in_transfers, check_join, closing_events, closing_transfers
+from games.table import (
+    check_join,
+    closing_events,
+    closing_transfers,
+    find_seat,
+    right_of,
+    seat_index,
+)
 
 S = TypeVar("S", bound=GameState)
 T = TypeVar("T", bound=SeatBase)
+T_co = TypeVar("T_co", bound=SeatBase, covariant=True)
 
 IDLE = "idle"
 """The phase every banking game waits for ``Start`` in."""
 
-Dispatch = Callable[[S, PlayerId, Action, list[Event], list[Transfer], random.Random | None],
-                    None]
-"""A game's handler of one action: it changes the copied state and appends events and transfers."""
 
-TimedOut = Callable[[S, PlayerId, list[Event], list[Transfer], random.Random | None], None]
+
+# ------------------------------------------------------------ the step context
+
+
+@dataclass
+class Ctx(Generic[S]):
+    """One step in progress: the state being changed (a :func:`fork`), the rng, and the
+    events and transfers the step produced so far.
+
+    :meth:`move` is the only way chips move: it changes the balances in the state and
+    records the transfer together, which is what keeps :meth:`Engine.accounts` and
+    the transfers in step.
+    """
+
+    st: S
+    rng: random.Random | None
+    events: list[Event] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
+    pot: int = 0
+    """The pot (:data:`POT`): chips passing between players within this step only."""
+
+    def emit(self, event: Event) -> None:
+        """Record an event of this step."""
+        self.events.append(event)
+
+    def move(self, src: str, dst: str, amount: int, reason: str) -> None:
+        """Move ``amount`` chips from account ``src`` to ``dst`` (nothing when zero)."""
+        if amount < 0:
+            raise ValueError("a transfer amount is never negative")
+        if amount == 0:
+            return
+        self._adjust(src, -amount)
+        self._adjust(dst, amount)
+        self.transfers.append(Transfer(src=src, dst=dst, amount=amount, reason=reason))
+
+    def _adjust(self, account: str, delta: int) -> None:
+        # every banking state with a bank has an int ``bank``, every seat an int ``stake``
+        if account == BANK:
+            table: Any = self.st
+            table.bank += delta
+            return
+        if account == POT:
+            self.pot += delta
+            return
+        kind, _, who = account.partition(":")
+        if kind == "wallet":
+            return  # wallets live outside the table
+        seat: Any = find_seat(_seats(self.st), int(who))
+        if kind == "stack":
+            seat.stack += delta
+        elif kind == "stake":
+            seat.stake += delta
+        else:  # pragma: no cover - a programming error, not a player's
+            raise ValueError(f"unknown account {account}")
+
+
+Dispatch = Callable[[Ctx[S], PlayerId, Action], None]
+"""A game's handler of one action: it changes ``ctx.st`` and records events and transfers."""
+
+TimedOut = Callable[[Ctx[S], PlayerId], None]
 """A game's handler of one awaited player's timeout: count it, then apply his safe default."""
 
 
@@ -92,15 +159,9 @@ def apply_on_fork(state: S, player: PlayerId, action: Action, rng: random.Random
     The player's own accepted action resets his consecutive timeouts (docs/rules.md §0
     "Timeouts"), and the version goes up by exactly one.
     """
-    s = fork(state)
-    events: list[Event] = []
-    transfers: list[Transfer] = []
-    dispatch(s, player, action, events, transfers, rng)
-    for seat in _seats(s):
-        if seat.player == player:
-            seat.timeouts = 0
-    s.version = state.version + 1
-    return Step(state=s, events=events, transfers=transfers)
+    ctx = Ctx(fork(state), rng)
+    dispatch(ctx, player, action)
+    return _finish(ctx, state, reset=player)
 
 
 def timeout_on_fork(state: S, rng: random.Random | None,
@@ -110,30 +171,45 @@ def timeout_on_fork(state: S, rng: random.Random | None,
     A player whom an earlier default already released (the auction resolved,
     say) is skipped. After a timeout the version still goes up by exactly one.
     """
-    s = fork(state)
-    events: list[Event] = []
-    transfers: list[Transfer] = []
+    ctx = Ctx(fork(state), rng)
     for player in awaiting(state):
-        if player in awaiting(s):
-            timed_out(s, player, events, transfers, rng)
-    s.version = state.version + 1
-    return Step(state=s, events=events, transfers=transfers)
+        if player in awaiting(ctx.st):
+            timed_out(ctx, player)
+    return _finish(ctx, state)
+
+
+def _finish(ctx: Ctx[S], state: S, reset: PlayerId | None = None) -> Step[S]:
+    """The step: version + 1, and the acting player's consecutive timeouts reset."""
+    assert ctx.pot == 0, "the pot only passes chips on within a step"
+    for seat in _seats(ctx.st):
+        if seat.player == reset:
+            seat.timeouts = 0
+    ctx.st.version = state.version + 1
+    return Step(state=ctx.st, events=ctx.events, transfers=ctx.transfers)
 
 
 # ---------------------------------------------------------- seats and play
 
 
-def sit_down(seats: list[T], newcomer: T, max_players: int, events: list[Event],
-             transfers: list[Transfer], **data: Any) -> None:
+def sit_down(ctx: Ctx[Any], seats: list[T], newcomer: T, max_players: int,
+             **data: Any) -> None:
     """Seat ``newcomer``, whose stack is his buy-in; he plays from the next coup.
 
     ``data`` adds game facts to the public ``player_joined`` event.
     """
     check_join(seats, newcomer.player, max_players)
+    buy_in, newcomer.stack = newcomer.stack, 0
     seats.append(newcomer)
-    transfers += buy_in_transfers(newcomer.player, newcomer.stack)
-    events.append(public("player_joined", player=newcomer.player, name=newcomer.name,
-                         stack=newcomer.stack, **data))
+    ctx.move(wallet(newcomer.player), stack(newcomer.player), buy_in, "buy_in")
+    ctx.emit(public("player_joined", player=newcomer.player, name=newcomer.name,
+                    stack=buy_in, **data))
+
+
+def cash_out(ctx: Ctx[Any], seat: SeatBase) -> int:
+    """The stack of ``seat`` back to his wallet (he is about to stand up); the amount."""
+    amount = seat.stack
+    ctx.move(stack(seat.player), wallet(seat.player), amount, "cash_out")
+    return amount
 
 
 def check_start(phase: str, seated: int, min_players: int) -> None:
@@ -152,17 +228,46 @@ def check_turn(phase: str, queue: Sequence[PlayerId], player: PlayerId, *phases:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
 
 
-def count_timeout(seat: SeatBase, events: list[Event], **data: Any) -> None:
+def count_timeout(ctx: Ctx[Any], seat: SeatBase, **data: Any) -> None:
     """One more consecutive timeout for ``seat``, announced publicly (``data`` adds facts)."""
     seat.timeouts += 1
-    events.append(public("timed_out", player=seat.player, **data))
+    ctx.emit(public("timed_out", player=seat.player, **data))
 
 
-def stand_up_after_two(seat: SeatBase, events: list[Event]) -> None:
+def stand_up_after_two(ctx: Ctx[Any], seat: SeatBase) -> None:
     """docs/rules.md §0 "Timeouts": two in a row and he is stood up after the current coup."""
     if seat.timeouts >= 2 and not seat.leaving:
         seat.leaving = True
-        events.append(stood_up(seat.player))
+        ctx.emit(stood_up(seat.player))
+
+
+class Tabled(Protocol[T_co]):
+    """A banking table: its seats, clockwise, and its banker if any."""
+
+    @property
+    def seats(self) -> Sequence[T_co]: ...
+    @property
+    def banker(self) -> PlayerId | None: ...
+
+
+def seat_of(st: Tabled[T], player: PlayerId | None) -> T:
+    """``player``'s seat; refuses a player who is not seated, and ``None`` (no banker, no
+    punter yet) as the wrong phase."""
+    if player is None:
+        raise IllegalAction(Reason.WRONG_PHASE)
+    return find_seat(st.seats, player)
+
+
+def cutter(st: Tabled[SeatBase]) -> PlayerId:
+    """The player to the banker's right, who cuts a new shoe (docs/rules.md §0.4; each
+    game's rules name him)."""
+    i = seat_index(st.seats, seat_of(st, st.banker).player)
+    return st.seats[right_of(len(st.seats), i)].player
+
+
+def presets(low: int, high: int, *amounts: int) -> tuple[int, ...]:
+    """Amounts offered on buttons: ``low``, ``high`` and those of ``amounts`` between them."""
+    return tuple(sorted({a for a in (low, *amounts, high) if low <= a <= high}))
 
 
 # ---------------------------------------------------------------- accounts
@@ -195,29 +300,29 @@ def table_accounts(seats: Iterable[StakedSeat], bank: int = 0) -> dict[str, int]
 # ---------------------------------------------------------- who banks first
 
 
-def draw_for_bank(players: Sequence[PlayerId], decks: int, rng: random.Random | None,
-                  events: list[Event], pick: Callable[[Iterable[int]], int]) -> PlayerId:
+def draw_for_bank(ctx: Ctx[Any], players: Sequence[PlayerId], decks: int,
+                  pick: Callable[[Iterable[int]], int]) -> PlayerId:
     """Everyone draws a public card; ``pick`` (``min`` or ``max``) names the winning rank.
 
     Suits do not matter and aces are high. Players tied on the winning rank
     draw again among themselves, in seat order, from the same fresh shoe (a
     new one when it runs short), which is committed before and revealed after.
     """
-    shoe = Shoe.shuffled(decks, rng)
-    events.append(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
+    shoe = Shoe.shuffled(decks, ctx.rng)
+    ctx.emit(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
     drawing = list(players)
     while len(drawing) > 1:
         if shoe.remaining < len(drawing):
-            shoe = Shoe.shuffled(decks, rng)
-            events.append(public("shoe_committed", commitment=shoe.commitment,
-                                 purpose="banker_draw"))
+            shoe = Shoe.shuffled(decks, ctx.rng)
+            ctx.emit(public("shoe_committed", commitment=shoe.commitment,
+                            purpose="banker_draw"))
         shoe, cards = shoe.deal(len(drawing))
-        events.append(public("banker_draw",
+        ctx.emit(public("banker_draw",
                              draws=[{"player": p, "card": c}
                                     for p, c in zip(drawing, cards, strict=True)]))
         best = pick(rank_index(c) for c in cards)
         drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
-    events.append(shoe_revealed(purpose="banker_draw", **shoe.reveal()))
+    ctx.emit(shoe_revealed(purpose="banker_draw", **shoe.reveal()))
     return drawing[0]
 
 

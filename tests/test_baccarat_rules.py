@@ -20,7 +20,7 @@ import random
 import pytest
 
 from games.baccarat import ENGINE
-from games.baccarat.state import (
+from games.baccarat.model import (
     AUCTION,
     BANKER_DRAW,
     CUT,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from games.chemin_de_fer import ENGINE
-from games.chemin_de_fer.state import BANKER_DRAW, PUNTER_DRAW, TRANSIENT, State
+from games.chemin_de_fer.model import BANKER_DRAW, PUNTER_DRAW, TRANSIENT, State
 from games.engine import Action, ActionSpec, IllegalAction, Step, net
 
 PLAYERS = list(range(1, 8))

@@ -13,7 +13,7 @@ import pytest
 
 from games.cards import Shoe
 from games.chemin_de_fer import ENGINE, banker_hint
-from games.chemin_de_fer.state import (
+from games.chemin_de_fer.model import (
     Banco,
     Bid,
     Continue,

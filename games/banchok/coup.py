@@ -12,8 +12,6 @@ and transfers always change together.
 
 from __future__ import annotations
 
-import random
-
 from games import banking
 from games.banchok.model import (
     BANK_LIMIT,
@@ -23,202 +21,204 @@ from games.banchok.model import (
     JOINING,
     POST,
     STAKING,
-    Events,
+    Ctx,
     LastCoup,
     Seat,
-    State,
-    Transfers,
     can_join,
     cards_left,
     clockwise_after,
-    cutter,
     punter_wins,
-    seat_of,
     stake_bounds,
 )
+from games.banking import cutter, seat_of
 from games.cards import Shoe
 from games.engine import BANK, PlayerId, private, public, settlement, shoe_revealed, stack, stake
-from games.table import cash_out_transfers, move
 
 # -------------------------------------------------------------- who banks
 
 
-def draw_first_banker(s: State, ev: Events, rng: random.Random | None) -> PlayerId:
+def draw_first_banker(ctx: Ctx) -> PlayerId:
     """docs/rules.md §3.1: everyone draws a public card; the lowest posts the first bank.
 
     2 is lowest and the ace highest; suits do not matter. Decision: players
     tied on the lowest rank draw again among themselves, in seat order, from
     the same fresh shoe, which is committed before and revealed after.
     """
+    s = ctx.st
     players = [x.player for x in s.seats]
-    return banking.draw_for_bank(players, s.settings.decks, rng, ev, pick=min)
+    return banking.draw_for_bank(ctx, players, s.settings.decks, pick=min)
 
 
-def offer_bank(s: State, ev: Events, candidates: list[PlayerId]) -> None:
+def offer_bank(ctx: Ctx, candidates: list[PlayerId]) -> None:
     """Offer the bank to ``candidates`` in order (§3.8): each posts it or leaves."""
+    s = ctx.st
     s.phase, s.queue = POST, [p for p in candidates if p != s.last_banker]
-    advance_post(s, ev)
+    advance_post(ctx)
 
 
-def advance_post(s: State, ev: Events) -> None:
+def advance_post(ctx: Ctx) -> None:
     """Skip those who cannot post the bank; nobody left: the table waits (idle)."""
+    s = ctx.st
     if len(s.seats) < 2:
-        go_idle(s, ev, "not_enough_players")
+        go_idle(ctx, "not_enough_players")
         return
     while s.queue:
         seat = seat_of(s, s.queue[0])
         if seat.stack >= s.settings.bank and not seat.leaving:
-            ev.append(public("bank_offered", player=seat.player, amount=s.settings.bank))
+            ctx.emit(public("bank_offered", player=seat.player, amount=s.settings.bank))
             return
         # Decision: a player who cannot afford the bank is passed over, not sent away.
-        ev.append(public("bank_skipped", player=seat.player, reason="insufficient_chips"))
+        ctx.emit(public("bank_skipped", player=seat.player, reason="insufficient_chips"))
         s.queue.pop(0)
-    go_idle(s, ev, "nobody_can_bank")
+    go_idle(ctx, "nobody_can_bank")
 
 
-def post_bank(s: State, seat: Seat, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
+def post_bank(ctx: Ctx, seat: Seat) -> None:
     """docs/rules.md §3.1, §3.2: the new banker posts the bank and shuffles; his right cuts."""
+    s = ctx.st
     amount = s.settings.bank
-    tr += move(stack(seat.player), BANK, amount, "bank_posted")
-    seat.stack -= amount
-    s.banker, s.bank, s.bank_start = seat.player, amount, amount
+    ctx.move(stack(seat.player), BANK, amount, "bank_posted")
+    s.banker, s.bank_start = seat.player, amount
     for x in s.seats:
         x.forbids = False  # the bank changed hands (§3.6)
-    ev.append(public("bank_posted", player=seat.player, amount=amount))
-    s.shoe = Shoe.shuffled(s.settings.decks, rng)
+    ctx.emit(public("bank_posted", player=seat.player, amount=amount))
+    s.shoe = Shoe.shuffled(s.settings.decks, ctx.rng)
     s.under, s.used = [], []
-    ev.append(public("shoe_committed", commitment=s.shoe.commitment, banker=s.banker))
+    ctx.emit(public("shoe_committed", commitment=s.shoe.commitment, banker=s.banker))
     s.phase, s.queue = CUT, [cutter(s)]
 
 
-def go_idle(s: State, ev: Events, why: str) -> None:
+def go_idle(ctx: Ctx, why: str) -> None:
     """No bank can be held now: the table waits for Start."""
+    s = ctx.st
     s.phase, s.queue = IDLE, []
-    ev.append(public("table_idle", reason=why))
+    ctx.emit(public("table_idle", reason=why))
 
 
-def remove_seat(s: State, seat: Seat, tr: Transfers, ev: Events) -> None:
+def remove_seat(ctx: Ctx, seat: Seat) -> None:
     """Stand a player up now; cards he held go to the used cards, his stack to his wallet."""
+    s = ctx.st
     s.used += seat.cards
     seat.cards = []
-    tr += cash_out_transfers(seat.player, seat.stack)
+    banking.cash_out(ctx, seat)
     s.seats.remove(seat)
     if seat.player in s.queue:
         s.queue.remove(seat.player)
-    ev.append(public("player_left", player=seat.player))
+    ctx.emit(public("player_left", player=seat.player))
 
 
-def end_bank(s: State, ev: Events, tr: Transfers, why: str) -> None:
+def end_bank(ctx: Ctx, why: str) -> None:
     """docs/rules.md §3.8: the banker takes the bank, cards are discarded, the bank passes left."""
+    s = ctx.st
     banker = seat_of(s, s.banker)
     order = [x.player for x in clockwise_after(s, banker.player)]
-    tr += move(BANK, stack(banker.player), s.bank, "bank_taken")
-    banker.stack += s.bank
-    ev.append(public("bank_ended", player=banker.player, amount=s.bank, reason=why))
+    amount = s.bank
+    ctx.move(BANK, stack(banker.player), amount, "bank_taken")
+    ctx.emit(public("bank_ended", player=banker.player, amount=amount, reason=why))
     for shoe in [s.shoe, *s.under]:
         if shoe is not None:
-            ev.append(shoe_revealed(**shoe.reveal()))
+            ctx.emit(shoe_revealed(**shoe.reveal()))
     for x in s.seats:
         x.cards, x.forbids = [], False
     s.shoe, s.under, s.used = None, [], []
-    s.last_banker, s.banker, s.bank, s.bank_start = banker.player, None, 0, 0
+    s.last_banker, s.banker, s.bank_start = banker.player, None, 0
     for x in [x for x in s.seats if x.leaving]:
-        remove_seat(s, x, tr, ev)
-    offer_bank(s, ev, [p for p in order if any(x.player == p for x in s.seats)])
+        remove_seat(ctx, x)
+    offer_bank(ctx, [p for p in order if any(x.player == p for x in s.seats)])
 
 
 # ------------------------------------------------------------------ rounds
 
 
-def _draw(s: State, ev: Events) -> str:
+def _draw(ctx: Ctx) -> str:
     """The next card: from the shoe, then from the gathered parts under it."""
+    s = ctx.st
     assert s.shoe is not None
     if s.shoe.remaining == 0:
-        ev.append(shoe_revealed(**s.shoe.reveal()))
+        ctx.emit(shoe_revealed(**s.shoe.reveal()))
         s.shoe = s.under.pop(0)
     s.shoe, cards = s.shoe.deal(1)
     return cards[0]
 
 
-def _gather(s: State, ev: Events, rng: random.Random | None) -> None:
+def _gather(ctx: Ctx) -> None:
     """docs/rules.md §3.7: used cards are gathered, shuffled securely and put under the shoe.
 
     The gathered part is committed now and revealed once it is dealt out.
     """
+    s = ctx.st
     if not s.used:
         return
-    part = Shoe.shuffled_from(s.used, s.settings.decks, rng)
+    part = Shoe.shuffled_from(s.used, s.settings.decks, ctx.rng)
     s.under.append(part)
     s.used = []
-    ev.append(public("shoe_extended", commitment=part.commitment, cards=len(part.order),
+    ctx.emit(public("shoe_extended", commitment=part.commitment, cards=len(part.order),
                      gathered_by=cutter(s)))
 
 
-def deal_round(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
+def deal_round(ctx: Ctx) -> None:
     """docs/rules.md §3.3, §3.7: three cards face down to every punter, one at a time, no shuffle.
 
     Decision: a punter whose stack is below the minimum stake sits the round out.
     """
+    s = ctx.st
     punters = [x for x in clockwise_after(s, seat_of(s, s.banker).player)
                if not x.leaving and x.stack >= s.settings.min_stake]
     if not punters:
-        end_bank(s, ev, tr, "no_punters")
+        end_bank(ctx, "no_punters")
         return
     if cards_left(s) < HAND * len(punters):
-        _gather(s, ev, rng)
+        _gather(ctx)
     for _ in range(HAND):
         for x in punters:
-            card = _draw(s, ev)
+            card = _draw(ctx)
             x.cards.append(card)
-            ev.append(private("card_dealt", to=[x.player], card=card, cards=list(x.cards)))
-    ev.append(public("cards_dealt", players=[x.player for x in punters], each=HAND))
-    _gather(s, ev, rng)
+            ctx.emit(private("card_dealt", to=[x.player], card=card, cards=list(x.cards)))
+    ctx.emit(public("cards_dealt", players=[x.player for x in punters], each=HAND))
+    _gather(ctx)
     s.phase, s.queue = STAKING, [x.player for x in punters]
-    advance_staking(s, ev, tr, rng)
+    advance_staking(ctx)
 
 
-def advance_staking(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
+def advance_staking(ctx: Ctx) -> None:
     """The next punter of the round names his stake; after the last, a new round."""
+    s = ctx.st
     s.phase = STAKING
     while s.queue:
         seat = seat_of(s, s.queue[0])
         if seat.cards and stake_bounds(s, seat)[1] > 0:
             return
-        ev.append(public("stake_skipped", player=seat.player, reason="no_chips"))
+        ctx.emit(public("stake_skipped", player=seat.player, reason="no_chips"))
         s.used += seat.cards
         seat.cards = []
         s.queue.pop(0)
-    deal_round(s, ev, tr, rng)
+    deal_round(ctx)
 
 
 # -------------------------------------------------------------- the turn
 
 
-def turn_card(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
+def turn_card(ctx: Ctx) -> None:
     """docs/rules.md §3.4, §3.5: turn the banker's top card; it covers the punter or pays him."""
+    s = ctx.st
     p = seat_of(s, s.queue[0])
-    card = _draw(s, ev)
+    card = _draw(ctx)
     s.coup += 1
     won = punter_wins(card, p.cards)
-    ev.append(public("card_turned", punter=p.player, card=card))
+    ctx.emit(public("card_turned", punter=p.player, card=card))
     # The punter's cards are shown: joiners have chips on them and must be able to check.
-    ev.append(public("cards_shown", player=p.player, cards=list(p.cards)))
+    ctx.emit(public("cards_shown", player=p.player, cards=list(p.cards)))
     results: list[tuple[int, int]] = []
     for x in [p, *(seat_of(s, j) for j in s.joiners)]:
         if not x.stake:
             continue
+        results.append((x.player, x.stake if won else -x.stake))
         if won:
-            tr += move(BANK, stack(x.player), x.stake, "won")
-            tr += move(stake(x.player), stack(x.player), x.stake, "stake_returned")
-            s.bank -= x.stake
-            x.stack += 2 * x.stake
-            results.append((x.player, x.stake))
+            ctx.move(BANK, stack(x.player), x.stake, "won")
+            ctx.move(stake(x.player), stack(x.player), x.stake, "stake_returned")
         else:
-            tr += move(stake(x.player), BANK, x.stake, "lost")
-            s.bank += x.stake
-            results.append((x.player, -x.stake))
-        x.stake = 0
-    ev.append(settlement("coup_settled", coup=s.coup, punter=p.player, card=card, won=won,
+            ctx.move(stake(x.player), BANK, x.stake, "lost")
+    ctx.emit(settlement("coup_settled", coup=s.coup, punter=p.player, card=card, won=won,
                      bank=s.bank, results=[{"player": a, "net": b} for a, b in results]))
     s.last = LastCoup(punter=p.player, card=card, cards=list(p.cards), won=won, results=results)
     s.used += [*p.cards, card]
@@ -227,23 +227,24 @@ def turn_card(s: State, ev: Events, tr: Transfers, rng: random.Random | None) ->
     s.joiners, s.no_joining = [], False
     banker = seat_of(s, s.banker)
     for x in [x for x in s.seats if x.leaving and x is not banker]:
-        remove_seat(s, x, tr, ev)
+        remove_seat(ctx, x)
     if s.bank == 0:
-        end_bank(s, ev, tr, "broken")
+        end_bank(ctx, "broken")
     elif s.bank >= BANK_LIMIT * s.bank_start:
-        end_bank(s, ev, tr, "tripled")
+        end_bank(ctx, "tripled")
     elif banker.leaving:
-        end_bank(s, ev, tr, "banker_left")
+        end_bank(ctx, "banker_left")
     elif len(s.seats) < 2:
-        end_bank(s, ev, tr, "no_punters")
+        end_bank(ctx, "no_punters")
     else:
-        advance_staking(s, ev, tr, rng)
+        advance_staking(ctx)
 
 
-def open_joining(s: State, ev: Events, tr: Transfers, rng: random.Random | None) -> None:
+def open_joining(ctx: Ctx) -> None:
     """After the stake: others may join (§3.6) until the punter turns; else turn at once."""
+    s = ctx.st
     s.phase = JOINING
     if any(can_join(s, x) for x in s.seats):
-        ev.append(public("joining_open", punter=s.queue[0]))
+        ctx.emit(public("joining_open", punter=s.queue[0]))
         return
-    turn_card(s, ev, tr, rng)
+    turn_card(ctx)

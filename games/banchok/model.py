@@ -6,25 +6,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games import banking
+from games.banking import seat_of
 from games.cards import Card, Shoe, rank_index, suit
-from games.engine import (
-    Action,
-    Event,
-    GameState,
-    IllegalAction,
-    PlayerId,
-    Reason,
-    SeatBase,
-    Transfer,
-)
-from games.table import clockwise_from, find_seat, left_of, right_of, seat_index
+from games.engine import Action, GameState, PlayerId, SeatBase
+from games.table import clockwise_from, left_of, seat_index
 
 IDLE, POST, CUT, STAKING, JOINING = "idle", "post", "cut", "staking", "joining"
 HAND = 3  # docs/rules.md §3.3: three cards to every punter
 BANK_LIMIT = 3  # docs/rules.md §3.8: the bank passes once it reaches three times its start
 
-Events = list[Event]
-Transfers = list[Transfer]
 
 
 # ------------------------------------------------------------------ covering
@@ -134,28 +125,13 @@ class State(GameState):
     last: LastCoup | None = None
 
 
-def seat_of(s: State, player: PlayerId | None) -> Seat:
-    """The seat of ``player``; a missing banker or punter means the phase is wrong."""
-    if player is None:
-        raise IllegalAction(Reason.WRONG_PHASE)
-    return find_seat(s.seats, player)
+Ctx = banking.Ctx[State]
+"""One step in progress (:class:`games.banking.Ctx`) over a banchok table."""
 
 
 def is_seated(s: State, player: PlayerId | None) -> bool:
     """Is ``player`` seated at the table?"""
     return any(x.player == player for x in s.seats)
-
-
-def banker_id(s: State) -> PlayerId:
-    """The banker's id; refused when no bank is held."""
-    if s.banker is None:
-        raise IllegalAction(Reason.WRONG_PHASE)
-    return s.banker
-
-
-def cutter(s: State) -> PlayerId:
-    """docs/rules.md §3.2: the player to the banker's right cuts."""
-    return s.seats[right_of(len(s.seats), seat_index(s.seats, banker_id(s)))].player
 
 
 def clockwise_after(s: State, player: PlayerId) -> list[Seat]:

@@ -8,8 +8,9 @@ banker retiring, seats emptied after a coup, and the start of each coup
 from __future__ import annotations
 
 from games import banking
+from games.banking import cutter, seat_of
 from games.cards import Shoe
-from games.chemin_de_fer.state import (
+from games.chemin_de_fer.model import (
     AUCTION,
     BANK_OFFER,
     CUT,
@@ -20,10 +21,8 @@ from games.chemin_de_fer.state import (
     Ctx,
     State,
     seat_index,
-    seat_of,
 )
 from games.engine import BANK, IllegalAction, PlayerId, Reason, public, shoe_revealed, stack
-from games.table import cash_out_transfers, right_of
 
 # ------------------------------------------------------------------ seats
 
@@ -37,9 +36,9 @@ def remove_seat(ctx: Ctx, player: PlayerId) -> None:
     if st.banker == player:
         retire_bank(ctx)
     seat = seat_of(st, player)
-    ctx.transfers.extend(cash_out_transfers(player, seat.stack))
+    amount = banking.cash_out(ctx, seat)
     st.seats = [s for s in st.seats if s.player != player]
-    ctx.emit(public("player_left", player=player, stack=seat.stack))
+    ctx.emit(public("player_left", player=player, stack=amount))
 
 
 def remove_leavers(ctx: Ctx) -> None:
@@ -213,13 +212,6 @@ def next_coup(ctx: Ctx) -> None:
         ctx.emit(public("cut_requested", player=cutter(st)))
         return
     st.phase = STAKING_OPEN
-
-
-def cutter(st: State) -> PlayerId:
-    """The punter to the banker's right, who cuts a new shoe (docs/rules.md §0 "Cut")."""
-    assert st.banker is not None
-    i = seat_index(st, st.banker)
-    return st.seats[right_of(len(st.seats), i)].player
 
 
 def cut(ctx: Ctx, player: PlayerId, offset: int, auto: bool = False) -> None:

@@ -7,7 +7,8 @@ come off the shoe in the order they are asked for (punters first).
 
 from __future__ import annotations
 
-from games.chemin_de_fer.state import (
+from games.banking import seat_of
+from games.chemin_de_fer.model import (
     BANKER_DRAW,
     DEAL,
     NEXT_COUP,
@@ -21,7 +22,6 @@ from games.chemin_de_fer.state import (
     State,
     points,
     seat_index,
-    seat_of,
     staked_total,
 )
 from games.engine import (

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Literal
 
 from games.cards import RANKS, baccarat_points
-from games.chemin_de_fer.state import BANKER_DRAW, State, points
+from games.chemin_de_fer.model import BANKER_DRAW, State, points
 
 Hint = Literal["draw", "stand"]
 

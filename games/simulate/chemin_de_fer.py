@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from games.chemin_de_fer import ENGINE, default_action
-from games.chemin_de_fer.state import BANK_OFFER, STAKING, Bid, NameBank, Pass, Stake
+from games.chemin_de_fer.model import BANK_OFFER, STAKING, Bid, NameBank, Pass, Stake
 from games.engine import Join, Start
 
 BIG_STACK = 10**15

@@ -6,18 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games import banking
+from games.banking import seat_of
 from games.cards import Card, Shoe
-from games.engine import (
-    Action,
-    Event,
-    GameState,
-    IllegalAction,
-    PlayerId,
-    Reason,
-    SeatBase,
-    Transfer,
-)
-from games.table import clockwise_from, find_seat, left_of, right_of, seat_index
+from games.engine import Action, GameState, PlayerId, SeatBase
+from games.table import clockwise_from, left_of, seat_index
 
 IDLE, CUT, STAKING, DRAWING, BANKER = "idle", "cut", "staking", "drawing", "banker"
 MAX_BUYS = 3  # docs/rules.md §4.6: "up to three cards"
@@ -127,15 +120,8 @@ class State(GameState):
     last_results: list[Result] = Field(default_factory=list)
 
 
-Events = list[Event]
-Transfers = list[Transfer]
-
-
-def seat_of(s: State, player: PlayerId | None) -> Seat:
-    """The seat of ``player``; a missing banker or turn means the phase is wrong."""
-    if player is None:
-        raise IllegalAction(Reason.WRONG_PHASE)
-    return find_seat(s.seats, player)
+Ctx = banking.Ctx[State]
+"""One step in progress (:class:`games.banking.Ctx`) over a twenty-one table."""
 
 
 def is_seated(s: State, player: PlayerId | None) -> bool:
@@ -143,21 +129,9 @@ def is_seated(s: State, player: PlayerId | None) -> bool:
     return any(x.player == player for x in s.seats)
 
 
-def cutter(s: State) -> PlayerId:
-    """Decision: the player to the banker's right cuts, as in banchok (§3.2)."""
-    return s.seats[right_of(len(s.seats), seat_index(s.seats, banker_id(s)))].player
-
-
-def banker_id(s: State) -> PlayerId:
-    """The banker's id; refused when no bank is held."""
-    if s.banker is None:
-        raise IllegalAction(Reason.WRONG_PHASE)
-    return s.banker
-
-
 def dealing_order(s: State) -> list[Seat]:
     """Punters clockwise from the banker's left, the banker last (§4.6 "in dealing order")."""
-    b = seat_index(s.seats, banker_id(s))
+    b = seat_index(s.seats, seat_of(s, s.banker).player)
     return [s.seats[i] for i in clockwise_from(len(s.seats), left_of(len(s.seats), b))]
 
 

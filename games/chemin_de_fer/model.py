@@ -4,29 +4,18 @@ docs/rules.md §1. The state is one pydantic model; the phases are plain strings
 Phases a player can see are *waiting* phases (somebody must act, or the
 table is idle); the *transient* phases exist only inside one step and are
 resolved by the engine's loop before the step returns (see
-:mod:`games.chemin_de_fer.engine`).
+:mod:`games.chemin_de_fer`).
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import Field
 
+from games import banking
 from games.cards import Shoe, hand_points
-from games.engine import (
-    BANK,
-    Action,
-    Event,
-    GameState,
-    IllegalAction,
-    PlayerId,
-    Reason,
-    SeatBase,
-    Transfer,
-)
+from games.engine import Action, GameState, PlayerId, SeatBase
 
 GAME = "chemin_de_fer"
 
@@ -162,60 +151,7 @@ class Decline(Action):
     kind: Literal["decline"] = "decline"
 
 
-# ----------------------------------------------------------------- context
-
-
-@dataclass
-class Ctx:
-    """One step in progress: the copied state, and the events and transfers it produced."""
-
-    st: State
-    rng: random.Random | None
-    events: list[Event] = field(default_factory=list)
-    transfers: list[Transfer] = field(default_factory=list)
-
-    def emit(self, event: Event) -> None:
-        """Record an event of this step."""
-        self.events.append(event)
-
-    def move(self, src: str, dst: str, amount: int, reason: str) -> None:
-        """Move ``amount`` chips between two table accounts, in the state and as a transfer.
-
-        Doing both in one place is what keeps :meth:`Engine.accounts` and the
-        transfers in step.
-        """
-        if amount <= 0:
-            return
-        _adjust(self.st, src, -amount)
-        _adjust(self.st, dst, amount)
-        self.transfers.append(Transfer(src=src, dst=dst, amount=amount, reason=reason))
-
-
-def _adjust(st: State, account: str, delta: int) -> None:
-    if account == BANK:
-        st.bank += delta
-        return
-    kind, _, pid = account.partition(":")
-    if kind == "wallet":
-        return
-    seat = seat_of(st, int(pid))
-    if kind == "stack":
-        seat.stack += delta
-    elif kind == "stake":
-        seat.stake += delta
-    else:  # pragma: no cover - a programming error, not a player's
-        raise ValueError(f"unknown account {account}")
-
-
 # ----------------------------------------------------------------- helpers
-
-
-def seat_of(st: State, player: PlayerId) -> Seat:
-    """``player``'s seat; refuses a player who is not seated."""
-    for seat in st.seats:
-        if seat.player == player:
-            return seat
-    raise IllegalAction(Reason.NOT_SEATED)
 
 
 def seat_index(st: State, player: PlayerId) -> int:
@@ -239,3 +175,7 @@ def staked_total(st: State) -> int:
 def points(cards: list[str]) -> int:
     """Baccarat-family points of a hand (docs/rules.md §0)."""
     return hand_points(cards)
+
+
+Ctx = banking.Ctx[State]
+"""One step in progress (:class:`games.banking.Ctx`) over a chemin de fer table."""

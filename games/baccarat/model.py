@@ -1,7 +1,7 @@
 """Baccarat (old Russian rules, docs/rules.md §2): settings, seats, state and actions.
 
 The state is plain data; the rules live in :mod:`games.baccarat.coup` (one
-coup: deal, naturals, third cards, settlement) and :mod:`games.baccarat.rules`
+coup: deal, naturals, third cards, settlement) and :mod:`games.baccarat`
 (the engine: auction, cut, staking, tenure, timeouts, views).
 """
 
@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games import banking
 from games.cards import Card, Shoe
 from games.engine import Action, GameState, PlayerId, SeatBase
 
@@ -92,6 +93,10 @@ class BaccaratState(GameState):
     turn: int = 0
     declarer: PlayerId | None = None
     """The punter who declared baccara this coup; takes the bank after it (§2.6)."""
+
+
+Ctx = banking.Ctx[BaccaratState]
+"""One step in progress (:class:`games.banking.Ctx`) over a baccarat table."""
 
 
 # -------------------------------------------------------------------- actions
