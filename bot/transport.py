@@ -13,8 +13,10 @@ per-host deque. ``AiohttpRequest`` plugs it in through PTB's own extension point
 * a timeout raises ``TimedOut``, any other transport failure ``NetworkError``, and the
   status code and body are returned as they are, so PTB's ``BaseRequest.post`` still
   raises ``RetryAfter``, ``Forbidden``, ``BadRequest``... from them;
-* parameters go as a form (JSON-encoded values), files as multipart, exactly the wire
-  format of ``HTTPXRequest``.
+* the parameters are ``HTTPXRequest``'s (each value JSON-encoded, as the Bot API wants
+  it), sent as one JSON object rather than a form: ``urlencode`` quoting every
+  character of a long table text in Python cost more than the rest of the request;
+  ``json.dumps`` does it in C. With files: a multipart form, as ``HTTPXRequest`` sends.
 
 ``TRANSPORT=httpx`` keeps PTB's default ``HTTPXRequest`` (the bench compares the two).
 """
@@ -35,7 +37,7 @@ TRANSPORTS = ("aiohttp", "httpx")
 POOL_TIMEOUT_MESSAGE = ("Pool timeout: All connections in the connection pool are occupied. "
                         "Request was *not* sent to Telegram. Consider adjusting the connection "
                         "pool size or the pool timeout.")
-FORM = "application/x-www-form-urlencoded"
+JSON = "application/json"
 
 
 class _WriteDeadline(payload.Payload):
@@ -188,8 +190,7 @@ class AiohttpRequest(BaseRequest):
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form()
             else:
-                body = payload.BytesPayload(
-                    request_data.url_encoded_parameters().encode("ascii"), content_type=FORM)
+                body = payload.BytesPayload(request_data.json_payload, content_type=JSON)
             if write is not None:
                 body = _WriteDeadline(body, write)
 
