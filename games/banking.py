@@ -3,6 +3,11 @@
 Only what is truly the same in each of them lives here; every rule that
 differs stays in the game's own package, readable there top to bottom.
 Nothing here depends on a game's phases or choices.
+
+Every banking game has one layout: ``__init__`` (the engine: actions, timeouts,
+views, accounts, close), ``model`` (state, actions, what can be read off them),
+``coup`` (playing a coup), plus modules of its own where its rules need them.
+Its steps run in a :class:`Ctx`, whose :meth:`Ctx.move` is the one way chips move.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from games.engine import (
     BANK,
     POT,
     Action,
+    ActionSpec,
     Event,
     GameState,
     IllegalAction,
@@ -256,6 +262,25 @@ def seat_of(st: Tabled[T], player: PlayerId | None) -> T:
     if player is None:
         raise IllegalAction(Reason.WRONG_PHASE)
     return find_seat(st.seats, player)
+
+
+def is_seated(st: Tabled[SeatBase], player: PlayerId | None) -> bool:
+    """Is ``player`` seated at the table?"""
+    return any(x.player == player for x in st.seats)
+
+
+def seat_specs(st: Tabled[T], phase: str, player: PlayerId, min_players: int,
+               max_players: int) -> tuple[T | None, list[ActionSpec]]:
+    """``player``'s seat (``None`` for an outsider) and what the table itself offers him:
+    a seat while one is free; to a seated player *Leave* (unless he is already leaving)
+    and, at an idle table with enough players, *Start*."""
+    if not is_seated(st, player):
+        return None, [ActionSpec(kind="join")] if len(st.seats) < max_players else []
+    seat = seat_of(st, player)
+    out = [ActionSpec(kind="leave")] if not seat.leaving else []
+    if phase == IDLE and len(st.seats) >= min_players:
+        out.append(ActionSpec(kind="start"))
+    return seat, out
 
 
 def cutter(st: Tabled[SeatBase]) -> PlayerId:

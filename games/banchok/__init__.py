@@ -43,7 +43,6 @@ from games.banchok.coup import (
 from games.banchok.model import (
     BANK_LIMIT,
     CUT,
-    IDLE,
     JOINING,
     POST,
     STAKING,
@@ -61,13 +60,12 @@ from games.banchok.model import (
     cards_left,
     clockwise_after,
     in_coup,
-    is_seated,
     punter,
     punter_wins,
     stake_bounds,
     stake_total,
 )
-from games.banking import cutter, seat_of
+from games.banking import cutter, is_seated, seat_of
 from games.cards import secure_rng
 from games.engine import (
     Action,
@@ -113,12 +111,10 @@ class BanchokEngine:
 
     def legal_actions(self, state: State, player: PlayerId) -> list[ActionSpec]:
         """What ``player`` may do now, with bounds."""
-        if not is_seated(state, player):
-            return [ActionSpec(kind="join")] if len(state.seats) < self.max_players else []
-        seat = seat_of(state, player)
-        out = [ActionSpec(kind="leave")] if not seat.leaving else []
-        if state.phase == IDLE and len(state.seats) >= self.min_players:
-            out.append(ActionSpec(kind="start"))
+        seat, out = banking.seat_specs(state, state.phase, player, self.min_players,
+                                       self.max_players)
+        if seat is None:
+            return out
         if can_join(state, seat):
             room = min(seat.stack, state.bank - stake_total(state))
             out.append(ActionSpec(kind="join_stake", min=1, max=room,

@@ -129,11 +129,6 @@ Ctx = banking.Ctx[State]
 """One step in progress (:class:`games.banking.Ctx`) over a banchok table."""
 
 
-def is_seated(s: State, player: PlayerId | None) -> bool:
-    """Is ``player`` seated at the table?"""
-    return any(x.player == player for x in s.seats)
-
-
 def clockwise_after(s: State, player: PlayerId) -> list[Seat]:
     """Every other seat, clockwise from ``player``'s left."""
     start = seat_index(s.seats, player)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from games import banking
-from games.banking import seat_of
+from games.banking import is_seated, seat_of
 from games.chemin_de_fer import bank, coup
 from games.chemin_de_fer.model import (
     AUCTION,
@@ -54,7 +54,6 @@ from games.chemin_de_fer.model import (
     Stake,
     Stand,
     State,
-    is_seated,
     points,
     staked_total,
 )

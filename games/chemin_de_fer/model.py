@@ -162,11 +162,6 @@ def seat_index(st: State, player: PlayerId) -> int:
     return -1
 
 
-def is_seated(st: State, player: PlayerId) -> bool:
-    """True when ``player`` has a seat."""
-    return seat_index(st, player) >= 0
-
-
 def staked_total(st: State) -> int:
     """The sum of the punters' stakes on the current coup."""
     return sum(s.stake for s in st.seats)

@@ -24,7 +24,7 @@ import random
 from typing import Any, ClassVar
 
 from games import banking
-from games.banking import seat_of
+from games.banking import is_seated, seat_of
 from games.cards import secure_rng
 from games.engine import (
     Action,
@@ -59,7 +59,6 @@ from games.twenty_one.model import (
     BANKER,
     CUT,
     DRAWING,
-    IDLE,
     MAX_BUYS,
     STAKING,
     Buy,
@@ -75,7 +74,6 @@ from games.twenty_one.model import (
     card_value,
     in_coup,
     is_natural,
-    is_seated,
     total,
 )
 
@@ -102,12 +100,10 @@ class TwentyOneEngine:
 
     def legal_actions(self, state: State, player: PlayerId) -> list[ActionSpec]:
         """What ``player`` may do now, with bounds."""
-        if not is_seated(state, player):
-            return [ActionSpec(kind="join")] if len(state.seats) < self.max_players else []
-        seat = seat_of(state, player)
-        out = [ActionSpec(kind="leave")] if not seat.leaving else []
-        if state.phase == IDLE and len(state.seats) >= self.min_players:
-            out.append(ActionSpec(kind="start"))
+        seat, out = banking.seat_specs(state, state.phase, player, self.min_players,
+                                       self.max_players)
+        if seat is None:
+            return out
         turn = state.queue[0] if state.queue else None
         if turn != player:
             return out

@@ -8,7 +8,7 @@ the transfers always change together.
 from __future__ import annotations
 
 from games import banking
-from games.banking import cutter, seat_of
+from games.banking import cutter, is_seated, seat_of
 from games.cards import Shoe
 from games.engine import (
     IllegalAction,
@@ -38,7 +38,6 @@ from games.twenty_one.model import (
     capacity,
     dealing_order,
     is_natural,
-    is_seated,
     staked_seats,
     total,
 )

@@ -124,11 +124,6 @@ Ctx = banking.Ctx[State]
 """One step in progress (:class:`games.banking.Ctx`) over a twenty-one table."""
 
 
-def is_seated(s: State, player: PlayerId | None) -> bool:
-    """Is ``player`` seated at the table?"""
-    return any(x.player == player for x in s.seats)
-
-
 def dealing_order(s: State) -> list[Seat]:
     """Punters clockwise from the banker's left, the banker last (§4.6 "in dealing order")."""
     b = seat_index(s.seats, seat_of(s, s.banker).player)
