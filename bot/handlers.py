@@ -3,8 +3,9 @@
 Whatever arrives is untrusted: names, texts, arguments and button data are
 cleaned of broken Unicode (lone UTF-16 surrogates) before use, and a chat that
 refuses the bot (kicked, blocked) never makes a handler raise. Every button
-press is answered exactly once, with the truth: a press whose step committed is
-answered as done even if something failed afterwards.
+press is answered at most once, with the truth: a press whose step committed is
+answered as done even if something failed afterwards, and an answer whose fate is
+unknown is not repeated.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatType
-from telegram.error import BadRequest, RetryAfter, TelegramError
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import i18n, render
@@ -295,21 +296,19 @@ async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
 
 
 async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
-    """Answer a press once. A lost answer is repeated with the same text; Telegram refuses a
-    second answer to a query it already has, so the presser never sees two."""
-    for attempt in range(ANSWER_ATTEMPTS):
+    """Answer a press once. Only a refusal that says the answer was not taken (429) is tried
+    again: after a timeout or a 5xx the answer may well have arrived, and a second one would
+    be a second answer to the same query."""
+    for _ in range(ANSWER_ATTEMPTS):
         try:
             await query.answer(clean(text)[:200], show_alert=alert)
             return True
         except RetryAfter as exc:
             await asyncio.sleep(min(float(exc.retry_after if isinstance(exc.retry_after, int)
                                           else exc.retry_after.total_seconds()), 5.0))
-        except BadRequest:  # already answered (a lost answer arrived) or too old
-            return False
         except TelegramError as exc:
-            log.warning("answer to a press failed (attempt %d): %s", attempt + 1,
-                        type(exc).__name__)
-            await asyncio.sleep(0.3 * (attempt + 1))
+            log.warning("answer to a press failed: %s", type(exc).__name__)
+            return False
     return False
 
 
