@@ -15,15 +15,26 @@ and prints one JSON object:
   window (from the sandbox's Bot API log);
 * errors: non-OK Bot API answers by method and code, unanswered presses, refused
   presses (a stale or not-your-turn pop-up: the table message lagged the table);
-* the bot's RSS at the end, its CPU seconds, the machine's cores and load average.
+* the bot's RSS at the end, its CPU seconds and CPU milliseconds per committed step,
+  the machine's cores and load average.
 
-The sandbox's flood limits are off and the bot's group limit is raised, so the
-figures are the bot's own throughput; ``--telegram-limits`` turns Telegram's limits
-on in the sandbox (20 a minute per group, 60 per private chat) and keeps the bot's
-production 20 a minute. Only 127.0.0.1 traffic.
+The sandbox's flood limits are off, the bot's group limit is raised and its overall
+30-messages-a-second cap lifted, so the figures are the bot's own throughput;
+``--telegram-limits`` turns Telegram's limits on in the sandbox (20 a minute per group,
+60 per private chat) and keeps the bot's production limits. ``--transport`` picks the
+bot's HTTP client (``TRANSPORT``: aiohttp, or httpx for PTB's default). Only 127.0.0.1
+traffic.
 
     .venv/bin/python bench/load.py [--game chemin_de_fer] [--chats 20] [--players 4]
-        [--seconds 60] [--timeout 10] [--telegram-limits]
+        [--seconds 60] [--timeout 10] [--telegram-limits] [--transport aiohttp|httpx]
+
+``--compare`` runs, one after the other and each in its own process, both transports
+for every game of ``--games`` at every size of ``--sizes`` (httpx then aiohttp for
+each pair, so that both meet the same moment of a shared, noisy machine) and prints a
+side-by-side table of bot CPU ms per step, steps per second and press latency:
+
+    .venv/bin/python bench/load.py --compare [--seconds 30]
+        [--games chemin_de_fer,twenty_one,stud_poker] [--sizes 20,200]
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ import json
 import os
 import resource
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -65,6 +77,7 @@ from sandbox.server import start_sandbox  # noqa: E402
 from sandbox.state import Message, World  # noqa: E402
 
 GAMES = ("chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker")
+TRANSPORTS = ("httpx", "aiohttp")
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 LANG = "en"
 PRESS_WAIT = 10.0
@@ -358,7 +371,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     data_dir = Path(tmp.name) / "data"
     limit = "20" if args.telegram_limits else "100000"
     bot = BotProcess(handle.url, data_dir, timeout=args.timeout,
-                     extra={"GROUP_MESSAGES_PER_MINUTE": limit})
+                     extra={"GROUP_MESSAGES_PER_MINUTE": limit,
+                            "OVERALL_MESSAGES_PER_SECOND": "30" if args.telegram_limits else "0",
+                            "TRANSPORT": args.transport})
     figures = Figures()
     tables: list[Table] = []
     world = handle.world
@@ -430,8 +445,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 key = f"{e['method']}:{e.get('error_code')}"
                 errors[key] = errors.get(key, 0) + 1
         seconds = t1 - t0
+        bot_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         return {
             "game": args.game,
+            "transport": args.transport,
             "chats": args.chats,
             "players": args.players,
             "seconds": round(seconds, 1),
@@ -456,7 +473,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             },
             "bot_rss_mb": round(memory.get("VmRSS", 0) / 1024, 1),
             "bot_peak_rss_mb": round(memory.get("VmHWM", 0) / 1024, 1),
-            "bot_cpu_seconds": None if cpu0 is None or cpu1 is None else round(cpu1 - cpu0, 1),
+            "bot_cpu_seconds": None if bot_cpu is None else round(bot_cpu, 1),
+            "bot_cpu_ms_per_step": (None if bot_cpu is None or not steps
+                                    else round(bot_cpu * 1000 / steps, 2)),
             # the sandbox and the players share this process: if it nears one core, the
             # figures measure it rather than the bot
             "sandbox_and_driver_cpu_seconds": round(own1 - own0, 1),
@@ -471,8 +490,49 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         tmp.cleanup()
 
 
+COMPARE_COLUMNS = ("game", "chats", "transport", "bot_cpu_ms_per_step", "steps_per_second",
+                   "p50_ms", "p95_ms", "errors", "driver_cpu_s", "load_1m")
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Both transports, pair by pair, each run its own process; a table at the end."""
+    rows: list[dict[str, Any]] = []
+    for game in args.games.split(","):
+        for chats in (int(n) for n in args.sizes.split(",")):
+            for transport in TRANSPORTS:
+                cmd = [sys.executable, str(Path(__file__).resolve()), "--game", game,
+                       "--chats", str(chats), "--players", str(args.players),
+                       "--seconds", str(args.seconds), "--timeout", str(args.timeout),
+                       "--transport", transport]
+                out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+                try:
+                    r = json.loads(out.stdout)
+                except ValueError:
+                    print(f"{game} x{chats} {transport} failed:\n{out.stderr[-2000:]}",
+                          file=sys.stderr)
+                    continue
+                errors = r["errors"]
+                row = {"game": game, "chats": chats, "transport": transport,
+                       "bot_cpu_ms_per_step": r["bot_cpu_ms_per_step"],
+                       "steps_per_second": r["steps_per_second"],
+                       "p50_ms": r["press_answer_ms"]["p50"],
+                       "p95_ms": r["press_answer_ms"]["p95"],
+                       "errors": sum(errors["bot_api_not_ok"].values())
+                       + errors["unanswered_presses"] + len(errors["driver"])
+                       + errors["bot_tracebacks"],
+                       "driver_cpu_s": r["sandbox_and_driver_cpu_seconds"],
+                       "load_1m": r["load_average_1m_at_end"]}
+                rows.append(row)
+                print(json.dumps(row), file=sys.stderr, flush=True)
+    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in COMPARE_COLUMNS}
+    print("| " + " | ".join(c.ljust(widths[c]) for c in COMPARE_COLUMNS) + " |")
+    print("|" + "|".join("-" * (widths[c] + 2) for c in COMPARE_COLUMNS) + "|")
+    for r in rows:
+        print("| " + " | ".join(str(r[c]).ljust(widths[c]) for c in COMPARE_COLUMNS) + " |")
+
+
 def main() -> None:
-    """Parse the options, run, print the figures as JSON."""
+    """Parse the options, run, print the figures as JSON (or, with --compare, a table)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=GAMES, default="chemin_de_fer")
     parser.add_argument("--chats", type=int, default=20)
@@ -481,8 +541,17 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10.0,
                         help="the bot's DECISION_TIMEOUT in seconds")
     parser.add_argument("--telegram-limits", action="store_true",
-                        help="sandbox flood limits on, the bot at its production 20/min")
+                        help="sandbox flood limits on, the bot at its production limits")
+    parser.add_argument("--transport", choices=TRANSPORTS, default="aiohttp",
+                        help="the bot's HTTP client (TRANSPORT); httpx is PTB's default")
+    parser.add_argument("--compare", action="store_true",
+                        help="both transports for --games x --sizes; prints a table")
+    parser.add_argument("--games", default="chemin_de_fer,twenty_one,stud_poker")
+    parser.add_argument("--sizes", default="20,200", help="numbers of chats, comma-separated")
     args = parser.parse_args()
+    if args.compare:
+        compare(args)
+        return
     engine = registry.engine(args.game)
     if not engine.min_players <= args.players <= engine.max_players:
         parser.error(f"{args.game} seats {engine.min_players}..{engine.max_players} players")
