@@ -21,11 +21,13 @@ import asyncio
 import contextlib
 import functools
 import logging
+import warnings
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import Any, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.warnings import PTBUserWarning
 
 from bot.drawing import DM, GROUP, SETTLE, TABLE, Render, markup_of
 from storage.base import OutboxItem, Storage
@@ -189,9 +191,10 @@ class Courier:
         delay = 0.5
         while True:
             try:
-                msg = await self.bot.send_message(item.target, text, reply_markup=markup)
+                msg = await self._call("sendMessage", chat_id=item.target, text=text,
+                                       reply_markup=markup)
                 log.debug("DM to %s: %s", item.target, text)
-                await self.storage.finish_outbox(item_id=item.id, message_id=msg.message_id)
+                await self.storage.finish_outbox(item_id=item.id, message_id=msg["message_id"])
                 return
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))
@@ -244,7 +247,8 @@ class Courier:
         Other people's messages cannot be edited, so this touches nothing of theirs."""
         for message_id in range(max(before + 1, after - TWIN_WINDOW), after):
             with contextlib.suppress(TelegramError):
-                await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+                await self._call("editMessageReplyMarkup", chat_id=chat_id,
+                                 message_id=message_id)
 
     async def _newest_known(self, chat_id: int) -> int | None:
         """The newest message id the bot knows it has in the group."""
@@ -282,6 +286,15 @@ class Courier:
 
     # ------------------------------------------------------------ Telegram
 
+    async def _call(self, method: str, **params: Any) -> Any:
+        """A Bot API call whose answer is read as plain JSON: the courier needs at most the
+        message id, and building a full Message object from every answer costs more than
+        the rest of the call. None values are left out (no keyboard: the keyboard goes)."""
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=PTBUserWarning)  # "use Bot.x instead"
+            return await self.bot.do_api_request(
+                method, api_kwargs={k: v for k, v in params.items() if v is not None})
+
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
                     uncertain: list[bool] | None = None) -> int | None:
         """Send until Telegram takes it; None when it refuses the message itself. A failed
@@ -289,9 +302,10 @@ class Courier:
         delay = 0.5
         while True:
             try:
-                msg = await self.bot.send_message(chat_id, text, reply_markup=markup)
-                self._seen(chat_id, msg.message_id)
-                return int(msg.message_id)
+                msg = await self._call("sendMessage", chat_id=chat_id, text=text,
+                                       reply_markup=markup)
+                self._seen(chat_id, msg["message_id"])
+                return int(msg["message_id"])
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))
             except Forbidden as exc:
@@ -315,8 +329,8 @@ class Courier:
         delay = 0.5
         while True:
             try:
-                await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                                 reply_markup=markup)
+                await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
+                                 text=text, reply_markup=markup)
                 return True
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))

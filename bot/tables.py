@@ -15,6 +15,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from telegram.helpers import create_deep_linked_url
@@ -28,6 +29,7 @@ from bot.languages import Languages
 from bot.record import Table, TableMeta, load
 from games import registry
 from games.engine import (
+    Engine,
     GameState,
     IllegalAction,
     Settlement,
@@ -62,6 +64,16 @@ def parse_setting(value: str) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What the table message shows: the last committed state (None: the table closed)."""
+
+    engine: Engine[Any]
+    state: GameState | None
+    meta: TableMeta
+    deadline: float | None
+
+
 class Tables:
     """Every chat's table: open, play (commit), settings, close, pause and resume."""
 
@@ -77,6 +89,7 @@ class Tables:
         self.hooks = hooks or Hooks()
         self.clock = clock
         self.locks: dict[int, asyncio.Lock] = {}
+        self.shown: dict[int, Shown] = {}
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         """The one lock of a chat's table."""
@@ -103,6 +116,7 @@ class Tables:
         if step is None:
             await self.storage.update_meta(chat_id=chat_id, meta=meta.model_dump(mode="json"),
                                            expected_rev=table.rec.rev, outbox=drafts)
+            self.shown[chat_id] = Shown(table.engine, table.state, meta, table.rec.deadline)
             self.doorbell.ring(chat_id)
             return meta
         lang = await self.languages.of(chat_id)
@@ -114,6 +128,7 @@ class Tables:
             transfers=step.transfers, coup=step.state.coup, deadline=deadline,
             meta=meta.model_dump(mode="json"), outbox=drafts, expected_rev=table.rec.rev)
         # committed: from here on nothing can lose the step
+        self.shown[chat_id] = Shown(table.engine, step.state, meta, deadline)
         if not meta.paused:
             self.deadlines.schedule(chat_id, step.state.version, deadline, self.on_deadline)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
@@ -205,15 +220,24 @@ class Tables:
     # ----------------------------------------------------------- what the courier asks
 
     async def current_render(self, chat_id: int) -> Render | None:
-        """The chat's table message as it should look now; None without a table."""
-        try:
-            table = await self.load(chat_id)
-        except TableNotFound:
+        """The chat's table message as it should look now; None without a table. Drawn from
+        what this process last committed, else read from storage."""
+        now = self.shown.get(chat_id)
+        if now is None:
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return None
+            now = Shown(table.engine, table.state, table.meta, table.rec.deadline)
+            self.shown[chat_id] = now
+        if now.state is None:
             return None
         lang = await self.languages.of(chat_id)
-        return drawing.table_render(lang, chat_id, table.engine, table.state,
-                                    None if table.meta.paused else self._due(table),
-                                    table.meta.coup_lines)
+        due = None
+        if now.deadline is not None and not now.meta.paused:
+            due = max(now.deadline, now.meta.grace_until or 0.0)
+        return drawing.table_render(lang, chat_id, now.engine, now.state, due,
+                                    now.meta.coup_lines)
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,
@@ -305,6 +329,7 @@ class Tables:
             except TableExists:
                 rec = await self.storage.load_table(chat_id=chat_id)
                 return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
+            self.shown[chat_id] = Shown(engine, state, meta, None)
         self.doorbell.ring(chat_id)
         return None
 
@@ -381,6 +406,7 @@ class Tables:
                 transfers=step.transfers, coup=table.state.coup,
                 outbox=[drawing.settlement(chat_id, "\n\n".join(lines))])
             self.deadlines.cancel(chat_id)
+            self.shown[chat_id] = Shown(table.engine, None, table.meta, None)
         self.doorbell.ring(chat_id)
         return None
 

@@ -99,6 +99,21 @@ class RecordingBot:
         msg.markup = reply_markup
         return msg
 
+    async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> Any:
+        """The courier's raw calls, answered as Telegram's JSON would be."""
+        kw = dict(api_kwargs)
+        if method == "sendMessage":
+            msg = await self.send_message(kw["chat_id"], kw["text"], kw.get("reply_markup"))
+            return {"message_id": msg.message_id}
+        if method == "editMessageText":
+            await self.edit_message_text(kw["text"], kw["chat_id"], kw["message_id"],
+                                         kw.get("reply_markup"))
+            return True
+        if method == "editMessageReplyMarkup":
+            await self.edit_message_reply_markup(kw["chat_id"], kw["message_id"])
+            return True
+        raise AssertionError(f"unexpected call {method}")
+
     def chat(self, chat_id: int) -> list[Sent]:
         """The chat's messages from the bot, oldest first."""
         return [m for m in self.messages.values() if m.chat_id == chat_id]
