@@ -8,7 +8,7 @@ end-to-end tests), in all chats concurrently. Then it stops the bot and the sand
 and prints one JSON object:
 
 * steps committed (rows of the bot's SQLite ``steps`` ledger inside the timed window,
-  timeouts included) and steps per second; coups settled (settlement messages);
+  timeouts included) and steps per second; coups settled (settlement texts, sent or edited in);
 * press -> answer latency (ms, p50/p95/p99) of ``SandboxClient.press`` round trips:
   the HTTP call, the update's trip through getUpdates, the bot's commit, its answer;
 * group messages and edits per chat per minute and the most any chat got in one 60-s
@@ -340,10 +340,13 @@ def group_figures(log: list[dict[str, Any]], chats: list[int], t0: float, t1: fl
         times[chat].append(e["time"])  # type: ignore[index]
         if not t0 <= e["time"] <= t1:
             continue
+        # a coup's result is an edit of the table message it concludes (or, without one,
+        # a new message): either way its first line names the settlement
+        first = str(e["params"].get("text") or "").split("\n", 1)[0]
+        settled += e["method"] != "editMessageReplyMarkup" and any(
+            k in first for k in SETTLED_MARK)
         if e["method"] == "sendMessage":
             sends += 1
-            first = str(e["params"].get("text") or "").split("\n", 1)[0]
-            settled += any(k in first for k in SETTLED_MARK)
         else:
             edits += 1
     fullest = 0
