@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 from poker_fixtures import draw_order, fixed_shoe, seated
 
-from games.engine import IllegalAction, Reason, net
-from games.poker.common import Bet, Call, Check, Fold, PokerState, Raise
+from games.engine import IllegalAction, Join, Reason, net
+from games.poker.common import Bet, Call, Check, Fold, PokerEngine, PokerState, Raise
 from games.poker.draw import ENGINE, Discard, Open
 from games.poker.kit import build
 from games.poker.phh import kit_from_phh, phh_text
+from games.poker.stud import ENGINE as STUD
 
 JJ = ["Jc", "Jd", "2c", "3c", "4c"]      # jacks: may open
 TT = ["Tc", "Td", "2d", "3d", "4d"]      # tens: may not
@@ -268,3 +272,64 @@ def test_rule_0_12_closing_mid_hand_gives_back_antes_and_bets() -> None:
     assert step.events[0].data == {"coup": 1, "void": True, "returned": [
         {"player": p, "amount": 100} for p in (1, 2, 3)]}
     assert step.state.seats == [] and step.state.phase == "waiting"
+
+
+class InOrder(random.Random):
+    """An rng whose shuffles leave the cards in the order given: the new stub is predictable."""
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        pass
+
+
+def test_rule_5a_4_when_the_stub_runs_out_the_discards_but_the_drawers_own_are_reshuffled() -> None:
+    # 8 players: 40 cards dealt, a stub of 12; everyone discards three (the most he may).
+    hands = [["Jc", "Jd", "2c", "3c", "4c"],                # 2 opens with jacks
+             ["2d", "3d", "4d", "6h", "8h"], ["5c", "6c", "7c", "9d", "Td"],
+             ["2h", "3h", "4h", "Qc", "Kc"], ["5d", "6d", "7d", "Qd", "Kd"],
+             ["5h", "7h", "9h", "Th", "Qh"], ["2s", "3s", "4s", "5s", "6s"],
+             ["7s", "8s", "9s", "Ts", "Js"]]                # 1, the dealer, speaks last
+    stub = ["Ac", "Ad", "Ah", "As", "Kh", "Ks", "Qs", "Jh", "8c", "8d", "9c", "Tc"]
+    s = seated(ENGINE, [100] * 8, [fixed_shoe(draw_order(hands, stub))])
+    s = play(s, (2, Open()), *((p, Call()) for p in (3, 4, 5, 6, 7, 8, 1)))
+    assert s.phase == "draw" and ENGINE.awaiting(s) == [2]
+    junk = {p: tuple(h[2:]) for p, h in zip([2, 3, 4, 5, 6, 7, 8, 1], hands, strict=True)}
+    got: dict[int, list[str]] = {}
+    rng = InOrder()
+    for p in (2, 3, 4, 5, 6, 7, 8, 1):
+        spec = next(a for a in ENGINE.legal_actions(s, p) if a.kind == "discard")
+        assert spec.max == 3  # offered, and honoured below
+        step = ENGINE.apply(s, p, Discard(cards=junk[p]), rng)
+        got[p] = next(e.data["cards"] for e in step.events if e.kind == "cards_drawn")
+        rebuilt = [e for e in step.events if e.kind == "stub_rebuilt"]
+        if p == 6:  # the stub is empty: 3, 4 and 5 discarded; the opener's are kept
+            assert rebuilt[0].to is None and rebuilt[0].data["cards"] == 9
+        elif p == 1:  # empty again: what 6, 7 and 8 discarded
+            assert rebuilt[0].data["cards"] == 9
+        else:
+            assert rebuilt == []
+        s = step.state
+    assert [got[p] for p in (2, 3, 4, 5)] == [stub[0:3], stub[3:6], stub[6:9], stub[9:12]]
+    assert got[6] == list(junk[3]) and got[7] == list(junk[4]) and got[8] == list(junk[5])
+    assert got[1] == list(junk[6])  # never his own discards back, never the opener's
+    assert s.phase == "betting" and ENGINE.awaiting(s) == [2]
+    held = [c for x in s.seats for c in x.cards]
+    assert len(held) == 40 == len(set(held))
+    assert not set(held) & set(junk[2])  # the openers' proof stays out of play
+    # the hand plays to its end on pokerkit and its history replays
+    s = play(s, *((p, Check()) for p in (2, 3, 4, 5, 6, 7, 8, 1)))
+    assert s.last_hand is not None and sum(s.last_hand.finishing_stacks) == 800
+    kit, finishing = kit_from_phh(phh_text(s.last_hand))
+    assert finishing == s.last_hand.finishing_stacks == list(build(kit).stacks)
+
+
+@pytest.mark.parametrize("engine", [ENGINE, STUD])
+def test_rule_0_10_join_is_offered_only_while_a_seat_is_free(engine: PokerEngine) -> None:
+    s = engine.new_table({})
+    for p in range(1, engine.max_players):
+        s = engine.apply(s, p, Join(name=f"P{p}", buy_in=100)).state
+    assert [a.kind for a in engine.legal_actions(s, 99)] == ["join"]
+    s = engine.apply(s, engine.max_players, Join(name="last", buy_in=100)).state
+    assert engine.legal_actions(s, 99) == []  # full: no Join button to be refused on
+    with pytest.raises(IllegalAction) as err:
+        engine.apply(s, 99, Join(name="late", buy_in=100))
+    assert err.value.reason == Reason.TABLE_FULL

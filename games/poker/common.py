@@ -139,6 +139,8 @@ class PokerState(GameState):
     seats: list[PokerSeat] = Field(default_factory=list)
     button: PlayerId | None = None
     shoe: Shoe | None = None
+    stubs: list[Shoe] = Field(default_factory=list)
+    """Jackpots: new stubs made of the discards when the deck ran out in the draw (§5a.4)."""
     kit: KitHand | None = None
     pot: int = 0
     passed_deals: int = 0
@@ -312,7 +314,8 @@ class PokerEngine:
         """What ``player`` may do now, with bounds; exactly what :meth:`apply` accepts."""
         seated = any(s.player == player for s in state.seats)
         if not seated:
-            return [ActionSpec(kind="join")]
+            # offered only while a seat is free, so a press of it is never refused
+            return [ActionSpec(kind="join")] if len(state.seats) < self.max_players else []
         specs: list[ActionSpec] = [ActionSpec(kind="leave")]
         if state.kit is None:
             if self._can_start(state):
@@ -509,6 +512,7 @@ class PokerEngine:
         ctx.flush(self.accounts(s), ctx.reason)
         ctx.reason = "ante"
         s.shoe = s.queued_shoes.pop(0) if s.queued_shoes else Shoe.shuffled(1, ctx.rng)
+        s.stubs = []
         ctx.events.append(public("shoe_committed", commitment=s.shoe.commitment))
         if any(s.kit.antes):
             ctx.events.append(public("antes_posted", antes=dict(
@@ -581,7 +585,7 @@ class PokerEngine:
             game=self.name, number=s.coup, kit=hand,
             names=[s.seats[seat_index(s.seats, p)].name for p in hand.players],
             finishing_stacks=list(kit.stacks), passed_deals=s.passed_deals)
-        s.kit, s.shoe, s.pot = None, None, 0
+        s.kit, s.shoe, s.stubs, s.pot = None, None, [], 0
         for seat in list(s.seats):
             seat.in_hand = False
             if seat.leaving:

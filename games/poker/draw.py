@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from games.cards import Shoe
 from games.engine import (
     Action,
     ActionSpec,
@@ -144,8 +145,7 @@ class DrawPokerEngine(PokerEngine):
             raise IllegalAction(Reason.BAD_DISCARD, max=self._max_discard(s, kept))
         p = f"p{index + 1}"
         self._log(s, kit, f"{p} sd {cards_text(cards)}" if cards else f"{p} sd")
-        assert s.shoe is not None
-        s.shoe, new = s.shoe.deal(len(cards))
+        new = self._replacements(s, seat, len(cards), ctx)
         # docs/rules.md §5a.4: the discards stay with the seat (the opener's prove his openers)
         seat.discards += cards
         seat.cards = kept + new
@@ -154,6 +154,37 @@ class DrawPokerEngine(PokerEngine):
         if new:
             ctx.events.append(private("cards_drawn", to=[seat.player], player=seat.player,
                                       cards=new, hand=list(seat.cards)))
+
+    @staticmethod
+    def _replacements(s: PokerState, seat: PokerSeat, n: int, ctx: Ctx) -> list[str]:
+        """``n`` new cards for ``seat`` from the stub; when it runs out, from a new stub.
+
+        docs/rules.md §5a.4 Decision: the discards, except the drawing player's own
+        and the opener's (kept to prove his openers), are shuffled securely into a
+        new, committed stub; folded hands stay out. With one deck and at most eight
+        players that always suffices: of the 12 cards no hand holds, at most 4 are
+        the opener's, and nobody draws more than 4.
+        """
+        assert s.shoe is not None
+        stub = s.stubs[-1] if s.stubs else s.shoe
+        stub, new = stub.deal(min(n, stub.remaining))
+        if s.stubs:
+            s.stubs[-1] = stub
+        else:
+            s.shoe = stub
+        if len(new) == n:
+            return new
+        # the drawer still holds his discards here, so they are left out with every hand
+        held = {c for x in s.seats for c in x.cards}
+        muck = list(dict.fromkeys(c for x in s.seats if x.player != s.opener
+                                  for c in x.discards if c not in held))
+        assert len(muck) >= n - len(new), "one deck always refills the stub (see above)"
+        stub = Shoe.shuffled_from(muck, 1, ctx.rng)
+        ctx.events.append(public("stub_rebuilt", player=seat.player, cards=len(muck),
+                                 commitment=stub.commitment))
+        stub, more = stub.deal(n - len(new))
+        s.stubs.append(stub)
+        return new + more
 
     def _deal_due(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
         if kit.street_index != 1:
