@@ -255,13 +255,78 @@ def test_rule_3_9_the_card_is_turned_only_after_the_stake() -> None:
     assert "card_turned" in kinds(ENGINE.timeout(s).events)  # the punter's default: turn
 
 
-def test_post_timeout_declines_and_a_player_who_cannot_afford_the_bank_is_skipped() -> None:
+def test_rule_0_7_one_timeout_on_the_bank_offer_passes_it_over_he_keeps_his_seat() -> None:
     s = seated({1: 1000, 2: 100, 3: 1000}).model_copy(update={"phase": "post", "queue": [1, 2, 3]})
     step = ENGINE.timeout(s)
-    assert kinds(step.events)[:3] == ["timed_out", "bank_declined", "player_left"]
+    assert kinds(step.events)[:2] == ["timed_out", "bank_passed_over"]
+    assert "player_left" not in kinds(step.events) and "bank_declined" not in kinds(step.events)
     assert [e.data for e in step.events if e.kind == "bank_skipped"] == [
         {"player": 2, "reason": "insufficient_chips"}]
-    assert ENGINE.awaiting(step.state) == [3]
+    s = step.state
+    assert [x.player for x in s.seats] == [1, 2, 3] and s.seats[0].timeouts == 1
+    assert ENGINE.awaiting(s) == [3]
+    # 3 lets it pass too; 1 banked nobody: nobody took the bank, the table says so
+    step = ENGINE.timeout(s)
+    assert [e.data for e in step.events if e.kind == "bank_not_taken"] == [{"amount": 300}]
+    s = step.state
+    assert s.phase == "idle" and [x.player for x in s.seats] == [1, 2, 3]
+    # offered again, 1 times out a second time in a row: stood up, and gone at once
+    s = s.model_copy(update={"phase": "post", "queue": [1, 3]})
+    step = ENGINE.timeout(s)
+    assert kinds(step.events)[:4] == ["timed_out", "bank_passed_over", "stood_up", "player_left"]
+    assert [x.player for x in step.state.seats] == [2, 3] and ENGINE.awaiting(step.state) == [3]
+    assert [(t.src, t.dst, t.amount) for t in step.transfers] == [("stack:1", "wallet:1", 1000)]
+
+
+def test_rule_3_8_a_banker_leaving_mid_bank_keeps_it_until_it_is_empty_or_tripled() -> None:
+    # 2 loses 300 to 5c: the bank doubles; the banker presses Leave between punters
+    s = banked({1: 1000, 2: 1000, 3: 1000},
+               ["9h", "2c", "4s", "3c", "Kd", "4c", "Th", "5c"], joining=False)
+    s, _ = play(s, (2, Stake(amount=300)))
+    assert s.bank == 600 and s.phase == "staking" and ENGINE.awaiting(s) == [3]
+    s, events = play(s, (1, Leave()))
+    assert [e.data for e in events] == [{"player": 1}] and kinds(events) == ["banker_leaving"]
+    assert s.bank == 600 and s.banker == 1 and stacks(s)[1] == 700  # nothing taken out
+    assert [a.kind for a in ENGINE.legal_actions(s, 1)] == []
+    # the bank plays on; tripled, it ends and he stands up with it
+    step = ENGINE.apply(s, 3, Stake(amount=300))
+    assert next(e.data for e in step.events if e.kind == "bank_ended") == {
+        "player": 1, "amount": 900, "reason": "tripled"}
+    assert [(t.src, t.dst, t.amount) for t in step.transfers if "1" in t.src + t.dst] == [
+        ("bank", "stack:1", 900), ("stack:1", "wallet:1", 1600)]
+    assert [x.player for x in step.state.seats] == [2, 3] and ENGINE.awaiting(step.state) == [2]
+
+
+def test_rule_3_8_the_last_banker_may_bank_again_when_nobody_else_can() -> None:
+    # 2 loses 300 twice: the bank triples and 2 is left with 200, short of the bank
+    s = banked({1: 1000, 2: 800}, ["2c", "3c", "4c", "5c", "2d", "3d", "4d", "5d"])
+    s, events = play(s, (2, Stake(amount=300)), (2, Stake(amount=300)))
+    assert stacks(s) == {1: 1600, 2: 200}
+    found = [k for k in kinds(events) if k != "shoe_revealed"]
+    assert found[found.index("bank_ended"):] == [
+        "bank_ended", "bank_skipped", "bank_offered_again", "bank_offered"]
+    assert ENGINE.awaiting(s) == [1]
+    s, _ = play(s, (1, PostBank()), rng=random.Random(3))
+    assert s.banker == 1 and s.bank == 300 and s.phase == "cut"
+
+
+def test_rule_3_8_the_last_banker_declining_a_second_bank_keeps_his_seat() -> None:
+    s = seated({1: 1000, 2: 200}).model_copy(update={"last_banker": 1})
+    s, events = play(s, (2, Start()))
+    assert ENGINE.awaiting(s) == [1] and "bank_offered_again" in kinds(events)
+    s, events = play(s, (1, Decline()))
+    assert kinds(events) == ["bank_declined", "bank_not_taken", "table_idle"]
+    assert s.phase == "idle" and [x.player for x in s.seats] == [1, 2]
+
+
+def test_rule_3_8_a_table_where_nobody_can_post_the_bank_says_why() -> None:
+    s = seated({1: 250, 2: 290})
+    s, events = play(s, (1, Start()), rng=StackedRng(["5c", "9d"]))
+    assert [e.data for e in events if e.kind == "bank_skipped"] == [
+        {"player": 1, "reason": "insufficient_chips"},
+        {"player": 2, "reason": "insufficient_chips"}]
+    assert [e.data for e in events if e.kind == "bank_unaffordable"] == [{"amount": 300}]
+    assert s.phase == "idle" and kinds(events)[-1] == "table_idle"
 
 
 def test_a_leaving_joiner_stays_until_his_card_is_turned() -> None:

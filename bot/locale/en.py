@@ -256,6 +256,16 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "raise_made": "{player} raises to {to}",
     "open_made": "{player} opens with {to}",
     "called": "{player} calls {amount}",
+    "stub_rebuilt": "The stub ran out: {cards} discards shuffled into a new one; "
+                    "commitment {commitment}",
+    "banker_leaving": "{player} will leave when his bank is empty or tripled",
+    "bank_passed_over": "{player} let the bank pass (time ran out) and keeps his seat",
+    "bank_offered_again": "Nobody else takes the bank: {player}, who just held it, may again",
+    "bank_not_taken": "Nobody took the bank of {amount}: press Start to offer it again",
+    "bank_unaffordable": (
+        "Nobody at the table has the {amount} chips the bank needs: "
+        "the table waits for a player who has"
+    ),
     "third_card_dealt": "{player} gets a third card {card}, points: {points}",
 }
 
@@ -328,6 +338,7 @@ VALUES: dict[str, str] = {
     "nobody_can_bank": "nobody can hold the bank",
     "nobody_can_stake": "nobody can stake", "bank_covered": "the bank is covered",
     "tripled": "the bank has tripled",
+    "nobody_took_bank": "nobody took the bank",
 }
 
 NUMBERED: dict[str, str] = {"points": "{n} pts", "total": "{n} pts", "stake": "stake {n}"}

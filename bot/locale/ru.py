@@ -253,6 +253,16 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "raise_made": "{player} повышает до {to}",
     "open_made": "{player} открывает ставкой {to}",
     "called": "{player} уравнивает: {amount}",
+    "stub_rebuilt": "Колода кончилась: {cards} сброшенных карт перетасованы в новую; "
+                    "хеш {commitment}",
+    "banker_leaving": "{player} уйдёт, когда его банк опустеет или утроится",
+    "bank_passed_over": "{player} пропустил банк (время вышло) и остаётся за столом",
+    "bank_offered_again": "Больше никто не берёт банк: {player} может держать его снова",
+    "bank_not_taken": "Никто не взял банк в {amount}: нажмите «Начать», чтобы предложить снова",
+    "bank_unaffordable": (
+        "Ни у кого за столом нет {amount} фишек на банк: "
+        "стол ждёт игрока, у которого они есть"
+    ),
     "third_card_dealt": "{player} получает третью карту {card}, очков: {points}",
 }
 
@@ -317,6 +327,7 @@ VALUES: dict[str, str] = {
     "no_chips": "нет фишек", "insufficient_chips": "не хватает фишек",
     "nobody_can_bank": "некому держать банк", "nobody_can_stake": "некому ставить",
     "bank_covered": "банк уже покрыт", "tripled": "банк утроился",
+    "nobody_took_bank": "никто не взял банк",
 }
 
 NUMBERED: dict[str, str] = {"points": "очков: {n}", "total": "очков: {n}", "stake": "ставка {n}"}

@@ -66,7 +66,6 @@ from games.banchok.model import (
     stake_total,
 )
 from games.banking import cutter, is_seated, seat_of
-from games.cards import secure_rng
 from games.engine import (
     Action,
     ActionSpec,
@@ -124,8 +123,8 @@ class BanchokEngine:
         if state.phase == POST:
             out += [ActionSpec(kind="post_bank", min=state.settings.bank,
                                max=state.settings.bank), ActionSpec(kind="decline")]
-        elif state.phase == CUT:
-            out.append(ActionSpec(kind="cut"))
+        elif state.phase == CUT and state.shoe is not None:
+            out.append(state.shoe.cut_spec())  # docs/rules.md §0.4: the cutter's depth
         elif state.phase == STAKING:
             lo, hi = stake_bounds(state, seat)
             choices = ("allow_joining", "forbid_joining") if state.settings.joining else ()
@@ -158,14 +157,19 @@ class BanchokEngine:
                     raise IllegalAction(Reason.INSUFFICIENT_CHIPS, min=s.settings.bank)
                 post_bank(ctx, seat)
             else:
-                # docs/rules.md §3.8: refusing the bank means leaving the table.
+                # docs/rules.md §3.8: refusing the bank means leaving the table, except
+                # for the last banker, offered it again only because nobody else took it.
                 ctx.emit(public("bank_declined", player=player))
-                remove_seat(ctx, seat)
+                if player == s.last_banker:
+                    s.queue.pop(0)
+                else:
+                    remove_seat(ctx, seat)
                 advance_post(ctx)
         elif isinstance(action, Cut):
             banking.check_turn(s.phase, s.queue, player, CUT)
             assert s.shoe is not None
-            s.shoe = s.shoe.with_cut(action.offset)
+            s.shoe = s.shoe.with_cut(action.offset, by=player,
+                                     seated=[x.player for x in s.seats], coup=s.coup)
             ctx.emit(public("shoe_cut", player=player, cut=s.shoe.cut))
             deal_round(ctx)
         elif isinstance(action, Stake):
@@ -201,6 +205,7 @@ class BanchokEngine:
         if action.forbid_joining and not s.settings.joining:
             raise IllegalAction(Reason.NOT_ALLOWED)
         ctx.move(stack(seat.player), stake(seat.player), action.amount, "stake")
+        s.staked = True  # from now on the banker holds the bank until it ends (§3.8)
         # docs/rules.md §3.6: forbidding joining on his cards bars him from joining others'.
         s.no_joining = action.forbid_joining
         seat.forbids = seat.forbids or action.forbid_joining
@@ -235,14 +240,19 @@ class BanchokEngine:
 
     def _leave(self, ctx: Ctx, seat: Seat) -> None:
         s = ctx.st
+        if seat.player == s.banker:
+            seat.leaving = True
+            if s.staked:
+                # docs/rules.md §3.8: no chips leave the bank before it is empty or
+                # tripled; the bank plays on (he decides nothing) and he goes with it.
+                ctx.emit(public("banker_leaving", player=seat.player))
+                return
+            # Nothing staked yet: his bank ends now and he takes it with him (§3.8).
+            end_bank(ctx, "banker_left")
+            return
         if in_coup(s, seat):
             seat.leaving = True
             ctx.emit(public("leaving", player=seat.player))
-            return
-        if seat.player == s.banker:
-            # Nothing staked yet: his bank ends now and he takes it with him (§3.8).
-            seat.leaving = True
-            end_bank(ctx, "banker_left")
             return
         was_first = bool(s.queue) and s.queue[0] == seat.player
         remove_seat(ctx, seat)
@@ -264,21 +274,28 @@ class BanchokEngine:
         return list(state.queue[:1]) if state.phase in (POST, CUT, STAKING, JOINING) else []
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
-        """Safe defaults: decline the bank (and leave), cut at random, minimum stake, turn."""
+        """Safe defaults: let the bank pass, the timeout cut (§0.4), minimum stake, turn."""
         return banking.timeout_on_fork(state, rng, self.awaiting, self._timed_out)
 
     def _timed_out(self, ctx: Ctx, player: PlayerId) -> None:
         s = ctx.st
         seat = seat_of(s, player)
         banking.count_timeout(ctx, seat)
-        if s.phase != POST:  # declining the bank on a timeout already means leaving (§3.8)
-            banking.stand_up_after_two(ctx, seat)
-        action: Action
         if s.phase == POST:
-            action = Decline()
-        elif s.phase == CUT:
+            # docs/rules.md §3.8 Decision: a timeout lets the bank pass him by; it is one
+            # timeout like any other (§0.7), not a refusal, so he keeps his seat.
+            ctx.emit(public("bank_passed_over", player=player))
+            s.queue.pop(0)
+            banking.stand_up_after_two(ctx, seat)
+            if seat.leaving:
+                remove_seat(ctx, seat)  # nothing at stake: he leaves at once (§0.10)
+            advance_post(ctx)
+            return
+        banking.stand_up_after_two(ctx, seat)
+        action: Action
+        if s.phase == CUT:
             assert s.shoe is not None
-            action = Cut(offset=(ctx.rng or secure_rng()).randrange(len(s.shoe.order)))
+            action = Cut(offset=s.shoe.timeout_cut([x.player for x in s.seats], s.coup))
         elif s.phase == STAKING:
             action = Stake(amount=stake_bounds(s, seat)[0])
         else:

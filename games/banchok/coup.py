@@ -30,7 +30,7 @@ from games.banchok.model import (
     punter_wins,
     stake_bounds,
 )
-from games.banking import cutter, seat_of
+from games.banking import cutter, is_seated, seat_of
 from games.cards import Shoe
 from games.engine import BANK, PlayerId, private, public, settlement, shoe_revealed, stack, stake
 
@@ -50,27 +50,43 @@ def draw_first_banker(ctx: Ctx) -> PlayerId:
 
 
 def offer_bank(ctx: Ctx, candidates: list[PlayerId]) -> None:
-    """Offer the bank to ``candidates`` in order (§3.8): each posts it or leaves."""
+    """Offer the bank to ``candidates`` in order (§3.8): each posts it or leaves.
+
+    Decision (§3.8): nobody banks twice running while someone else takes the
+    bank, so the last banker comes last: he is offered it again only when
+    nobody before him took it, rather than the table stopping.
+    """
     s = ctx.st
     s.phase, s.queue = POST, [p for p in candidates if p != s.last_banker]
+    if s.last_banker is not None and is_seated(s, s.last_banker):
+        s.queue.append(s.last_banker)
     advance_post(ctx)
 
 
 def advance_post(ctx: Ctx) -> None:
-    """Skip those who cannot post the bank; nobody left: the table waits (idle)."""
+    """Skip those who cannot post the bank; nobody left: the table says why and waits."""
     s = ctx.st
+    amount = s.settings.bank
     if len(s.seats) < 2:
         go_idle(ctx, "not_enough_players")
         return
     while s.queue:
         seat = seat_of(s, s.queue[0])
-        if seat.stack >= s.settings.bank and not seat.leaving:
-            ctx.emit(public("bank_offered", player=seat.player, amount=s.settings.bank))
+        if seat.stack >= amount and not seat.leaving:
+            if seat.player == s.last_banker:
+                ctx.emit(public("bank_offered_again", player=seat.player))
+            ctx.emit(public("bank_offered", player=seat.player, amount=amount))
             return
         # Decision: a player who cannot afford the bank is passed over, not sent away.
         ctx.emit(public("bank_skipped", player=seat.player, reason="insufficient_chips"))
         s.queue.pop(0)
-    go_idle(ctx, "nobody_can_bank")
+    # Decision (§3.8): a table that cannot go on says why, so players know what would help.
+    if any(x.stack >= amount and not x.leaving for x in s.seats):
+        ctx.emit(public("bank_not_taken", amount=amount))
+        go_idle(ctx, "nobody_took_bank")
+    else:
+        ctx.emit(public("bank_unaffordable", amount=amount))
+        go_idle(ctx, "nobody_can_bank")
 
 
 def post_bank(ctx: Ctx, seat: Seat) -> None:
@@ -78,7 +94,7 @@ def post_bank(ctx: Ctx, seat: Seat) -> None:
     s = ctx.st
     amount = s.settings.bank
     ctx.move(stack(seat.player), BANK, amount, "bank_posted")
-    s.banker, s.bank_start = seat.player, amount
+    s.banker, s.bank_start, s.staked = seat.player, amount, False
     for x in s.seats:
         x.forbids = False  # the bank changed hands (§3.6)
     ctx.emit(public("bank_posted", player=seat.player, amount=amount))
@@ -121,7 +137,7 @@ def end_bank(ctx: Ctx, why: str) -> None:
     for x in s.seats:
         x.cards, x.forbids = [], False
     s.shoe, s.under, s.used = None, [], []
-    s.last_banker, s.banker, s.bank_start = banker.player, None, 0
+    s.last_banker, s.banker, s.bank_start, s.staked = banker.player, None, 0, False
     for x in [x for x in s.seats if x.leaving]:
         remove_seat(ctx, x)
     offer_bank(ctx, [p for p in order if any(x.player == p for x in s.seats)])
@@ -232,8 +248,6 @@ def turn_card(ctx: Ctx) -> None:
         end_bank(ctx, "broken")
     elif s.bank >= BANK_LIMIT * s.bank_start:
         end_bank(ctx, "tripled")
-    elif banker.leaving:
-        end_bank(ctx, "banker_left")
     elif len(s.seats) < 2:
         end_bank(ctx, "no_punters")
     else:

@@ -62,7 +62,8 @@ class PostBank(Action):
 
 
 class Decline(Action):
-    """Refuse the bank, which means leaving the table (docs/rules.md §3.8)."""
+    """Refuse the bank, which means leaving the table (docs/rules.md §3.8); the last
+    banker offered it again because nobody else took it keeps his seat."""
 
     kind: Literal["decline"] = "decline"
 
@@ -116,6 +117,8 @@ class State(GameState):
     last_banker: PlayerId | None = None
     bank: int = 0
     bank_start: int = 0
+    staked: bool = False
+    """Has anyone staked on this bank yet? From then on it is held until it ends (§3.8)."""
     shoe: Shoe | None = None
     under: list[Shoe] = Field(default_factory=list)
     used: list[Card] = Field(default_factory=list)
