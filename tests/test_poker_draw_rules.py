@@ -282,7 +282,7 @@ class InOrder(random.Random):
 
 
 def test_rule_5a_4_when_the_stub_runs_out_the_discards_but_the_drawers_own_are_reshuffled() -> None:
-    # 8 players: 40 cards dealt, a stub of 12; everyone discards three (the most he may).
+    # 8 players: 40 cards dealt, a stub of 12; all discard three (the most), 8 two of them.
     hands = [["Jc", "Jd", "2c", "3c", "4c"],                # 2 opens with jacks
              ["2d", "3d", "4d", "6h", "8h"], ["5c", "6c", "7c", "9d", "Td"],
              ["2h", "3h", "4h", "Qc", "Kc"], ["5d", "6d", "7d", "Qd", "Kd"],
@@ -293,6 +293,7 @@ def test_rule_5a_4_when_the_stub_runs_out_the_discards_but_the_drawers_own_are_r
     s = play(s, (2, Open()), *((p, Call()) for p in (3, 4, 5, 6, 7, 8, 1)))
     assert s.phase == "draw" and ENGINE.awaiting(s) == [2]
     junk = {p: tuple(h[2:]) for p, h in zip([2, 3, 4, 5, 6, 7, 8, 1], hands, strict=True)}
+    junk[8] = junk[8][:2]
     got: dict[int, list[str]] = {}
     rng = InOrder()
     for p in (2, 3, 4, 5, 6, 7, 8, 1):
@@ -303,14 +304,15 @@ def test_rule_5a_4_when_the_stub_runs_out_the_discards_but_the_drawers_own_are_r
         rebuilt = [e for e in step.events if e.kind == "stub_rebuilt"]
         if p == 6:  # the stub is empty: 3, 4 and 5 discarded; the opener's are kept
             assert rebuilt[0].to is None and rebuilt[0].data["cards"] == 9
-        elif p == 1:  # empty again: what 6, 7 and 8 discarded
-            assert rebuilt[0].data["cards"] == 9
+        elif p == 1:  # one card left, then a stub of what 6, 7 and 8 discarded
+            assert rebuilt[0].data["cards"] == 8
         else:
             assert rebuilt == []
         s = step.state
     assert [got[p] for p in (2, 3, 4, 5)] == [stub[0:3], stub[3:6], stub[6:9], stub[9:12]]
-    assert got[6] == list(junk[3]) and got[7] == list(junk[4]) and got[8] == list(junk[5])
-    assert got[1] == list(junk[6])  # never his own discards back, never the opener's
+    assert got[6] == list(junk[3]) and got[7] == list(junk[4]) and got[8] == list(junk[5][:2])
+    # never his own discards back, never the opener's, never a card just dealt
+    assert got[1] == [junk[5][2], *junk[6][:2]]
     assert s.phase == "betting" and ENGINE.awaiting(s) == [2]
     held = [c for x in s.seats for c in x.cards]
     assert len(held) == 40 == len(set(held))
