@@ -174,8 +174,9 @@ class DrawPokerEngine(PokerEngine):
             s.shoe = stub
         if len(new) == n:
             return new
-        # the drawer still holds his discards here, so they are left out with every hand
-        held = {c for x in s.seats for c in x.cards}
+        # the drawer still holds his discards here, so they are left out with every hand,
+        # and so are the last cards of the old stub he has just been given
+        held = {c for x in s.seats for c in x.cards} | set(new)
         muck = list(dict.fromkeys(c for x in s.seats if x.player != s.opener
                                   for c in x.discards if c not in held))
         assert len(muck) >= n - len(new), "one deck always refills the stub (see above)"
