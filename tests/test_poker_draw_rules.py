@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from poker_fixtures import draw_order, fixed_shoe, seated
 
+from games.cards import Shoe
 from games.engine import IllegalAction, Join, Reason, net
 from games.poker.common import Bet, Call, Check, Fold, PokerEngine, PokerState, Raise
 from games.poker.draw import ENGINE, Discard, Open
@@ -335,3 +336,33 @@ def test_rule_0_10_join_is_offered_only_while_a_seat_is_free(engine: PokerEngine
     with pytest.raises(IllegalAction) as err:
         engine.apply(s, 99, Join(name="late", buy_in=100))
     assert err.value.reason == Reason.TABLE_FULL
+
+
+@pytest.mark.parametrize("ace_four", [False, True])
+def test_rule_5a_4_eight_players_drawing_the_most_never_see_a_card_twice(ace_four: bool) -> None:
+    """Random deals at a full table, everyone discarding all he may: every discard offered is
+    honoured, and no card is ever in two hands (the stubs are rebuilt as often as needed)."""
+    rebuilt = 0
+    for seed in range(25):
+        s = seated(ENGINE, [100] * 8, [Shoe.shuffled(1, random.Random(seed))] * 20,
+                   {"ace_four": ace_four})
+        rng = random.Random(seed)
+        while s.last_hand is None:
+            p = ENGINE.awaiting(s)[0]
+            specs = {a.kind: a for a in ENGINE.legal_actions(s, p)}
+            action: Any
+            if "discard" in specs:
+                cards = next(x.cards for x in s.seats if x.player == p)
+                most = specs["discard"].max
+                assert most == (4 if ace_four and any(c[0] == "A" for c in cards) else 3)
+                aces = [c for c in cards if c[0] == "A"]
+                action = Discard(cards=tuple(c for c in cards if c != aces[0])
+                                 if most == 4 else cards[-3:])
+            else:
+                action = Open() if "open" in specs else Call() if "call" in specs else Check()
+            step = ENGINE.apply(s, p, action, rng)
+            rebuilt += sum(e.kind == "stub_rebuilt" for e in step.events)
+            s = step.state
+            held = [c for x in s.seats if x.in_hand for c in x.cards]
+            assert len(held) == len(set(held))
+    assert rebuilt > 25  # the rule is really exercised
