@@ -8,7 +8,6 @@ pop-up and changes nothing. An accepted press is committed through
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,9 +103,8 @@ class Presses:
             if w.balance <= 0:
                 return Outcome(i18n.t(lang, "wallet_low"), alert=True)
             return Join(name=name[:64] or str(user_id), buy_in=w.balance)
-        if data["kind"] == "cut":
-            # docs/rules.md §0 "Cut": a fresh secure random offset from the press
-            data["offset"] = secrets.randbelow(1 << 30)
+        # docs/rules.md §0.4: a cut's depth is the cutter's own (a preset or a typed amount,
+        # like any amount); the host never draws it
         try:
             return decoder.build(table.engine, data)
         except IllegalAction as exc:
@@ -140,7 +138,7 @@ class Presses:
         data: dict[str, object] = {"kind": button.kind}
         if button.amount is not None and field is not None:
             data[field] = button.amount
-        if button.kind not in ("join", "cut") and not (
+        if button.kind != "join" and not (
                 button.ask or button.choice is not None or button.select is not None
                 or button.confirm is not None):
             try:

@@ -23,8 +23,8 @@ from storage.base import LedgerEntry
 MAX_TEXT = 4000
 MAX_PRESETS = 4
 # Action kinds whose argument the host supplies itself (contract: the whole
-# wallet as buy-in, a secure random cut offset), so they are plain buttons.
-HOST_FILLED = ("join", "cut")
+# wallet as buy-in), so they are plain buttons. A cut's depth is the cutter's own.
+HOST_FILLED = ("join",)
 
 
 @dataclass

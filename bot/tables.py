@@ -28,6 +28,7 @@ from bot.hooks import Hooks
 from bot.languages import Languages
 from bot.record import Table, TableMeta, load
 from games import registry
+from games.cards import timeout_cut
 from games.engine import (
     Engine,
     GameState,
@@ -38,6 +39,7 @@ from games.engine import (
     StoodUp,
     visible_events,
 )
+from games.verify.check import compact
 from storage.base import (
     InsufficientFunds,
     OutboxDraft,
@@ -397,10 +399,7 @@ class Tables:
                       if not isinstance(e, ShoeRevealed)]
             for event in step.events:
                 if isinstance(event, ShoeRevealed):
-                    r = event.data
-                    lines.append(i18n.t(lang, "verify_revealed", commitment=r.get("commitment"),
-                                        salt=r.get("salt"), cut=r.get("cut"),
-                                        order=" ".join(r.get("order", []))))
+                    lines.append(revealed_text(lang, dict(event.data), names))
             await self.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
@@ -423,8 +422,30 @@ class Tables:
                  else i18n.t(lang, "verify_none")]
         revealed = table.meta.revealed
         if revealed:
-            parts.append(i18n.t(lang, "verify_revealed", commitment=revealed.get("commitment"),
-                                salt=revealed.get("salt"), cut=revealed.get("cut"),
-                                order=" ".join(revealed.get("order", []))))
-        parts.append(i18n.t(lang, "verify_how"))
+            # the record goes last and whole: the verifier reads it from a saved message
+            record = compact(revealed)
+            parts += [revealed_text(lang, revealed, table.meta.names, with_record=False),
+                      i18n.t(lang, "verify_how")]
+            head = "\n\n".join(parts)[: max(0, render.MAX_TEXT - len(record) - 2)]
+            return f"{head}\n\n{record}"
         return render.clip("\n\n".join(parts))
+
+
+def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],
+                  with_record: bool = True) -> str:
+    """How a revealed shoe's dealing order was made (docs/rules.md §0.4, §0.5): committed
+    order, the cut and who chose it, burned cards, what is proven; then the record that
+    ``python -m games.verify`` checks."""
+    cutter, size = r.get("cutter"), r.get("size", 0)
+    seated, cut = r.get("seated") or [], r.get("cut", 0)
+    if seated and cut == timeout_cut(str(r.get("commitment")), seated, r.get("coup", 0), size):
+        how = i18n.t(lang, "verify_cut_rule", size=size)
+    elif isinstance(cutter, int):
+        how = i18n.t(lang, "verify_cut_by", player=names.get(cutter, str(cutter)))
+    else:
+        how = "—"
+    what = (i18n.t(lang, "verify_all") if "order" in r
+            else i18n.t(lang, "verify_shown", count=len(r.get("shown", []))))
+    text = i18n.t(lang, "verify_revealed", commitment=r.get("commitment"), size=size, cut=cut,
+                  how=how, burned=len(r.get("burned", [])), what=what)
+    return f"{text}\n{compact(r)}" if with_record else text

@@ -4,9 +4,12 @@ A card is a two-character string, rank then suit: ``"Ah"``, ``"Td"``, ``"2c"``.
 Strings keep the state's JSON small and its round trip lossless.
 
 docs/rules.md §0: the shoe is N standard decks shuffled with a cryptographically
-secure generator; the group sees ``SHA-256(order || salt)`` before the cut,
-and the order and salt are published when the shoe is finished, so anyone can
-check every card dealt (see :func:`verify`).
+secure generator. The group sees its commitment before the cut: the root of a
+Merkle tree over every card, its position and a per-card salt (the exact
+encoding: :mod:`games.verify.merkle`). A card can then be proven alone
+(:meth:`Shoe.reveal_shown`, poker's shown cards) or the whole shoe revealed
+(:meth:`Shoe.reveal`, the banking games' finished shoes); ``python -m
+games.verify FILE`` checks either offline.
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from typing import Annotated
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
+
+from games.engine import ActionSpec, cut_spec
+from games.verify.merkle import card_salt, levels, multiproof, root_of, shoe_leaves
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -76,14 +83,22 @@ def pretty_all(cards: list[str]) -> str:
 
 
 def commitment_of(order: list[str], salt: str) -> str:
-    """SHA-256 of the shoe order (cards joined by spaces), a ``|`` and the salt."""
-    data = (" ".join(order) + "|" + salt).encode()
-    return hashlib.sha256(data).hexdigest()
+    """The commitment of a shoe: the Merkle root over its cards (:mod:`games.verify.merkle`)."""
+    return root_of(order, salt)
 
 
 def verify(order: list[str], salt: str, commitment: str) -> bool:
     """True when a published ``order`` and ``salt`` match the ``commitment`` shown earlier."""
     return commitment_of(order, salt) == commitment
+
+
+def timeout_cut(commitment: str, seated: Sequence[int], coup: int, size: int) -> int:
+    """The cut when the cutter lets his time run out (docs/rules.md §0.4):
+    ``int(SHA-256(ASCII("cut|" + commitment + "|" + seated ids joined by "," + "|" + coup)))
+    mod size``. Every input is public and fixed before the deadline, so nobody, the host
+    included, can pick it once the shoe is committed."""
+    text = f"cut|{commitment}|{','.join(str(p) for p in seated)}|{coup}"
+    return int(hashlib.sha256(text.encode("ascii")).hexdigest(), 16) % max(1, size)
 
 
 def secure_rng() -> random.Random:
@@ -96,7 +111,9 @@ class Shoe(BaseModel):
 
     ``order`` is the order as committed (before the cut); ``cut`` rotates it.
     The dealing order is therefore ``order[cut:] + order[:cut]``, which anyone
-    can recompute from the published order, salt and cut.
+    can recompute from the published order, salt and cut. ``cutter`` chose the
+    cut; ``seated`` and ``cut_coup`` are the public inputs of :func:`timeout_cut`
+    at that moment, published so anyone can tell a chosen cut from a timeout's.
     """
 
     decks: int = Field(ge=1, le=8)
@@ -106,6 +123,9 @@ class Shoe(BaseModel):
     cut: int = 0
     position: int = 0
     burned: list[Card] = Field(default_factory=list)
+    cutter: int | None = None
+    seated: list[int] = Field(default_factory=list)
+    cut_coup: int = 0
 
     @classmethod
     def shuffled(cls, decks: int, rng: random.Random | None = None) -> Shoe:
@@ -151,11 +171,22 @@ class Shoe(BaseModel):
         """Cards left to deal."""
         return len(self.order) - self.position
 
-    def with_cut(self, offset: int) -> Shoe:
-        """The shoe cut at ``offset`` (taken modulo its size); only before the first card."""
+    def with_cut(self, offset: int, by: int | None = None, seated: Iterable[int] = (),
+                 coup: int = 0) -> Shoe:
+        """The shoe cut at ``offset`` (taken modulo its size) by player ``by``, with
+        ``seated`` and ``coup`` as :func:`timeout_cut` saw them; only before the first card."""
         if self.position:
             raise ValueError("a shoe is cut before dealing")
-        return self.model_copy(update={"cut": offset % max(1, len(self.order))})
+        return self.model_copy(update={"cut": offset % max(1, len(self.order)), "cutter": by,
+                                       "seated": list(seated), "cut_coup": coup})
+
+    def cut_spec(self) -> ActionSpec:
+        """The *Cut* the cutter of this shoe is offered (:func:`games.engine.cut_spec`)."""
+        return cut_spec(len(self.order))
+
+    def timeout_cut(self, seated: Sequence[int], coup: int) -> int:
+        """The offset a timed-out cut takes (:func:`timeout_cut` of this shoe)."""
+        return timeout_cut(self.commitment, seated, coup, len(self.order))
 
     def peek(self, n: int = 1) -> list[str]:
         """The next ``n`` cards without dealing them (engines only; never shown)."""
@@ -177,7 +208,57 @@ class Shoe(BaseModel):
         shoe, cards = self.deal(n)
         return shoe.model_copy(update={"burned": [*self.burned, *cards]}), cards
 
-    def reveal(self) -> dict[str, object]:
-        """What is published when the shoe is finished: order, salt, cut, commitment."""
-        return {"order": list(self.order), "salt": self.salt, "cut": self.cut,
-                "commitment": self.commitment}
+    def _how(self) -> dict[str, Any]:
+        """How the dealing order was made: commitment, size, cut, its chooser, burned cards."""
+        return {"commitment": self.commitment, "size": len(self.order), "cut": self.cut,
+                "cutter": self.cutter, "seated": list(self.seated), "coup": self.cut_coup,
+                "burned": list(self.burned)}
+
+    def reveal(self) -> dict[str, Any]:
+        """Everything (docs/rules.md §0.5, the banking games): the committed order and the
+        shoe salt (every card's salt derives from it), how it was cut, the cards dealt."""
+        return {**self._how(), "order": list(self.order), "salt": self.salt,
+                "dealt": self.dealing_order[: self.position]}
+
+    def dealt(self, card: str) -> bool:
+        """True when ``card`` has come out of this shoe."""
+        n = len(self.order)
+        return any(self.order[(self.cut + k) % n] == card for k in range(self.position))
+
+    def reveal_shown(self, cards: Iterable[str]) -> dict[str, Any]:
+        """Only ``cards``, dealt from this shoe and shown to the table, each with its
+        position and salt, and the hashes that prove them (docs/rules.md §0.5, poker): a
+        card never shown stays secret. Each card names the first dealt copy not yet
+        named (exact for a single deck, where every card is one of a kind)."""
+        n = len(self.order)
+        taken: list[int] = []
+        for card in cards:
+            for k in range(self.position):
+                p = (self.cut + k) % n
+                if self.order[p] == card and p not in taken:
+                    taken.append(p)
+                    break
+            else:
+                raise ValueError("a shown card was not dealt from this shoe")
+        taken.sort()
+        shown = [[p, self.order[p], card_salt(self.salt, p)] for p in taken]
+        nodes = multiproof(levels(shoe_leaves(self.order, self.salt)), taken) if taken else []
+        return {**self._how(), "shown": shown, "nodes": nodes}
+
+
+def reveal_hand(shoes: Sequence[Shoe], last: Iterable[str] = (), first: Iterable[str] = (),
+                only: Iterable[str] = ()) -> list[dict[str, Any]]:
+    """One :meth:`Shoe.reveal_shown` record per shoe of a poker hand (its deck, then any
+    stubs made of discards, docs/rules.md §5a.4), each card proven where it was dealt:
+    ``last`` (a hand as it ends) in the latest shoe that dealt it, ``first`` (openers, from
+    the first deal) in the earliest, ``only`` (a player's own discards) only when a single
+    shoe dealt it, since a discard dealt again from a stub would otherwise name its holder."""
+    picked: list[list[str]] = [[] for _ in shoes]
+    for cards, pick in ((last, -1), (first, 0), (only, None)):
+        for card in dict.fromkeys(cards):
+            where = [i for i, shoe in enumerate(shoes) if shoe.dealt(card)]
+            if where and (pick is not None or len(where) == 1):
+                chosen = picked[where[pick or 0]]
+                if card not in chosen:
+                    chosen.append(card)
+    return [shoe.reveal_shown(cards) for shoe, cards in zip(shoes, picked, strict=True)]

@@ -21,9 +21,10 @@ account to another, so every step's transfers sum to zero by construction.
 Only ``wallet:<id>`` accounts live outside the table; the storage layer
 books all others as the table's escrow.
 
-Randomness enters only through the ``rng`` argument (a new shoe) and the
-actions themselves (a cut offset drawn by the host); with a fixed shoe in
-the state and the action log, a coup replays exactly.
+Randomness enters only through the ``rng`` argument (a new shoe); the cut
+is the cutting player's choice (:func:`cut_spec`) or, on his timeout, a hash
+of public data (:func:`games.cards.timeout_cut`); with a fixed shoe in the
+state and the action log, a coup replays exactly.
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ class Start(Action):
 
 
 class Cut(Action):
-    """Cut the shoe; ``offset`` is a fresh secure random number drawn by the host at the press."""
+    """Cut the shoe ``offset`` cards deep: the cutting player's own choice (docs/rules.md §0.4)."""
 
     kind: Literal["cut"] = "cut"
     offset: int = Field(ge=0)
@@ -177,7 +178,17 @@ class StoodUp(Event):
 
 
 class ShoeRevealed(Event):
-    """A finished, replaced or closed shoe's order, salt and cut (``Shoe.reveal()``)."""
+    """A finished, replaced or closed shoe: how its dealing order was made and what the rules
+    let the table see of it (``Shoe.reveal()``: everything; ``Shoe.reveal_shown()``: the
+    shown cards' proofs only), in the form ``python -m games.verify`` checks."""
+
+
+def cut_spec(size: int) -> ActionSpec:
+    """The *Cut* a cutter is offered for a shoe of ``size`` cards (docs/rules.md §0.4): any
+    depth from 0 to ``size - 1``, with a quarter, half and three quarters as buttons."""
+    high = max(0, size - 1)
+    return ActionSpec(kind="cut", min=0, max=high,
+                      presets=tuple(sorted({size // 4, size // 2, 3 * size // 4} - {0})))
 
 
 def settlement(kind: str, **data: Any) -> Settlement:

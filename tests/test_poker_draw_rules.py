@@ -269,7 +269,9 @@ def test_rule_0_12_closing_mid_hand_gives_back_antes_and_bets() -> None:
         ("pot", "wallet:1", 1), ("pot", "wallet:2", 3), ("pot", "wallet:3", 3),
         ("stack:1", "wallet:1", 99), ("stack:2", "wallet:2", 97),
         ("stack:3", "wallet:3", 97)]
-    assert [e.kind for e in step.events] == ["table_closed", "shoe_revealed"]
+    # docs/rules.md §0.5: only the proofs of shown cards (none), and each his own privately
+    assert [e.kind for e in step.events] == ["table_closed", "shoe_revealed", *["cards_proven"] * 3]
+    assert step.events[1].data["shown"] == [] and "order" not in step.events[1].data
     assert step.events[0].data == {"coup": 1, "void": True, "returned": [
         {"player": p, "amount": 100} for p in (1, 2, 3)]}
     assert step.state.seats == [] and step.state.phase == "waiting"

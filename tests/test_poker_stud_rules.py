@@ -126,7 +126,8 @@ def test_rule_5b_5_fold_turns_up_cards_down_and_hides_the_hole_card() -> None:
     assert not [e for e in step.events if e.kind == "hand_shown"]
     # the events of this hand (after them the next hand is dealt from a fresh shuffle)
     this_hand = step.events[:[e.kind for e in step.events].index("hand_started")]
-    assert [e.kind for e in this_hand] == ["folded", "coup_settled", "shoe_revealed"]
+    assert [e.kind for e in this_hand] == ["folded", "coup_settled", "shoe_revealed",
+                                           *["cards_proven"] * 3]
     assert all("2c" not in cards_in(e.data) for e in this_hand
                if e.to is None and e.kind != "shoe_revealed")
     assert step.state.last_hand is not None

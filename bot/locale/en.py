@@ -48,13 +48,20 @@ TEXTS: dict[str, str] = {
     "settings_bad": "Cannot set that: {error}",
     "settings_seated": "Game settings change only while nobody is seated.",
     "table_closed": "The table is closed; every chip went back to the wallets.",
-    "verify_current": "Current shoe commitment (SHA-256 of order|salt):\n{commitment}",
+    "verify_current": "Current shoe: its commitment, the Merkle root over every card with its "
+                      "position and salt, shown before the cut:\n{commitment}",
     "verify_none": "No shoe has been shuffled yet.",
-    "verify_revealed": "Last finished shoe:\ncommitment {commitment}\nsalt {salt}\ncut {cut}\n"
-                       "order {order}",
-    "verify_how": "To check: join the order with spaces, add \"|\" and the salt, and "
-                  "compute SHA-256 (echo -n \"ORDER|SALT\" | sha256sum); it must equal the "
-                  "commitment shown before the cut. Dealing starts at position cut.",
+    "verify_revealed": "Last revealed shoe {commitment}: {size} cards in the committed order, "
+                       "cut at {cut} ({how}), so dealing began at committed position {cut}; "
+                       "{burned} card(s) burned face up, then dealt in turn. {what}",
+    "verify_cut_by": "depth chosen by {player}",
+    "verify_cut_rule": "the timeout rule: SHA-256 of \"cut|commitment|seated ids|coup\" "
+                       "mod {size}",
+    "verify_all": "Everything is published: the order and the salt every card's salt comes from.",
+    "verify_shown": "Only the {count} card(s) shown at the table are proven; the others stay "
+                    "secret.",
+    "verify_how": "To check: save the JSON below to a file and run python -m games.verify FILE; "
+                  "it checks the root, each card's proof, the cut and every dealt card.",
     "stale": "This button is out of date.",
     "forged": "This button is not valid.",
     "other_table": "This button belongs to another table.",
@@ -164,7 +171,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "banker_retired": "{player} retires with {amount}",
     "banker_continued": "{player} keeps the bank: {bank}",
     "shoe_committed": "New shoe shuffled; commitment {commitment}",
-    "shoe_revealed": "Shoe finished; /verify shows its order and salt",
+    "shoe_revealed": "Shoe finished; /verify proves its cards",
+    "cards_proven": "🔐 Proof of your cards in hand {hand} (save it to a file, check with "
+                    "python -m games.verify FILE):\n{record}",
     "cut_requested": "{player} cuts the shoe",
     "cut_awaited": "{player} cuts the shoe",
     "shoe_cut": "{player} cut the shoe",

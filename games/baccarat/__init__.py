@@ -43,7 +43,7 @@ from games.baccarat.model import (
     Stand,
 )
 from games.banking import cutter, seat_of
-from games.cards import hand_points, secure_rng
+from games.cards import hand_points
 from games.engine import (
     BANK,
     Action,
@@ -146,8 +146,8 @@ class BaccaratEngine:
                 out.append(ActionSpec(kind="bid", min=min_bank, max=seat.stack,
                                       presets=_presets(min_bank, seat.stack)))
             out.append(ActionSpec(kind="pass"))
-        elif state.phase == CUT and waited:
-            out.append(ActionSpec(kind="cut"))
+        elif state.phase == CUT and waited and state.shoe is not None:
+            out.append(state.shoe.cut_spec())  # docs/rules.md §0.4: the cutter's depth
         elif state.phase == STAKING and waited:
             top = self._stake_max(state, seat)
             if top >= min_stake:
@@ -256,7 +256,7 @@ class BaccaratEngine:
         """The safe default of every decision (docs/rules.md §2.3, §2.7; §0 timeouts)."""
         if st.phase == CUT:
             assert st.shoe is not None
-            return Cut(offset=(rng or secure_rng()).randrange(len(st.shoe.order)))
+            return Cut(offset=st.shoe.timeout_cut([x.player for x in st.seats], st.coup))
         if st.phase == DRAWING:
             return Draw() if hand_points(seat.cards) <= PUNTER_MAY_DRAW else Stand()
         if st.phase == BANKER_DRAW:
@@ -287,7 +287,8 @@ class BaccaratEngine:
             _need(st.phase == CUT, Reason.WRONG_PHASE)
             _need(player == st.cutter, Reason.NOT_YOUR_TURN)
             assert st.shoe is not None
-            st.shoe = st.shoe.with_cut(action.offset)
+            st.shoe = st.shoe.with_cut(action.offset, by=player,
+                                       seated=[x.player for x in st.seats], coup=st.coup)
             st.needs_cut, st.cutter = False, None
             ctx.emit(public("shoe_cut", player=player, cut=st.shoe.cut))
             T.boundary(ctx)

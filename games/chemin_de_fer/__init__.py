@@ -99,14 +99,14 @@ def default_action(state: State, player: PlayerId) -> Action | None:
     """The safe default docs/rules.md names for ``player``'s pending decision, or ``None``.
 
     :meth:`CheminDeFer.timeout` applies exactly this; the simulation plays it.
-    Cut on timeout: offset 0, i.e. the shoe stays as committed (**Decision**:
-    the host draws a secure offset only when a player presses *Cut*).
+    Cut on timeout: the documented hash of public data (docs/rules.md §0.4,
+    :func:`games.cards.timeout_cut`), never the host's choice.
     """
     if player not in ENGINE.awaiting(state):
         return None
     phase = state.phase
-    if phase == CUT:
-        return Cut(offset=0)
+    if phase == CUT and state.shoe is not None:
+        return Cut(offset=state.shoe.timeout_cut([x.player for x in state.seats], state.coup))
     if phase == VOID_CHOICE:
         return Continue()  # docs/rules.md §1.3 (task: continue)
     if phase == PUNTER_DRAW:
@@ -177,8 +177,8 @@ class CheminDeFer:
                 specs.append(ActionSpec(kind=kind, min=state.min_stake, max=seat.stack,
                                         presets=_presets(state.min_stake, seat.stack)))
             specs.append(ActionSpec(kind="pass" if phase == AUCTION else "decline"))
-        elif phase == CUT and mine:
-            specs.append(ActionSpec(kind="cut", min=0))
+        elif phase == CUT and mine and state.shoe is not None:
+            specs.append(state.shoe.cut_spec())  # docs/rules.md §0.4: the cutter's depth
         elif phase == STAKING and mine:
             if coup.can_banco(state, seat):
                 specs.append(ActionSpec(kind="banco", min=state.bank, max=state.bank))

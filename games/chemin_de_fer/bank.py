@@ -222,7 +222,7 @@ def cut(ctx: Ctx, player: PlayerId, offset: int, auto: bool = False) -> None:
     if player != cutter(st):
         raise IllegalAction(Reason.NOT_YOUR_TURN)
     assert st.shoe is not None
-    shoe = st.shoe.with_cut(offset)
+    shoe = st.shoe.with_cut(offset, by=player, seated=[x.player for x in st.seats], coup=st.coup)
     ctx.emit(public("shoe_cut", player=player, offset=shoe.cut, auto=auto))
     shoe, burned = shoe.burn(st.burn)
     # docs/rules.md §1.2: the burned cards are shown to everyone, then discarded

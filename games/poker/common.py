@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from games.cards import Card, Shoe
+from games.cards import Card, Shoe, reveal_hand
 from games.engine import (
     POT,
     Action,
@@ -52,7 +52,7 @@ from games.engine import (
     stood_up,
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
-from games.poker.ranking import hand_of, hand_value
+from games.poker.ranking import hand_of, hand_value, openers_proof
 from games.table import (
     buy_in_transfers,
     cash_out_transfers,
@@ -61,6 +61,7 @@ from games.table import (
     closing_transfers,
     seat_index,
 )
+from games.verify.check import compact
 
 # ------------------------------------------------------------------ actions
 
@@ -290,8 +291,8 @@ class PokerEngine:
                             structure=state.structure, ante=state.ante,
                             ace_four=state.ace_four, version=state.version + 1,
                             coup=state.coup, last_hand=state.last_hand)
-        events = closing_events(state.coup, state.kit is not None, seats, transfers,
-                                [state.shoe])
+        events = closing_events(state.coup, state.kit is not None, seats, transfers, [])
+        events += self._reveal(state, [], finished=False)  # docs/rules.md §0.5: void hand
         return Step(state=closed, events=events, transfers=transfers)
 
     def awaiting(self, state: PokerState) -> list[PlayerId]:
@@ -580,7 +581,7 @@ class PokerEngine:
         won = {str(p): kit.payoffs[i] + 0 for i, p in enumerate(hand.players)}
         ctx.events.append(settlement("coup_settled", hand=s.coup, net=nets,
                                  winners=[p for p, v in won.items() if v > 0]))
-        ctx.events.append(shoe_revealed(**s.shoe.reveal()))
+        ctx.events += self._reveal(s, live, finished=True)
         s.last_hand = FinishedHand(
             game=self.name, number=s.coup, kit=hand,
             names=[s.seats[seat_index(s.seats, p)].name for p in hand.players],
@@ -593,6 +594,28 @@ class PokerEngine:
                 ctx.events.append(public("player_left", player=seat.player, stack=seat.stack))
                 self._remove_seat(s, seat_index(s.seats, seat.player))
         self._start_hand(s, ctx)
+
+    def _reveal(self, s: PokerState, live: list[int], finished: bool) -> list[Event]:
+        """docs/rules.md §0.5: the proofs of the cards the table saw (up cards; when the hand
+        ends, the openers and the hands shown down), and to each player alone those of his
+        own cards. A card nobody was shown, folded or mucked, is never revealed."""
+        if s.shoe is None or s.kit is None:
+            return []
+        shoes = [s.shoe, *s.stubs]
+        seats = [s.seats[seat_index(s.seats, p)] for p in s.kit.players]
+        shown = [c for seat in seats for c in seat.cards[1:]] if self.variant == "stud" else []
+        if finished and len(live) >= 2:
+            shown += [c for i in live for c in seats[i].cards]
+        openers = openers_proof(s.opener_cards) if finished and s.opener is not None else []
+        events: list[Event] = [shoe_revealed(hand=s.coup, **record)
+                               for record in reveal_hand(shoes, last=shown, first=openers)]
+        for seat in seats:
+            if seat.cards or seat.discards:
+                mine = reveal_hand(shoes, last=seat.cards, only=seat.discards)
+                events.append(private("cards_proven", to=[seat.player], player=seat.player,
+                                      hand=s.coup, record=compact(mine[0] if len(mine) == 1
+                                                                  else mine)))
+        return events
 
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
                   ctx: Ctx) -> None:

@@ -34,7 +34,6 @@ from games.engine import (
     TableView,
     private,
     public,
-    shoe_revealed,
 )
 from games.poker.common import (
     COMMON_ACTIONS,
@@ -219,7 +218,7 @@ class DrawPokerEngine(PokerEngine):
         ctx.flush(self.accounts(s), ctx.reason)
         ctx.reason = "ante"
         ctx.events.append(public("hands_thrown_in", hand=s.coup, deal=s.passed_deals + 1))
-        ctx.events.append(shoe_revealed(**s.shoe.reveal()))
+        ctx.events += self._reveal(s, [], finished=False)  # thrown in: nothing shown
         s.passed_deals += 1
         old = s.kit
         antes = [a + min(s.ante, st - a)

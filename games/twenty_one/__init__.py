@@ -25,7 +25,6 @@ from typing import Any, ClassVar
 
 from games import banking
 from games.banking import is_seated, seat_of
-from games.cards import secure_rng
 from games.engine import (
     Action,
     ActionSpec,
@@ -107,8 +106,8 @@ class TwentyOneEngine:
         turn = state.queue[0] if state.queue else None
         if turn != player:
             return out
-        if state.phase == CUT:
-            out.append(ActionSpec(kind="cut"))
+        if state.phase == CUT and state.shoe is not None:
+            out.append(state.shoe.cut_spec())  # docs/rules.md §0.4: the cutter's depth
         elif state.phase == STAKING:
             lo, hi = stake_bounds(state, seat)
             out += [ActionSpec(kind="stake", min=lo, max=hi,
@@ -141,7 +140,8 @@ class TwentyOneEngine:
         elif isinstance(action, Cut):
             banking.check_turn(s.phase, s.queue, player, CUT)
             assert s.shoe is not None
-            s.shoe = s.shoe.with_cut(action.offset)
+            s.shoe = s.shoe.with_cut(action.offset, by=player,
+                                     seated=[x.player for x in s.seats], coup=s.coup)
             s.needs_cut = False
             ctx.emit(public("shoe_cut", player=player, cut=s.shoe.cut))
             resume(ctx)
@@ -195,7 +195,7 @@ class TwentyOneEngine:
         return list(state.queue[:1]) if state.phase in (CUT, STAKING, DRAWING, BANKER) else []
 
     def timeout(self, state: State, rng: random.Random | None = None) -> Step[State]:
-        """Safe defaults: cut at random, no stake, stand; the banker buys while ≤ 16."""
+        """Safe defaults: the timeout cut (§0.4), no stake, stand; the banker buys while ≤ 16."""
         return banking.timeout_on_fork(state, rng, self.awaiting, self._timed_out)
 
     def _timed_out(self, ctx: Ctx, player: PlayerId) -> None:
@@ -205,7 +205,7 @@ class TwentyOneEngine:
         banking.stand_up_after_two(ctx, seat)
         if s.phase == CUT:
             assert s.shoe is not None
-            offset = (ctx.rng or secure_rng()).randrange(len(s.shoe.order))
+            offset = s.shoe.timeout_cut([x.player for x in s.seats], s.coup)
             self._dispatch(ctx, player, Cut(offset=offset))
         elif s.phase == STAKING:
             self._dispatch(ctx, player, Pass())
