@@ -1,0 +1,82 @@
+"""docs/rules.md §0.5 through the real bot: /verify's record of a real hand checks OK with
+``python -m games.verify``, and one corrupted card makes it FAIL; a player's private proof
+of his own cards checks OK too."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness import ROOT, BotProcess, Game, Player
+
+PLAYERS = [Player(101, "Ann"), Player(102, "Bob"), Player(103, "Cid")]
+
+
+def verifier(path: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m games.verify FILE``, as a player runs it."""
+    return subprocess.run([sys.executable, "-m", "games.verify", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def record_of(text: str) -> dict[str, Any]:
+    """The JSON record at the end of a bot message."""
+    return json.loads(text[text.index("{"):])
+
+
+async def test_verify_record_of_a_sandbox_hand_checks_ok_and_a_corrupt_card_fails(
+        sandbox, bot_factory, tmp_path: Path) -> None:
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, tmp_path / "data")
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, -1001, PLAYERS)
+    await game.setup()
+    await game.enable_dms()
+    await game.command(PLAYERS[0], "/newtable stud_poker")
+    for p in PLAYERS:
+        await game.step(p, ["join"])
+    await game.step(PLAYERS[0], ["start"])
+    await game.play_until_settled({}, ["check", "call", "fold"])
+    await game.synced()
+
+    before = len(await sb.bot_messages(game.chat_id))
+    await game.command(PLAYERS[1], "/verify")
+    reply = await sb.wait_for(
+        lambda: _newest_with_record(sb, game.chat_id, before), timeout=20)
+    record = record_of(reply["text"])
+    assert "order" not in record and "salt" not in record  # stud: shown cards only
+    assert len(record["shown"]) >= 6  # every up card of three players at least
+
+    good = tmp_path / "hand.json"
+    good.write_text(reply["text"], encoding="utf-8")  # the message as the player saved it
+    run = verifier(good)
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines()[-1] == "ALL OK"
+
+    shown = record["shown"]
+    shown[0][1] = next(c for c in ("2c", "3c") if c not in {x[1] for x in shown})
+    bad = tmp_path / "corrupt.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    run = verifier(bad)
+    assert run.returncode == 1
+    assert "FAIL proof" in run.stdout
+
+    # each player's own cards, proven to him alone in his private chat
+    dm = next(m for m in reversed(await sb.bot_messages(PLAYERS[0].id))
+              if "🔐" in (m.get("text") or ""))
+    mine = tmp_path / "mine.json"
+    mine.write_text(dm["text"], encoding="utf-8")
+    run = verifier(mine)
+    assert run.returncode == 0, run.stdout
+    assert "Traceback" not in bot.log_text()
+
+
+async def _newest_with_record(sb: Any, chat_id: int, before: int) -> dict[str, Any] | None:
+    for m in (await sb.bot_messages(chat_id))[before:]:
+        text = m.get("text") or ""
+        if "games.verify" in text and "{" in text:
+            return m
+    return None
