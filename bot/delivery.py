@@ -35,6 +35,7 @@ from storage.base import OutboxItem, Storage
 log = logging.getLogger(__name__)
 
 MAX_BACKOFF = 20.0
+BATCH = 100
 # How many message ids after the last known table message may hold the twin of a table
 # message whose first post's answer was lost (other people's messages interleave).
 TWIN_WINDOW = 20
@@ -44,13 +45,13 @@ class Doorbell:
     """Tells the courier that a chat has something new to send or show."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[int] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[int, bool]] = asyncio.Queue()
 
-    def ring(self, chat_id: int) -> None:
-        """The chat's outbox or table changed."""
-        self.queue.put_nowait(chat_id)
+    def ring(self, chat_id: int, outbox: bool = True) -> None:
+        """The chat's table changed, and with ``outbox`` its outbox got new items."""
+        self.queue.put_nowait((chat_id, outbox))
 
-    async def rings(self) -> AsyncIterator[int]:
+    async def rings(self) -> AsyncIterator[tuple[int, bool]]:
         """Every ring, in order."""
         while True:
             yield await self.queue.get()
@@ -90,6 +91,7 @@ class Courier:
         self.tables = tables
         self.workers: dict[int, asyncio.Task[None]] = {}
         self.again: set[int] = set()
+        self.unsent: set[int] = set()
         self.lost: set[int] = set()
         self.table_ids: dict[int, int | None] = {}
         self.shown: dict[int, Render] = {}
@@ -130,7 +132,9 @@ class Courier:
         self.doorbell.ring(chat_id)
 
     async def _listen(self) -> None:
-        async for chat_id in self.doorbell.rings():
+        async for chat_id, outbox in self.doorbell.rings():
+            if outbox:
+                self.unsent.add(chat_id)
             self._wake(chat_id)
 
     def _wake(self, chat_id: int) -> None:
@@ -159,11 +163,14 @@ class Courier:
         try:
             while True:
                 self.again.discard(chat_id)
-                items = await self.storage.pending_outbox(chat_id=chat_id, limit=100)
-                for item in items:
-                    await self._deliver(item)
-                if items:
-                    continue
+                if chat_id in self.unsent:
+                    self.unsent.discard(chat_id)
+                    items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
+                    for item in items:
+                        await self._deliver(item)
+                    if len(items) == BATCH:
+                        self.unsent.add(chat_id)
+                        continue
                 await self._edit_table(chat_id)
                 if chat_id not in self.again or self.stopping:
                     return

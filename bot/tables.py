@@ -45,6 +45,7 @@ from storage.base import (
     OutboxDraft,
     StaleVersion,
     Storage,
+    StorageError,
     TableExists,
     TableNotFound,
 )
@@ -92,14 +93,26 @@ class Tables:
         self.clock = clock
         self.locks: dict[int, asyncio.Lock] = {}
         self.shown: dict[int, Shown] = {}
+        self.tables: dict[int, Table] = {}
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         """The one lock of a chat's table."""
         return self.locks.setdefault(chat_id, asyncio.Lock())
 
     async def load(self, chat_id: int) -> Table:
-        """The chat's table as stored (raises TableNotFound)."""
-        return load(await self.storage.load_table(chat_id=chat_id))
+        """The chat's table as stored (raises TableNotFound): what this process last
+        committed, else read from storage. Every write of this process goes through
+        :meth:`commit`, which keeps the copy exact, and any refused write drops it."""
+        table = self.tables.get(chat_id)
+        if table is None:
+            table = load(await self.storage.load_table(chat_id=chat_id))
+            self.tables[chat_id] = table
+        return table
+
+    def forget(self, chat_id: int) -> None:
+        """Drop what this process holds of the chat's table (it is read again)."""
+        self.tables.pop(chat_id, None)
+        self.shown.pop(chat_id, None)
 
     def timeout_of(self, meta: TableMeta) -> float:
         """The table's decision timeout in seconds."""
@@ -115,26 +128,42 @@ class Tables:
         meta = (meta or table.meta).model_copy(deep=True)
         drafts = list(outbox)
         chat_id = table.chat_id
+        rec = table.rec
+        meta_json = meta.model_dump(mode="json")
         if step is None:
-            await self.storage.update_meta(chat_id=chat_id, meta=meta.model_dump(mode="json"),
-                                           expected_rev=table.rec.rev, outbox=drafts)
-            self.shown[chat_id] = Shown(table.engine, table.state, meta, table.rec.deadline)
-            self.doorbell.ring(chat_id)
+            try:
+                await self.storage.update_meta(chat_id=chat_id, meta=meta_json,
+                                               expected_rev=rec.rev, outbox=drafts)
+            except StorageError:
+                self.forget(chat_id)
+                raise
+            self.tables[chat_id] = Table(rec.model_copy(update={"meta": meta_json,
+                                                                "rev": rec.rev + 1}),
+                                         meta, table.engine, table.state)
+            self.shown[chat_id] = Shown(table.engine, table.state, meta, rec.deadline)
+            self.doorbell.ring(chat_id, bool(drafts))
             return meta
         lang = await self.languages.of(chat_id)
         deadline = self._deadline(table, step.state, meta)
         drafts += self._step_drafts(lang, table, step, meta, timed_out)
-        await self.storage.commit_step(
-            chat_id=chat_id, expected_version=table.state.version,
-            state_json=step.state.model_dump_json(), version=step.state.version,
-            transfers=step.transfers, coup=step.state.coup, deadline=deadline,
-            meta=meta.model_dump(mode="json"), outbox=drafts, expected_rev=table.rec.rev)
+        state_json = step.state.model_dump_json()
+        try:
+            await self.storage.commit_step(
+                chat_id=chat_id, expected_version=table.state.version, state_json=state_json,
+                version=step.state.version, transfers=step.transfers, coup=step.state.coup,
+                deadline=deadline, meta=meta_json, outbox=drafts, expected_rev=rec.rev)
+        except StorageError:
+            self.forget(chat_id)
+            raise
         # committed: from here on nothing can lose the step
+        self.tables[chat_id] = Table(rec.model_copy(update={
+            "state_json": state_json, "version": step.state.version, "deadline": deadline,
+            "meta": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state)
         self.shown[chat_id] = Shown(table.engine, step.state, meta, deadline)
         if not meta.paused:
             self.deadlines.schedule(chat_id, step.state.version, deadline, self.on_deadline)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
-        self.doorbell.ring(chat_id)
+        self.doorbell.ring(chat_id, bool(drafts))
         return meta
 
     def _step_drafts(self, lang: str, table: Table, step: Step[Any], meta: TableMeta,
@@ -324,13 +353,15 @@ class Tables:
                 return i18n.t(lang, "settings_bad", error=type(exc).__name__)
             meta = TableMeta(opener=user_id, msg_coup=state.coup)
             try:
-                await self.storage.create_table(
+                rec = await self.storage.create_table(
                     chat_id=chat_id, game=game, settings=dict(settings or {}),
                     state_json=state.model_dump_json(), version=state.version,
                     meta=meta.model_dump(mode="json"), outbox=[drawing.table_post(chat_id)])
             except TableExists:
+                self.forget(chat_id)
                 rec = await self.storage.load_table(chat_id=chat_id)
                 return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
+            self.tables[chat_id] = Table(rec, meta, engine, state)
             self.shown[chat_id] = Shown(engine, state, meta, None)
         self.doorbell.ring(chat_id)
         return None
@@ -405,6 +436,7 @@ class Tables:
                 transfers=step.transfers, coup=table.state.coup,
                 outbox=[drawing.settlement(chat_id, "\n\n".join(lines))])
             self.deadlines.cancel(chat_id)
+            self.tables.pop(chat_id, None)
             self.shown[chat_id] = Shown(table.engine, None, table.meta, None)
         self.doorbell.ring(chat_id)
         return None
