@@ -166,8 +166,17 @@ class Courier:
                 if chat_id in self.unsent:
                     self.unsent.discard(chat_id)
                     items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
+                    sent_dms: list[tuple[int, int | None]] = []
                     for item in items:
+                        if item.kind == DM:
+                            sent_dms.append((item.id, await self._dm(item)))
+                            continue
+                        if sent_dms:
+                            await self.storage.finish_outbox_many(done=sent_dms)
+                            sent_dms = []
                         await self._deliver(item)
+                    if sent_dms:
+                        await self.storage.finish_outbox_many(done=sent_dms)
                     if len(items) == BATCH:
                         self.unsent.add(chat_id)
                         continue
@@ -180,7 +189,7 @@ class Courier:
 
     async def _deliver(self, item: OutboxItem) -> None:
         if item.kind == DM:
-            await self._dm(item)
+            await self.storage.finish_outbox(item_id=item.id, message_id=await self._dm(item))
         elif item.kind == SETTLE:
             await self._settle(item)
         elif item.kind == TABLE:
@@ -192,7 +201,10 @@ class Courier:
                                           markup_of(item.payload.get("markup")))
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
-    async def _dm(self, item: OutboxItem) -> None:
+    async def _dm(self, item: OutboxItem) -> int | None:
+        """Send a DM; its message id, or None when the player refuses it or Telegram refuses
+        the message. The caller marks it done (several DMs of a step in one write: a crash
+        before that write sends them again, a private repeat rather than a loss)."""
         text = str(item.payload.get("text", ""))
         markup = markup_of(item.payload.get("markup"))
         delay = 0.5
@@ -201,18 +213,15 @@ class Courier:
                 msg = await self._call("sendMessage", chat_id=item.target, text=text,
                                        reply_markup=markup)
                 log.debug("DM to %s: %s", item.target, text)
-                await self.storage.finish_outbox(item_id=item.id, message_id=msg["message_id"])
-                return
+                return int(msg["message_id"])
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))
             except Forbidden:
-                await self.storage.finish_outbox(item_id=item.id)
                 await self.tables.dm_blocked(item.chat_id, item.target)
-                return
+                return None
             except BadRequest as exc:
                 log.warning("DM to %s refused: %s", item.target, exc.message)
-                await self.storage.finish_outbox(item_id=item.id)
-                return
+                return None
             except TelegramError as exc:  # a network error: the DM may or may not be there
                 log.warning("DM to %s failed: %s", item.target, type(exc).__name__)
                 await asyncio.sleep(delay)

@@ -214,6 +214,10 @@ class Storage(Protocol):
         """
         ...
 
+    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
+        """:meth:`finish_outbox` for several items, (item id, message id) each, at once."""
+        ...
+
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
         """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""
         ...

@@ -45,8 +45,9 @@ _MIGRATION_LOCK = 0x62616E636F  # "banco": serializes migrations of concurrent s
 _TABLE_COLUMNS = "chat_id, game, settings::text, state, version, deadline, meta::text, rev"
 _OUTBOX_COLUMNS = ("id, chat_id, kind, target, payload::text,"
                    " EXTRACT(EPOCH FROM created_at)::float8, attempts")
-# Deletes the chat's sent rows of one kind older than its KEEP_SENT newest (ids only grow, so "newest" is
-# "highest id"); both lookups walk the partial index outbox_sent, at most KEEP_SENT + 1 entries.
+# Deletes the chat's sent rows of one kind older than its KEEP_SENT newest (ids only grow, so
+# "newest" is "highest id"); both lookups walk the partial index outbox_sent, at most
+# KEEP_SENT + 1 entries.
 # Two finishes of one chat racing in two processes may leave one row too many until the next.
 _PRUNE_SENT = (
     "DELETE FROM outbox WHERE chat_id = $1 AND kind = $2 AND sent_at IS NOT NULL AND id <= ("
@@ -451,12 +452,21 @@ class PostgresStorage:
         keeps its ``KEEP_SENT`` newest sent rows of each kind (so a burst of DMs never prunes
         the id of the live table message); older ones go in the same transaction.
         """
+        await self.finish_outbox_many(done=[(item_id, message_id)])
+
+    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
+        """:meth:`finish_outbox` for several items (id, message id) in one transaction."""
         async with self._tx() as conn:
-            row = await conn.fetchrow(
-                "UPDATE outbox SET sent_at = now(), message_id = $2, payload = '{}'"
-                " WHERE id = $1 AND sent_at IS NULL RETURNING chat_id, kind", item_id, message_id)
-            if row is not None:
-                await conn.execute(_PRUNE_SENT, row[0], row[1], KEEP_SENT)
+            pruned: set[tuple[int, str]] = set()
+            for item_id, message_id in done:
+                row = await conn.fetchrow(
+                    "UPDATE outbox SET sent_at = now(), message_id = $2, payload = '{}'"
+                    " WHERE id = $1 AND sent_at IS NULL RETURNING chat_id, kind",
+                    item_id, message_id)
+                if row is not None:
+                    pruned.add((row[0], row[1]))
+            for chat_id, kind in sorted(pruned):
+                await conn.execute(_PRUNE_SENT, chat_id, kind, KEEP_SENT)
 
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
         """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""

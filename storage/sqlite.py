@@ -54,8 +54,9 @@ Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _TABLE_COLUMNS = "chat_id, game, settings, state, version, deadline, meta, rev"
 _OUTBOX_COLUMNS = "id, chat_id, kind, target, payload, created_at, attempts"
-# Deletes the chat's sent rows of one kind older than its KEEP_SENT newest (ids only grow, so "newest" is
-# "highest id"); both lookups walk the partial index outbox_sent, at most KEEP_SENT + 1 entries.
+# Deletes the chat's sent rows of one kind older than its KEEP_SENT newest (ids only grow, so
+# "newest" is "highest id"); both lookups walk the partial index outbox_sent, at most
+# KEEP_SENT + 1 entries.
 _PRUNE_SENT = (
     "DELETE FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL AND id <= ("
     " SELECT id FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL"
@@ -499,13 +500,19 @@ class SqliteStorage:
         keeps its ``KEEP_SENT`` newest sent rows of each kind (so a burst of DMs never prunes
         the id of the live table message); older ones go in the same unit.
         """
+        await self.finish_outbox_many(done=[(item_id, message_id)])
+
+    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
+        """:meth:`finish_outbox` for several items (id, message id) in one unit."""
         async with self._write() as db:
-            rows = list(await db.execute_fetchall(
-                "UPDATE outbox SET sent_at = ?, message_id = ?, payload = '{}'"
-                " WHERE id = ? AND sent_at IS NULL RETURNING chat_id, kind",
-                (time.time(), message_id, item_id)))
-            if rows:
-                chat_id, kind = rows[0]
+            pruned: set[tuple[int, str]] = set()
+            for item_id, message_id in done:
+                rows = list(await db.execute_fetchall(
+                    "UPDATE outbox SET sent_at = ?, message_id = ?, payload = '{}'"
+                    " WHERE id = ? AND sent_at IS NULL RETURNING chat_id, kind",
+                    (time.time(), message_id, item_id)))
+                pruned.update((r[0], r[1]) for r in rows)
+            for chat_id, kind in pruned:
                 await db.execute(_PRUNE_SENT, (chat_id, kind, chat_id, kind, KEEP_SENT))
 
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
