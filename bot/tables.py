@@ -28,7 +28,7 @@ from bot.hooks import Hooks
 from bot.languages import Languages
 from bot.record import Table, TableMeta, load
 from games import registry
-from games.cards import timeout_cut
+from games.cards import Shoe, timeout_cut
 from games.engine import (
     Engine,
     GameState,
@@ -452,6 +452,12 @@ class Tables:
         commitment = info.get("commitment")
         parts = [i18n.t(lang, "verify_current", commitment=commitment) if commitment
                  else i18n.t(lang, "verify_none")]
+        shoe = getattr(table.state, "shoe", None)
+        if commitment and isinstance(shoe, Shoe) and shoe.cutter is not None:
+            r = shoe.how_dealt()  # public already: the cut and the burned cards were shown
+            parts[0] += "\n" + i18n.t(lang, "verify_current_cut", cut=r["cut"],
+                                      how=cut_how(lang, r, table.meta.names),
+                                      burned=len(r["burned"]))
         revealed = table.meta.revealed
         if revealed:
             # the record goes last and whole: the verifier reads it from a saved message
@@ -468,16 +474,21 @@ def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],
     """How a revealed shoe's dealing order was made (docs/rules.md §0.4, §0.5): committed
     order, the cut and who chose it, burned cards, what is proven; then the record that
     ``python -m games.verify`` checks."""
+    what = (i18n.t(lang, "verify_all") if "order" in r
+            else i18n.t(lang, "verify_shown", count=len(r.get("shown", []))))
+    text = i18n.t(lang, "verify_revealed", commitment=r.get("commitment"), size=r.get("size", 0),
+                  cut=r.get("cut", 0), how=cut_how(lang, r, names),
+                  burned=len(r.get("burned", [])), what=what)
+    return f"{text}\n{compact(r)}" if with_record else text
+
+
+def cut_how(lang: str, r: dict[str, Any], names: dict[int, str]) -> str:
+    """Who set a shoe's cut (docs/rules.md §0.4): the timeout rule when the cut is its value,
+    else the cutter by name; a dash for a shoe nobody cut (poker's deck, a draw for the bank)."""
     cutter, size = r.get("cutter"), r.get("size", 0)
     seated, cut = r.get("seated") or [], r.get("cut", 0)
     if seated and cut == timeout_cut(str(r.get("commitment")), seated, r.get("coup", 0), size):
-        how = i18n.t(lang, "verify_cut_rule", size=size)
-    elif isinstance(cutter, int):
-        how = i18n.t(lang, "verify_cut_by", player=names.get(cutter, str(cutter)))
-    else:
-        how = "—"
-    what = (i18n.t(lang, "verify_all") if "order" in r
-            else i18n.t(lang, "verify_shown", count=len(r.get("shown", []))))
-    text = i18n.t(lang, "verify_revealed", commitment=r.get("commitment"), size=size, cut=cut,
-                  how=how, burned=len(r.get("burned", [])), what=what)
-    return f"{text}\n{compact(r)}" if with_record else text
+        return i18n.t(lang, "verify_cut_rule", size=size)
+    if isinstance(cutter, int):
+        return i18n.t(lang, "verify_cut_by", player=names.get(cutter, str(cutter)))
+    return "—"

@@ -208,7 +208,7 @@ class Shoe(BaseModel):
         shoe, cards = self.deal(n)
         return shoe.model_copy(update={"burned": [*self.burned, *cards]}), cards
 
-    def _how(self) -> dict[str, Any]:
+    def how_dealt(self) -> dict[str, Any]:
         """How the dealing order was made: commitment, size, cut, its chooser, burned cards."""
         return {"commitment": self.commitment, "size": len(self.order), "cut": self.cut,
                 "cutter": self.cutter, "seated": list(self.seated), "coup": self.cut_coup,
@@ -217,7 +217,7 @@ class Shoe(BaseModel):
     def reveal(self) -> dict[str, Any]:
         """Everything (docs/rules.md §0.5, the banking games): the committed order and the
         shoe salt (every card's salt derives from it), how it was cut, the cards dealt."""
-        return {**self._how(), "order": list(self.order), "salt": self.salt,
+        return {**self.how_dealt(), "order": list(self.order), "salt": self.salt,
                 "dealt": self.dealing_order[: self.position]}
 
     def dealt(self, card: str) -> bool:
@@ -243,7 +243,7 @@ class Shoe(BaseModel):
         taken.sort()
         shown = [[p, self.order[p], card_salt(self.salt, p)] for p in taken]
         nodes = multiproof(levels(shoe_leaves(self.order, self.salt)), taken) if taken else []
-        return {**self._how(), "shown": shown, "nodes": nodes}
+        return {**self.how_dealt(), "shown": shown, "nodes": nodes}
 
 
 def reveal_hand(shoes: Sequence[Shoe], last: Iterable[str] = (), first: Iterable[str] = (),

@@ -54,6 +54,7 @@ TEXTS: dict[str, str] = {
     "verify_revealed": "Last revealed shoe {commitment}: {size} cards in the committed order, "
                        "cut at {cut} ({how}), so dealing began at committed position {cut}; "
                        "{burned} card(s) burned face up, then dealt in turn. {what}",
+    "verify_current_cut": "It was cut at {cut} ({how}); {burned} card(s) burned face up.",
     "verify_cut_by": "depth chosen by {player}",
     "verify_cut_rule": "the timeout rule: SHA-256 of \"cut|commitment|seated ids|coup\" "
                        "mod {size}",

@@ -80,3 +80,44 @@ async def _newest_with_record(sb: Any, chat_id: int, before: int) -> dict[str, A
         if "games.verify" in text and "{" in text:
             return m
     return None
+
+
+async def test_the_cutter_presses_a_depth_and_verify_says_who_cut_where(
+        sandbox, bot_factory, tmp_path: Path) -> None:
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, tmp_path / "data")
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, -1002, PLAYERS)
+    await game.setup()
+    await game.enable_dms()
+    await game.command(PLAYERS[0], "/newtable chemin_de_fer")
+    for p in PLAYERS:
+        await game.step(p, ["join"])
+    await game.step(PLAYERS[0], ["start"])
+    await game.step(PLAYERS[0], ["bid"])
+    for p in PLAYERS[1:]:
+        await game.step(p, ["pass"])
+    message = await game.synced()
+    cutter = game.awaited(message)[0]
+    depths = [int(d.split("|")[-1]) for _, d in sb.buttons(message)
+              if d and d.startswith("a|") and d.split("|")[4] == "cut" and d[-1] != "?"]
+    assert depths == [78, 156, 234]  # a quarter, half, three quarters of 312
+    assert any(d.endswith("|cut|?") for _, d in sb.buttons(message) if d)  # or type one
+    chosen = next(d for _, d in sb.buttons(message) if d and d.endswith("|cut|156"))
+    await game.press(cutter, chosen, message["message_id"])
+    await game.synced()
+    state = json.loads(bot.db_table(game.chat_id)[1])
+    assert (state["shoe"]["cut"], state["shoe"]["cutter"]) == (156, cutter.id)
+
+    before = len(await sb.bot_messages(game.chat_id))
+    await game.command(PLAYERS[0], "/verify")
+
+    async def reply() -> dict[str, Any] | None:
+        for m in (await sb.bot_messages(game.chat_id))[before:]:
+            if "It was cut at" in (m.get("text") or ""):
+                return m
+        return None
+
+    text = (await sb.wait_for(reply, timeout=20))["text"]
+    assert f"It was cut at 156 (depth chosen by {cutter.name}); 3 card(s) burned" in text
