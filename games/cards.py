@@ -14,6 +14,7 @@ games.verify FILE`` checks either offline.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import secrets
@@ -23,7 +24,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, Field
 
 from games.engine import ActionSpec, cut_spec
-from games.verify.merkle import card_salt, levels, multiproof, root_of, shoe_leaves
+from games.verify.merkle import card_salt, levels, multiproof, shoe_leaves
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -84,7 +85,13 @@ def pretty_all(cards: list[str]) -> str:
 
 def commitment_of(order: list[str], salt: str) -> str:
     """The commitment of a shoe: the Merkle root over its cards (:mod:`games.verify.merkle`)."""
-    return root_of(order, salt)
+    return _tree(tuple(order), salt)[-1][0].hex()
+
+
+@functools.lru_cache(maxsize=16)
+def _tree(order: tuple[str, ...], salt: str) -> list[list[bytes]]:
+    # a poker hand's end proves the same deck for the table and for every player: one tree
+    return levels(shoe_leaves(order, salt))
 
 
 def verify(order: list[str], salt: str, commitment: str) -> bool:
@@ -242,7 +249,7 @@ class Shoe(BaseModel):
                 raise ValueError("a shown card was not dealt from this shoe")
         taken.sort()
         shown = [[p, self.order[p], card_salt(self.salt, p)] for p in taken]
-        nodes = multiproof(levels(shoe_leaves(self.order, self.salt)), taken) if taken else []
+        nodes = multiproof(_tree(tuple(self.order), self.salt), taken) if taken else []
         return {**self.how_dealt(), "shown": shown, "nodes": nodes}
 
 
