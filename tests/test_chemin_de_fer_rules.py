@@ -236,7 +236,7 @@ def test_rule_1_4_deal_order_and_largest_stake_plays_seen_only_by_him() -> None:
     seen = [e for e in events if e.kind == "hand_seen"]
     assert [(e.to, e.data["cards"]) for e in seen] == [
         ((3,), ["2d", "4d"]), ((1,), ["Kd", "7h"])]
-    assert state.phase == "banker_draw"
+    assert state.phase == "punter_draw" and ENGINE.awaiting(state) == [3]
     assert ENGINE.view(state, 3).my_cards == ("2d", "4d")
     assert ENGINE.view(state, 1).my_cards == ("Kd", "7h")
     for viewer in (None, 2, 4):
@@ -281,8 +281,16 @@ def test_rule_1_6_punter_must_draw_on_0_to_4_face_down() -> None:
     events: list[Event] = []
     state = staking(shoe_of("2d", "Kd", "2h", "6h", "3s"), bank=100)
     state = act(state, 4, Stake(amount=100), events)
+    # docs/rules.md §1.6 Decision: he presses Draw himself, the only button in his DM
+    assert state.phase == "punter_draw" and ENGINE.awaiting(state) == [4]
+    assert [(s.kind, s.private) for s in ENGINE.legal_actions(state, 4)] == [
+        ("leave", False), ("draw", True)]
+    with pytest.raises(IllegalAction) as exc:
+        ENGINE.apply(state, 4, Stand())
+    assert exc.value.reason == Reason.MUST_DRAW
+    state = act(state, 4, Draw(), events)
     drew = first(events, "punter_drew")
-    assert drew.to is None and drew.data == {"player": 4, "forced": True}
+    assert drew.to is None and drew.data == {"player": 4}
     third = first(events, "card_drawn")
     assert third.to == (4,) and third.data["card"] == "3s"
     assert state.phase == "banker_draw"
@@ -295,7 +303,14 @@ def test_rule_1_6_punter_must_stand_on_6_or_7() -> None:
     events: list[Event] = []
     state = staking(shoe_of("3d", "Kd", "4h", "2h"), bank=100)  # punters 7
     state = act(state, 4, Stake(amount=100), events)
-    assert first(events, "punter_stood").data == {"player": 4, "forced": True}
+    assert "punter_stood" not in kinds(events)  # nothing tells the banker his band yet
+    assert [(s.kind, s.private) for s in ENGINE.legal_actions(state, 4)] == [
+        ("leave", False), ("stand", True)]
+    with pytest.raises(IllegalAction) as exc:
+        ENGINE.apply(state, 4, Draw())
+    assert exc.value.reason == Reason.MUST_STAND
+    state = act(state, 4, Stand(), events)
+    assert first(events, "punter_stood").data == {"player": 4}
     assert state.phase == "banker_draw"
     assert {s.kind for s in ENGINE.legal_actions(state, 4)} == {"leave"}
 
@@ -304,12 +319,33 @@ def test_rule_1_6_punter_chooses_on_5_and_stands_by_default() -> None:
     state = staking(shoe_of("2d", "Kd", "3h", "6h", "9s"), bank=100)  # punters 5
     state = act(state, 4, Stake(amount=100))
     assert state.phase == "punter_draw" and ENGINE.awaiting(state) == [4]
-    assert {s.kind for s in ENGINE.legal_actions(state, 4)} == {"leave", "draw", "stand"}
+    assert [(s.kind, s.private) for s in ENGINE.legal_actions(state, 4)] == [
+        ("leave", False), ("draw", True), ("stand", True)]
     stood = ENGINE.timeout(state)
-    assert first(stood.events, "punter_stood").data == {"player": 4, "forced": False}
+    assert first(stood.events, "punter_stood").data == {"player": 4}
     assert stood.state.phase == "banker_draw" and len(stood.state.punter_cards) == 2
     drawn = act(state, 4, Draw())
     assert drawn.punter_cards == ["2d", "3h", "9s"]
+
+
+def test_rule_1_6_decision_the_punters_band_never_shows_before_he_decides() -> None:
+    """On 3, 5 and 7 the group and the banker see the same table, the same events and the
+    same keyboard until the punter presses; a timeout reads the same too."""
+    seen = []
+    for punters in (("2d", "Ah"), ("2d", "3h"), ("3d", "4h")):  # 3, 5, 7 points
+        events: list[Event] = []
+        state = staking(shoe_of(punters[0], "Kd", punters[1], "6h", "9s"), bank=100)
+        state = act(state, 4, Stake(amount=100), events)
+        public_events = [(e.kind, e.data) for e in events if e.to is None]
+        # (the shoe's commitment differs with its cards: a hash, not a card)
+        banker = ENGINE.view(state, 1).model_dump(exclude={"info": {"commitment"}})
+        group = ENGINE.view(state, None).model_dump(exclude={"info": {"commitment"}})
+        keyboard = {p: [(s.kind, s.private) for s in ENGINE.legal_actions(state, p)]
+                    for p in (1, 2, 3)}
+        timed_out = first(ENGINE.timeout(state).events, "timed_out")
+        seen.append((public_events, banker, group, keyboard, ENGINE.awaiting(state),
+                     timed_out.to, sorted(timed_out.data)))
+    assert seen[0] == seen[1] == seen[2]
 
 
 # ------------------------------------------------------------------ §1.7
@@ -319,7 +355,7 @@ def test_rule_1_7_banker_chooses_freely_and_never_holds_more_than_three() -> Non
     # punters 7 stand; banker 3: he may stand against the tableau
     events: list[Event] = []
     state = staking(shoe_of("3d", "Kd", "4h", "3h"), bank=100)
-    state = act(state, 4, Stake(amount=100))
+    state = act(act(state, 4, Stake(amount=100)), 4, Stand())
     assert banker_hint(state) == "draw"
     state = act(state, 1, Stand(), events)
     assert first(events, "hands_shown").data["banker_points"] == 3
@@ -333,22 +369,25 @@ def test_rule_1_7_banker_chooses_freely_and_never_holds_more_than_three() -> Non
 def test_rule_1_7_tableau_hint_is_shown_to_the_banker_alone() -> None:
     # punters 2+2=4 draw face down; banker K+4=4: the hint for an unseen card is "stand"
     state = act(staking(shoe_of("2d", "Kd", "2h", "4h", "3s"), bank=100), 4, Stake(amount=100))
+    assert banker_hint(state) is None  # not before the punter has decided
+    state = act(state, 4, Draw())
     assert state.phase == "banker_draw"
     assert ENGINE.view(state, 1).my_info == {"hint": "stand", "points": 4}
     assert ENGINE.view(state, 4).my_info == {"points": 7}
     assert ENGINE.view(state, None).my_info == {} and ENGINE.view(state, 2).my_info == {}
     # punters 7 stand; banker 3: the classic table says draw
     stood = act(staking(shoe_of("3d", "Kd", "4h", "3h"), bank=100), 4, Stake(amount=100))
+    stood = act(stood, 4, Stand())
     assert ENGINE.view(stood, 1).my_info == {"hint": "draw", "points": 3}
 
 
 def test_rule_1_7_banker_timeout_draws_on_5_and_stands_on_6() -> None:
     on5 = staking(shoe_of("3d", "Kd", "4h", "5h", "4s"), bank=100)  # punters 7, banker 5
-    step = ENGINE.timeout(act(on5, 4, Stake(amount=100)))
+    step = ENGINE.timeout(act(act(on5, 4, Stake(amount=100)), 4, Stand()))
     assert "banker_drew" in kinds(step.events)
     assert first(step.events, "hands_shown").data["banker"] == ["Kd", "5h", "4s"]
     on6 = staking(shoe_of("3d", "Kd", "4h", "6h", "4s"), bank=100)  # punters 7, banker 6
-    step = ENGINE.timeout(act(on6, 4, Stake(amount=100)))
+    step = ENGINE.timeout(act(act(on6, 4, Stake(amount=100)), 4, Stand()))
     assert "banker_stood" in kinds(step.events)
     assert first(step.events, "hands_shown").data["banker"] == ["Kd", "6h"]
 
@@ -397,7 +436,7 @@ def test_rule_1_8_standoff_returns_stakes_and_replays_with_new_stakes() -> None:
     events: list[Event] = []
     state = staking(shoe_of("3d", "4d", "4h", "3h"), bank=100)  # 7 v 7, banker stands
     coup = state.coup
-    state = stakes(state, (4, 60), (3, 40))
+    state = act(stakes(state, (4, 60), (3, 40)), 4, Stand())
     state = act(state, 1, Stand(), events)
     assert first(events, "coup_settled").data["outcome"] == "standoff"
     assert stacks(state) == {1: 900, 2: 1000, 3: 1000, 4: 1000}
@@ -430,7 +469,7 @@ def test_rule_1_9_no_retiring_once_a_stake_is_placed() -> None:
 
 def test_rule_1_9_banker_leaving_mid_coup_retires_after_it() -> None:
     state = stakes(staking(shoe_of("3d", "Kd", "4h", "6h"), bank=100), (4, 50))
-    state = act(act(state, 3, Pass()), 2, Pass())
+    state = act(act(act(state, 3, Pass()), 2, Pass()), 4, Stand())
     assert state.phase == "banker_draw"
     state = act(state, 1, Leave())  # punters 7 v banker 6: he must wait for the coup
     assert state.banker == 1 and state.seats[0].leaving
@@ -471,7 +510,7 @@ def test_rule_1_10_short_shoe_is_revealed_and_replaced_committed_cut_burned() ->
 def test_two_timeouts_in_a_row_stand_a_player_up_after_the_coup() -> None:
     state = staking(shoe_of("3d", "Kd", "4h", "6h", *["Kc"] * 6), bank=100)
     state = ENGINE.timeout(state).state  # 4 passes (1st)
-    state = act(state, 3, Stake(amount=100))
+    state = act(act(state, 3, Stake(amount=100)), 3, Stand())
     state = ENGINE.timeout(state).state  # banker stands on 6 (1st); punters won
     state = act(state, 4, NameBank(amount=50))  # 4 acted: his count is back to 0
     assert {s.player: s.timeouts for s in state.seats} == {1: 1, 2: 0, 3: 0, 4: 0}

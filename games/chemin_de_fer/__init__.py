@@ -110,7 +110,8 @@ def default_action(state: State, player: PlayerId) -> Action | None:
     if phase == VOID_CHOICE:
         return Continue()  # docs/rules.md §1.3 (task: continue)
     if phase == PUNTER_DRAW:
-        return Stand()  # docs/rules.md §1.6: safe default stand at 5
+        # docs/rules.md §1.6: draw on 0-4 (compulsory), stand at 5 (safe default) and 6-7
+        return Draw() if points(state.punter_cards) <= coup.PUNTER_MUST_DRAW else Stand()
     if phase == BANKER_DRAW:
         # docs/rules.md §1.7: draw on 0-5, stand on 6-7
         return Draw() if points(state.banker_cards) <= 5 else Stand()
@@ -187,7 +188,12 @@ class CheminDeFer:
                 specs.append(ActionSpec(kind="stake", min=low, max=high,
                                         presets=_presets(low, high)))
             specs.append(ActionSpec(kind="pass"))
-        elif phase in (PUNTER_DRAW, BANKER_DRAW) and mine:
+        elif phase == PUNTER_DRAW and mine:
+            # docs/rules.md §1.6 Decision: his whole decision is private, and he is offered
+            # only what the rule allows him (Draw on 0-5, Stand on 5-7)
+            specs += [ActionSpec(kind=kind, private=True) for kind, draw in
+                      (("draw", True), ("stand", False)) if coup.punter_may(state, draw)]
+        elif phase == BANKER_DRAW and mine:
             specs += [ActionSpec(kind="draw"), ActionSpec(kind="stand")]
         elif phase == VOID_CHOICE and mine:
             specs.append(ActionSpec(kind="continue"))

@@ -182,7 +182,7 @@ def playing_punter(st: State) -> PlayerId:
 
 
 def deal(ctx: Ctx) -> None:
-    """Deal punter, banker, punter, banker; show naturals; the punters' forced draws."""
+    """Deal punter, banker, punter, banker; show naturals, else the punter decides."""
     st = ctx.st
     assert st.shoe is not None and st.banker is not None
     st.shoe, cards = st.shoe.deal(4)
@@ -201,37 +201,48 @@ def deal(ctx: Ctx) -> None:
                 ctx.emit(public("natural_shown", hand=hand, player=holder,
                                 cards=held, points=value))
         st.phase = SHOWDOWN
-    elif pp <= 4:
-        # docs/rules.md §1.6 Decision: must draw on 0-4, done by the engine
-        punter_third_card(ctx, forced=True)
-    elif pp >= 6:
-        ctx.emit(public("punter_stood", player=st.playing, forced=True))
-        st.phase = BANKER_DRAW
     else:
+        # docs/rules.md §1.6 Decision: the playing punter always decides, in private, even
+        # where the rule leaves him one choice, so nothing tells the banker his band
         st.phase = PUNTER_DRAW
 
 
-def punter_third_card(ctx: Ctx, forced: bool) -> None:
+PUNTER_MUST_DRAW = 4
+"""docs/rules.md §1.6: the punters draw on 0–4, choose at 5 and stand on 6–7."""
+PUNTER_CHOOSES = 5
+
+
+def punter_may(st: State, draw: bool) -> bool:
+    """True when the rules let the playing punter draw (``draw``) or stand now (§1.6)."""
+    pp = points(st.punter_cards)
+    return pp <= PUNTER_CHOOSES if draw else pp >= PUNTER_CHOOSES
+
+
+def punter_third_card(ctx: Ctx) -> None:
     """The third card, face down to the playing punter (docs/rules.md §1.6)."""
     st = ctx.st
     assert st.shoe is not None and st.playing is not None
     st.shoe, (card,) = st.shoe.deal(1)
     st.punter_cards.append(card)
-    ctx.emit(public("punter_drew", player=st.playing, forced=forced))
+    ctx.emit(public("punter_drew", player=st.playing))
     ctx.emit(private("card_drawn", [st.playing], hand="punters", card=card))
     st.phase = BANKER_DRAW
 
 
 def draw_or_stand(ctx: Ctx, player: PlayerId, draw: bool) -> None:
-    """The playing punter's choice at 5, or the banker's free choice (docs/rules.md §1.6, §1.7)."""
+    """The playing punter's draw or stand (docs/rules.md §1.6), or the banker's free choice
+    (§1.7)."""
     st = ctx.st
     if st.phase == PUNTER_DRAW:
         if player != st.playing:
             raise IllegalAction(Reason.NOT_YOUR_TURN)
+        if not punter_may(st, draw):
+            # a private refusal: only he could press it, on his own keyboard
+            raise IllegalAction(Reason.MUST_STAND if draw else Reason.MUST_DRAW)
         if draw:
-            punter_third_card(ctx, forced=False)
+            punter_third_card(ctx)
         else:
-            ctx.emit(public("punter_stood", player=player, forced=False))
+            ctx.emit(public("punter_stood", player=player))
             st.phase = BANKER_DRAW
     elif st.phase == BANKER_DRAW:
         if player != st.banker:
