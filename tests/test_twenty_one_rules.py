@@ -212,6 +212,34 @@ def test_rule_4_6_buy_up_to_three_cards_in_dealing_order_busts_stay_hidden() -> 
     assert stacks(s) == {1: 120, 2: 90, 3: 90}
 
 
+def group_keyboard(s: State) -> dict[int, list[str]]:
+    """What the group's buttons offer per seat: non-private actions, and none of an awaited
+    player's while he decides privately (bot/specs.py ``collect_buttons``)."""
+    awaited = ENGINE.awaiting(s)
+    private = any(a.private for p in awaited for a in ENGINE.legal_actions(s, p))
+    return {x.player: [a.kind for a in ENGINE.legal_actions(s, x.player) if not a.private]
+            for x in s.seats if not (private and x.player in awaited)}
+
+
+def test_rule_4_6_decision_buying_is_private_so_a_bust_never_shows_on_the_group_keyboard() -> None:
+    prefix = ["Tc", "2h", "6c", "3h", "Kd", "5d", "2s"]
+    s = table({1: 100, 2: 100}, prefix)
+    s, _ = play(s, (2, Stake(amount=10)))
+    before = group_keyboard(s)
+    assert [(a.kind, a.private) for a in ENGINE.legal_actions(s, 2)] == [
+        ("leave", False), ("buy", True), ("stand", True)]
+    s, _ = play(s, (2, Buy()))  # Tc 6c Kd: 26, bust
+    assert [(a.kind, a.private) for a in ENGINE.legal_actions(s, 2)] == [
+        ("leave", False), ("stand", True)]
+    assert group_keyboard(s) == before == {1: ["leave"]}
+    # the banker's buying is his own private decision too (2h 3h: Buy offered)
+    s, _ = play(table({1: 100, 2: 100}, prefix), (2, Stake(amount=10)), (2, Stand()))
+    assert ENGINE.awaiting(s) == [1]
+    assert [(a.kind, a.private) for a in ENGINE.legal_actions(s, 1)] == [
+        ("leave", False), ("buy", True), ("stand", True)]
+    assert group_keyboard(s) == {2: ["leave"]}
+
+
 def test_rule_4_6_banker_timeout_buys_while_sixteen_or_less() -> None:
     s = table({1: 100, 2: 100}, ["Tc", "2h", "9c", "3h", "4d", "5s", "2d", "Kc"])
     s, _ = play(s, (2, Stake(amount=10)), (2, Stand()))

@@ -114,9 +114,11 @@ class TwentyOneEngine:
                                presets=banking.presets(lo, hi, 2 * lo, 5 * lo, 10 * lo)),
                     ActionSpec(kind="pass")]
         elif state.phase in (DRAWING, BANKER):
+            # docs/rules.md §4.6 Decision: buying is private, punters' and banker's alike:
+            # Buy leaves his keyboard at a bust or 21, which the group must not see
             if seat.bought < MAX_BUYS and total(seat.cards) < 21:
-                out.append(ActionSpec(kind="buy"))
-            out.append(ActionSpec(kind="stand"))
+                out.append(ActionSpec(kind="buy", private=True))
+            out.append(ActionSpec(kind="stand", private=True))
         return out
 
     def apply(self, state: State, player: PlayerId, action: Action,
