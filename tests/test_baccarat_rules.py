@@ -24,6 +24,7 @@ from games.baccarat.model import (
     AUCTION,
     BANKER_DRAW,
     CUT,
+    DECLARING,
     DRAWING,
     IDLE,
     POST_BANK,
@@ -119,8 +120,10 @@ def dealt_shoe(hands: dict[PlayerId, tuple[str, str]], *rest: str) -> list[str]:
 
 
 def coup(hands: dict[PlayerId, tuple[str, str]], *rest: str, bank: int = 600,
-         stakes: dict[PlayerId, int] | None = None, pad: bool = True) -> Play:
-    """A table in its first coup with a fixed shoe, after the cut and the stakes."""
+         stakes: dict[PlayerId, int] | None = None, pad: bool = True,
+         declaring: bool = False) -> Play:
+    """A table in its first coup with a fixed shoe, after the cut and the stakes, and
+    (unless ``declaring``) after every punter passed on declaring baccara (§2.6)."""
     play = auctioned(bank=bank)
     cards = dealt_shoe(hands, *rest) + (PAD if pad else [])
     play.state = play.state.model_copy(update={"shoe": Shoe.fixed(cards, decks=2)})
@@ -128,6 +131,8 @@ def coup(hands: dict[PlayerId, tuple[str, str]], *rest: str, bank: int = 600,
     for p in (2, 3, 4):
         amount = (stakes or {}).get(p, 100 if p in hands else 0)
         play(p, Stake(amount=amount) if amount else Pass())
+    while not declaring and play.state.phase == DECLARING:
+        play(ENGINE.awaiting(play.state)[0], Pass())
     return play
 
 
@@ -212,7 +217,7 @@ def test_rule_2_3_a_punter_who_does_not_stake_in_time_sits_out() -> None:
     assert play.state.phase == STAKING and ENGINE.awaiting(play.state) == [4]
     play.timeout()
     assert play.find("sat_out")[0].data == {"player": 4}
-    assert play.state.phase == DRAWING
+    assert play.state.phase == DECLARING and ENGINE.awaiting(play.state) == [2, 3]
     seats = {s.player: s for s in play.state.seats}
     assert seats[4].cards == [] and seats[4].stack == 1000
     assert seats[2].cards == ["2c", "3c"] and seats[1].cards == ["Tc", "Tc"]
@@ -281,8 +286,9 @@ def test_rule_2_5_decision_several_best_naturals_split_remainder_first_dealt() -
 
 def _baccara_coup() -> Play:
     # No naturals; draw order 4 (6: stands), 2 (0: declares), 3 (3: draws 4d -> 7).
-    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("3c", "Kc"), 4: ("6c", "Kh")}, "4d")
-    play(4, Stand())(2, DeclareBaccara())(3, Draw())(1, Stand())
+    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("3c", "Kc"), 4: ("6c", "Kh")}, "4d",
+                declaring=True)
+    play(2, DeclareBaccara())(4, Stand())(3, Draw())(1, Stand())
     return play
 
 
@@ -313,14 +319,37 @@ def test_rule_2_6_declining_the_bank_opens_a_new_auction() -> None:
     assert "shoe_revealed" in play.kinds()
 
 
-def test_rule_2_6_one_declarer_per_coup_and_none_after_drawing() -> None:
-    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("Jc", "Kc"), 4: ("Qs", "Kh")}, "Ac")
-    play(4, Draw())  # 4 had 0 and drew: no baccara for him any more
-    play(2, DeclareBaccara())
-    assert [s.kind for s in ENGINE.legal_actions(play.state, 3)] == ["leave", "draw", "stand"]
+def test_rule_2_6_baccara_is_declared_before_any_third_card_privately_by_every_punter() -> None:
+    # 2 and 4 hold 0, 3 holds 6: all three answer at once, in private, before a third card
+    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("4c", "2d"), 4: ("Qs", "Kh")}, "Ac",
+                declaring=True)
+    assert play.state.phase == DECLARING and ENGINE.awaiting(play.state) == [2, 3, 4]
+    assert "third_card_dealt" not in play.kinds()
+    offered = {p: [(s.kind, s.private) for s in ENGINE.legal_actions(play.state, p)]
+               for p in (2, 3, 4)}
+    assert offered == {2: [("leave", False), ("baccara", True), ("pass", True)],
+                       3: [("leave", False), ("pass", True)],
+                       4: [("leave", False), ("baccara", True), ("pass", True)]}
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(play.state, 3, DeclareBaccara())
     assert err.value.reason is Reason.NOT_ALLOWED
+    play(4, Pass())(2, DeclareBaccara())
+    # one declarer a coup: the round ends at once; third cards follow, 2 has none
+    assert play.state.phase == DRAWING and play.state.draw_order == [4, 3]
+    assert play.find("baccara_passed")[0].data == {"player": 4}
+    with pytest.raises(IllegalAction) as err:
+        ENGINE.apply(play.state, 4, DeclareBaccara())  # no baccara once third cards start
+    assert err.value.reason is Reason.WRONG_PHASE
+    play(4, Draw())(3, Stand())
+    assert play.state.phase == BANKER_DRAW
+
+
+def test_rule_2_6_decision_a_punter_who_lets_his_time_run_out_plays_on() -> None:
+    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("4c", "2d"), 4: ("Qs", "Kh")}, "Ac",
+                declaring=True)
+    play.timeout()
+    assert play.find("baccara_passed") and not play.find("baccara_declared")
+    assert play.state.phase == DRAWING and play.state.draw_order == [4, 2, 3]
 
 
 # ------------------------------------------------------------ §2.7 third cards
@@ -331,20 +360,27 @@ def test_rule_2_7_third_cards_right_left_order_face_up_then_the_banker() -> None
                 "5d", "4s", "3s")
     assert play.state.phase == DRAWING and play.state.draw_order == [4, 2, 3]
     assert ENGINE.awaiting(play.state) == [4]
+    # docs/rules.md §2.7 Decision: the draw is private for every punter, whatever he holds
+    assert [(s.kind, s.private) for s in ENGINE.legal_actions(play.state, 4)] == [
+        ("leave", False), ("draw", True), ("stand", True)]
     play(4, Draw())
-    assert play.find("third_card_dealt")[0].to is None
-    assert play.find("third_card_dealt")[0].data == {"player": 4, "card": "5d", "points": 6}
+    (public_card, points) = play.find("third_card_dealt") + play.find("third_card_points")
+    # only the face-up card is public; with it, his points would tell his hidden two
+    assert (public_card.to, public_card.data) == (None, {"player": 4, "card": "5d"})
+    assert (points.to, points.data) == ((4,), {"card": "5d", "points": 6})
     seat4 = ENGINE.view(play.state, 2).seats[3]
     assert (seat4.face_up, seat4.face_down) == (("5d",), 2)
     play.timeout()  # player 2 on 3: safe default, take a card (4s -> 7)
     assert ENGINE.awaiting(play.state) == [3]
+    assert [(s.kind, s.private) for s in ENGINE.legal_actions(play.state, 3)] == [
+        ("leave", False), ("stand", True)]
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(play.state, 3, Draw())  # 6 stands
     assert err.value.reason is Reason.CANNOT_DRAW
     play(3, Stand())
     assert play.state.phase == BANKER_DRAW and ENGINE.awaiting(play.state) == [1]
     play.timeout()  # banker on 2: safe default, draw (3s -> 5)
-    assert play.find("banker_drew")[0].data == {"player": 1, "card": "3s", "points": 5}
+    assert play.find("banker_drew")[0].data == {"player": 1, "card": "3s"}
     assert play.nets() == {2: 200, 3: 200, 4: 200}  # 7, 6, 6 beat the banker's 5
     assert play.state.bank == 0
 
@@ -440,16 +476,17 @@ def test_joining_mid_coup_plays_from_the_next_and_leaving_waits_for_settlement()
 
 
 def test_view_my_info_gives_only_the_viewer_his_points_while_his_cards_are_hidden() -> None:
-    # No naturals; draw order 4 (4: draws 2h -> 6), 2 (0: declares baccara), 3 (6).
-    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("4c", "2d"), 4: ("3c", "Ad")}, "2h")
+    # No naturals; 2 (0) declares baccara; draw order 4 (4: draws 2h -> 6), 3 (6).
+    play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("4c", "2d"), 4: ("3c", "Ad")}, "2h",
+                declaring=True)
     assert {p: ENGINE.view(play.state, p).my_info for p in (1, 2, 3, 4)} == {
         1: {"points": 5}, 2: {"points": 0}, 3: {"points": 6}, 4: {"points": 4}}
     assert ENGINE.view(play.state, None).my_info == {}
     assert ENGINE.view(play.state, 99).my_info == {}
-    play(4, Draw())
-    assert ENGINE.view(play.state, 4).my_info == {"points": 6}
     play(2, DeclareBaccara())  # his two cards are face up now: nothing private left
     assert ENGINE.view(play.state, 2).my_info == {}
+    play(4, Draw())
+    assert ENGINE.view(play.state, 4).my_info == {"points": 6}
     assert ENGINE.view(play.state, 3).my_info == {"points": 6}
 
 

@@ -6,7 +6,7 @@ module (the engine: actions, timeouts, views).
 
 Phases, in the order a tenure goes through them::
 
-    idle -> auction -> cut -> staking -> [deal, naturals] -> drawing
+    idle -> auction -> cut -> staking -> [deal, naturals] -> declaring -> drawing
          -> banker_draw -> [settlement] -> staking ... (new shoe: cut)
          -> post_bank (after a punter's baccara) / auction (tenure over)
 """
@@ -23,6 +23,7 @@ from games.baccarat.model import (
     AUCTION,
     BANKER_DRAW,
     CUT,
+    DECLARING,
     DRAWING,
     IDLE,
     POST_BANK,
@@ -60,6 +61,7 @@ from games.engine import (
     Start,
     Step,
     TableView,
+    private,
     public,
     settlement,
     stack,
@@ -120,6 +122,8 @@ class BaccaratEngine:
             return [s.player for s in state.seats if not s.acted]
         if state.phase == STAKING:
             return [s.player for s in state.seats if s.in_coup and not s.acted]
+        if state.phase == DECLARING:
+            return [p for p in state.deal_order if not seat_of(state, p).acted]
         if state.phase == CUT and state.cutter is not None:
             return [state.cutter]
         if state.phase == DRAWING:
@@ -154,13 +158,17 @@ class BaccaratEngine:
                 out.append(ActionSpec(kind="stake", min=min_stake, max=top,
                                       presets=_presets(min_stake, top)))
             out.append(ActionSpec(kind="pass"))
-        elif state.phase == DRAWING and waited:
-            points = hand_points(seat.cards)
-            if points <= PUNTER_MAY_DRAW:
-                out.append(ActionSpec(kind="draw"))
-            out.append(ActionSpec(kind="stand"))
+        elif state.phase == DECLARING and waited:
+            # docs/rules.md §2.6 Decision: every punter answers, privately, whatever he holds
             if self._may_declare(state, seat):
-                out.append(ActionSpec(kind="baccara"))
+                out.append(ActionSpec(kind="baccara", private=True))
+            out.append(ActionSpec(kind="pass", private=True))
+        elif state.phase == DRAWING and waited:
+            # docs/rules.md §2.7 Decision: private for every punter, so the group cannot
+            # tell 0-4 (Draw offered) from 5-7
+            if hand_points(seat.cards) <= PUNTER_MAY_DRAW:
+                out.append(ActionSpec(kind="draw", private=True))
+            out.append(ActionSpec(kind="stand", private=True))
         elif state.phase == BANKER_DRAW and waited:
             out += [ActionSpec(kind="draw"), ActionSpec(kind="stand")]
         elif state.phase == POST_BANK and waited:
@@ -259,6 +267,8 @@ class BaccaratEngine:
             return Cut(offset=st.shoe.timeout_cut([x.player for x in st.seats], st.coup))
         if st.phase == DRAWING:
             return Draw() if hand_points(seat.cards) <= PUNTER_MAY_DRAW else Stand()
+        if st.phase == DECLARING:
+            return Pass()  # docs/rules.md §2.6: no baccara unless he declares it
         if st.phase == BANKER_DRAW:
             return Draw() if hand_points(seat.cards) <= BANKER_DEFAULT_DRAW else Stand()
         if st.phase == POST_BANK:
@@ -283,6 +293,8 @@ class BaccaratEngine:
             self._bid(ctx, seat, action)
         elif isinstance(action, Stake | Pass) and st.phase == STAKING:
             self._stake(ctx, seat, action)
+        elif isinstance(action, DeclareBaccara | Pass) and st.phase == DECLARING:
+            self._declare(ctx, seat, action)
         elif isinstance(action, Cut):
             _need(st.phase == CUT, Reason.WRONG_PHASE)
             _need(player == st.cutter, Reason.NOT_YOUR_TURN)
@@ -292,7 +304,7 @@ class BaccaratEngine:
             st.needs_cut, st.cutter = False, None
             ctx.emit(public("shoe_cut", player=player, cut=st.shoe.cut))
             T.boundary(ctx)
-        elif isinstance(action, Draw | Stand | DeclareBaccara):
+        elif isinstance(action, Draw | Stand):
             self._third_card(ctx, seat, action)
         elif isinstance(action, Retire):
             _need(player == st.banker, Reason.NOT_ALLOWED)
@@ -302,14 +314,14 @@ class BaccaratEngine:
             T.boundary(ctx)
         elif isinstance(action, PostBank | Decline):
             self._post_bank(ctx, seat, action)
-        elif isinstance(action, Bid | Pass | Stake):
+        elif isinstance(action, Bid | Pass | Stake | DeclareBaccara):
             raise IllegalAction(Reason.WRONG_PHASE)
         else:
             raise IllegalAction(Reason.UNKNOWN_ACTION)
 
     def _leave(self, ctx: Ctx, seat: BaccaratSeat) -> None:
         st = ctx.st
-        in_play = st.phase in (DRAWING, BANKER_DRAW)
+        in_play = st.phase in (DECLARING, DRAWING, BANKER_DRAW)
         if seat.player == st.banker and not in_play:
             # Between coups the banker retires and goes; placed stakes come back.
             T.return_stakes(ctx)
@@ -383,7 +395,33 @@ class BaccaratEngine:
             # docs/rules.md §2.5: anyone with a natural ends the coup; no third cards.
             self._settle(ctx, C.settle_naturals(ctx))
             return
+        # docs/rules.md §2.6: baccara is declared before any third card is dealt
+        for s in st.seats:
+            s.acted = False
+        st.phase = DECLARING
+
+    def _declare(self, ctx: Ctx, seat: BaccaratSeat, action: Action) -> None:
+        """docs/rules.md §2.6 Decision: every staking punter answers at once and privately,
+        *Baccara* (on 0) or *Pass*; the first declaration ends the round (one a coup)."""
+        st = ctx.st
+        _need(seat.player in self.awaiting(st), Reason.NOT_YOUR_TURN)
+        seat.acted = True
+        if isinstance(action, DeclareBaccara):
+            _need(self._may_declare(st, seat), Reason.NOT_ALLOWED)
+            # his stake comes back; the coup goes on for everyone else
+            ctx.emit(public("baccara_declared", player=seat.player, cards=list(seat.cards),
+                            stake=seat.stake))
+            ctx.move(stake(seat.player), stack(seat.player), seat.stake, "stake_returned")
+            seat.declared = seat.shown = True
+            st.declarer = seat.player
+        else:
+            ctx.emit(public("baccara_passed", player=seat.player))
+        if st.declarer is None and self.awaiting(st):
+            return
+        for s in st.seats:
+            s.acted = False
         st.draw_order, st.turn, st.phase = C.third_card_order(st), 0, DRAWING
+        self._after_turn(ctx)
 
     def _third_card(self, ctx: Ctx, seat: BaccaratSeat, action: Action) -> None:
         st = ctx.st
@@ -401,17 +439,14 @@ class BaccaratEngine:
         if isinstance(action, Draw):
             _need(hand_points(seat.cards) <= PUNTER_MAY_DRAW, Reason.CANNOT_DRAW)
             self._draw_card(ctx, seat, "third_card_dealt")
-        elif isinstance(action, DeclareBaccara):
-            _need(self._may_declare(st, seat), Reason.NOT_ALLOWED)
-            # docs/rules.md §2.6: his stake comes back; the coup goes on for everyone else.
-            ctx.emit(public("baccara_declared", player=seat.player, cards=list(seat.cards),
-                             stake=seat.stake))
-            ctx.move(stake(seat.player), stack(seat.player), seat.stake, "stake_returned")
-            seat.declared = seat.shown = True
-            st.declarer = seat.player
         else:
             ctx.emit(public("stood", player=seat.player))
         st.turn += 1
+        self._after_turn(ctx)
+
+    def _after_turn(self, ctx: Ctx) -> None:
+        """The next punter's third-card turn, or the banker's once all have had theirs."""
+        st = ctx.st
         if st.turn < len(st.draw_order):
             return
         if any(s.stake for s in st.seats):
@@ -426,7 +461,10 @@ class BaccaratEngine:
         assert st.shoe is not None
         st.shoe, cards = st.shoe.deal(1)
         seat.cards.extend(cards)
-        ctx.emit(public(kind, player=seat.player, card=cards[0],
+        # docs/rules.md §2.7: only the card is public; with it face up, his points would
+        # give away the sum of his two hidden cards, so they go to him alone
+        ctx.emit(public(kind, player=seat.player, card=cards[0]))
+        ctx.emit(private("third_card_points", to=[seat.player], card=cards[0],
                          points=hand_points(seat.cards)))
 
     def _settle(self, ctx: Ctx, results: list[dict[str, Any]]) -> None:

@@ -27,7 +27,8 @@ IDLE = "idle"            # waiting for Start (or for players)
 AUCTION = "auction"      # docs/rules.md §2.1: bidding for the bank
 CUT = "cut"              # docs/rules.md §2.2: a fresh shoe waits for the cutter
 STAKING = "staking"      # docs/rules.md §2.3: punters place stakes before the deal
-DRAWING = "drawing"      # docs/rules.md §2.6–7: punters, in turn, draw / stand / declare baccara
+DECLARING = "declaring"  # docs/rules.md §2.6: punters on 0 may declare baccara, all at once
+DRAWING = "drawing"      # docs/rules.md §2.7: punters, in turn, draw or stand
 BANKER_DRAW = "banker_draw"  # docs/rules.md §2.7: the banker draws or stands, seeing third cards
 POST_BANK = "post_bank"  # docs/rules.md §2.6: the baccara declarer posts a bank of his own
 
@@ -110,7 +111,7 @@ class Bid(Action):
 
 
 class Pass(Action):
-    """Decline: no bid in the auction, or no stake this coup (the safe default)."""
+    """Decline: no bid in the auction, no stake this coup, or no baccara (the safe default)."""
 
     kind: Literal["pass"] = "pass"
 
