@@ -276,7 +276,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "Nobody at the table has the {amount} chips the bank needs: "
         "the table waits for a player who has"
     ),
-    "third_card_dealt": "{player} gets a third card {card}, points: {points}",
+    "third_card_dealt": "{player} gets a third card {card}",
+    "third_card_points": "Your third card {card}: {points} points",
+    "baccara_passed": "{player} plays on",
 }
 
 INFO: dict[str, str] = {
@@ -314,6 +316,7 @@ WORDS: dict[str, str] = {
     "phase:staking": "staking", "phase:void_choice": "void choice",
     "phase:punter_draw": "punter draw", "phase:banker_draw": "banker draw",
     "phase:bank_offer": "bank offer", "phase:drawing": "drawing",
+    "phase:declaring": "baccara?",
     "phase:post_bank": "post bank", "phase:post": "post", "phase:joining": "joining",
     "phase:banker": "banker", "phase:waiting": "waiting", "phase:betting": "betting",
     "phase:draw": "draw",

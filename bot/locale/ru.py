@@ -273,7 +273,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "Ни у кого за столом нет {amount} фишек на банк: "
         "стол ждёт игрока, у которого они есть"
     ),
-    "third_card_dealt": "{player} получает третью карту {card}, очков: {points}",
+    "third_card_dealt": "{player} получает третью карту {card}",
+    "third_card_points": "Ваша третья карта {card}: очков {points}",
+    "baccara_passed": "{player} играет дальше",
 }
 
 INFO: dict[str, str] = {
@@ -306,6 +308,7 @@ WORDS: dict[str, str] = {
     "phase:staking": "ставки", "phase:void_choice": "банкомёт решает, держать ли банк",
     "phase:punter_draw": "прикуп понтёра", "phase:banker_draw": "прикуп банкомёта",
     "phase:bank_offer": "передача банка", "phase:drawing": "прикуп",
+    "phase:declaring": "баккара?",
     "phase:post_bank": "новый банк", "phase:post": "банкомёт ставит банк",
     "phase:joining": "примазка", "phase:banker": "прикуп банкомёта",
     "phase:waiting": "ожидание", "phase:betting": "торговля", "phase:draw": "обмен",
