@@ -179,16 +179,28 @@ def buttons(msg: Sent) -> list[ActionButton]:
     return out
 
 
+def private_keyboard(bot: RecordingBot, player: int) -> list[ActionButton]:
+    """The buttons of the newest DM to ``player`` that has any (a private decision)."""
+    with_keys = [m for m in bot.chat(player) if m.markup is not None]
+    return buttons(with_keys[-1]) if with_keys else []
+
+
 async def press(host: Host, bot: RecordingBot, player: int, kinds: list[str]) -> str:
-    """``player`` presses the first button of ``kinds`` on the live table message."""
-    offered = buttons(table_message(bot))
+    """``player`` presses the first button of ``kinds``: on the live table message, or, for
+    a decision that is his alone, on the keyboard the bot sent to his private chat."""
+    table = await host.tables.load(CHAT)
+    current = (table.state.coup, table.state.version)
+    offered = [(b, False) for b in buttons(table_message(bot))]
+    offered += [(b, True) for b in private_keyboard(bot, player)
+                if (b.coup, b.version) == current]
     for kind in kinds:
-        for button in offered:
+        for button, private in offered:
             if button.kind == kind and not button.ask:
-                outcome = await host.presses.press(CHAT, player, NAMES[player], button)
+                outcome = await host.presses.press(CHAT, player, NAMES[player], button,
+                                                   private)
                 await host.idle()
                 return outcome.text
-    raise AssertionError(f"none of {kinds} offered: {[b.kind for b in offered]}")
+    raise AssertionError(f"none of {kinds} offered: {[b.kind for b, _ in offered]}")
 
 
 async def seat_three(host: Host, bot: RecordingBot) -> None:
