@@ -21,6 +21,7 @@ from harness import DEFAULT, BotProcess, Game, Player, chips, decode_action, pha
 from test_e2e_faults import assert_answered_once, open_table, prefer
 
 from bot import i18n
+from sandbox.client import SandboxError
 from sandbox.state import bot_user
 
 REFUSALS = {i18n.t(lang, key) for lang in ("en", "ru")
@@ -190,11 +191,20 @@ class Fuzzer:
 
 
 async def advance(game: Game, name: str) -> None:
-    """One real move on the table (whoever is awaited), if anyone is."""
-    message = await game.synced()
-    awaited = game.awaited(message)
-    if awaited:
-        await game.step(awaited[0], prefer(name, message))
+    """One real move on the table (whoever is awaited), if anyone is. The table message can
+    change between reading it and pressing (a deadline passes, the bot catches up on the
+    junk before it): the sandbox then refuses the stale button, and the move is read again."""
+    for attempt in range(3):
+        message = await game.synced()
+        awaited = game.awaited(message)
+        if not awaited:
+            return
+        try:
+            await game.step(awaited[0], prefer(name, message))
+            return
+        except SandboxError as exc:
+            if "no button with data" not in str(exc) or attempt == 2:
+                raise
 
 
 async def test_ten_thousand_malformed_updates_change_nothing(

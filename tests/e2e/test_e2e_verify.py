@@ -12,6 +12,8 @@ from typing import Any
 
 from harness import ROOT, BotProcess, Game, Player
 
+from games.cards import DECK
+
 PLAYERS = [Player(101, "Ann"), Player(102, "Bob"), Player(103, "Cid")]
 
 
@@ -57,7 +59,8 @@ async def test_verify_record_of_a_sandbox_hand_checks_ok_and_a_corrupt_card_fail
     assert run.stdout.splitlines()[-1] == "ALL OK"
 
     shown = record["shown"]
-    shown[0][1] = next(c for c in ("2c", "3c") if c not in {x[1] for x in shown})
+    # a card that is in none of the shown positions (the shuffle decides which are)
+    shown[0][1] = next(c for c in DECK if c not in {x[1] for x in shown})
     bad = tmp_path / "corrupt.json"
     bad.write_text(json.dumps(record), encoding="utf-8")
     run = verifier(bad)
