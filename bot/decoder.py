@@ -25,7 +25,7 @@ from bot.specs import (
     player_buttons,
     union_choices,
 )
-from games.engine import Action, ActionSpec, Engine, GameState, IllegalAction, Reason, parse_action
+from games.engine import ActionSpec, Engine, GameState
 
 MAX_AMOUNT = 10**12
 
@@ -123,11 +123,6 @@ def _selection(engine: Engine[Any], spec: ActionSpec, kind: str, mask: int) -> d
     return {"kind": kind, field: [c for i, c in enumerate(spec.choices) if mask >> i & 1]}
 
 
-def build(engine: Engine[Any], data: dict[str, Any]) -> Action:
-    """The engine's action from decoded data (raises IllegalAction)."""
-    return parse_action(engine, data)
-
-
 def parse_amount(text: str) -> int | None:
     """A typed amount ("1 000", "+200", "1_000"); None for anything that is not a number."""
     raw = text.strip().replace(" ", "").replace("_", "").replace("\u00a0", "")
@@ -142,6 +137,3 @@ def amount_bounds(specs: list[ActionSpec]) -> tuple[int, int]:
     hi = max((s.max for s in specs if s.max is not None), default=MAX_AMOUNT)
     return lo, hi
 
-
-__all__ = ["Act", "AskAmount", "Forged", "IllegalAction", "PickCards", "Reason", "amount_bounds",
-           "amount_field", "build", "decode_press", "parse_amount"]

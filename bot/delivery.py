@@ -121,10 +121,6 @@ class Courier:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
 
-    def reachable(self, chat_id: int) -> bool:
-        """False once the group refused the bot, until the bot is added back."""
-        return chat_id not in self.lost
-
     def regained(self, chat_id: int) -> None:
         """The bot is back in the group: deliver again."""
         self.lost.discard(chat_id)

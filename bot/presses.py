@@ -19,8 +19,9 @@ from bot.callbacks import ActionButton
 from bot.decoder import Act, AskAmount, Forged, PickCards
 from bot.languages import Languages
 from bot.record import Table
+from bot.specs import amount_field
 from bot.tables import Tables
-from games.engine import Action, IllegalAction, Join, Reason
+from games.engine import Action, IllegalAction, Join, Reason, parse_action
 from storage.base import InsufficientFunds, StaleVersion, Storage, TableNotFound
 
 
@@ -106,7 +107,7 @@ class Presses:
         # docs/rules.md §0.4: a cut's depth is the cutter's own (a preset or a typed amount,
         # like any amount); the host never draws it
         try:
-            return decoder.build(table.engine, data)
+            return parse_action(table.engine, data)
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason))
 
@@ -134,7 +135,7 @@ class Presses:
     def _refusal(self, table: Table, user_id: int, button: ActionButton, lang: str) -> str:
         """Why a press of an action the presser may not take now is refused: the engine says
         best, given the action as the button states it."""
-        field = decoder.amount_field(table.engine, button.kind)
+        field = amount_field(table.engine, button.kind)
         data: dict[str, object] = {"kind": button.kind}
         if button.amount is not None and field is not None:
             data[field] = button.amount
@@ -142,7 +143,7 @@ class Presses:
                 button.ask or button.choice is not None or button.select is not None
                 or button.confirm is not None):
             try:
-                table.engine.apply(table.state, user_id, decoder.build(table.engine, data))
+                table.engine.apply(table.state, user_id, parse_action(table.engine, data))
             except IllegalAction as exc:
                 return i18n.reason_text(lang, exc.reason)
         return self._why_not(table, user_id, button.kind, lang)

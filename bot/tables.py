@@ -15,7 +15,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from telegram.helpers import create_deep_linked_url
@@ -30,7 +29,6 @@ from bot.record import Table, TableMeta, load
 from games import registry
 from games.cards import Shoe, timeout_cut
 from games.engine import (
-    Engine,
     GameState,
     IllegalAction,
     Settlement,
@@ -67,16 +65,6 @@ def parse_setting(value: str) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class Shown:
-    """What the table message shows: the last committed state (None: the table closed)."""
-
-    engine: Engine[Any]
-    state: GameState | None
-    meta: TableMeta
-    deadline: float | None
-
-
 class Tables:
     """Every chat's table: open, play (commit), settings, close, pause and resume."""
 
@@ -92,7 +80,6 @@ class Tables:
         self.hooks = hooks or Hooks()
         self.clock = clock
         self.locks: dict[int, asyncio.Lock] = {}
-        self.shown: dict[int, Shown] = {}
         self.tables: dict[int, Table] = {}
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -112,7 +99,6 @@ class Tables:
     def forget(self, chat_id: int) -> None:
         """Drop what this process holds of the chat's table (it is read again)."""
         self.tables.pop(chat_id, None)
-        self.shown.pop(chat_id, None)
 
     def timeout_of(self, meta: TableMeta) -> float:
         """The table's decision timeout in seconds."""
@@ -140,7 +126,6 @@ class Tables:
             self.tables[chat_id] = Table(rec.model_copy(update={"meta": meta_json,
                                                                 "rev": rec.rev + 1}),
                                          meta, table.engine, table.state)
-            self.shown[chat_id] = Shown(table.engine, table.state, meta, rec.deadline)
             self.doorbell.ring(chat_id, bool(drafts))
             return meta
         lang = await self.languages.of(chat_id)
@@ -159,7 +144,6 @@ class Tables:
         self.tables[chat_id] = Table(rec.model_copy(update={
             "state_json": state_json, "version": step.state.version, "deadline": deadline,
             "meta": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state)
-        self.shown[chat_id] = Shown(table.engine, step.state, meta, deadline)
         if not meta.paused:
             self.deadlines.schedule(chat_id, step.state.version, deadline, self.on_deadline)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
@@ -251,24 +235,15 @@ class Tables:
     # ----------------------------------------------------------- what the courier asks
 
     async def current_render(self, chat_id: int) -> Render | None:
-        """The chat's table message as it should look now; None without a table. Drawn from
-        what this process last committed, else read from storage."""
-        now = self.shown.get(chat_id)
-        if now is None:
-            try:
-                table = await self.load(chat_id)
-            except TableNotFound:
-                return None
-            now = Shown(table.engine, table.state, table.meta, table.rec.deadline)
-            self.shown[chat_id] = now
-        if now.state is None:
+        """The chat's table message as it should look now; None without a table."""
+        try:
+            table = await self.load(chat_id)
+        except TableNotFound:
             return None
         lang = await self.languages.of(chat_id)
-        due = None
-        if now.deadline is not None and not now.meta.paused:
-            due = max(now.deadline, now.meta.grace_until or 0.0)
-        return drawing.table_render(lang, chat_id, now.engine, now.state, due,
-                                    now.meta.coup_lines)
+        return drawing.table_render(lang, chat_id, table.engine, table.state,
+                                    None if table.meta.paused else self._due(table),
+                                    table.meta.coup_lines)
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,
@@ -362,7 +337,6 @@ class Tables:
                 rec = await self.storage.load_table(chat_id=chat_id)
                 return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
             self.tables[chat_id] = Table(rec, meta, engine, state)
-            self.shown[chat_id] = Shown(engine, state, meta, None)
         self.doorbell.ring(chat_id)
         return None
 
@@ -437,7 +411,6 @@ class Tables:
                 outbox=[drawing.settlement(chat_id, "\n\n".join(lines))])
             self.deadlines.cancel(chat_id)
             self.tables.pop(chat_id, None)
-            self.shown[chat_id] = Shown(table.engine, None, table.meta, None)
         self.doorbell.ring(chat_id)
         return None
 
