@@ -8,14 +8,22 @@ with the same id (which no handler acts on), logged by id only, so the offset
 moves past it and the rest of the batch is handled normally. The same goes for an
 update the library would read with a required field left empty (a message without its
 chat, a press without its presser): :func:`well_formed` checks those first.
+
+Each update is read once. The message a button press comes with is the bot's own,
+text and keyboard included; the bot needs its chat and id alone, so only those are
+read (a keyboard of twenty buttons cost more to read than the rest of the update).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import Update
+from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
+from telegram._utils.types import JSONDict, ODVInput
 from telegram.ext import ExtBot
 
 log = logging.getLogger(__name__)
@@ -69,10 +77,22 @@ def well_formed(item: dict[str, Any]) -> bool:
     return True
 
 
-def screened(raw: list[Any], bot: ExtBot[Any]) -> list[Any]:
-    """The batch with every unreadable update replaced by a bare one (same id); an entry
-    without an integer id cannot be acknowledged by id and is dropped."""
-    out: list[Any] = []
+def _pressed_on(item: dict[str, Any]) -> dict[str, Any]:
+    """The update with a press's message cut to what the bot reads of it: id, date, chat."""
+    query = item.get("callback_query")
+    if not isinstance(query, dict) or not isinstance(query.get("message"), dict):
+        return item
+    message = query["message"]
+    return {**item, "callback_query": {
+        **query, "message": {k: message[k] for k in ("message_id", "date", "chat")
+                             if k in message}}}
+
+
+def screened(raw: list[Any], bot: ExtBot[Any]) -> list[Update]:
+    """The batch read update by update; an unreadable one becomes a bare update with its id
+    (no handler acts on it), and an entry without an integer id, which cannot be
+    acknowledged by id, is dropped."""
+    out: list[Update] = []
     for item in raw:
         update_id = item.get("update_id") if isinstance(item, dict) else None
         if not isinstance(update_id, int) or isinstance(update_id, bool):
@@ -81,20 +101,53 @@ def screened(raw: list[Any], bot: ExtBot[Any]) -> list[Any]:
         try:
             if not well_formed(item):
                 raise ValueError("a required field is missing or of the wrong type")
-            Update.de_json(item, bot)
+            update = Update.de_json(_pressed_on(item), bot)
         except Exception as exc:  # whatever cannot be read, nobody can act on
             log.warning("update %s could not be read (%s); ignored", update_id,
                         type(exc).__name__)
-            item = {"update_id": update_id}
-        out.append(item)
+            update = Update(update_id)
+        out.append(update)
     return out
 
 
 class ScreeningBot(ExtBot[Any]):
-    """The bot, with getUpdates batches screened update by update."""
+    """The bot, with getUpdates batches screened and read update by update.
 
-    async def _post(self, endpoint: str, data: Any = None, *args: Any, **kwargs: Any) -> Any:
-        result = await super()._post(endpoint, data, *args, **kwargs)
-        if endpoint == "getUpdates" and isinstance(result, list):
-            return screened(result, self)
-        return result
+    ``get_updates`` is PTB's own, but for reading the batch: PTB reads it as a whole
+    (:meth:`telegram.Update.de_list`), which one unreadable update fails.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        request = kwargs.get("get_updates_request")
+        with self._unfrozen():  # a Bot is frozen once built
+            # the poll's own read timeout, to which each long poll adds its duration (as PTB)
+            self.poll_read_timeout: float = (request.read_timeout or 0.0) if request else 5.0
+
+    async def get_updates(
+        self,
+        offset: int | None = None,
+        limit: int | None = None,
+        timeout: int | float | dt.timedelta | None = None,
+        allowed_updates: Sequence[str] | None = None,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+        api_kwargs: JSONDict | None = None,
+    ) -> tuple[Update, ...]:
+        """One getUpdates call (long polling), each update read on its own."""
+        base = (self.poll_read_timeout if isinstance(read_timeout, DefaultValue)
+                else (read_timeout or 0.0))
+        poll = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else (timeout or 0)
+        raw = await self._post(
+            "getUpdates",
+            {"timeout": timeout, "offset": offset, "limit": limit,
+             "allowed_updates": allowed_updates},
+            read_timeout=float(base) + poll, write_timeout=write_timeout,
+            connect_timeout=connect_timeout, pool_timeout=pool_timeout, api_kwargs=api_kwargs)
+        updates = tuple(screened(raw if isinstance(raw, list) else [], self))
+        for update in updates:
+            self.insert_callback_data(update)
+        return updates

@@ -1,0 +1,41 @@
+"""Reading getUpdates batches: each update on its own, a press's message cut to its id and chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import Bot
+
+from bot.intake import screened
+
+GROUP = {"id": -5, "type": "supergroup", "title": "Table"}
+ANN = {"id": 7, "is_bot": False, "first_name": "Ann"}
+
+
+def press(update_id: int, data: str) -> dict[str, Any]:
+    keyboard = {"inline_keyboard": [[{"text": f"Stake {v}", "callback_data": f"a|{v}"}
+                                     for v in range(8)] for _ in range(4)]}
+    return {"update_id": update_id, "callback_query": {
+        "id": f"q{update_id}", "from": ANN, "chat_instance": "ci", "data": data,
+        "message": {"message_id": 41, "date": 1_700_000_000, "chat": GROUP,
+                    "from": {"id": 1, "is_bot": True, "first_name": "Banco"},
+                    "text": "Chemin de fer, coup #3\nAnn 100", "reply_markup": keyboard}}}
+
+
+def test_a_batch_is_read_update_by_update_and_a_press_keeps_what_the_bot_reads() -> None:
+    bot = Bot("1:x")
+    broken = {"update_id": 11, "message": {"message_id": 1, "date": 1, "text": "/start"}}
+    out = screened([press(10, "a|1"), broken, {"no": "id"}, press(12, "a|2")], bot)
+    assert [u.update_id for u in out] == [10, 11, 12]
+    first, bare, last = out
+    query = first.callback_query
+    assert query is not None and query.message is not None
+    assert (query.data, query.from_user.id, query.message.chat.id, query.message.message_id) == (
+        "a|1", 7, -5, 41)
+    assert query.message.chat.type == "supergroup"
+    # the bot's own text and keyboard are not read back
+    assert getattr(query.message, "text", None) is None
+    assert getattr(query.message, "reply_markup", None) is None
+    # the message without its chat cannot be read: a bare update nobody acts on
+    assert bare.message is None and bare.callback_query is None
+    assert last.callback_query is not None and last.callback_query.data == "a|2"
