@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -40,6 +41,8 @@ class Settings(BaseSettings):
     overall_messages_per_second: int = 30
     # The HTTP client under PTB (bot/transport.py): "aiohttp", or "httpx" for PTB's default.
     transport: str = "aiohttp"
+    # The event loop: "uvloop" (libuv, a C loop), or "asyncio" for the standard one.
+    event_loop: Literal["uvloop", "asyncio"] = "uvloop"
 
     @property
     def storage_url(self) -> str:
