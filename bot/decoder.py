@@ -18,6 +18,7 @@ from bot import i18n
 from bot.callbacks import ActionButton
 from bot.render import HOST_FILLED
 from bot.specs import (
+    Sight,
     amount_field,
     choice_data,
     choice_field,
@@ -25,7 +26,7 @@ from bot.specs import (
     player_buttons,
     union_choices,
 )
-from games.engine import ActionSpec, Engine, GameState
+from games.engine import ActionSpec, Engine
 
 MAX_AMOUNT = 10**12
 
@@ -63,11 +64,12 @@ def _own_cards(spec: ActionSpec) -> bool:
     return any(i18n.is_card(c) for c in spec.choices)
 
 
-def decode_press(engine: Engine[Any], state: GameState, player: int, button: ActionButton,
-                 spec: ActionSpec, private: bool) -> Decoded:
-    """What ``button`` asks of ``spec`` (the presser's legal action of that kind); raises
-    :class:`Forged` when no button of ours carries that data."""
+def decode_press(sight: Sight, player: int, button: ActionButton, spec: ActionSpec,
+                 private: bool) -> Decoded:
+    """What ``button`` asks of ``spec`` (the presser's legal action of that kind) in the
+    state ``sight`` shows; raises :class:`Forged` when no button of ours carries that data."""
     b = button
+    engine = sight.engine
     if _own_cards(spec):
         if b.amount is not None or b.choice is not None:
             raise Forged("a card selection takes no amount or choice")
@@ -94,8 +96,7 @@ def decode_press(engine: Engine[Any], state: GameState, player: int, button: Act
             raise Forged("no choices for this action")
         # a private keyboard indexes the presser's own choices, the group's the union of
         # everybody's (what each keyboard was drawn from)
-        buttons = (player_buttons(engine, state, player) if private
-                   else collect_buttons(engine, state, engine.view(state, None)))
+        buttons = player_buttons(sight, player) if private else collect_buttons(sight)
         choices = union_choices(buttons.kinds.get(b.kind, []))
         if b.choice >= len(choices):
             raise Forged("choice out of range")

@@ -20,16 +20,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import warnings
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import Bot
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
-from bot.drawing import DM, GROUP, SETTLE, TABLE, Render, markup_of
+from bot.drawing import DM, GROUP, SETTLE, TABLE, Render
 from storage.base import OutboxItem, Storage
 
 log = logging.getLogger(__name__)
@@ -194,7 +195,7 @@ class Courier:
             if item.kind != GROUP:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
             message_id = await self._send(item.target, str(item.payload.get("text", "")),
-                                          markup_of(item.payload.get("markup")))
+                                          markup_param(item.payload.get("markup")))
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
     async def _dm(self, item: OutboxItem) -> int | None:
@@ -202,7 +203,7 @@ class Courier:
         the message. The caller marks it done (several DMs of a step in one write: a crash
         before that write sends them again, a private repeat rather than a loss)."""
         text = str(item.payload.get("text", ""))
-        markup = markup_of(item.payload.get("markup"))
+        markup = markup_param(item.payload.get("markup"))
         delay = 0.5
         while True:
             try:
@@ -243,7 +244,7 @@ class Courier:
         before = await self._newest_known(item.chat_id)
         earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
         uncertain: list[bool] = []
-        message_id = await self._send(item.chat_id, render.text, render.markup, uncertain)
+        message_id = await self._send(item.chat_id, render.text, render.markup_json, uncertain)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
         if message_id is None:
             return
@@ -289,7 +290,7 @@ class Courier:
             return
         message_id = await self._table_id(chat_id)
         if message_id is not None and await self._edit(chat_id, message_id, render.text,
-                                                       render.markup):
+                                                       render.markup_json):
             self.shown[chat_id] = render
             return
         if chat_id not in self.reposting:  # once until a table message is posted again
@@ -301,13 +302,14 @@ class Courier:
     async def _call(self, method: str, **params: Any) -> Any:
         """A Bot API call whose answer is read as plain JSON: the courier needs at most the
         message id, and building a full Message object from every answer costs more than
-        the rest of the call. None values are left out (no keyboard: the keyboard goes)."""
+        the rest of the call. None values are left out (no keyboard: the keyboard goes);
+        a keyboard comes as the JSON string the Bot API takes."""
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=PTBUserWarning)  # "use Bot.x instead"
             return await self.bot.do_api_request(
                 method, api_kwargs={k: v for k, v in params.items() if v is not None})
 
-    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None,
+    async def _send(self, chat_id: int, text: str, markup: str | None,
                     uncertain: list[bool] | None = None) -> int | None:
         """Send until Telegram takes it; None when it refuses the message itself. A failed
         attempt whose effect is unknown is noted in ``uncertain``."""
@@ -336,7 +338,7 @@ class Courier:
                 delay = min(MAX_BACKOFF, delay * 2)
 
     async def _edit(self, chat_id: int, message_id: int, text: str,
-                    markup: InlineKeyboardMarkup | None) -> bool:
+                    markup: str | None) -> bool:
         """Edit until Telegram takes it; False when the message is gone or not editable."""
         delay = 0.5
         while True:
@@ -362,6 +364,11 @@ class Courier:
                             type(exc).__name__)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
+
+
+def markup_param(data: Any) -> str | None:
+    """An outbox item's keyboard (JSON) as the ``reply_markup`` parameter."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) if data else None
 
 
 def retry_after(exc: RetryAfter) -> float:

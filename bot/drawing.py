@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from telegram import InlineKeyboardMarkup
-
 from bot import i18n, render
-from bot.specs import amount_field, collect_buttons, player_buttons, private_step
-from games.engine import Engine, Event, GameState
+from bot.render import Keyboard
+from bot.specs import Sight, amount_field, collect_buttons, player_buttons
+from games.engine import Event
 from storage.base import OutboxDraft
 
 GROUP = "group"
@@ -35,7 +34,12 @@ class Render:
     """A table message as it should look now."""
 
     text: str
-    markup: InlineKeyboardMarkup | None
+    markup: Keyboard | None
+
+    @property
+    def markup_json(self) -> str | None:
+        """The keyboard as the ``reply_markup`` parameter."""
+        return None if self.markup is None else self.markup.as_json()
 
 
 def deep_link_payload(chat_id: int) -> str:
@@ -50,42 +54,36 @@ def parse_payload(payload: str) -> int | None:
     return None
 
 
-def markup_json(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
+def markup_json(markup: Keyboard | None) -> dict[str, Any] | None:
     """A keyboard as JSON for the outbox."""
-    return None if markup is None else markup.to_dict()
+    return None if markup is None else markup.as_dict()
 
 
-def markup_of(data: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
-    """A keyboard back from the outbox."""
-    return None if not data else InlineKeyboardMarkup.de_json(data, None)
-
-
-def table_render(lang: str, chat_id: int, engine: Engine[Any], state: GameState,
-                 deadline: float | None, lines: Sequence[str]) -> Render:
+def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
+                 lines: Sequence[str]) -> Render:
     """The group's table message: the public view, its buttons and the coup's log."""
-    view = engine.view(state, None)
-    buttons = collect_buttons(engine, state, view)
+    engine, view = sight.engine, sight.view()
+    buttons = collect_buttons(sight)
     amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
     show_cards = any(s.face_down for s in view.seats)
-    private = private_step(engine, state, view.awaiting)
-    text = render.table_text(lang, view, deadline if view.awaiting else None, lines, private)
+    text = render.table_text(lang, view, deadline if view.awaiting else None, lines,
+                             sight.private)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards)
     return Render(text, markup)
 
 
-def decision_keyboard(lang: str, chat_id: int, engine: Engine[Any], state: GameState,
-                      player: int) -> InlineKeyboardMarkup | None:
+def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int) -> Keyboard | None:
     """In a private step, the awaited ``player``'s own actions as buttons for his DM."""
-    view = engine.view(state, None)
-    if player not in view.awaiting or not private_step(engine, state, view.awaiting):
+    view = sight.view()
+    if player not in view.awaiting or not sight.private:
         return None
-    buttons = player_buttons(engine, state, player)
-    amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
+    buttons = player_buttons(sight, player)
+    amount_kinds = {k for k in buttons.kinds if amount_field(sight.engine, k)}
     return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False)
 
 
-def direct_messages(lang: str, chat_id: int, engine: Engine[Any], state: GameState,
-                    events: Sequence[Event], names: dict[int, str]) -> list[OutboxDraft]:
+def direct_messages(lang: str, chat_id: int, sight: Sight, events: Sequence[Event],
+                    names: dict[int, str]) -> list[OutboxDraft]:
     """Each reader's private events with his cards; in a private step every awaited player
     also gets his decision keyboard (with his cards, or on its own)."""
     readers: list[int] = []
@@ -93,31 +91,30 @@ def direct_messages(lang: str, chat_id: int, engine: Engine[Any], state: GameSta
         for p in e.to or ():
             if p not in readers:
                 readers.append(p)
-    awaited = list(engine.view(state, None).awaiting)
-    private = private_step(engine, state, awaited)
+    awaited = list(sight.view().awaiting)
+    private = awaited and sight.private
     out = []
     for player in [*readers, *(p for p in awaited if private and p not in readers)]:
         mine = [e for e in events if e.to is not None and player in e.to]
-        view = engine.view(state, player)
         lines = render.event_lines(lang, mine, names)
-        markup = decision_keyboard(lang, chat_id, engine, state, player)
+        markup = decision_keyboard(lang, chat_id, sight, player)
         if markup is not None:
             lines.append(i18n.t(lang, "decide_private"))
         out.append(OutboxDraft(kind=DM, target=player,
-                               payload={"text": render.dm_text(lang, view, lines),
+                               payload={"text": render.dm_text(lang, sight.view(player), lines),
                                         "markup": markup_json(markup)}))
     return out
 
 
 def group_message(chat_id: int, text: str,
-                  markup: InlineKeyboardMarkup | None = None) -> OutboxDraft:
+                  markup: Keyboard | None = None) -> OutboxDraft:
     """A new group message for the outbox."""
     return OutboxDraft(kind=GROUP, target=chat_id,
                        payload={"text": render.clip(text), "markup": markup_json(markup)})
 
 
 def dm_message(user_id: int, text: str,
-               markup: InlineKeyboardMarkup | None = None) -> OutboxDraft:
+               markup: Keyboard | None = None) -> OutboxDraft:
     """A direct message for the outbox."""
     return OutboxDraft(kind=DM, target=user_id,
                        payload={"text": render.clip(text), "markup": markup_json(markup)})

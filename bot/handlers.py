@@ -132,7 +132,8 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = args(context)[0] if args(context) else None
     opened = await services(context).presses.dm_opened(user.id, payload)
     if opened is not None:
-        await reply(update, opened[0], reply_markup=opened[1])
+        text, keyboard = opened
+        await reply(update, text, reply_markup=keyboard.markup() if keyboard else None)
         return
     await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"))
 
@@ -331,7 +332,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     svc = services(context)
     try:
         if outcome.keyboard is not None and query.message is not None:
-            await query.edit_message_reply_markup(outcome.keyboard)
+            await query.edit_message_reply_markup(outcome.keyboard.markup())
         if outcome.dm is not None and chat_id is not None:
             await svc.presses.send_pick(outcome, chat_id)
     except TelegramError as exc:

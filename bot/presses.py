@@ -12,13 +12,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup
-
 from bot import decoder, drawing, i18n, render
 from bot.callbacks import ActionButton
 from bot.decoder import Act, AskAmount, Forged, PickCards
 from bot.languages import Languages
 from bot.record import Table
+from bot.render import Keyboard
 from bot.specs import amount_field
 from bot.tables import Tables
 from games.engine import Action, IllegalAction, Join, Reason, parse_action
@@ -41,8 +40,8 @@ class Outcome:
 
     text: str
     alert: bool = False
-    keyboard: InlineKeyboardMarkup | None = None
-    dm: tuple[int, str, InlineKeyboardMarkup] | None = None
+    keyboard: Keyboard | None = None
+    dm: tuple[int, str, Keyboard] | None = None
     committed: bool = False
 
 
@@ -74,8 +73,7 @@ class Presses:
             if button.coup != state.coup or button.version != state.version:
                 return Outcome(i18n.t(lang, "stale"))
             try:
-                specs = [s for s in table.engine.legal_actions(state, user_id)
-                         if s.kind == button.kind]
+                specs = [s for s in table.sight.legal(user_id) if s.kind == button.kind]
             except IllegalAction as exc:
                 return Outcome(i18n.reason_text(lang, exc.reason))
             if not specs:
@@ -83,8 +81,7 @@ class Presses:
                     return Outcome(i18n.t(lang, "forged"))
                 return Outcome(self._refusal(table, user_id, button, lang))
             try:
-                decoded = decoder.decode_press(table.engine, state, user_id, button, specs[0],
-                                               private)
+                decoded = decoder.decode_press(table.sight, user_id, button, specs[0], private)
             except Forged:
                 return Outcome(i18n.t(lang, "forged"))
             if isinstance(decoded, AskAmount):
@@ -149,7 +146,7 @@ class Presses:
         return self._why_not(table, user_id, button.kind, lang)
 
     def _why_not(self, table: Table, user_id: int, kind: str, lang: str) -> str:
-        view = table.engine.view(table.state, None)
+        view = table.sight.view()
         if all(s.player != user_id for s in view.seats) and kind != "join":
             return i18n.reason_text(lang, Reason.NOT_SEATED)
         if view.awaiting and user_id not in view.awaiting:
@@ -201,8 +198,7 @@ class Presses:
                 self.prompts.pop((chat_id, user_id), None)
                 return None
             try:
-                specs = [s for s in table.engine.legal_actions(table.state, user_id)
-                         if s.kind == prompt.kind]
+                specs = [s for s in table.sight.legal(user_id) if s.kind == prompt.kind]
             except IllegalAction:
                 specs = []
             if table.state.coup != prompt.coup or not specs or table.meta.paused:
@@ -212,7 +208,7 @@ class Presses:
             if amount < lo or amount > hi:
                 return i18n.t(lang, "amount_bounds", name=name, min=lo, max=hi)
             try:
-                decoded = decoder.decode_press(table.engine, table.state, user_id, ActionButton(
+                decoded = decoder.decode_press(table.sight, user_id, ActionButton(
                     chat_id, table.state.coup, table.state.version, prompt.kind, amount=amount),
                     specs[0], False)
                 action = await self._action(table, user_id, name, decoded, lang) if isinstance(
@@ -233,10 +229,10 @@ class Presses:
             table = await self.tables.load(chat_id)
         except TableNotFound:
             return i18n.t(lang, "no_table")
-        return render.cards_popup(lang, table.engine.view(table.state, user_id))
+        return render.cards_popup(lang, table.sight.view(user_id))
 
     async def dm_opened(self, user_id: int, payload: str | None
-                        ) -> tuple[str, InlineKeyboardMarkup | None] | None:
+                        ) -> tuple[str, Keyboard | None] | None:
         """A player pressed Start in private (maybe from a deep link): his cards, if any, and
         his pending private decision keyboard."""
         chat_id = drawing.parse_payload(payload) if payload else None
@@ -252,8 +248,8 @@ class Presses:
                 await self.tables.commit(
                     table, meta=table.meta.model_copy(update={"dm_blocked": blocked}))
         lang = await self.languages.of(chat_id)
-        view = table.engine.view(table.state, user_id)
-        markup = drawing.decision_keyboard(lang, chat_id, table.engine, table.state, user_id)
+        view = table.sight.view(user_id)
+        markup = drawing.decision_keyboard(lang, chat_id, table.sight, user_id)
         if not view.my_cards and markup is None:
             return None
         lines = [i18n.t(lang, "decide_private")] if markup is not None else []

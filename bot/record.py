@@ -9,11 +9,12 @@ which refuses a record computed from an older revision.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.specs import Sight
 from games import registry
 from games.engine import Engine, GameState
 from storage.base import TableRecord
@@ -52,6 +53,16 @@ class Table:
     meta: TableMeta
     engine: Engine[Any]
     state: GameState
+    cached_sight: Sight | None = field(default=None, repr=False, compare=False)
+    """The state's :class:`bot.specs.Sight`, when the caller already has one."""
+
+    @property
+    def sight(self) -> Sight:
+        """Views and legal actions of the state, each computed once."""
+        if self.cached_sight is None or self.cached_sight.state is not self.state:
+            object.__setattr__(self, "cached_sight", Sight(self.engine, self.state))
+        assert self.cached_sight is not None
+        return self.cached_sight
 
     @property
     def chat_id(self) -> int:

@@ -8,9 +8,10 @@ and public events only; a player's direct message from his own view
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -25,6 +26,51 @@ MAX_PRESETS = 4
 # Action kinds whose argument the host supplies itself (contract: the whole
 # wallet as buy-in), so they are plain buttons. A cut's depth is the cutter's own.
 HOST_FILLED = ("join",)
+
+
+class Button(NamedTuple):
+    """One inline button: its label and its callback data."""
+
+    text: str
+    callback_data: str
+
+
+@dataclass(frozen=True)
+class Keyboard:
+    """An inline keyboard as plain data, rows of :class:`Button`.
+
+    The bot draws a keyboard for every table change and DM; PTB's keyboard objects cost
+    more to build and to serialize than the rest of drawing, so ours stay plain and go to
+    the Bot API as the JSON string it takes. :meth:`markup` gives PTB's object where a
+    PTB method wants one.
+    """
+
+    inline_keyboard: tuple[tuple[Button, ...], ...]
+
+    @classmethod
+    def of(cls, rows: Iterable[Iterable[Button]]) -> Keyboard:
+        """A keyboard of these rows."""
+        return cls(tuple(tuple(row) for row in rows))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Keyboard:
+        """Back from :meth:`as_dict` (the outbox keeps keyboards as JSON)."""
+        return cls.of((Button(b["text"], b["callback_data"]) for b in row)
+                      for row in data["inline_keyboard"])
+
+    def as_dict(self) -> dict[str, Any]:
+        """The Bot API's InlineKeyboardMarkup object."""
+        return {"inline_keyboard": [[{"text": b.text, "callback_data": b.callback_data}
+                                     for b in row] for row in self.inline_keyboard]}
+
+    def as_json(self) -> str:
+        """The ``reply_markup`` parameter as the Bot API takes it: a JSON string."""
+        return json.dumps(self.as_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    def markup(self) -> InlineKeyboardMarkup:
+        """PTB's object, for PTB's own methods."""
+        return InlineKeyboardMarkup([[InlineKeyboardButton(b.text, callback_data=b.callback_data)
+                                      for b in row] for row in self.inline_keyboard])
 
 
 @dataclass
@@ -157,10 +203,10 @@ def amounts_for(specs: Sequence[ActionSpec]) -> tuple[list[int], bool]:
 
 
 def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
-             amount_kinds: set[str], show_cards: bool) -> InlineKeyboardMarkup | None:
+             amount_kinds: set[str], show_cards: bool) -> Keyboard | None:
     """Inline buttons drawn from the players' legal actions."""
-    rows: list[list[InlineKeyboardButton]] = []
-    simple: list[InlineKeyboardButton] = []
+    rows: list[list[Button]] = []
+    simple: list[Button] = []
 
     def data(kind: str, **kw: Any) -> str:
         return encode(ActionButton(chat_id, view.coup, view.version, kind, **kw))
@@ -170,40 +216,36 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
         choices = [c for s in specs for c in s.choices]
         if any(i18n.is_card(c) for c in choices):
             # choices among the presser's own cards: picked in private (DM), never here
-            rows.append([InlineKeyboardButton(f"{label}…", callback_data=data(kind, ask=True))])
+            rows.append([Button(f"{label}…", data(kind, ask=True))])
         elif choices and kind in amount_kinds:
             presets, _ = amounts_for(specs)
             for i, c in enumerate(dict.fromkeys(choices)):
-                rows.append([InlineKeyboardButton(
+                rows.append([Button(
                     f"{label} {v} · {i18n.choice_label(lang, c)}" if j == 0 else str(v),
-                    callback_data=data(kind, amount=v, choice=i))
+                    data(kind, amount=v, choice=i))
                     for j, v in enumerate(presets)])
         elif choices and kind not in HOST_FILLED:
             seen: list[str] = []
             for c in choices:
                 if c not in seen:
                     seen.append(c)
-            row = [InlineKeyboardButton(f"{label}: {i18n.choice_label(lang, c)}",
-                                        callback_data=data(kind, choice=i))
+            row = [Button(f"{label}: {i18n.choice_label(lang, c)}", data(kind, choice=i))
                    for i, c in enumerate(seen[:12])]
             rows.extend(row[i:i + 3] for i in range(0, len(row), 3))
         elif kind in amount_kinds and kind not in HOST_FILLED:
             presets, ranged = amounts_for(specs)
-            row = [InlineKeyboardButton(f"{label} {v}" if i == 0 else str(v),
-                                        callback_data=data(kind, amount=v))
+            row = [Button(f"{label} {v}" if i == 0 else str(v), data(kind, amount=v))
                    for i, v in enumerate(presets)]
             if ranged or not row:
                 text = i18n.t(lang, "type_amount")
-                row.append(InlineKeyboardButton(text if row else f"{label} {text}",
-                                                callback_data=data(kind, ask=True)))
+                row.append(Button(text if row else f"{label} {text}", data(kind, ask=True)))
             rows.append(row)
         else:
-            simple.append(InlineKeyboardButton(label, callback_data=data(kind)))
+            simple.append(Button(label, data(kind)))
     rows.extend(simple[i:i + 3] for i in range(0, len(simple), 3))
     if show_cards:
-        rows.append([InlineKeyboardButton(i18n.t(lang, "my_cards_button"),
-                                          callback_data=encode(MyCards(chat_id)))])
-    return InlineKeyboardMarkup(rows) if rows else None
+        rows.append([Button(i18n.t(lang, "my_cards_button"), encode(MyCards(chat_id)))])
+    return Keyboard.of(rows) if rows else None
 
 
 def dm_text(lang: str, view: TableView, lines: Sequence[str]) -> str:
@@ -233,7 +275,7 @@ def settlement_text(lang: str, view: TableView, coup: int, lines: Sequence[str])
 
 def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,
                        choices: Sequence[str], mask: int, limit: int | None
-                       ) -> InlineKeyboardMarkup:
+                       ) -> Keyboard:
     """A private keyboard to pick some of one's own cards (e.g. a poker discard)."""
     def data(**kw: Any) -> str:
         return encode(ActionButton(chat_id, coup, version, kind, **kw))
@@ -241,14 +283,13 @@ def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: s
     row = []
     for i, card in enumerate(choices):
         on = bool(mask >> i & 1)
-        row.append(InlineKeyboardButton(("✅ " if on else "") + i18n.choice_label(lang, card),
-                                        callback_data=data(select=mask ^ (1 << i))))
+        row.append(Button(("✅ " if on else "") + i18n.choice_label(lang, card),
+                          data(select=mask ^ (1 << i))))
     count = bin(mask).count("1")
     label = f"{i18n.action_label(lang, kind)} {count}"
     if limit is not None and count > limit:
         label = f"✗ {label}"
-    return InlineKeyboardMarkup([row, [InlineKeyboardButton(label,
-                                                            callback_data=data(confirm=mask))]])
+    return Keyboard.of([row, [Button(label, data(confirm=mask))]])
 
 
 def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) -> list[str]:

@@ -9,14 +9,58 @@ buttons of the table message.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, get_args, get_origin
 
 from bot import render
-from games.engine import ActionSpec, Engine, GameState, IllegalAction, TableView
+from games.engine import ActionSpec, Engine, GameState, IllegalAction, PlayerId, TableView
 
 # A player id nobody has: legal_actions for it tells whether a newcomer may join.
 OUTSIDER = 0
+
+
+class Sight:
+    """What one state shows: each view and each player's legal actions, computed once.
+
+    Engines are pure, so one state always gives the same answers; a step's DMs, the
+    table message and the decoding of the next press all read the same state, and
+    share one ``Sight`` of it (:class:`bot.record.Table` holds it).
+    """
+
+    def __init__(self, engine: Engine[Any], state: GameState) -> None:
+        self.engine = engine
+        self.state = state
+        self._views: dict[PlayerId | None, TableView] = {}
+        self._legal: dict[PlayerId, tuple[ActionSpec, ...] | IllegalAction] = {}
+        self._private: bool | None = None
+
+    def view(self, viewer: PlayerId | None = None) -> TableView:
+        """``engine.view(state, viewer)``; None: the public view."""
+        view = self._views.get(viewer)
+        if view is None:
+            view = self._views[viewer] = self.engine.view(self.state, viewer)
+        return view
+
+    def legal(self, player: PlayerId) -> tuple[ActionSpec, ...]:
+        """``engine.legal_actions(state, player)``; raises its IllegalAction."""
+        legal = self._legal.get(player)
+        if legal is None:
+            try:
+                legal = tuple(self.engine.legal_actions(self.state, player))
+            except IllegalAction as exc:
+                legal = exc
+            self._legal[player] = legal
+        if isinstance(legal, IllegalAction):
+            raise legal
+        return legal
+
+    @property
+    def private(self) -> bool:
+        """Whether the awaited players decide in private (see :func:`private_step`)."""
+        if self._private is None:
+            self._private = private_step(self.engine, self.state, self.view().awaiting,
+                                         self.legal)
+        return self._private
 
 
 def amount_field(engine: Engine[Any], kind: str) -> str | None:
@@ -60,38 +104,42 @@ def choice_data(engine: Engine[Any], kind: str, choice: str) -> dict[str, Any]:
     return {}
 
 
-def private_step(engine: Engine[Any], state: GameState, awaited: Sequence[int]) -> bool:
+def private_step(engine: Engine[Any], state: GameState, awaited: Sequence[int],
+                 legal: Callable[[PlayerId], Sequence[ActionSpec]] | None = None) -> bool:
     """True when some awaited player may take an action whose mere offer reveals a hidden
     card (``ActionSpec.private``, e.g. jackpots' *Open*): then every awaited player decides in
     his private chat, so the group cannot tell who was offered what."""
     for player in awaited:
         try:
-            if any(spec.private for spec in engine.legal_actions(state, player)):
+            specs = (legal(player) if legal is not None
+                     else engine.legal_actions(state, player))
+            if any(spec.private for spec in specs):
                 return True
         except IllegalAction:
             continue
     return False
 
 
-def player_buttons(engine: Engine[Any], state: GameState, player: int) -> render.Buttons:
+def player_buttons(sight: Sight, player: int) -> render.Buttons:
     """One player's own legal actions (private ones included): his private keyboard."""
     buttons = render.Buttons()
     with contextlib.suppress(IllegalAction):
-        buttons.add(engine.legal_actions(state, player))
+        buttons.add(sight.legal(player))
     return buttons
 
 
-def collect_buttons(engine: Engine[Any], state: GameState, view: TableView) -> render.Buttons:
+def collect_buttons(sight: Sight) -> render.Buttons:
     """Union of every seated player's legal actions, and Join for newcomers; never a private
     action, and none of the awaited players' decisions in a private step (see above)."""
     buttons = render.Buttons()
+    view = sight.view()
     awaited = list(view.awaiting)
-    hide = set(awaited) if private_step(engine, state, awaited) else set()
+    hide = set(awaited) if sight.private else set()
     for player in [*awaited, *(s.player for s in view.seats), OUTSIDER]:
         if player in hide:
             continue
         try:
-            buttons.add(s for s in engine.legal_actions(state, player) if not s.private)
+            buttons.add(s for s in sight.legal(player) if not s.private)
         except IllegalAction:
             continue
     return buttons

@@ -26,6 +26,7 @@ from bot.drawing import Render
 from bot.hooks import Hooks
 from bot.languages import Languages
 from bot.record import Table, TableMeta, load
+from bot.specs import Sight
 from games import registry
 from games.cards import Shoe, timeout_cut
 from games.engine import (
@@ -111,12 +112,14 @@ class Tables:
                      timed_out: Sequence[int] = ()) -> TableMeta:
         """Commit an engine step (or, without one, a change of the record alone) with what
         it must send; raises StaleVersion or InsufficientFunds, and then nothing happened."""
-        meta = (meta or table.meta).model_copy(deep=True)
+        # a shallow copy: nothing below changes a field of the record in place (a changed
+        # field gets a new value), so the committed table's record is never touched
+        meta = (meta or table.meta).model_copy()
         drafts = list(outbox)
         chat_id = table.chat_id
         rec = table.rec
-        meta_json = meta.model_dump(mode="json")
         if step is None:
+            meta_json = meta.model_dump(mode="json")
             try:
                 await self.storage.update_meta(chat_id=chat_id, meta=meta_json,
                                                expected_rev=rec.rev, outbox=drafts)
@@ -130,7 +133,9 @@ class Tables:
             return meta
         lang = await self.languages.of(chat_id)
         deadline = self._deadline(table, step.state, meta)
-        drafts += self._step_drafts(lang, table, step, meta, timed_out)
+        sight = Sight(table.engine, step.state)
+        drafts += self._step_drafts(lang, table, step, sight, meta, timed_out)
+        meta_json = meta.model_dump(mode="json")  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:
             await self.storage.commit_step(
@@ -143,22 +148,24 @@ class Tables:
         # committed: from here on nothing can lose the step
         self.tables[chat_id] = Table(rec.model_copy(update={
             "state_json": state_json, "version": step.state.version, "deadline": deadline,
-            "meta": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state)
+            "meta": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state, sight)
         if not meta.paused:
             self.deadlines.schedule(chat_id, step.state.version, deadline, self.on_deadline)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.doorbell.ring(chat_id, bool(drafts))
         return meta
 
-    def _step_drafts(self, lang: str, table: Table, step: Step[Any], meta: TableMeta,
-                     timed_out: Sequence[int]) -> list[OutboxDraft]:
+    def _step_drafts(self, lang: str, table: Table, step: Step[Any], sight: Sight,
+                     meta: TableMeta, timed_out: Sequence[int]) -> list[OutboxDraft]:
         """What a step sends (and its record updated in ``meta``): the coup's result, stand-
         ups, the table anew for a new coup, and each player's private events."""
-        engine, old, new, chat_id = table.engine, table.state, step.state, table.chat_id
-        view = engine.view(new, None)
-        for seats in (engine.view(old, None).seats, view.seats):
-            meta.names.update({s.player: s.name for s in seats})
+        old, new, chat_id = table.state, step.state, table.chat_id
+        view = sight.view()
         names = meta.names
+        seated = {s.player: s.name for seats in (table.sight.view().seats, view.seats)
+                  for s in seats}
+        if any(names.get(p) != n for p, n in seated.items()):
+            names = meta.names = {**names, **seated}
         lines = list(meta.coup_lines)
         if timed_out:
             who = ", ".join(names.get(p, str(p)) for p in timed_out)
@@ -188,7 +195,7 @@ class Tables:
         if (result is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup
             drafts.append(drawing.table_post(chat_id))
-        drafts += drawing.direct_messages(lang, chat_id, engine, new, step.events, names)
+        drafts += drawing.direct_messages(lang, chat_id, sight, step.events, names)
         return drafts
 
     def _deadline(self, table: Table, new: GameState, meta: TableMeta) -> float | None:
@@ -241,7 +248,7 @@ class Tables:
         except TableNotFound:
             return None
         lang = await self.languages.of(chat_id)
-        return drawing.table_render(lang, chat_id, table.engine, table.state,
+        return drawing.table_render(lang, chat_id, table.sight,
                                     None if table.meta.paused else self._due(table),
                                     table.meta.coup_lines)
 
@@ -375,7 +382,7 @@ class Tables:
                     return i18n.t(lang, "settings_bad", error=f"{MIN_TIMEOUT}..{MAX_TIMEOUT}")
                 await self.commit(table, meta=meta.model_copy(update={"timeout": parsed}))
                 return i18n.t(lang, "settings_set", key=key, value=parsed)
-            if table.engine.view(table.state, None).seats:
+            if table.sight.view().seats:
                 return i18n.t(lang, "settings_seated")
             wanted = {**table.rec.settings, **meta.settings, key: parsed}
             try:
@@ -421,7 +428,7 @@ class Tables:
             table = await self.load(chat_id)
         except TableNotFound:
             return i18n.t(lang, "no_table")
-        info = table.engine.view(table.state, None).info
+        info = table.sight.view().info
         commitment = info.get("commitment")
         parts = [i18n.t(lang, "verify_current", commitment=commitment) if commitment
                  else i18n.t(lang, "verify_none")]

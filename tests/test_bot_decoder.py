@@ -7,6 +7,7 @@ from test_poker_draw_rules import AK, JJ, TT, play, three
 
 from bot.callbacks import ActionButton
 from bot.decoder import Act, Forged, PickCards, decode_press
+from bot.specs import Sight
 from games.poker.common import Call, Fold
 from games.poker.draw import ENGINE, Open
 
@@ -25,13 +26,13 @@ def test_a_card_selection_is_drawn_only_in_the_pressers_private_chat() -> None:
     select = ActionButton(CHAT, s.coup, s.version, "discard", select=0b101)
     # a forged selection press on the group message draws nothing there
     with pytest.raises(Forged):
-        decode_press(ENGINE, s, 2, select, spec, private=False)
-    assert decode_press(ENGINE, s, 2, select, spec, private=True) == PickCards(spec, 0b101)
+        decode_press(Sight(ENGINE, s), 2, select, spec, private=False)
+    assert decode_press(Sight(ENGINE, s), 2, select, spec, private=True) == PickCards(spec, 0b101)
     # the group's "Discard…" button opens the selection in private
     ask = ActionButton(CHAT, s.coup, s.version, "discard", ask=True)
-    assert decode_press(ENGINE, s, 2, ask, spec, private=False) == PickCards(spec, None)
+    assert decode_press(Sight(ENGINE, s), 2, ask, spec, private=False) == PickCards(spec, None)
     confirm = ActionButton(CHAT, s.coup, s.version, "discard", confirm=0b11)
-    assert decode_press(ENGINE, s, 2, confirm, spec, private=True) == Act(
+    assert decode_press(Sight(ENGINE, s), 2, confirm, spec, private=True) == Act(
         {"kind": "discard", "cards": list(s.seats[1].cards[:2])})
 
 
@@ -39,7 +40,7 @@ def test_a_selection_naming_a_card_the_player_does_not_hold_is_forged() -> None:
     s, spec = at_the_draw()
     for mask in (1 << 5, -1):
         with pytest.raises(Forged):
-            decode_press(ENGINE, s, 2, ActionButton(CHAT, s.coup, s.version, "discard",
+            decode_press(Sight(ENGINE, s), 2, ActionButton(CHAT, s.coup, s.version, "discard",
                                                     confirm=mask), spec, private=True)
 
 
@@ -52,6 +53,6 @@ def test_extra_arguments_never_read_as_a_plainer_press() -> None:
                    ActionButton(CHAT, s.coup, s.version, "leave", choice=0),
                    ActionButton(CHAT, s.coup, s.version, "leave", ask=True)):
         with pytest.raises(Forged):
-            decode_press(ENGINE, s, 2, button, leave, private=False)
+            decode_press(Sight(ENGINE, s), 2, button, leave, private=False)
     plain = ActionButton(CHAT, s.coup, s.version, "leave")
-    assert decode_press(ENGINE, s, 2, plain, leave, private=False) == Act({"kind": "leave"})
+    assert decode_press(Sight(ENGINE, s), 2, plain, leave, private=False) == Act({"kind": "leave"})

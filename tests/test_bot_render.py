@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot import render
-from bot.specs import amount_field, collect_buttons
+from bot.specs import Sight, amount_field, collect_buttons
 from games import registry
 from games.cards import pretty
 from games.engine import Join, SeatView, Start, TableView, parse_action
@@ -71,7 +71,7 @@ def test_table_message_and_buttons_never_show_a_hidden_card(name: str) -> None:
         for engine, state in play(name, seed, 40):
             view = engine.view(state, None)
             text = render.table_text("en", view, 1.0e9, [])
-            buttons = collect_buttons(engine, state, view)
+            buttons = collect_buttons(Sight(engine, state))
             markup = render.keyboard("en", -5, view, buttons,
                                      {k for k in buttons.kinds if amount_field(engine, k)},
                                      True)

@@ -102,6 +102,9 @@ class RecordingBot:
     async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> Any:
         """The courier's raw calls, answered as Telegram's JSON would be."""
         kw = dict(api_kwargs)
+        if isinstance(kw.get("reply_markup"), str):  # the Bot API takes a JSON string
+            kw["reply_markup"] = InlineKeyboardMarkup.de_json(json.loads(kw["reply_markup"]),
+                                                              None)
         if method == "sendMessage":
             msg = await self.send_message(kw["chat_id"], kw["text"], kw.get("reply_markup"))
             return {"message_id": msg.message_id}
