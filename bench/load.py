@@ -28,12 +28,17 @@ traffic.
     .venv/bin/python bench/load.py [--game chemin_de_fer] [--chats 20] [--players 4]
         [--seconds 60] [--timeout 10] [--telegram-limits] [--transport aiohttp|httpx]
 
-``--compare`` runs, one after the other and each in its own process, both transports
-for every game of ``--games`` at every size of ``--sizes`` (httpx then aiohttp for
-each pair, so that both meet the same moment of a shared, noisy machine) and prints a
-side-by-side table of bot CPU ms per step, steps per second and press latency:
+``--compare`` runs, one after the other and each in its own process, two variants of
+the bot for every game of ``--games`` at every size of ``--sizes`` (each pair back to
+back, so that both meet the same moment of a shared, noisy machine) and prints a
+side-by-side table of bot CPU ms per step, steps per second and press latency. The
+variants are both transports (httpx then aiohttp) or, with ``--baseline REV``, the bot
+as it was at commit REV and the bot of this checkout; ``--rounds N`` repeats every pair
+N times. The baseline is exported with ``git archive`` and run with the driver reading
+its own rules of play (``BENCH_ROOT``: its bot, games and e2e harness, this sandbox),
+so that the old bot is played as its own tests played it:
 
-    .venv/bin/python bench/load.py --compare [--seconds 30]
+    .venv/bin/python bench/load.py --compare [--seconds 30] [--baseline REV] [--rounds 1]
         [--games chemin_de_fer,twenty_one,stud_poker] [--sizes 20,200]
 """
 
@@ -54,8 +59,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e")]
+HERE = Path(__file__).resolve().parents[1]
+# BENCH_ROOT: another checkout whose bot, games and e2e harness (the rules of play) are used;
+# the sandbox is always this checkout's
+ROOT = Path(os.environ.get("BENCH_ROOT") or HERE).resolve()
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "e2e"), str(HERE)]
 
 # The e2e harness's bot process and button codec: the same `python -m bot` start and the
 # same reading of buttons and of the ⏳ line. Its Game class is not reused: it re-reads
@@ -452,6 +460,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return {
             "game": args.game,
             "transport": args.transport,
+            "bot_root": str(ROOT),
             "chats": args.chats,
             "players": args.players,
             "seconds": round(seconds, 1),
@@ -493,29 +502,57 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         tmp.cleanup()
 
 
-COMPARE_COLUMNS = ("game", "chats", "transport", "bot_cpu_ms_per_step", "steps_per_second",
+COMPARE_COLUMNS = ("game", "chats", "bot", "bot_cpu_ms_per_step", "steps_per_second",
                    "p50_ms", "p95_ms", "errors", "driver_cpu_s", "load_1m")
 
 
+def baseline_checkout(rev: str) -> Path:
+    """The repository's tree at ``rev``, exported once into a temporary directory."""
+    commit = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", rev],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    where = Path(tempfile.gettempdir()) / f"banco-baseline-{commit}"
+    if not (where / "bot").is_dir():
+        where.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(HERE), "archive", commit],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
+        # a bot from before OVERALL_MESSAGES_PER_SECOND had the 30/s cap fixed in code: lift
+        # it in the copy, so that the old bot too is measured rather than its limiter
+        limiter = where / "bot" / "ratelimit.py"
+        if limiter.exists():
+            code = limiter.read_text()
+            if "overall_per_second" not in code:
+                limiter.write_text(code.replace("OVERALL_PER_SECOND = 30\n",
+                                                "OVERALL_PER_SECOND = 10**9\n"))
+    return where
+
+
 def compare(args: argparse.Namespace) -> None:
-    """Both transports, pair by pair, each run its own process; a table at the end."""
+    """Two variants of the bot, pair by pair, each run its own process; a table at the end."""
+    if args.baseline:
+        old = baseline_checkout(args.baseline)
+        variants = [(args.baseline, [], {"BENCH_ROOT": str(old)}), ("this", [], {})]
+    else:
+        variants = [(t, ["--transport", t], {}) for t in TRANSPORTS]
     rows: list[dict[str, Any]] = []
     for game in args.games.split(","):
         for chats in (int(n) for n in args.sizes.split(",")):
-            for transport in TRANSPORTS:
+            for _, (label, extra, env) in ((r, v) for r in range(args.rounds)
+                                           for v in variants):
                 cmd = [sys.executable, str(Path(__file__).resolve()), "--game", game,
                        "--chats", str(chats), "--players", str(args.players),
                        "--seconds", str(args.seconds), "--timeout", str(args.timeout),
-                       "--transport", transport]
-                out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+                       *extra]
+                out = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                                     env={**os.environ, **env})
                 try:
                     r = json.loads(out.stdout)
                 except ValueError:
-                    print(f"{game} x{chats} {transport} failed:\n{out.stderr[-2000:]}",
+                    print(f"{game} x{chats} {label} failed:\n{out.stderr[-2000:]}",
                           file=sys.stderr)
                     continue
                 errors = r["errors"]
-                row = {"game": game, "chats": chats, "transport": transport,
+                row = {"game": game, "chats": chats, "bot": label,
                        "bot_cpu_ms_per_step": r["bot_cpu_ms_per_step"],
                        "steps_per_second": r["steps_per_second"],
                        "p50_ms": r["press_answer_ms"]["p50"],
@@ -548,7 +585,12 @@ def main() -> None:
     parser.add_argument("--transport", choices=TRANSPORTS, default="aiohttp",
                         help="the bot's HTTP client (TRANSPORT); httpx is PTB's default")
     parser.add_argument("--compare", action="store_true",
-                        help="both transports for --games x --sizes; prints a table")
+                        help="two bots for --games x --sizes; prints a table")
+    parser.add_argument("--baseline", default="",
+                        help="with --compare: the bot at this commit against this checkout's "
+                             "(default: httpx against aiohttp)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --compare: how many times each pair runs")
     parser.add_argument("--games", default="chemin_de_fer,twenty_one,stud_poker")
     parser.add_argument("--sizes", default="20,200", help="numbers of chats, comma-separated")
     args = parser.parse_args()
