@@ -38,6 +38,9 @@ POOL_TIMEOUT_MESSAGE = ("Pool timeout: All connections in the connection pool ar
                         "Request was *not* sent to Telegram. Consider adjusting the connection "
                         "pool size or the pool timeout.")
 JSON = "application/json"
+# A body this small goes to the transport's buffer at once (its high-water mark is 64 KiB):
+# writing it cannot stall, so it needs no write deadline (the read timeout follows it).
+SOCKET_BUFFERED = 64 * 1024
 
 
 class _WriteDeadline(payload.Payload):
@@ -191,7 +194,7 @@ class AiohttpRequest(BaseRequest):
                 body = form()
             else:
                 body = payload.BytesPayload(request_data.json_payload, content_type=JSON)
-            if write is not None:
+            if write is not None and (body.size is None or body.size > SOCKET_BUFFERED):
                 body = _WriteDeadline(body, write)
 
         if self._pool.locked():
