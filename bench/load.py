@@ -384,7 +384,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     bot = BotProcess(handle.url, data_dir, timeout=args.timeout,
                      extra={"GROUP_MESSAGES_PER_MINUTE": limit,
                             "OVERALL_MESSAGES_PER_SECOND": "30" if args.telegram_limits else "0",
-                            "TRANSPORT": args.transport})
+                            "TRANSPORT": args.transport,
+                            # as in production: no test hook writes what each step showed
+                            "TEST_HOOKS": "0"})
     figures = Figures()
     tables: list[Table] = []
     world = handle.world
