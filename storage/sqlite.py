@@ -7,6 +7,10 @@ reads anything: a second process (or a second storage object on the same
 file) waits up to ``busy_timeout`` and then sees the committed version, which
 is what makes the optimistic version check race-free.
 
+Each public method is one plain function run whole on the connection's thread
+(one round trip from the event loop, transaction included), not a sequence
+of awaited statements: see :func:`_on_thread`.
+
 Durability: ``synchronous=NORMAL`` (the default here) in WAL mode never
 corrupts the database and never breaks atomicity, but a power loss (not a
 process crash) can undo the last few commits, which then were never
@@ -22,10 +26,9 @@ import datetime as dt
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 import aiosqlite
 
@@ -51,6 +54,7 @@ from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations, sqlite_statements
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+T = TypeVar("T")
 
 _TABLE_COLUMNS = "chat_id, game, settings, state, version, deadline, meta, rev"
 _OUTBOX_COLUMNS = "id, chat_id, kind, target, payload, created_at, attempts"
@@ -61,6 +65,54 @@ _PRUNE_SENT = (
     "DELETE FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL AND id <= ("
     " SELECT id FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL"
     " ORDER BY id DESC LIMIT 1 OFFSET ?)")
+# Items finished by one UPDATE of finish_outbox_many: three parameters each, far below
+# SQLite's limit on parameters per statement (32766 since 3.32, 999 before).
+_FINISH_CHUNK = 300
+
+
+async def _on_thread(db: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(conn, *args)`` run on ``db``'s worker thread, with its raw :class:`sqlite3.Connection`.
+
+    Every public aiosqlite call (execute, a fetch, a cursor's close, BEGIN,
+    COMMIT) is a round trip to that thread: a future, a queue put, a thread
+    wake-up and a ``call_soon_threadsafe`` back to the event loop. A unit of
+    work awaited statement by statement cost some 25 of them per table step;
+    as one synchronous function it costs one. ``Connection._execute`` (queue a
+    function for the thread) and ``Connection._conn`` are private, but they
+    are what aiosqlite's own public methods are built on (checked on 0.22);
+    this is the only place that touches them. ``fn`` runs on the thread that
+    owns the connection, after whatever was queued before it, so nothing else
+    runs on the connection in the middle of it. Once queued it runs to its end
+    even if the awaiting task is cancelled: a cancelled unit of work commits or
+    rolls back whole, and the caller does not learn which.
+    """
+    return cast(T, await db._execute(fn, db._conn, *args))  # type: ignore[no-untyped-call]
+
+
+def _transaction(conn: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(conn, *args)`` as one unit of work: committed if it returns, else rolled back.
+
+    ``BEGIN IMMEDIATE`` takes the file's writer lock before ``fn`` reads anything.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(conn, *args)
+        conn.execute("COMMIT")
+    except sqlite3.IntegrityError as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if _is_negative_balance(exc):
+            raise InsufficientFunds("an account would go below zero") from exc
+        raise
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _fetchall(conn: sqlite3.Connection, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+    return conn.execute(sql, args).fetchall()
 
 
 def _table(row: sqlite3.Row | tuple[Any, ...]) -> TableRecord:
@@ -80,6 +132,97 @@ def _is_negative_balance(exc: sqlite3.IntegrityError) -> bool:
     # The CHECK (balance >= 0) of wallets or table_accounts: the database, not
     # Python, is what refuses an overdraft.
     return "CHECK constraint failed: balance >= 0" in str(exc)
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+    applied = {row[0] for row in _fetchall(conn, "SELECT version FROM schema_migrations")}
+    for migration in migrations("sqlite"):
+        if migration.version in applied:
+            continue
+        for statement in sqlite_statements(migration.sql):
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                     (migration.version, migration.name, time.time()))
+
+
+def _wallet_row(conn: sqlite3.Connection, chat_id: int, user_id: int) -> tuple[str, int] | None:
+    row = conn.execute("SELECT name, balance FROM wallets WHERE chat_id = ? AND user_id = ?",
+                       (chat_id, user_id)).fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def _on_table(conn: sqlite3.Connection, chat_id: int, user_id: int) -> int:
+    row = conn.execute("SELECT COALESCE(SUM(balance), 0) FROM table_accounts"
+                       " WHERE chat_id = ? AND owner = ?", (chat_id, user_id)).fetchone()
+    return int(row[0])
+
+
+def _wallet(conn: sqlite3.Connection, chat_id: int, user_id: int) -> Wallet:
+    row = _wallet_row(conn, chat_id, user_id)
+    assert row is not None
+    return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
+                  on_table=_on_table(conn, chat_id, user_id))
+
+
+def _issue(conn: sqlite3.Connection, *, chat_id: int, user_id: int, amount: int, kind: str,
+           now: float) -> None:
+    """Book ``amount`` from the house to the wallet (grant or bonus) as its own step."""
+    if amount == 0:
+        return
+    step_id = conn.execute(
+        "INSERT INTO steps (chat_id, kind, coup, game, version, created_at)"
+        " VALUES (?, ?, 0, '', NULL, ?)", (chat_id, kind, now)).lastrowid
+    reason = "starting_grant" if kind == "grant" else "daily_bonus"
+    conn.executemany(
+        "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
+        " created_at) VALUES (?, ?, 0, ?, ?, ?, ?, '', ?)",
+        [(step_id, chat_id, HOUSE, None, -amount, reason, now),
+         (step_id, chat_id, f"wallet:{user_id}", user_id, amount, reason, now)])
+    conn.execute("UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
+                 (amount, chat_id, user_id))
+
+
+def _stale_or_missing(conn: sqlite3.Connection, chat_id: int) -> StorageError:
+    row = conn.execute("SELECT version, rev FROM tables WHERE chat_id = ?",
+                       (chat_id,)).fetchone()
+    if row is None:
+        return TableNotFound(str(chat_id))
+    return StaleVersion(f"table of chat {chat_id} is at version {row[0]}, rev {row[1]}")
+
+
+def _queue(conn: sqlite3.Connection, chat_id: int, drafts: Sequence[OutboxDraft],
+           now: float) -> None:
+    """Append ``drafts`` to the chat's outbox inside the caller's unit of work, in order."""
+    if drafts:
+        conn.executemany(
+            "INSERT INTO outbox (chat_id, kind, target, payload, created_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(chat_id, d.kind, d.target, json.dumps(d.payload), now) for d in drafts])
+
+
+def _finish_outbox(conn: sqlite3.Connection, done: Sequence[tuple[int, int | None]],
+                   now: float) -> None:
+    """Mark ``done`` sent (an UPDATE per chunk of items), then prune the (chat, kind)s touched.
+
+    An id listed twice keeps its first message id, as when the items were
+    finished one by one (the second finds the row sent already).
+    """
+    touched: set[tuple[int, str]] = set()
+    for start in range(0, len(done), _FINISH_CHUNK):
+        chunk = done[start:start + _FINISH_CHUNK]
+        cases = " ".join(["WHEN ? THEN ?"] * len(chunk))
+        marks = ", ".join("?" * len(chunk))
+        rows = _fetchall(
+            conn,
+            f"UPDATE outbox SET sent_at = ?, message_id = CASE id {cases} END, payload = '{{}}'"
+            f" WHERE id IN ({marks}) AND sent_at IS NULL RETURNING chat_id, kind",
+            (now, *(value for pair in chunk for value in pair), *(i for i, _ in chunk)))
+        touched.update((r[0], r[1]) for r in rows)
+    for chat_id, kind in touched:
+        conn.execute(_PRUNE_SENT, (chat_id, kind, chat_id, kind, KEEP_SENT))
 
 
 class SqliteStorage:
@@ -108,18 +251,20 @@ class SqliteStorage:
         # module's implicit deferred BEGIN would take the writer lock too late.
         db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
-            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-            async with db.execute("PRAGMA journal_mode = WAL") as cur:
-                mode = await cur.fetchone()
-            if self.path != ":memory:" and (mode is None or str(mode[0]).lower() != "wal"):
-                raise StorageError(f"could not switch {self.path} to WAL mode")
-            await db.execute(f"PRAGMA synchronous = {self.synchronous}")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await self._migrate(db)
+            await _on_thread(db, self._setup)
         except BaseException:
             await db.close()
             raise
         self._db = db
+
+    def _setup(self, conn: sqlite3.Connection) -> None:
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        if self.path != ":memory:" and (mode is None or str(mode[0]).lower() != "wal"):
+            raise StorageError(f"could not switch {self.path} to WAL mode")
+        conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        _transaction(conn, _migrate)
 
     async def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -127,123 +272,55 @@ class SqliteStorage:
             db, self._db = self._db, None
             await db.close()
 
-    async def _migrate(self, db: aiosqlite.Connection) -> None:
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            await db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
-            async with db.execute("SELECT version FROM schema_migrations") as cur:
-                applied = {row[0] for row in await cur.fetchall()}
-            for migration in migrations("sqlite"):
-                if migration.version in applied:
-                    continue
-                for statement in sqlite_statements(migration.sql):
-                    await db.execute(statement)
-                await db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
-                                 (migration.version, migration.name, time.time()))
-            await db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
-            raise
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` in one trip to the connection's thread (see :func:`_on_thread`).
 
-    def _conn(self) -> aiosqlite.Connection:
+        Under the lock, as every unit: a read must not run inside another
+        coroutine's open transaction. (Whole units run on the one thread cannot
+        interleave anyway; the lock keeps that true whatever a unit does.)
+        """
         if self._db is None:
             raise StorageError("storage is not open")
-        return self._db
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One unit of work: commits if the block ends normally, otherwise rolls back."""
-        db = self._conn()
         async with self._lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                if _is_negative_balance(exc):
-                    raise InsufficientFunds("an account would go below zero") from exc
-                raise
-            except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
+            return await _on_thread(self._db, fn, *args)
 
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
-        # Same lock: a read must not run inside another coroutine's open transaction.
-        db = self._conn()
-        async with self._lock:
-            yield db
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` as one unit of work (see :func:`_transaction`), in one trip."""
+        return await self._run(_transaction, fn, *args)
 
     # -------------------------------------------------------------- wallets
 
-    async def _wallet_row(self, db: aiosqlite.Connection, chat_id: int,
-                          user_id: int) -> tuple[str, int] | None:
-        rows = list(await db.execute_fetchall(
-            "SELECT name, balance FROM wallets WHERE chat_id = ? AND user_id = ?",
-            (chat_id, user_id)))
-        return (rows[0][0], rows[0][1]) if rows else None
-
-    async def _on_table(self, db: aiosqlite.Connection, chat_id: int, user_id: int) -> int:
-        rows = list(await db.execute_fetchall(
-            "SELECT COALESCE(SUM(balance), 0) FROM table_accounts"
-            " WHERE chat_id = ? AND owner = ?", (chat_id, user_id)))
-        return int(rows[0][0])
-
-    async def _issue(self, db: aiosqlite.Connection, *, chat_id: int, user_id: int,
-                     amount: int, kind: str, now: float) -> None:
-        """Book ``amount`` from the house to the wallet (grant or bonus) as its own step."""
-        if amount == 0:
-            return
-        cur = await db.execute(
-            "INSERT INTO steps (chat_id, kind, coup, game, version, created_at)"
-            " VALUES (?, ?, 0, '', NULL, ?)", (chat_id, kind, now))
-        step_id = cur.lastrowid
-        reason = "starting_grant" if kind == "grant" else "daily_bonus"
-        await db.executemany(
-            "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
-            " created_at) VALUES (?, ?, 0, ?, ?, ?, ?, '', ?)",
-            [(step_id, chat_id, HOUSE, None, -amount, reason, now),
-             (step_id, chat_id, f"wallet:{user_id}", user_id, amount, reason, now)])
-        await db.execute(
-            "UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
-            (amount, chat_id, user_id))
-
-    async def _ensure_wallet(self, db: aiosqlite.Connection, *, chat_id: int, user_id: int,
-                             name: str, now: float) -> None:
-        cur = await db.execute(
+    def _ensure_wallet(self, conn: sqlite3.Connection, *, chat_id: int, user_id: int, name: str,
+                       now: float) -> None:
+        cur = conn.execute(
             "INSERT INTO wallets (chat_id, user_id, name, balance, created_at)"
             " VALUES (?, ?, ?, 0, ?) ON CONFLICT DO NOTHING", (chat_id, user_id, name, now))
         if cur.rowcount == 1:
-            await self._issue(db, chat_id=chat_id, user_id=user_id,
-                              amount=self.starting_grant, kind="grant", now=now)
+            _issue(conn, chat_id=chat_id, user_id=user_id, amount=self.starting_grant,
+                   kind="grant", now=now)
         elif name:
-            await db.execute("UPDATE wallets SET name = ? WHERE chat_id = ? AND user_id = ?"
-                             " AND name <> ?", (name, chat_id, user_id, name))
+            conn.execute("UPDATE wallets SET name = ? WHERE chat_id = ? AND user_id = ?"
+                         " AND name <> ?", (name, chat_id, user_id, name))
 
     async def wallet(self, *, chat_id: int, user_id: int, name: str = "") -> Wallet:
         """The player's wallet, created on first use with the starting grant from the house.
 
         A non-empty ``name`` replaces the stored display name.
         """
-        async with self._read() as db:
-            row = await self._wallet_row(db, chat_id, user_id)
+        def created(conn: sqlite3.Connection) -> Wallet:
+            self._ensure_wallet(conn, chat_id=chat_id, user_id=user_id, name=name,
+                                now=time.time())
+            return _wallet(conn, chat_id, user_id)
+
+        def unit(conn: sqlite3.Connection) -> Wallet:
+            # Plain reads first; a transaction only when the wallet is new or renamed.
+            row = _wallet_row(conn, chat_id, user_id)
             if row is not None and (not name or row[0] == name):
                 return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
-                              on_table=await self._on_table(db, chat_id, user_id))
-        async with self._write() as db:
-            await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name=name,
-                                      now=time.time())
-            row = await self._wallet_row(db, chat_id, user_id)
-            assert row is not None
-            on_table = await self._on_table(db, chat_id, user_id)
-        return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
-                      on_table=on_table)
+                              on_table=_on_table(conn, chat_id, user_id))
+            return _transaction(conn, created)
+
+        return await self._run(unit)
 
     async def claim_daily_bonus(self, *, chat_id: int, user_id: int, today: dt.date) -> Wallet:
         """Credit the daily bonus once per calendar day; raises :class:`BonusAlreadyClaimed`.
@@ -253,22 +330,20 @@ class SqliteStorage:
         """
         day = today.isoformat()
         now = time.time()
-        async with self._write() as db:
-            await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name="", now=now)
-            async with db.execute(
+
+        def unit(conn: sqlite3.Connection) -> Wallet:
+            self._ensure_wallet(conn, chat_id=chat_id, user_id=user_id, name="", now=now)
+            if not _fetchall(
+                    conn,
                     "UPDATE wallets SET last_bonus_day = ? WHERE chat_id = ? AND user_id = ?"
                     " AND (last_bonus_day IS NULL OR last_bonus_day < ?) RETURNING 1",
-                    (day, chat_id, user_id, day)) as cur:
-                claimed = await cur.fetchone()
-            if claimed is None:
+                    (day, chat_id, user_id, day)):
                 raise BonusAlreadyClaimed(day)
-            await self._issue(db, chat_id=chat_id, user_id=user_id, amount=self.daily_bonus,
-                              kind="bonus", now=now)
-            row = await self._wallet_row(db, chat_id, user_id)
-            assert row is not None
-            on_table = await self._on_table(db, chat_id, user_id)
-        return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
-                      on_table=on_table)
+            _issue(conn, chat_id=chat_id, user_id=user_id, amount=self.daily_bonus,
+                   kind="bonus", now=now)
+            return _wallet(conn, chat_id, user_id)
+
+        return await self._write(unit)
 
     # --------------------------------------------------------------- tables
 
@@ -282,14 +357,17 @@ class SqliteStorage:
         """
         now = time.time()
         meta = meta or {}
+        row = (chat_id, game, json.dumps(settings), state_json, version, json.dumps(meta),
+               now, now)
+
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO tables (chat_id, game, settings, state, version, deadline, meta,"
+                " created_at, updated_at, rev) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, 0)", row)
+            _queue(conn, chat_id, outbox, now)
+
         try:
-            async with self._write() as db:
-                await db.execute(
-                    "INSERT INTO tables (chat_id, game, settings, state, version, deadline, meta,"
-                    " created_at, updated_at, rev) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, 0)",
-                    (chat_id, game, json.dumps(settings), state_json, version, json.dumps(meta),
-                     now, now))
-                await self._queue(db, chat_id, outbox, now)
+            await self._write(unit)
         except sqlite3.IntegrityError as exc:
             if "UNIQUE constraint failed: tables.chat_id" in str(exc):
                 raise TableExists(str(chat_id)) from None
@@ -299,74 +377,48 @@ class SqliteStorage:
 
     async def load_table(self, *, chat_id: int) -> TableRecord:
         """The chat's open table; raises :class:`TableNotFound`."""
-        async with self._read() as db:
-            rows = list(await db.execute_fetchall(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE chat_id = ?", (chat_id,)))
+        rows = await self._run(
+            _fetchall, f"SELECT {_TABLE_COLUMNS} FROM tables WHERE chat_id = ?", (chat_id,))
         if not rows:
             raise TableNotFound(str(chat_id))
         return _table(rows[0])
 
     async def open_tables(self) -> list[TableRecord]:
         """Every open table, by chat id (resumed at start-up)."""
-        async with self._read() as db, db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY chat_id") as cur:
-            rows = await cur.fetchall()
+        rows = await self._run(
+            _fetchall, f"SELECT {_TABLE_COLUMNS} FROM tables ORDER BY chat_id")
         return [_table(row) for row in rows]
 
-    async def _stale_or_missing(self, db: aiosqlite.Connection, chat_id: int) -> StorageError:
-        async with db.execute("SELECT version, rev FROM tables WHERE chat_id = ?",
-                              (chat_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return TableNotFound(str(chat_id))
-        return StaleVersion(f"table of chat {chat_id} is at version {row[0]}, rev {row[1]}")
-
-    @staticmethod
-    async def _queue(db: aiosqlite.Connection, chat_id: int, drafts: Sequence[OutboxDraft],
-                     now: float) -> None:
-        """Append ``drafts`` to the chat's outbox inside the caller's unit of work, in order."""
-        if drafts:
-            await db.executemany(
-                "INSERT INTO outbox (chat_id, kind, target, payload, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [(chat_id, d.kind, d.target, json.dumps(d.payload), now) for d in drafts])
-
-    async def _book(self, db: aiosqlite.Connection, *, chat_id: int, kind: str, coup: int,
-                    game: str, version: int | None, booking: Booking, now: float) -> int:
-        """Append the step and its ledger rows and move the balances; returns the step id.
-
-        Statements are batched (``executemany``): each await is a round trip to
-        the connection's thread, and those dominate a step's cost.
-        """
+    def _book(self, conn: sqlite3.Connection, *, chat_id: int, kind: str, coup: int, game: str,
+              version: int | None, booking: Booking, now: float) -> int:
+        """Append the step and its ledger rows and move the balances; returns the step id."""
         users = [user_id for user_id, _ in booking.wallets]
         if users:
             marks = ", ".join("?" * len(users))
-            known = {row[0] for row in await db.execute_fetchall(
-                f"SELECT user_id FROM wallets WHERE chat_id = ? AND user_id IN ({marks})",
+            known = {row[0] for row in _fetchall(
+                conn, f"SELECT user_id FROM wallets WHERE chat_id = ? AND user_id IN ({marks})",
                 (chat_id, *users))}
             for user_id in users:
                 if user_id not in known:
-                    await self._ensure_wallet(db, chat_id=chat_id, user_id=user_id, name="",
-                                              now=now)
-        cur = await db.execute(
+                    self._ensure_wallet(conn, chat_id=chat_id, user_id=user_id, name="", now=now)
+        step_id = conn.execute(
             "INSERT INTO steps (chat_id, kind, coup, game, version, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)", (chat_id, kind, coup, game, version, now))
-        step_id = cur.lastrowid
+            " VALUES (?, ?, ?, ?, ?, ?)", (chat_id, kind, coup, game, version, now)).lastrowid
         assert step_id is not None
         if booking.rows:
-            await db.executemany(
+            conn.executemany(
                 "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(step_id, chat_id, coup, r.account, r.owner, r.delta, r.reason, game, now)
                  for r in booking.rows])
         if booking.wallets:
-            await db.executemany(
+            conn.executemany(
                 "UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
                 [(delta, chat_id, user_id) for user_id, delta in booking.wallets])
         credits = [(chat_id, a, owner, d) for a, d, owner in booking.table if d > 0]
         debits = [(d, chat_id, a) for a, d, _ in booking.table if d < 0]
         if credits:
-            await db.executemany(
+            conn.executemany(
                 "INSERT INTO table_accounts (chat_id, account, owner, balance)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (chat_id, account)"
                 " DO UPDATE SET balance = balance + excluded.balance", credits)
@@ -374,7 +426,7 @@ class SqliteStorage:
             # A debit goes through UPDATE so the CHECK sees the resulting balance
             # (an upsert would check the negative insert row first); a debit of an
             # account that has no row matches nothing and is an overdraft too.
-            cur = await db.executemany(
+            cur = conn.executemany(
                 "UPDATE table_accounts SET balance = balance + ? WHERE chat_id = ? AND account = ?",
                 debits)
             if cur.rowcount != len(debits):
@@ -403,20 +455,23 @@ class SqliteStorage:
         meta_json = None if meta is None else json.dumps(meta)
         rev_check = "" if expected_rev is None else " AND rev = ?"
         rev_args = () if expected_rev is None else (expected_rev,)
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
+
+        def unit(conn: sqlite3.Connection) -> int:
+            rows = _fetchall(
+                conn,
                 "UPDATE tables SET state = ?, version = ?, deadline = ?,"
                 " meta = COALESCE(?, meta), rev = rev + 1, updated_at = ?"
                 f" WHERE chat_id = ? AND version = ?{rev_check} RETURNING game",
                 (state_json, version, deadline, meta_json, now, chat_id, expected_version,
-                 *rev_args)))
+                 *rev_args))
             if not rows:
-                raise await self._stale_or_missing(db, chat_id)
-            step_id = await self._book(db, chat_id=chat_id, kind="step", coup=coup,
-                                       game=rows[0][0], version=version, booking=booking,
-                                       now=now)
-            await self._queue(db, chat_id, outbox, now)
-        return step_id
+                raise _stale_or_missing(conn, chat_id)
+            step_id = self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=rows[0][0],
+                                 version=version, booking=booking, now=now)
+            _queue(conn, chat_id, outbox, now)
+            return step_id
+
+        return await self._write(unit)
 
     async def update_meta(self, *, chat_id: int, meta: dict[str, Any], expected_rev: int,
                           outbox: Sequence[OutboxDraft] = ()) -> int:
@@ -427,15 +482,20 @@ class SqliteStorage:
         the same unit of work.
         """
         now = time.time()
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
+        meta_json = json.dumps(meta)
+
+        def unit(conn: sqlite3.Connection) -> int:
+            rows = _fetchall(
+                conn,
                 "UPDATE tables SET meta = ?, rev = rev + 1, updated_at = ?"
                 " WHERE chat_id = ? AND rev = ? RETURNING rev",
-                (json.dumps(meta), now, chat_id, expected_rev)))
+                (meta_json, now, chat_id, expected_rev))
             if not rows:
-                raise await self._stale_or_missing(db, chat_id)
-            await self._queue(db, chat_id, outbox, now)
-        return int(rows[0][0])
+                raise _stale_or_missing(conn, chat_id)
+            _queue(conn, chat_id, outbox, now)
+            return int(rows[0][0])
+
+        return await self._write(unit)
 
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
@@ -448,25 +508,26 @@ class SqliteStorage:
         """
         booking = plan(transfers)
         now = time.time()
-        async with self._write() as db:
-            async with db.execute("SELECT game, version FROM tables WHERE chat_id = ?",
-                                  (chat_id,)) as cur:
-                row = await cur.fetchone()
+
+        def unit(conn: sqlite3.Connection) -> int:
+            row = conn.execute("SELECT game, version FROM tables WHERE chat_id = ?",
+                               (chat_id,)).fetchone()
             if row is None:
                 raise TableNotFound(str(chat_id))
             if row[1] != expected_version:
                 raise StaleVersion(f"table of chat {chat_id} is at version {row[1]}")
-            step_id = await self._book(db, chat_id=chat_id, kind="close", coup=coup, game=row[0],
-                                       version=expected_version, booking=booking, now=now)
-            async with db.execute("SELECT COUNT(*) FROM table_accounts"
-                                  " WHERE chat_id = ? AND balance <> 0", (chat_id,)) as cur:
-                left = await cur.fetchone()
+            step_id = self._book(conn, chat_id=chat_id, kind="close", coup=coup, game=row[0],
+                                 version=expected_version, booking=booking, now=now)
+            left = conn.execute("SELECT COUNT(*) FROM table_accounts"
+                                " WHERE chat_id = ? AND balance <> 0", (chat_id,)).fetchone()
             if left is not None and left[0]:
                 raise InsufficientFunds("chips are still on the table")
-            await db.execute("DELETE FROM table_accounts WHERE chat_id = ?", (chat_id,))
-            await db.execute("DELETE FROM tables WHERE chat_id = ?", (chat_id,))
-            await self._queue(db, chat_id, outbox, now)
-        return step_id
+            conn.execute("DELETE FROM table_accounts WHERE chat_id = ?", (chat_id,))
+            conn.execute("DELETE FROM tables WHERE chat_id = ?", (chat_id,))
+            _queue(conn, chat_id, outbox, now)
+            return step_id
+
+        return await self._write(unit)
 
     # --------------------------------------------------------------- outbox
 
@@ -474,10 +535,9 @@ class SqliteStorage:
                              limit: int = 500) -> list[OutboxItem]:
         """Undelivered outbox items of one chat (or of all chats), by id."""
         where, args = ("", ()) if chat_id is None else (" AND chat_id = ?", (chat_id,))
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL{where}"
-                " ORDER BY id LIMIT ?", (*args, limit))
+        rows = await self._run(
+            _fetchall, f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL{where}"
+            " ORDER BY id LIMIT ?", (*args, limit))
         return [_outbox_item(row) for row in rows]
 
     async def outbox_attempt(self, *, item_id: int) -> int:
@@ -485,10 +545,9 @@ class SqliteStorage:
 
         Raises :class:`OutboxItemNotFound` if there is no such row.
         """
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
-                "UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
-                (item_id,)))
+        rows = await self._write(
+            _fetchall, "UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
+            (item_id,))
         if not rows:
             raise OutboxItemNotFound(str(item_id))
         return int(rows[0][0])
@@ -504,90 +563,78 @@ class SqliteStorage:
 
     async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
         """:meth:`finish_outbox` for several items (id, message id) in one unit."""
-        async with self._write() as db:
-            pruned: set[tuple[int, str]] = set()
-            for item_id, message_id in done:
-                rows = list(await db.execute_fetchall(
-                    "UPDATE outbox SET sent_at = ?, message_id = ?, payload = '{}'"
-                    " WHERE id = ? AND sent_at IS NULL RETURNING chat_id, kind",
-                    (time.time(), message_id, item_id)))
-                pruned.update((r[0], r[1]) for r in rows)
-            for chat_id, kind in pruned:
-                await db.execute(_PRUNE_SENT, (chat_id, kind, chat_id, kind, KEEP_SENT))
+        await self._write(_finish_outbox, done, time.time())
 
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
         """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT message_id FROM outbox WHERE chat_id = ? AND sent_at IS NOT NULL"
-                " AND kind = ? AND message_id IS NOT NULL ORDER BY id DESC LIMIT ?",
-                (chat_id, kind, limit))
+        rows = await self._run(
+            _fetchall, "SELECT message_id FROM outbox WHERE chat_id = ? AND sent_at IS NOT NULL"
+            " AND kind = ? AND message_id IS NOT NULL ORDER BY id DESC LIMIT ?",
+            (chat_id, kind, limit))
         return [int(row[0]) for row in rows]
 
     async def outbox_chats(self) -> list[int]:
         """Chats with undelivered outbox items (resumed at start-up), ascending."""
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT DISTINCT chat_id FROM outbox WHERE sent_at IS NULL ORDER BY chat_id")
+        rows = await self._run(
+            _fetchall, "SELECT DISTINCT chat_id FROM outbox WHERE sent_at IS NULL ORDER BY chat_id")
         return [int(row[0]) for row in rows]
 
     # ------------------------------------------------------------ read side
 
     async def table_accounts(self, *, chat_id: int) -> dict[str, int]:
         """Non-zero balances of the chat's table accounts."""
-        async with self._read() as db:
-            rows = await db.execute_fetchall(
-                "SELECT account, balance FROM table_accounts WHERE chat_id = ? AND balance <> 0"
-                " ORDER BY account", (chat_id,))
+        rows = await self._run(
+            _fetchall, "SELECT account, balance FROM table_accounts WHERE chat_id = ?"
+            " AND balance <> 0 ORDER BY account", (chat_id,))
         return {row[0]: row[1] for row in rows}
 
     async def leaderboard(self, *, chat_id: int, limit: int = 10) -> list[Wallet]:
         """Richest players of the chat (wallet + on the table), richest first, then by user id."""
-        async with self._read() as db, db.execute(
-                "SELECT w.user_id, w.name, w.balance, COALESCE(t.on_table, 0)"
-                " FROM wallets w LEFT JOIN ("
-                "   SELECT owner, SUM(balance) AS on_table FROM table_accounts"
-                "   WHERE chat_id = ? AND owner IS NOT NULL GROUP BY owner"
-                " ) t ON t.owner = w.user_id"
-                " WHERE w.chat_id = ?"
-                " ORDER BY w.balance + COALESCE(t.on_table, 0) DESC, w.user_id LIMIT ?",
-                (chat_id, chat_id, limit)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._run(
+            _fetchall,
+            "SELECT w.user_id, w.name, w.balance, COALESCE(t.on_table, 0)"
+            " FROM wallets w LEFT JOIN ("
+            "   SELECT owner, SUM(balance) AS on_table FROM table_accounts"
+            "   WHERE chat_id = ? AND owner IS NOT NULL GROUP BY owner"
+            " ) t ON t.owner = w.user_id"
+            " WHERE w.chat_id = ?"
+            " ORDER BY w.balance + COALESCE(t.on_table, 0) DESC, w.user_id LIMIT ?",
+            (chat_id, chat_id, limit))
         return [Wallet(chat_id=chat_id, user_id=r[0], name=r[1], balance=r[2], on_table=r[3])
                 for r in rows]
 
     async def recent_coups(self, *, chat_id: int, user_id: int,
                            limit: int = 10) -> list[LedgerEntry]:
         """The player's latest ledger rows in the chat (wallet, stack, stake), newest first."""
-        async with self._read() as db, db.execute(
-                "SELECT step_id, chat_id, coup, account, delta, reason, game, created_at"
-                " FROM ledger WHERE chat_id = ? AND owner = ? ORDER BY entry_id DESC LIMIT ?",
-                (chat_id, user_id, limit)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._run(
+            _fetchall,
+            "SELECT step_id, chat_id, coup, account, delta, reason, game, created_at"
+            " FROM ledger WHERE chat_id = ? AND owner = ? ORDER BY entry_id DESC LIMIT ?",
+            (chat_id, user_id, limit))
         return [LedgerEntry(step_id=r[0], chat_id=r[1], coup=r[2], account=r[3], delta=r[4],
                             reason=r[5], game=r[6], created_at=r[7]) for r in rows]
 
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""
-        async with self._read() as db, db.execute(
-                "SELECT language FROM chats WHERE chat_id = ?", (chat_id,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+        rows = await self._run(
+            _fetchall, "SELECT language FROM chats WHERE chat_id = ?", (chat_id,))
+        return None if not rows else cast(str | None, rows[0][0])
 
     async def set_chat_language(self, *, chat_id: int, language: str) -> None:
         """Remember the chat's language."""
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
-                " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
-                (chat_id, language))
+        await self._write(
+            _fetchall,
+            "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
+            (chat_id, language))
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""
-        out: dict[str, int] = {}
-        async with self._read() as db:
+        def unit(conn: sqlite3.Connection) -> dict[str, int]:
+            out: dict[str, int] = {}
             for key, sql in AUDIT_QUERIES.items():
-                async with db.execute(sql) as cur:
-                    row = await cur.fetchone()
+                row = conn.execute(sql).fetchone()
                 out[key] = int(row[0]) if row else 0
-        return out
+            return out
+
+        return await self._run(unit)
