@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import threading
+from pathlib import Path
 
 from bot.app import configure_logging, run
 from bot.config import Settings
@@ -11,8 +13,11 @@ from bot.config import Settings
 SANDBOX_TOKEN = "100000:sandbox"
 
 
-def start_sandbox_thread(host: str, port: int) -> str:
-    """Run the fake Bot API server in its own thread and event loop; returns its URL."""
+def start_sandbox_thread(host: str, port: int, state_path: Path | None = None) -> str:
+    """Run the fake Bot API server in its own thread and event loop; returns its URL.
+
+    With `state_path` the sandbox keeps its world in that file across restarts (saved
+    once more at exit)."""
     from sandbox.server import start_sandbox
 
     ready: dict[str, str] = {}
@@ -21,8 +26,12 @@ def start_sandbox_thread(host: str, port: int) -> str:
     def serve() -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        handle = loop.run_until_complete(start_sandbox(host, port))
+        handle = loop.run_until_complete(start_sandbox(host, port, state_path))
         ready["url"] = handle.url
+        if state_path is not None:
+            atexit.register(
+                lambda: asyncio.run_coroutine_threadsafe(handle.save(), loop).result(5)
+            )
         started.set()
         loop.run_forever()
 
@@ -39,7 +48,9 @@ def main() -> None:
     if settings.bot_token:
         run(settings, settings.bot_token, settings.api_base_url())
         return
-    url = start_sandbox_thread(settings.sandbox_host, settings.sandbox_port)
+    url = start_sandbox_thread(
+        settings.sandbox_host, settings.sandbox_port, settings.data_dir / "sandbox.json"
+    )
     print(f"Sandbox page: {url}/", flush=True)
     run(settings, SANDBOX_TOKEN, f"{url}/bot")
 

@@ -1,4 +1,5 @@
-"""`python -m sandbox --host 127.0.0.1 --port 8081`: run the sandbox server alone."""
+"""`python -m sandbox --host 127.0.0.1 --port 8081 [--state FILE]`: run the sandbox server alone
+(with --state, its users, chats and messages are kept in FILE across restarts)."""
 
 from __future__ import annotations
 
@@ -6,16 +7,23 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
+from pathlib import Path
 
 from sandbox.server import start_sandbox
 
 
-async def _serve(host: str, port: int) -> None:
-    handle = await start_sandbox(host, port)
+async def _serve(host: str, port: int, state: Path | None) -> None:
+    handle = await start_sandbox(host, port, state)
     print(f"Sandbox page:   {handle.url}/", flush=True)
     print(f"Bot API base:   {handle.bot_api_url}  (BOT_API_BASE_URL={handle.url})", flush=True)
+    if state is not None:
+        print(f"State file:     {state}", flush=True)
+    stopped = asyncio.Event()
+    with contextlib.suppress(NotImplementedError):  # SIGTERM saves the state too
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped.set)
     try:
-        await asyncio.Event().wait()
+        await stopped.wait()
     finally:
         await handle.stop()
 
@@ -25,10 +33,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)
+    parser.add_argument(
+        "--state", type=Path, default=None, metavar="FILE",
+        help="keep the world (users, chats, messages) in this JSON file across restarts",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(args.host, args.port))
+        asyncio.run(_serve(args.host, args.port, args.state))
 
 
 if __name__ == "__main__":

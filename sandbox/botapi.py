@@ -116,8 +116,28 @@ def check_can_write(chat: Chat) -> None:
         raise ApiError(403, f"Forbidden: bot is not a member of the {chat.type} chat")
 
 
+MAX_PLACEHOLDER = 64  # characters of ForceReply's input_field_placeholder
+
+
+def check_force_reply(markup: dict[str, Any]) -> dict[str, Any]:
+    """ForceReply: ``force_reply`` true, an optional 1-64 character placeholder, an optional
+    ``selective``. (Telegram's server quietly sends a message without markup for a false
+    ``force_reply``; the sandbox refuses it, since the bot then never gets its reply.)"""
+    if markup["force_reply"] is not True:
+        raise bad_request("can't parse reply keyboard markup: force_reply must be True")
+    placeholder = markup.get("input_field_placeholder")
+    if placeholder is not None and not 1 <= utf16_len(placeholder) <= MAX_PLACEHOLDER:
+        raise bad_request(
+            "can't parse reply keyboard markup: input_field_placeholder must be 1-64 characters"
+        )
+    return markup
+
+
 def check_markup(markup: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Refuse inline keyboards Telegram refuses: callback data over 64 bytes, no action."""
+    """Refuse inline keyboards Telegram refuses: callback data over 64 bytes, no action;
+    and ForceReply markups outside its rules."""
+    if markup is not None and "force_reply" in markup:
+        return check_force_reply(markup)
     if markup is None or "inline_keyboard" not in markup:
         return markup
     actions = [
@@ -298,7 +318,7 @@ async def send_message(world: World, params: dict[str, Any]) -> Any:
             if not reply.get("allow_sending_without_reply"):
                 raise bad_request("message to be replied not found")
         else:
-            extra["reply_to_message"] = world.message_json(original)
+            extra["reply_to_message"] = world.replied_json(original)
     if "link_preview_options" in params:
         extra["link_preview_options"] = params["link_preview_options"]
     message = world.new_message(chat.id, BOT_ID, text, entities, markup, extra)

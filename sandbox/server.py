@@ -4,7 +4,8 @@
     /sandbox/...           JSON control API for tests and the page
     /                      the web page (page.html)
 
-`start_sandbox(host, port)` runs it inside the current event loop.
+`start_sandbox(host, port, state_path)` runs it inside the current event loop; with a
+state path the world is loaded from that JSON file and saved back to it (sandbox/persist.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import logging
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -22,12 +24,14 @@ from aiohttp import web
 from sandbox import botapi
 from sandbox.botapi import MAX_CALLBACK_DATA
 from sandbox.formatting import auto_entities
+from sandbox.persist import StateFile
 from sandbox.spec import ApiError, validate_call
 from sandbox.state import BOT_ID, INVALID_TOKENS, CallbackQuery, Fault, World
 
 log = logging.getLogger(__name__)
 
 WORLD_KEY = web.AppKey("world", World)
+STATE_KEY = web.AppKey("state", StateFile)
 
 _DEFAULT_DESCRIPTIONS = {
     400: "Bad Request",
@@ -295,7 +299,7 @@ async def send(request: web.Request) -> web.Response:
         replied = world.find_message(chat.id, int(body["reply_to"]))
         if replied is None:
             raise ControlError(400, "the message replied to does not exist")
-        extra["reply_to_message"] = world.message_json(replied)
+        extra["reply_to_message"] = world.replied_json(replied)
     message = world.new_message(chat.id, user.id, text, auto_entities(text), extra=extra)
     reason = None
     if delivered and chat.type != "private" and chat.bot_status != "administrator":
@@ -525,10 +529,21 @@ async def page(request: web.Request) -> web.Response:
     return web.Response(text=html, content_type="text/html")
 
 
-def make_app(world: World | None = None) -> web.Application:
-    """The aiohttp application with all routes."""
+async def _touch_state(request: web.Request, response: web.StreamResponse) -> None:
+    """After any request that may change the world (Bot API calls, control POSTs and
+    DELETEs), schedule a save of the state file."""
+    if request.method in ("GET", "HEAD") and not request.path.startswith("/bot"):
+        return
+    request.app[STATE_KEY].touch()
+
+
+def make_app(world: World | None = None, state: StateFile | None = None) -> web.Application:
+    """The aiohttp application with all routes; with `state`, changes are saved to it."""
     app = web.Application(middlewares=[control_errors], client_max_size=64 * 1024 * 1024)
     app[WORLD_KEY] = world or World()
+    if state is not None:
+        app[STATE_KEY] = state
+        app.on_response_prepare.append(_touch_state)
     app.router.add_get("/", page)
     app.router.add_route("*", "/bot{token}/{method}", bot_api)
     app.router.add_post("/sandbox/reset", reset)
@@ -562,30 +577,47 @@ class SandboxHandle:
     url: str
     world: World
     runner: web.AppRunner
+    state: StateFile | None = None
 
     @property
     def bot_api_url(self) -> str:
         """What to give python-telegram-bot as base_url (it appends token/method)."""
         return f"{self.url}/bot"
 
+    async def save(self) -> None:
+        """Write the state file now (nothing without one)."""
+        if self.state is not None:
+            await self.state.flush()
+
     async def stop(self) -> None:
-        """Close the server and every open request."""
+        """Close the server and every open request, then save the state file."""
         for query in self.world.callbacks.values():
             query.answered.set()
         if self.world.poller is not None and not self.world.poller.done():
             self.world.poller.set_result(None)
         self.world.changed.set()
         await self.runner.cleanup()
+        await self.save()
 
 
-async def start_sandbox(host: str = "127.0.0.1", port: int = 8081) -> SandboxHandle:
-    """Start the sandbox in the running event loop; port 0 picks a free port."""
+async def start_sandbox(
+    host: str = "127.0.0.1", port: int = 8081, state_path: Path | None = None
+) -> SandboxHandle:
+    """Start the sandbox in the running event loop; port 0 picks a free port.
+
+    With `state_path` the world is loaded from that file if it exists and saved to it
+    after changes (at most once a second) and at stop(); without, it lives in memory only.
+    """
     world = World()
-    runner = web.AppRunner(make_app(world), access_log=None, shutdown_timeout=1.0)
+    state = None
+    if state_path is not None:
+        state = StateFile(world, Path(state_path))
+        state.load()
+    runner = web.AppRunner(make_app(world, state), access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
     bound = runner.addresses[0][1]
     url = f"http://{host}:{bound}"
     log.info("sandbox listening on %s", url)
-    return SandboxHandle(url=url, world=world, runner=runner)
+    return SandboxHandle(url=url, world=world, runner=runner, state=state)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import itertools
+import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from sandbox.formatting import auto_entities
@@ -141,6 +141,9 @@ class Message:
             "deleted": self.deleted,
             "pinned": self.pinned,
         }
+        replied = self.extra.get("reply_to_message")
+        if replied is not None:
+            out["reply_to_message_id"] = replied["message_id"]
         if "new_chat_members" in self.extra:
             out["new_chat_members"] = [m["id"] for m in self.extra["new_chat_members"]]
         return out
@@ -222,6 +225,31 @@ class CallbackQuery:
         }
 
 
+class Counter:
+    """Hands out 1, 2, 3...; unlike itertools.count its next value can be read and set,
+    so ids keep increasing across a save and a reload."""
+
+    def __init__(self, start: int = 1) -> None:
+        self.next = start
+
+    def __iter__(self) -> Counter:
+        return self
+
+    def __next__(self) -> int:
+        value = self.next
+        self.next += 1
+        return value
+
+
+# The version of World.snapshot()'s shape; restore() refuses others.
+SNAPSHOT_VERSION = 1
+
+
+def _plain(obj: Any, skip: str) -> dict[str, Any]:
+    """A dataclass's fields as a dict (copied), leaving out one that is not data."""
+    return {f.name: copy.deepcopy(getattr(obj, f.name)) for f in fields(obj) if f.name != skip}
+
+
 def _int_or_zero(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
@@ -240,15 +268,15 @@ class World:
         self.messages: dict[int, list[Message]] = {}
         self.next_message_id: dict[int, int] = {}
         self.updates: list[dict[str, Any]] = []
-        self.update_ids = itertools.count(1)
+        self.update_ids = Counter()
         # updates injected verbatim (fuzzing): delivered whatever allowed_updates says
         self.raw_update_ids: set[int] = set()
         self.allowed_updates: list[str] = []
         self.callbacks: dict[str, CallbackQuery] = {}
-        self.callback_ids = itertools.count(1)
+        self.callback_ids = Counter()
         self.faults: list[Fault] = []
         self.log: list[dict[str, Any]] = []
-        self.log_ids = itertools.count(1)
+        self.log_ids = Counter()
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.webhook: dict[str, Any] = {"url": ""}
         self.poller: asyncio.Future[None] | None = None
@@ -355,11 +383,19 @@ class World:
             out["text"] = message.text
         if message.entities:
             out["entities"] = copy.deepcopy(message.entities)
-        if message.reply_markup is not None:
+        if message.reply_markup is not None and "inline_keyboard" in message.reply_markup:
+            # a Message carries only an inline keyboard: a ForceReply or reply keyboard
+            # shapes the recipients' input field and is never sent back
             out["reply_markup"] = copy.deepcopy(message.reply_markup)
         if message.edit_date is not None:
             out["edit_date"] = message.edit_date
         out.update(copy.deepcopy(message.extra))
+        return out
+
+    def replied_json(self, message: Message) -> dict[str, Any]:
+        """A message as the reply_to_message of another: Telegram nests no further reply."""
+        out = self.message_json(message)
+        out.pop("reply_to_message", None)
         return out
 
     # --- updates --------------------------------------------------------------
@@ -507,3 +543,69 @@ class World:
             entry["description"] = response.get("description")
         self.log.append(entry)
         return entry
+
+    # --- saving and loading ------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """What a restart keeps, as JSON-ready data.
+
+        Kept: users, chats, messages (with edits), each chat's next message id, the updates
+        the bot has not confirmed yet (Telegram keeps them for the bot too), the next
+        update id, presses and their answers, the next press and log numbers, commands,
+        the webhook and allowed_updates. Not kept: the call log itself, injected faults,
+        flood limits and their clock, and the bot's waiting getUpdates.
+        """
+        return {
+            "version": SNAPSHOT_VERSION,
+            "users": [asdict(u) for u in self.users.values()],
+            "chats": [_plain(c, skip="user") for c in self.chats.values()],
+            "messages": [
+                [chat_id, [asdict(m) for m in items]] for chat_id, items in self.messages.items()
+            ],
+            "next_message_id": [[chat_id, n] for chat_id, n in self.next_message_id.items()],
+            "updates": copy.deepcopy(self.updates),
+            "next_update_id": self.update_ids.next,
+            "raw_update_ids": sorted(self.raw_update_ids),
+            "allowed_updates": list(self.allowed_updates),
+            "callbacks": [_plain(q, skip="answered") for q in self.callbacks.values()],
+            "next_callback_id": self.callback_ids.next,
+            "next_log_seq": self.log_ids.next,
+            "commands": [
+                {"scope": json.loads(scope), "language_code": language, "commands": items}
+                for (scope, language), items in self.commands.items()
+            ],
+            "webhook": dict(self.webhook),
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Replace everything with a snapshot() (raises ValueError for another version)."""
+        if data.get("version") != SNAPSHOT_VERSION:
+            raise ValueError(f"unknown sandbox state version {data.get('version')!r}")
+        self.reset()
+        for raw in data["users"]:
+            user = User(**raw)
+            self.users[user.id] = user
+        for raw in data["chats"]:
+            chat = Chat(**raw)
+            if chat.type == "private":
+                chat.user = self.users.get(chat.id)
+            self.chats[chat.id] = chat
+        for chat_id, items in data["messages"]:
+            self.messages[int(chat_id)] = [Message(**m) for m in items]
+        self.next_message_id = {int(k): int(v) for k, v in data["next_message_id"]}
+        self.updates = list(data["updates"])
+        self.update_ids = Counter(int(data["next_update_id"]))
+        self.raw_update_ids = {int(x) for x in data["raw_update_ids"]}
+        self.allowed_updates = list(data["allowed_updates"])
+        for raw in data["callbacks"]:
+            query = CallbackQuery(**raw)
+            if query.answer is not None:
+                query.answered.set()
+            self.callbacks[query.id] = query
+        self.callback_ids = Counter(int(data["next_callback_id"]))
+        self.log_ids = Counter(int(data["next_log_seq"]))
+        self.commands = {
+            (json.dumps(c["scope"], sort_keys=True), c["language_code"]): c["commands"]
+            for c in data["commands"]
+        }
+        self.webhook = dict(data["webhook"])
