@@ -185,10 +185,15 @@ async def scroll_width(page: Any) -> int:
 
 @needs_chromium
 async def test_phone_width_one_chat_a_drawer_and_no_sideways_scroll(
-    page_at: Any, ids: dict[str, int]
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
 ) -> None:
+    # wide things: an unbroken word, a long link, a long pre line, five buttons in a row
+    await sb.send(GROUP, BOB, "Look " + "A" * 120 + " https://example.org/" + "x" * 150)
+    row = [{"text": f"Raise by {n} chips", "callback_data": f"r{n}"} for n in range(1, 6)]
+    await call(botapi, "sendMessage", chat_id=GROUP, parse_mode="HTML",
+               text="<pre>" + "K♠ " * 60 + "</pre>", reply_markup={"inline_keyboard": [row]})
     page = await page_at(PHONE)
-    await page.wait_for_selector("#groupchat .msg.bot")
+    await page.wait_for_selector("#groupchat .msg.bot .kb >> text=Raise by 5 chips")
 
     assert await scroll_width(page) <= 390
     assert not await page.is_visible("#sidebar")
