@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 
 MAX_BACKOFF = 20.0
 BATCH = 100
+# Sent DMs are marked done together, every chat's at once, this long after the first of
+# them: one write for a burst of steps instead of one per step. A crash before that write
+# sends them again (DMs are at least once; group messages are marked done one by one).
+FINISH_DELAY = 0.05
 # How many message ids after the last known table message may hold the twin of a table
 # message whose first post's answer was lost (other people's messages interleave).
 TWIN_WINDOW = 20
@@ -100,6 +104,10 @@ class Courier:
         self.newest: dict[int, int] = {}
         self.listener: asyncio.Task[None] | None = None
         self.stopping = False
+        # DMs sent and not yet marked done (id -> message id), and the write that will
+        self.sent_dms: dict[int, int | None] = {}
+        self.finisher: asyncio.TimerHandle | None = None
+        self.finishing: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ life
 
@@ -121,6 +129,11 @@ class Courier:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+        if self.finisher is not None:
+            self.finisher.cancel()
+        if self.finishing is not None:
+            await asyncio.gather(self.finishing, return_exceptions=True)
+        await self._finish_dms()
 
     def regained(self, chat_id: int) -> None:
         """The bot is back in the group: deliver again."""
@@ -163,17 +176,14 @@ class Courier:
                 if chat_id in self.unsent:
                     self.unsent.discard(chat_id)
                     items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
-                    sent_dms: list[tuple[int, int | None]] = []
                     for item in items:
+                        if item.id in self.sent_dms:
+                            continue  # sent; its done mark is on its way
                         if item.kind == DM:
-                            sent_dms.append((item.id, await self._dm(item)))
+                            self.sent_dms[item.id] = await self._dm(item)
+                            self._finish_soon()
                             continue
-                        if sent_dms:
-                            await self.storage.finish_outbox_many(done=sent_dms)
-                            sent_dms = []
                         await self._deliver(item)
-                    if sent_dms:
-                        await self.storage.finish_outbox_many(done=sent_dms)
                     if len(items) == BATCH:
                         self.unsent.add(chat_id)
                         continue
@@ -183,6 +193,31 @@ class Courier:
         except Lost:
             self.lost.add(chat_id)
             await self.tables.group_lost(chat_id)
+
+    def _finish_soon(self) -> None:
+        if self.finisher is None and not self.stopping:
+            self.finisher = asyncio.get_running_loop().call_later(FINISH_DELAY, self._finish)
+
+    def _finish(self) -> None:
+        self.finisher = None
+        if self.finishing is None or self.finishing.done():
+            self.finishing = asyncio.get_running_loop().create_task(self._finish_dms())
+        else:  # a write is under way: the next one after it
+            self._finish_soon()
+
+    async def _finish_dms(self) -> None:
+        """Mark every sent DM done in one write (they stay skipped until it commits)."""
+        done = list(self.sent_dms.items())
+        if not done:
+            return
+        try:
+            await self.storage.finish_outbox_many(done=done)
+        except Exception:  # the storage failed: they are tried again
+            log.exception("marking %d DMs done failed", len(done))
+            self._finish_soon()
+            return
+        for item_id, _ in done:
+            self.sent_dms.pop(item_id, None)
 
     async def _deliver(self, item: OutboxItem) -> None:
         if item.kind == DM:
