@@ -24,7 +24,7 @@ from telegram import (
     InlineKeyboardMarkup,
     Update,
 )
-from telegram.constants import ChatType
+from telegram.constants import ChatType, ParseMode
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
@@ -33,7 +33,7 @@ from bot.callbacks import ActionButton, Malformed, MyCards, NewTable, SetLanguag
 from bot.delivery import Courier
 from bot.languages import Languages
 from bot.presses import Outcome, Presses
-from bot.rulebook import chunks, rules_text
+from bot.rulebook import chunks, rules_text, to_html
 from bot.tables import Tables, parse_setting
 from games import registry
 from storage.base import BonusAlreadyClaimed, Storage
@@ -233,17 +233,17 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules GAME: the rules text in the chat's language."""
     lang = await chat_lang(update, context)
-    games = ", ".join(registry.GAMES)
     if not args(context) or args(context)[0].lower() not in registry.GAMES:
-        await reply(update, i18n.t(lang, "rules_usage", games=games))
+        await reply(update, "\n".join([i18n.t(lang, "rules_pick"), *(
+            f"{i18n.game_name(lang, g)} — /rules {g}" for g in registry.GAMES)]))
         return
     game = args(context)[0].lower()
     text = rules_text(game, lang)
     if text is None:
         await reply(update, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
         return
-    for part in chunks(text):
-        await reply(update, part)
+    for part in chunks(to_html(text)):
+        await reply(update, part, parse_mode=ParseMode.HTML)
 
 
 async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

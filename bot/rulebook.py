@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 RULES_DIR = Path(__file__).parent / "rules"
@@ -17,6 +19,43 @@ def rules_text(game: str, lang: str) -> str | None:
         except (FileNotFoundError, IsADirectoryError):
             continue
     return None
+
+
+# The Markdown our rules files use: **bold**, *italic*, `code`, within one line.
+_INLINE = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*|`([^`]+)`")
+
+
+def _inline(text: str) -> str:
+    out: list[str] = []
+    last = 0
+    for m in _INLINE.finditer(text):
+        out.append(html.escape(text[last:m.start()], quote=False))
+        bold, italic, code = m.groups()
+        if bold is not None:
+            out.append(f"<b>{_inline(bold)}</b>")
+        elif italic is not None:
+            out.append(f"<i>{_inline(italic)}</i>")
+        else:
+            out.append(f"<code>{html.escape(code, quote=False)}</code>")
+        last = m.end()
+    out.append(html.escape(text[last:], quote=False))
+    return "".join(out)
+
+
+def to_html(markdown: str) -> str:
+    """The rules' Markdown as Telegram HTML: a ``#`` heading in bold, ``- `` items as
+    bullets, ``**bold**``, ``*italic*`` and ``code``; every other character escaped. No tag
+    spans a line, so the text may be cut at any line break."""
+    lines = []
+    for line in markdown.splitlines():
+        heading = re.match(r"#{1,6}\s+(.*)", line)
+        if heading:
+            lines.append(f"<b>{_inline(heading.group(1).strip())}</b>")
+        elif re.match(r"[-*]\s+", line):
+            lines.append("• " + _inline(re.sub(r"^[-*]\s+", "", line)))
+        else:
+            lines.append(_inline(line))
+    return "\n".join(lines)
 
 
 def chunks(text: str, size: int = CHUNK) -> list[str]:

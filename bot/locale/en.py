@@ -39,7 +39,7 @@ TEXTS: dict[str, str] = {
     "bonus_ok": "Daily bonus: +{amount}. Wallet: {balance}.",
     "bonus_taken": "You have already taken today's bonus.",
     "rules_missing": "No rules text for {game} yet.",
-    "rules_usage": "Usage: /rules GAME, one of: {games}",
+    "rules_pick": "Rules of which game?",
     "language_pick": "Language of this chat:",
     "language_set": "Language: English.",
     "admins_only": "Only chat administrators can do that.",

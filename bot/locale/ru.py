@@ -38,7 +38,7 @@ TEXTS: dict[str, str] = {
     "bonus_ok": "Ежедневный бонус: +{amount}. В кошельке: {balance}.",
     "bonus_taken": "Сегодняшний бонус уже получен.",
     "rules_missing": "Правил для игры {game} пока нет.",
-    "rules_usage": "Использование: /rules ИГРА, одна из: {games}",
+    "rules_pick": "Правила какой игры?",
     "language_pick": "Язык этого чата:",
     "language_set": "Язык: русский.",
     "admins_only": "Это могут только администраторы чата.",
