@@ -399,8 +399,17 @@ def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() ->
         ("stack:2", "wallet:2", 450), ("stack:3", "wallet:3", 480),
         ("stake:2", "wallet:2", 50), ("stake:3", "wallet:3", 20)]
     assert kinds(step.events) == ["table_closed", "shoe_revealed"]
-    assert step.events[0].data == {"coup": 0, "void": True, "returned": [
+    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
         {"player": 1, "amount": 1000}, {"player": 2, "amount": 500},
         {"player": 3, "amount": 500}]}
     assert step.events[1].data["order"][:6] == HANDS
     assert step.state.seats == [] and ENGINE.awaiting(step.state) == []
+
+
+def test_the_first_coup_is_number_one_from_the_call_to_stake_to_its_settlement() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, [*HANDS, "5h", "5c"], joining=False)
+    assert ENGINE.awaiting(s) == [2] and s.coup == 1 and ENGINE.view(s, None).coup == 1
+    s, events = play(s, (2, Stake(amount=40)))
+    settled = next(e for e in events if e.kind == "coup_settled")
+    assert settled.data["coup"] == 1
+    assert ENGINE.awaiting(s) == [3] and s.coup == 2  # the next punter's coup is number 2

@@ -203,6 +203,8 @@ def advance_staking(ctx: Ctx) -> None:
     while s.queue:
         seat = seat_of(s, s.queue[0])
         if seat.cards and stake_bounds(s, seat)[1] > 0:
+            if not s.coup_open:  # his coup begins: it is numbered now
+                s.coup, s.coup_open = s.coup + 1, True
             return
         ctx.emit(public("stake_skipped", player=seat.player, reason="no_chips"))
         s.used += seat.cards
@@ -219,7 +221,6 @@ def turn_card(ctx: Ctx) -> None:
     s = ctx.st
     p = seat_of(s, s.queue[0])
     card = _draw(ctx)
-    s.coup += 1
     won = punter_wins(card, p.cards)
     ctx.emit(public("card_turned", punter=p.player, card=card))
     # The punter's cards are shown: joiners have chips on them and must be able to check.
@@ -237,6 +238,7 @@ def turn_card(ctx: Ctx) -> None:
     ctx.emit(settlement("coup_settled", coup=s.coup, punter=p.player, card=card, won=won,
                      bank=s.bank, results=[{"player": a, "net": b} for a, b in results]))
     s.last = LastCoup(punter=p.player, card=card, cards=list(p.cards), won=won, results=results)
+    s.coup_open = False
     s.used += [*p.cards, card]
     p.cards = []
     s.queue.pop(0)

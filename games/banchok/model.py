@@ -126,6 +126,9 @@ class State(GameState):
     joiners: list[PlayerId] = Field(default_factory=list)
     no_joining: bool = False
     last: LastCoup | None = None
+    coup_open: bool = False
+    """A punter has been called to stake under ``coup`` and it is not settled yet: each
+    coup is numbered when its punter is called, so the table never shows coup 0."""
 
 
 Ctx = banking.Ctx[State]
