@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
+from games import registry
 from games.cards import DECK, Shoe
 from games.engine import Join, Start
 from games.poker.common import PokerEngine, PokerState
@@ -39,3 +41,16 @@ def seated(engine: PokerEngine, stacks: Sequence[int], shoes: Sequence[Shoe],
         state = engine.apply(state, i, Join(name=f"P{i}", buy_in=amount)).state
     state = state.model_copy(update={"queued_shoes": list(shoes)})
     return engine.apply(state, 1, Start()).state
+
+
+def stud_after_first_bet(seed: int = 3) -> tuple[Any, Any]:
+    """Five-card stud, three players P1..P3 with 100 each: the first to act has bet 2, the
+    next is to act. The engine and the state."""
+    engine = registry.engine("stud_poker")
+    state = engine.new_table({}, random.Random(seed))
+    for p in (1, 2, 3):
+        state = engine.apply(state, p, Join(name=f"P{p}", buy_in=100)).state
+    state = engine.apply(state, 1, Start()).state
+    first = engine.awaiting(state)[0]
+    state = engine.apply(state, first, engine.action_types["bet"](amount=2)).state
+    return engine, state

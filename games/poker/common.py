@@ -431,10 +431,16 @@ class PokerEngine:
             raise self._refusal(s, kit, index, action)
         assert s.kit is not None
         p = f"p{index + 1}"
-        if isinstance(action, Check | Call):
+        if isinstance(action, Check):
             self._log(s, kit, f"{p} cc")
-            ctx.events.append(public("checked" if isinstance(action, Check) else "called",
-                                     player=seat.player, amount=kit.bets[index]))
+            ctx.events.append(public("checked", player=seat.player))
+        elif isinstance(action, Call):
+            # what the call put in: its stack before and after (the bets are already
+            # collected when the call closes the round)
+            before = kit.stacks[index]
+            self._log(s, kit, f"{p} cc")
+            ctx.events.append(public("called", player=seat.player,
+                                     amount=before - kit.stacks[index]))
         elif isinstance(action, Fold):
             self._log(s, kit, f"{p} f")
             seat.folded = True
@@ -579,8 +585,12 @@ class PokerEngine:
         nets = {str(p): kit.stacks[i] - hand.starting_stacks[i]
                 for i, p in enumerate(hand.players)}
         won = {str(p): kit.payoffs[i] + 0 for i, p in enumerate(hand.players)}
-        ctx.events.append(settlement("coup_settled", hand=s.coup, net=nets,
-                                 winners=[p for p, v in won.items() if v > 0]))
+        # the hands shown at a showdown (none when one player was left: he shows nothing)
+        shown = {str(e.data["player"]): e.data["value"] for e in ctx.events
+                 if e.kind == "hand_shown" and e.to is None} if len(live) > 1 else {}
+        ctx.events.append(settlement("coup_settled", hand=s.coup, coup=s.coup, net=nets,
+                                     nets=nets, hands=shown,
+                                     winners=[p for p, v in won.items() if v > 0]))
         ctx.events += self._reveal(s, live, finished=True)
         s.last_hand = FinishedHand(
             game=self.name, number=s.coup, kit=hand,
