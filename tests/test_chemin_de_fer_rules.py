@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from bot import render
 from games.cards import Shoe, timeout_cut
 from games.chemin_de_fer import ENGINE, banker_hint
 from games.chemin_de_fer.model import (
@@ -190,8 +191,16 @@ def test_rule_1_3_banco_ends_staking_and_caller_plays_alone() -> None:
     assert kinds(events)[:2] == ["banco_called", "cards_dealt"]
     # punters' natural 9 beats banker 5: player 3 alone wins 100
     assert stacks(state)[3] == 1100 and stacks(state)[2] == 1000
-    assert first(events, "coup_settled").data["results"] == [
-        {"player": 3, "net": 100}, {"player": 1, "net": -100}]
+    settled = first(events, "coup_settled").data
+    assert settled["results"] == [{"player": 3, "net": 100}, {"player": 1, "net": -100}]
+    # the shown hands in points, and who banked, for the settlement's headline
+    assert settled["hands"] == {"3": {"points": 9}, "1": {"points": 5}}
+    assert settled["banker"] == 1
+    names = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
+    assert render.settlement_text("en", "chemin_de_fer", 1, settled, names, []).splitlines() == [
+        "🏆 <b>Cy wins 100 with 9 points</b>", "Chemin de fer · coup #1 settled",
+        "Cy +100 · Ann (banker) −100"]
+    assert render.headline("ru", settled, names) == "Cy выигрывает 100: 9 очков"
 
 
 def test_rule_1_3_stake_cannot_exceed_the_punters_stack() -> None:

@@ -481,7 +481,9 @@ class BaccaratEngine:
             st.extra_shoes += 1
             ctx.emit(public("banker_baccara", player=st.banker, extra_shoes=st.extra_shoes))
         ctx.emit(settlement("coup_settled", coup=st.coup, banker=st.banker, bank=st.bank,
-                         banker_net=-sum(int(r["net"]) for r in results), results=results))
+                            banker_net=-sum(int(r["net"]) for r in results), results=results,
+                            hands={str(s.player): {"points": hand_points(s.cards)}
+                                   for s in hands}))
         for s in hands:
             st.discards.extend(s.cards)
         for s in st.seats:

@@ -296,8 +296,11 @@ def showdown(ctx: Ctx) -> None:
             results.append({"player": seat.player, "net": 0})
             ctx.move(stake(seat.player), stack(seat.player), seat.stake, "standoff")
         results.append({"player": banker, "net": 0})
+    # every hand in points, for the headline ("Dave wins 4 with 8 points")
+    hands = {str(seat.player): {"points": pp} for seat in punters} | {
+        str(banker): {"points": bp}}
     ctx.emit(settlement("coup_settled", coup=st.coup, outcome=outcome, results=results,
-                    bank=st.bank))
+                        bank=st.bank, banker=banker, hands=hands))
     st.last_coup = {"coup": st.coup, "outcome": outcome, "punters": st.punter_cards,
                     "punter_points": pp, "banker": st.banker_cards, "banker_points": bp}
     st.discarded += len(st.punter_cards) + len(st.banker_cards)

@@ -7,6 +7,8 @@ the transfers always change together.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games import banking
 from games.banking import cutter, is_seated, seat_of
 from games.cards import Shoe
@@ -268,6 +270,12 @@ def banker_should_buy(cards: list[str], bought: int) -> bool:
 # --------------------------------------------------------------- settlement
 
 
+def _points(cards: list[str]) -> dict[str, Any]:
+    """A hand's total as a settlement tells it: ``{"points": n}``, with ``bust`` over 21."""
+    n = total(cards)
+    return {"points": n, "bust": True} if n > 21 else {"points": n}
+
+
 def _settle(ctx: Ctx, show: bool = True) -> None:
     """Showdown and docs/rules.md §4.7, then the next coup.
 
@@ -306,9 +314,13 @@ def _settle(ctx: Ctx, show: bool = True) -> None:
         s.results.append(Result(player=seat.player, outcome=outcome, net=net,
                                 cards=list(seat.cards)))
     banker_net = -sum(r.net for r in s.results)
+    # the totals for the headline: the banker's is always shown; the punters' only when
+    # their cards were turned up (after a banker's 21 they stay hidden, §4.4)
+    totals = {str(r.player): _points(r.cards) for r in s.results if show} | {
+        str(banker.player): _points(banker.cards)}
     ctx.emit(settlement("coup_settled", coup=s.coup, banker=banker.player, banker_net=banker_net,
-                     banker_total=bank_total,
-                     results=[r.model_dump(exclude={"cards"}) for r in s.results]))
+                        banker_total=bank_total, hands=totals,
+                        results=[r.model_dump(exclude={"cards"}) for r in s.results]))
     for x in s.seats:
         s.discards = [*s.discards, *x.cards]
         x.cards, x.bought, x.shown, x.done, x.stake = [], 0, False, False, 0
