@@ -61,6 +61,7 @@ _HTML_TAGS = {
     "pre": "pre",
     "blockquote": "blockquote",
     "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",
 }
 _ATTR = re.compile(r"""([a-zA-Z_-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 
@@ -114,6 +115,13 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                     extra["expandable"] = True
                 elif name == "tg-emoji":
                     extra["custom_emoji_id"] = attrs.get("emoji-id", "")
+                elif name == "tg-time":
+                    if not attrs.get("unix", "").isdigit():
+                        raise _parse_error(
+                            f'Tag "tg-time" must have an integer "unix" at byte offset {offset}')
+                    extra["unix_time"] = int(attrs["unix"])
+                    if attrs.get("format"):
+                        extra["date_time_format"] = attrs["format"]
                 stack.append((name, out.length, extra))
             i = end + 1
             continue

@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import tempfile
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -641,3 +643,23 @@ async def test_an_unreadable_state_file_is_set_aside(tmp_path: Path) -> None:
     # the empty world was saved in its place, and loads
     assert json.loads(path.read_text("utf-8"))["users"] == []
     assert StateFile(handle.world, path).load() is True
+
+
+async def test_a_time_left_entity_counts_down_in_the_readers_terms(
+    page_at: Any, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    due = int(time.time()) + 30
+    sent = await call(botapi, "sendMessage", chat_id=GROUP, parse_mode="HTML",
+                      text=f'⏳ Ann · <tg-time unix="{due}" format="r">30 s</tg-time>')
+    page = await page_at(PHONE)
+    clock = page.locator(f'#groupchat .msg[data-id="{sent["message_id"]}"] time.dt')
+    await clock.wait_for()
+    first = await clock.inner_text()
+    found = re.fullmatch(r"in (\d+) sec\.?", first)
+    assert found and 25 <= int(found.group(1)) <= 30, first
+    await page.wait_for_timeout(2100)
+    later = re.fullmatch(r"in (\d+) sec\.?", await clock.inner_text())
+    assert later and int(later.group(1)) < int(found.group(1))
+    assert await clock.get_attribute("title")  # the local date and time
+    await page.screenshot(path=str(SHOTS / "time_left_390.png"))
+    assert not page.errors
