@@ -44,6 +44,8 @@ FINISH_DELAY = 0.05
 # How many message ids after the last known table message may hold the twin of a table
 # message whose first post's answer was lost (other people's messages interleave).
 TWIN_WINDOW = 20
+HTML = "HTML"
+"""Every text the bot drafts is Telegram HTML (values escaped, see :mod:`bot.i18n`)."""
 
 
 class Doorbell:
@@ -102,6 +104,7 @@ class Courier:
         self.shown: dict[int, Render] = {}
         self.reposting: set[int] = set()
         self.newest: dict[int, int] = {}
+        self.can_pin: dict[int, bool] = {}  # may the bot pin in the chat (asked once)
         self.listener: asyncio.Task[None] | None = None
         self.stopping = False
         # DMs sent and not yet marked done (id -> message id), and the write that will
@@ -139,6 +142,7 @@ class Courier:
         """The bot is back in the group: deliver again."""
         self.lost.discard(chat_id)
         self.table_ids.pop(chat_id, None)
+        self.can_pin.pop(chat_id, None)  # its rights may have changed
         self.doorbell.ring(chat_id)
 
     async def _listen(self) -> None:
@@ -243,7 +247,7 @@ class Courier:
         while True:
             try:
                 msg = await self._call("sendMessage", chat_id=item.target, text=text,
-                                       reply_markup=markup)
+                                       reply_markup=markup, parse_mode=HTML)
                 log.debug("DM to %s: %s", item.target, text)
                 return int(msg["message_id"])
             except RetryAfter as exc:
@@ -277,6 +281,8 @@ class Courier:
             await self.storage.finish_outbox(item_id=item.id)
             return
         before = await self._newest_known(item.chat_id)
+        previous = await self._table_id(item.chat_id)
+        previous_text = self.shown[item.chat_id].text if item.chat_id in self.shown else None
         earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
         uncertain: list[bool] = []
         message_id = await self._send(item.chat_id, render.text, render.markup_json, uncertain)
@@ -286,8 +292,48 @@ class Courier:
         self.table_ids[item.chat_id] = message_id
         self.shown[item.chat_id] = render
         self.reposting.discard(item.chat_id)
+        if previous is not None and previous != message_id:
+            await self._retire(item.chat_id, previous, previous_text)
+        await self._pin(item.chat_id, message_id)
         if (earlier_attempts > 0 or uncertain) and before is not None:
             await self._disarm_twin(item.chat_id, before, message_id)
+
+    async def _pin(self, chat_id: int, message_id: int) -> None:
+        """Pin the live table where the bot may (asked once per chat; a refusal ends it)."""
+        if chat_id > 0 or self.can_pin.get(chat_id) is False:
+            return
+        try:
+            if chat_id not in self.can_pin:
+                member = await self._call("getChatMember", chat_id=chat_id,
+                                          user_id=self.bot.id)
+                self.can_pin[chat_id] = member.get("status") == "creator" or bool(
+                    member.get("status") == "administrator" and member.get("can_pin_messages"))
+                if not self.can_pin[chat_id]:
+                    return
+            await self._call("pinChatMessage", chat_id=chat_id, message_id=message_id,
+                             disable_notification=True)
+        except RetryAfter:
+            return  # the next table message is pinned; this one stays live all the same
+        except TelegramError as exc:
+            log.info("chat %s: no pinning (%s)", chat_id, type(exc).__name__)
+            self.can_pin[chat_id] = False
+
+    async def _retire(self, chat_id: int, message_id: int, text: str | None) -> None:
+        """The table message a new one replaces loses its keyboard at once, and its text
+        shrinks to its header line and a pointer down: one chat, one live table."""
+        for _ in range(3):
+            try:
+                if text is None:  # not shown by this process: the keyboard goes, text stays
+                    await self._call("editMessageReplyMarkup", chat_id=chat_id,
+                                     message_id=message_id)
+                else:
+                    await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
+                                     text=text.split("\n", 1)[0] + " ⬇️", parse_mode=HTML)
+                return
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except TelegramError:  # gone, or not ours to edit any more
+                return
 
     async def _disarm_twin(self, chat_id: int, before: int, after: int) -> None:
         """An earlier post of this table message may have gone through unseen (a crash or a
@@ -352,7 +398,7 @@ class Courier:
         while True:
             try:
                 msg = await self._call("sendMessage", chat_id=chat_id, text=text,
-                                       reply_markup=markup)
+                                       reply_markup=markup, parse_mode=HTML)
                 self._seen(chat_id, msg["message_id"])
                 return int(msg["message_id"])
             except RetryAfter as exc:
@@ -379,7 +425,7 @@ class Courier:
         while True:
             try:
                 await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
-                                 text=text, reply_markup=markup)
+                                 text=text, reply_markup=markup, parse_mode=HTML)
                 return True
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))

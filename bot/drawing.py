@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup
+
 from bot import i18n, render
 from bot.render import Keyboard
 from bot.specs import Sight, amount_field, collect_buttons, player_buttons
-from games.engine import Event
+from games.engine import Event, Settlement
 from storage.base import OutboxDraft
 
 GROUP = "group"
@@ -59,15 +61,40 @@ def markup_json(markup: Keyboard | None) -> dict[str, Any] | None:
     return None if markup is None else markup.as_dict()
 
 
+TIMED_OUT = "host:timed_out"
+"""A coup log entry the host adds: these awaited players ran out of time."""
+
+
+def log_entry(event: Event) -> dict[str, Any]:
+    """A public event as the table record keeps it in the coup's log."""
+    return {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
+
+
+def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -> list[Markup]:
+    """The coup's log in ``lang``, drawn when shown (so /language changes it too)."""
+    out = []
+    for entry in log:
+        data = entry.get("data") or {}
+        if entry.get("kind") == TIMED_OUT:
+            who = ", ".join(names.get(p, str(p)) for p in data.get("players", ()))
+            out.append(i18n.t(lang, "timed_out", names=who))
+        else:
+            out.append(i18n.event_text(lang, Event(kind=str(entry.get("kind")), data=data),
+                                       names))
+    return out
+
+
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
-                 lines: Sequence[str]) -> Render:
+                 log: Sequence[dict[str, Any]], names: dict[int, str]) -> Render:
     """The group's table message: the public view, its buttons and the coup's log."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
     amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
     show_cards = any(s.face_down for s in view.seats)
-    text = render.table_text(lang, view, deadline if view.awaiting else None, lines,
-                             sight.private)
+    committed = bool(view.info.get("commitment") or view.info.get("commitments"))
+    text = render.table_text(lang, view, deadline if view.awaiting else None,
+                             log_lines(lang, log, {**names, **render.names_of(view)}),
+                             sight.private, committed=committed)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards)
     return Render(text, markup)
 
@@ -82,20 +109,39 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int) -> Key
     return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False)
 
 
-def direct_messages(lang: str, chat_id: int, sight: Sight, events: Sequence[Event],
-                    names: dict[int, str]) -> list[OutboxDraft]:
-    """Each reader's private events with his cards; in a private step every awaited player
-    also gets his decision keyboard (with his cards, or on its own)."""
-    readers: list[int] = []
-    for e in events:
-        for p in e.to or ():
-            if p not in readers:
-                readers.append(p)
+# Private events that only say what the DM's "Your cards" line says anyway.
+REPEATS = frozenset({"hand_seen", "cards_received"})
+
+
+def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
+                    events: Sequence[Event], names: dict[int, str]) -> list[OutboxDraft]:
+    """Each reader's private events with his cards, in his own language (``langs``); in a
+    private step every awaited player also gets his decision keyboard (with his cards, or on
+    its own). What a player was told about a coup this step settled comes first, under that
+    coup's number, before what he is dealt for the next."""
+    settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
+    earlier, later = (list(events), []) if settled_at is None else (
+        list(events[:settled_at]), list(events[settled_at:]))
+    if settled_at is not None:
+        data = events[settled_at].data
+        coup = data.get("coup", data.get("hand"))
+        # what follows the result but names the settled coup (a proof of its cards)
+        earlier += [e for e in later if coup is not None
+                    and e.data.get("coup", e.data.get("hand")) == coup]
+        later = [e for e in later if e not in earlier]
+        out = [OutboxDraft(kind=DM, target=player, payload={"text": render.dm_text(
+            langs[player], None, render.event_lines(langs[player], mine, names),
+            game=sight.view().game, coup=coup), "markup": None})
+            for player, mine in _private(earlier)]
+    else:
+        out, later = [], list(earlier)
     awaited = list(sight.view().awaiting)
-    private = awaited and sight.private
-    out = []
-    for player in [*readers, *(p for p in awaited if private and p not in readers)]:
-        mine = [e for e in events if e.to is not None and player in e.to]
+    mine_later = dict(_private(later))
+    if awaited and sight.private:
+        for p in awaited:
+            mine_later.setdefault(p, [])
+    for player, mine in mine_later.items():
+        lang = langs[player]
         lines = render.event_lines(lang, mine, names)
         markup = decision_keyboard(lang, chat_id, sight, player)
         if markup is not None:
@@ -104,6 +150,18 @@ def direct_messages(lang: str, chat_id: int, sight: Sight, events: Sequence[Even
                                payload={"text": render.dm_text(lang, sight.view(player), lines),
                                         "markup": markup_json(markup)}))
     return out
+
+
+def _private(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:
+    """Each reader of private events, in order of first mention, with his events (less
+    those that only repeat his cards)."""
+    readers: dict[int, list[Event]] = {}
+    for e in events:
+        for p in e.to or ():
+            mine = readers.setdefault(p, [])
+            if e.kind not in REPEATS:
+                mine.append(e)
+    return list(readers.items())
 
 
 def group_message(chat_id: int, text: str,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from telegram import (
     CallbackQuery,
     ChatMember,
     ChatMemberUpdated,
+    ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Update,
@@ -96,6 +98,7 @@ async def reply(update: Update, text: str, **kwargs: Any) -> None:
     msg = update.effective_message
     if msg is None or not text:
         return
+    kwargs.setdefault("parse_mode", ParseMode.HTML)  # every text of ours is Telegram HTML
     try:
         await msg.reply_text(text, **kwargs)
     except TelegramError as exc:
@@ -243,7 +246,7 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await reply(update, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
         return
     for part in chunks(to_html(text)):
-        await reply(update, part, parse_mode=ParseMode.HTML)
+        await reply(update, part)
 
 
 async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -302,7 +305,7 @@ async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
     be a second answer to the same query."""
     for _ in range(ANSWER_ATTEMPTS):
         try:
-            await query.answer(clean(text)[:200], show_alert=alert)
+            await query.answer(i18n.plain(clean(text))[:200], show_alert=alert)
             return True
         except RetryAfter as exc:
             await asyncio.sleep(min(float(exc.retry_after if isinstance(exc.retry_after, int)
@@ -331,6 +334,12 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await answer(query, outcome.text, outcome.alert)
     svc = services(context)
     try:
+        if outcome.prompt is not None and chat_id is not None and update.effective_user:
+            text, placeholder = outcome.prompt
+            sent = await context.bot.send_message(
+                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=ForceReply(
+                    selective=True, input_field_placeholder=placeholder or None))
+            svc.presses.prompted(chat_id, update.effective_user.id, sent.message_id)
         if outcome.keyboard is not None and query.message is not None:
             await query.edit_message_reply_markup(outcome.keyboard.markup())
         if outcome.dm is not None and chat_id is not None:
@@ -391,8 +400,14 @@ async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or msg is None or not msg.text:
         return
-    answer_text = await services(context).presses.typed_amount(
-        chat.id, user.id, clean(user.full_name), clean(msg.text))
+    svc = services(context)
+    text = clean(msg.text)
+    mention = f"@{svc.tables.bot_username}".lower()
+    mentioned = mention in text.lower()
+    if mentioned:
+        text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
+    answer_text = await svc.presses.typed_amount(
+        chat.id, user.id, clean(user.full_name), text, mentioned)
     if answer_text:
         await reply(update, answer_text)
 
@@ -414,7 +429,8 @@ async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) 
         svc.courier.regained(chat_id)
         lang = await svc.languages.of(chat_id, change.from_user.language_code)
         try:
-            await context.bot.send_message(chat_id, i18n.t(lang, "welcome_group"))
+            await context.bot.send_message(chat_id, i18n.t(lang, "welcome_group"),
+                                           parse_mode=ParseMode.HTML)
         except TelegramError as exc:
             log.warning("greeting in chat %s failed: %s", chat_id, type(exc).__name__)
         await svc.tables.group_back(chat_id)

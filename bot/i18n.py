@@ -1,22 +1,31 @@
 """Russian and English texts: commands, refusals (one sentence per Reason), events, labels.
 
 Every text the bot shows goes through :func:`t`, :func:`reason_text`,
-:func:`event_text` or :func:`action_label`. A chat's language is chosen with
-/language; until then it is the language of whoever opened the table (or
-the default from the settings). The texts themselves are in bot/locale/en.py and
-ru.py; the tables here join them per language.
+:func:`event_text` or :func:`action_label`. Texts are Telegram HTML: the templates are
+written as HTML, and :func:`t` and :func:`event_text` escape every value they fill in
+(a player's name ``<b>&`` stays those characters), returning ``Markup``. Pop-ups take
+no markup: :func:`plain` turns such a text back into what a person reads.
+
+A chat's language is chosen with /language; until then it is the language of
+whoever opened the table (or the default from the settings). The texts themselves
+are in bot/locale/en.py and ru.py; the tables here join them per language.
 """
 
 from __future__ import annotations
 
+import html as html_lib
+import re
 import string
 from typing import Any
+
+from markupsafe import Markup, escape
 
 from bot.locale import en, ru
 from games.cards import pretty
 from games.engine import Event, Reason, is_player_key
 
 LANGUAGES = ("en", "ru")
+TAG = re.compile(r"<[^>]*>")
 
 # Every table is {language: {key: text}}.
 
@@ -64,6 +73,19 @@ def hand_text(lang: str, value: dict[str, Any]) -> str:
     return HANDS[lang][value["category"]].format(**fields)
 
 
+POINT_FORMS: dict[str, tuple[str, str, str]] = {"en": en.POINT_FORMS, "ru": ru.POINT_FORMS}
+
+
+def points(lang: str, n: int, bust: bool = False) -> Markup:
+    """A hand's points in words: "1 point", "9 points"; "2 очка", "5 очков"; over 21 "23, bust"."""
+    if bust:
+        return t(lang, "bust", n=n)
+    one, few, many = POINT_FORMS[_lang(lang)]
+    tens, units = n % 100 // 10, n % 10
+    unit = one if units == 1 and tens != 1 else (few if 2 <= units <= 4 and tens != 1 else many)
+    return t(lang, "points", n=n, unit=unit)
+
+
 def lang_of(code: str | None, default: str = "en") -> str:
     """Our language for a Telegram ``language_code`` (ru for ru/uk/be, else en)."""
     if code and code.split("-")[0].lower() in ("ru", "uk", "be"):
@@ -77,9 +99,22 @@ def _lang(lang: str) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
-def t(lang: str, key: str, /, **params: Any) -> str:
-    """The text ``key`` in ``lang``, formatted with ``params``."""
-    return TEXTS[_lang(lang)][key].format(**params)
+def t(lang: str, key: str, /, **params: Any) -> Markup:
+    """The text ``key`` in ``lang`` as HTML, with ``params`` escaped (``Markup`` ones are
+    taken as they are)."""
+    return Markup(TEXTS[_lang(lang)][key]).format(**params)
+
+
+def plain(text: str) -> str:
+    """An HTML text as a person reads it: tags dropped, entities decoded (a pop-up)."""
+    if "<" not in text and "&" not in text:
+        return text
+    return html_lib.unescape(TAG.sub("", text))
+
+
+def html(text: str) -> Markup:
+    """Plain text (a name, a value) made safe to put in an HTML text."""
+    return escape(text)
 
 
 def game_name(lang: str, game: str) -> str:
@@ -213,21 +248,23 @@ def templates(lang: str, kind: str) -> tuple[str, ...]:
     return (found,) if isinstance(found, str) else found
 
 
-def event_text(lang: str, event: Event, names: dict[int, str]) -> str:
-    """One line describing ``event`` (already filtered for its reader): the first of its
-    templates whose fields the event carries, else a generic line of its data."""
+def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
+    """One HTML line describing ``event`` (already filtered for its reader): the first of
+    its templates whose fields the event carries, else a generic line of its data."""
     lang = _lang(lang)
-    fields = _Fields({k: format_value(v, names, k, lang) for k, v in event.data.items()})
+    fields = _Fields({k: str(escape(format_value(v, names, k, lang)))
+                      for k, v in event.data.items()})
     for template in templates(lang, event.kind):
         try:
-            return string.Formatter().vformat(template, (), fields)
+            return Markup(string.Formatter().vformat(template, (), fields))
         except (KeyError, IndexError, ValueError):
             continue
-    head = word(lang, event.kind)
+    head = escape(word(lang, event.kind))
     if not fields:
         return head
-    body = ", ".join(f"{word(lang, k)} {v}" for k, v in fields.items() if k != "commitment")
-    return f"{head}: {body}" if body else head
+    body = ", ".join(f"{escape(word(lang, k))} {v}" for k, v in fields.items()
+                     if k != "commitment")
+    return Markup(f"{head}: {body}") if body else head
 
 
 def choice_label(lang: str, choice: str) -> str:

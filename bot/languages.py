@@ -13,6 +13,7 @@ class Languages:
         self.storage = storage
         self.default = default
         self.known: dict[int, str] = {}
+        self.unset: set[int] = set()  # players whose private chat has no language yet
 
     async def of(self, chat_id: int, hint: str | None = None) -> str:
         """The chat's language; the first time, taken from ``hint`` (a language_code)."""
@@ -24,6 +25,20 @@ class Languages:
             if hint is not None:
                 await self.storage.set_chat_language(chat_id=chat_id, language=lang)
         self.known[chat_id] = lang
+        return lang
+
+    async def of_player(self, user_id: int, fallback: str) -> str:
+        """The language a player reads his private messages in: his private chat's (set by
+        /start or /language there), else ``fallback`` (the table's)."""
+        if user_id in self.known:
+            return self.known[user_id]
+        if user_id in self.unset:
+            return fallback
+        lang = await self.storage.chat_language(chat_id=user_id)
+        if lang is None:
+            self.unset.add(user_id)
+            return fallback
+        self.known[user_id] = lang
         return lang
 
     async def choose(self, chat_id: int, lang: str) -> None:

@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from bot import decoder, drawing, i18n, render
 from bot.callbacks import ActionButton
 from bot.decoder import Act, AskAmount, Forged, PickCards
@@ -31,6 +33,8 @@ class Prompt:
     kind: str
     coup: int
     expires: float
+    message_id: int | None = None
+    """The ForceReply prompt the bot posted for it (a reply to it is the amount)."""
 
 
 @dataclass
@@ -42,6 +46,9 @@ class Outcome:
     alert: bool = False
     keyboard: Keyboard | None = None
     dm: tuple[int, str, Keyboard] | None = None
+    prompt: tuple[str, str] | None = None
+    """A ForceReply prompt to post in the group for the presser: its text and the input
+    field's placeholder (the amounts it takes)."""
     committed: bool = False
 
 
@@ -85,9 +92,9 @@ class Presses:
             except Forged:
                 return Outcome(i18n.t(lang, "forged"))
             if isinstance(decoded, AskAmount):
-                return self._ask(table, user_id, decoded, lang)
+                return self._ask(table, user_id, name, decoded, lang)
             if isinstance(decoded, PickCards):
-                return self._pick(table, user_id, button.kind, decoded, lang)
+                return self._pick(table, user_id, button.kind, decoded, lang, private)
             action = await self._action(table, user_id, name, decoded, lang)
             if isinstance(action, Outcome):
                 return action
@@ -108,23 +115,37 @@ class Presses:
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason))
 
-    def _ask(self, table: Table, user_id: int, ask: AskAmount, lang: str) -> Outcome:
+    def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
+             lang: str) -> Outcome:
+        """"✏️ amount": a pop-up, and a ForceReply prompt in the group addressed to the
+        presser (his reply, or "@bot 200", is the amount)."""
         seconds = int(self.tables.timeout_of(table.meta))
         self.prompts[(table.chat_id, user_id)] = Prompt(ask.spec.kind, table.state.coup,
                                                         self.clock() + seconds)
-        if ask.spec.min is not None and ask.spec.max is not None:
-            return Outcome(i18n.t(lang, "ask_amount", min=ask.spec.min, max=ask.spec.max,
-                                  seconds=seconds), alert=True)
-        return Outcome(i18n.t(lang, "ask_amount_any", seconds=seconds), alert=True)
+        lo, hi = ask.spec.min, ask.spec.max
+        span = f"{lo}–{hi}" if lo is not None and hi is not None else ""
+        who = Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
+        prompt = (i18n.t(lang, "ask_prompt", who=who, range=span,
+                         label=i18n.action_label(lang, ask.spec.kind)), span)
+        if span:
+            return Outcome(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt)
+        return Outcome(i18n.t(lang, "ask_amount_any"), prompt=prompt)
+
+    def prompted(self, chat_id: int, user_id: int, message_id: int) -> None:
+        """The prompt for the player's amount went out as ``message_id``."""
+        prompt = self.prompts.get((chat_id, user_id))
+        if prompt is not None:
+            prompt.message_id = message_id
 
     def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
-              lang: str) -> Outcome:
-        """Choices among the presser's own cards: a keyboard in his private chat only."""
+              lang: str, private: bool) -> Outcome:
+        """Choices among the presser's own cards: a keyboard in his private chat only (the
+        pressed private message itself turns into it)."""
         state = table.state
         markup = render.selection_keyboard(lang, table.chat_id, state.coup, state.version,
                                            kind, list(pick.spec.choices), pick.mask or 0,
                                            pick.spec.max)
-        if pick.mask is not None:
+        if pick.mask is not None or private:
             return Outcome("", keyboard=markup)
         text = i18n.t(lang, "pick_private", label=i18n.action_label(lang, kind))
         return Outcome(i18n.t(lang, "see_private"), alert=True, dm=(user_id, text, markup))
@@ -179,9 +200,18 @@ class Presses:
                 return
             await self.tables.commit(table, outbox=[drawing.dm_message(user_id, text, markup)])
 
-    async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str) -> str | None:
-        """A group message from a player asked for an amount; a reply text or None."""
+    async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str,
+                           mentioned: bool = False) -> str | None:
+        """A group message from a player asked for an amount (his reply to the prompt, or
+        "@bot 200"); a reply text or None. "@bot 200" without a prompt is the amount of the
+        one amount action he may take now, if there is exactly one."""
         prompt = self.prompts.get((chat_id, user_id))
+        if prompt is None and mentioned:
+            prompt = await self._only_amount(chat_id, user_id)
+            if prompt is None:
+                lang = await self.languages.of(chat_id)
+                return i18n.t(lang, "amount_which", name=name, bot=self.tables.bot_username)
+            self.prompts[(chat_id, user_id)] = prompt
         if prompt is None:
             return None
         if prompt.expires < self.clock():
@@ -216,11 +246,25 @@ class Presses:
             except Forged:
                 action = Outcome(i18n.t(lang, "forged"))
             if isinstance(action, Outcome):
-                return f"{name}: {action.text}"
+                return i18n.t(lang, "named", name=name, text=action.text)
             outcome = await self._apply(table, user_id, action, lang)
             if not outcome.committed:
-                return f"{name}: {outcome.text}"
+                return i18n.t(lang, "named", name=name, text=outcome.text)
             return None
+
+    async def _only_amount(self, chat_id: int, user_id: int) -> Prompt | None:
+        """A prompt for the one action with an amount the player may take now, if one."""
+        try:
+            table = await self.tables.load(chat_id)
+            specs = table.sight.legal(user_id)
+        except (TableNotFound, IllegalAction):
+            return None
+        kinds = {s.kind for s in specs if amount_field(table.engine, s.kind)
+                 and s.kind not in render.HOST_FILLED and s.min is not None}
+        if len(kinds) != 1:
+            return None
+        return Prompt(kinds.pop(), table.state.coup,
+                      self.clock() + self.tables.timeout_of(table.meta))
 
     async def my_cards(self, chat_id: int, user_id: int) -> str:
         """The *My cards* pop-up: the presser's own hidden cards, nobody else's."""

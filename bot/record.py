@@ -31,8 +31,9 @@ class TableMeta(BaseModel):
     """Game settings changed with /settings since the table opened."""
     names: dict[int, str] = Field(default_factory=dict)
     """Every player ever seated here, by id: events may name one who has left."""
-    coup_lines: list[str] = Field(default_factory=list)
-    """The public lines of the coup under way, shown under the table."""
+    coup_log: list[dict[str, Any]] = Field(default_factory=list)
+    """The public events of the coup under way (``{"kind", "data"}``), drawn under the table
+    in the chat's language whenever it is shown."""
     msg_coup: int = 0
     """The coup the live table message was posted for."""
     revealed: dict[str, Any] | None = None

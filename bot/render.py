@@ -7,12 +7,13 @@ and public events only; a player's direct message from his own view
 
 from __future__ import annotations
 
-import datetime as dt
 import json
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from markupsafe import Markup
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import i18n
@@ -75,14 +76,18 @@ class Keyboard:
 
 @dataclass
 class Buttons:
-    """What the table message offers: one entry per action kind, in first-seen order."""
+    """What the table message offers: one entry per action kind, in first-seen order, with
+    the players it is offered to."""
 
     kinds: dict[str, list[ActionSpec]] = field(default_factory=dict)
+    offered: dict[str, set[int]] = field(default_factory=dict)
 
-    def add(self, specs: Iterable[ActionSpec]) -> None:
+    def add(self, specs: Iterable[ActionSpec], player: int | None = None) -> None:
         """Merge one player's legal actions."""
         for spec in specs:
             self.kinds.setdefault(spec.kind, []).append(spec)
+            if player is not None:
+                self.offered.setdefault(spec.kind, set()).add(player)
 
 
 def names_of(view: TableView) -> dict[int, str]:
@@ -90,98 +95,140 @@ def names_of(view: TableView) -> dict[int, str]:
     return {s.player: s.name for s in view.seats}
 
 
-def deadline_clock(deadline: float) -> str:
-    """HH:MM:SS in UTC: a fixed time, right however late the message is read."""
-    return dt.datetime.fromtimestamp(deadline, dt.UTC).strftime("%H:%M:%S")
+# Facts of the game the table message leaves out: the shoe's size and hashes (/verify
+# has them), settings (/settings), and what the seat lines already show.
+HIDDEN_INFO = frozenset({
+    "decks", "burn", "cards_left", "discards", "commitment", "commitments", "min_stake",
+    "min_bank", "banker", "bank_setting", "bank_limit", "small_bet", "big_bet", "structure",
+    "ante", "extra_shoes", "punter_cards", "showing", "passed_deals", "ace_four",
+    "last_banker", "bank_start", "draw_order", "drew", "playing", "button"})
+RECENT = 3
+"""How many of the coup's last events the table message shows above its collapsed log."""
 
 
-def seat_line(lang: str, index: int, seat: Any, view: TableView) -> str:
-    """One seat: order number, name, role, stack, stake, face-up cards, hidden count, status."""
-    parts = [f"{index}. {seat.name}"]
-    if seat.role:
-        parts[0] += f" [{i18n.word(lang, seat.role, 'role')}]"
-    parts.append(f"💰{seat.stack}")
+def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
+    """One seat: turn marker, name, role, stack, stake, face-up cards, face-down cards as 🂠,
+    status."""
+    name = Markup("<b>{}</b>").format(seat.name) if seat.player in view.awaiting \
+        else i18n.html(seat.name)
+    head = Markup("{} ({})").format(name, i18n.word(lang, seat.role, "role")) if seat.role \
+        else name
+    parts = [Markup("▶ ") + head if seat.player in view.awaiting else head,
+             Markup("💰{}").format(seat.stack)]
     if seat.stake:
         parts.append(i18n.t(lang, "seat_stake", stake=seat.stake))
     cards = pretty_all(list(seat.face_up)) if seat.face_up else ""
     if seat.face_down:
-        cards = (cards + " " if cards else "") + i18n.t(lang, "seat_hidden", n=seat.face_down)
+        cards = (cards + " " if cards else "") + "🂠" * min(seat.face_down, 10)
     if cards:
-        parts.append(cards)
+        parts.append(i18n.html(cards))
     if seat.status:
-        parts.append(f"({i18n.word(lang, seat.status, 'status')})")
-    marker = "▶ " if seat.player in view.awaiting else ""
-    return marker + " · ".join(parts)
+        parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
+    return Markup(" · ").join(parts)
 
 
-def info_lines(lang: str, info: dict[str, Any], names: dict[int, str]) -> list[str]:
+def info_lines(lang: str, info: dict[str, Any], names: dict[int, str],
+               hidden: frozenset[str] = frozenset()) -> list[Markup]:
     """Facts of the game (public ``info`` or the viewer's ``my_info``), labelled and with
-    word values (a hint, a poker hand) translated; hashes are shortened (full text: /verify)."""
+    word values (a hint, a poker hand) translated; keys in ``hidden`` are left out."""
     lines = []
     for key, value in info.items():
-        if value is None or value is False or value in ("", 0) or value == [] or value == {}:
+        if key in hidden or value is None or value is False or value in ("", 0) \
+                or value == [] or value == {}:
             continue
         if key.startswith("last") and (isinstance(value, dict) or (
                 isinstance(value, list) and any(isinstance(v, dict) for v in value))):
             continue  # the previous coup's summary is in its settlement message
         if key.startswith("commitment"):
-            hashes = value if isinstance(value, list) else [value]
-            text = " ".join(str(h)[:16] + "…" for h in hashes)
-        else:
-            text = i18n.format_value(value, names, key, lang)
-        lines.append(f"{i18n.info_label(lang, key)}: {text}")
+            continue  # /verify shows them whole
+        text = i18n.format_value(value, names, key, lang)
+        lines.append(Markup("{}: {}").format(i18n.info_label(lang, key), text))
     return lines
 
 
-def table_text(lang: str, view: TableView, deadline: float | None,
-               recent: Sequence[str], private: bool = False) -> str:
-    """The one group message of a table, edited in place."""
+def header(lang: str, view: TableView) -> Markup:
+    """The table's first line: game, coup, what is going on, bank or pot."""
     game = i18n.game_name(lang, view.game)
-    names = names_of(view)
+    # the phase in italics: the one italic of the header (the e2e policies read it)
+    phase = Markup("<i>{}</i>").format(i18n.word(lang, view.phase, "phase"))
     if view.phase == "idle":
-        lines = [i18n.t(lang, "table_idle", game=game)]
+        parts = [i18n.t(lang, "table_idle", game=game)]
     elif view.coup:
-        lines = [i18n.t(lang, "table_title", game=game, coup=view.coup)]
+        parts = [i18n.t(lang, "table_title", game=game, coup=view.coup), phase]
     else:  # the auction, banker draw or cut before the first coup
-        lines = [game]
-    lines.append(i18n.t(lang, "phase", phase=i18n.word(lang, view.phase, "phase")))
-    money = []
+        parts = [Markup("<b>{}</b>").format(game), phase]
     if view.bank:
-        money.append(i18n.t(lang, "bank", amount=view.bank))
+        parts.append(i18n.t(lang, "bank", amount=view.bank))
     if view.pot:
-        money.append(i18n.t(lang, "pot", amount=view.pot))
-    if money:
-        lines.append(" · ".join(money))
-    lines.extend(info_lines(lang, view.info, names))
-    lines.append("")
+        parts.append(i18n.t(lang, "pot", amount=view.pot))
+    return Markup(" · ").join(parts)
+
+
+def time_left(lang: str, deadline: float, now: float) -> Markup:
+    """The time left to decide as Telegram's date-time entity: every reader's app shows it
+    counting in his own terms; the text inside is what older apps show."""
+    seconds = max(0, round(deadline - now))
+    return Markup('<tg-time unix="{}" format="r">{}</tg-time>').format(
+        int(deadline), i18n.t(lang, "seconds", n=seconds))
+
+
+def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
+               private: bool = False, now: float | None = None,
+               committed: bool = False) -> str:
+    """The one group message of a table, edited in place: a header, one line per seat,
+    whose turn and the time left, the last few events, the whole coup log collapsed."""
+    names = names_of(view)
+    lines = [header(lang, view)]
+    facts = info_lines(lang, view.info, names, HIDDEN_INFO)
+    if facts:
+        lines.append(Markup(" · ").join(facts))
     if view.seats:
-        lines.extend(seat_line(lang, i + 1, s, view) for i, s in enumerate(view.seats))
+        lines.extend(seat_line(lang, s, view) for s in view.seats)
     else:
         lines.append(i18n.t(lang, "no_seats"))
     if view.awaiting:
         who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
-        lines.append("")
         # a private step reads the same for every awaited player, whoever holds what
         key = "turn_private" if private else "turn"
         if deadline:
-            lines.append(i18n.t(lang, key, names=who, time=deadline_clock(deadline)))
+            lines.append(i18n.t(lang, key, names=who, left=time_left(
+                lang, deadline, time.time() if now is None else now)))
         else:
             lines.append(i18n.t(lang, key + "_nodeadline", names=who))
-    if recent:
-        lines.append("")
-        lines.extend(recent[-8:])
-    return clip("\n".join(lines))
+    lines.extend(Markup("· ") + line for line in log[-RECENT:])
+    tail = [i18n.t(lang, "shoe_committed")] if committed else []
+    return fit(lines, log[:-RECENT], tail)
+
+
+def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = ()) -> str:
+    """``head``, then ``log`` in an expandable quote, then ``tail``, kept under Telegram's
+    length: the log loses its oldest lines first (tags are never cut)."""
+    body = "\n".join(head)
+    end = "\n".join(tail)
+    room = MAX_TEXT - len(body) - len(end) - 40
+    kept: list[str] = []
+    for line in reversed(log):
+        if len(line) + 1 > room:
+            break
+        kept.append(line)
+        room -= len(line) + 1
+    parts = [body]
+    if kept:
+        parts.append("<blockquote expandable>" + "\n".join(reversed(kept)) + "</blockquote>")
+    if end:
+        parts.append(end)
+    return "\n".join(parts) if len(body) <= MAX_TEXT else body[:MAX_TEXT]
 
 
 def clip(text: str) -> str:
-    """Keep a text under Telegram's 4096 characters, dropping from the top."""
+    """Keep a plain text under Telegram's 4096 characters, dropping from the top."""
     if len(text) <= MAX_TEXT:
         return text
     return "…\n" + text[-MAX_TEXT:]
 
 
-def event_lines(lang: str, events: Sequence[Event], names: dict[int, str]) -> list[str]:
-    """Text lines for events already filtered for their reader."""
+def event_lines(lang: str, events: Sequence[Event], names: dict[int, str]) -> list[Markup]:
+    """HTML lines for events already filtered for their reader."""
     return [i18n.event_text(lang, e, names) for e in events]
 
 
@@ -202,75 +249,191 @@ def amounts_for(specs: Sequence[ActionSpec]) -> tuple[list[int], bool]:
     return ordered, ranged
 
 
+# Buttons anybody may need whatever the turn: they go last.
+UTILITIES = ("join", "leave")
+
+
 def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
              amount_kinds: set[str], show_cards: bool) -> Keyboard | None:
-    """Inline buttons drawn from the players' legal actions."""
-    rows: list[list[Button]] = []
-    simple: list[Button] = []
-
+    """Inline buttons drawn from the players' legal actions, laid out by who uses them: the
+    awaited players' actions first (amounts on the buttons, presets on their own row), then
+    what others may do (labelled with the role when only that role may), then the
+    utilities (My cards, Join, Leave)."""
     def data(kind: str, **kw: Any) -> str:
         return encode(ActionButton(chat_id, view.coup, view.version, kind, **kw))
 
+    awaited = set(view.awaiting)
+    roles = {s.player: s.role for s in view.seats}
+    first: list[list[Button]] = []
+    then: list[list[Button]] = []
+    utilities: list[Button] = []
     for kind, specs in buttons.kinds.items():
+        if kind in UTILITIES:
+            utilities.append(Button(i18n.action_label(lang, kind), data(kind)))
+            continue
+        who = buttons.offered.get(kind, set())
         label = i18n.action_label(lang, kind)
-        choices = [c for s in specs for c in s.choices]
-        if any(i18n.is_card(c) for c in choices):
-            # choices among the presser's own cards: picked in private (DM), never here
-            rows.append([Button(f"{label}…", data(kind, ask=True))])
-        elif choices and kind in amount_kinds:
-            presets, _ = amounts_for(specs)
-            for i, c in enumerate(dict.fromkeys(choices)):
-                rows.append([Button(
-                    f"{label} {v} · {i18n.choice_label(lang, c)}" if j == 0 else str(v),
-                    data(kind, amount=v, choice=i))
-                    for j, v in enumerate(presets)])
-        elif choices and kind not in HOST_FILLED:
-            seen: list[str] = []
-            for c in choices:
-                if c not in seen:
-                    seen.append(c)
-            row = [Button(f"{label}: {i18n.choice_label(lang, c)}", data(kind, choice=i))
-                   for i, c in enumerate(seen[:12])]
-            rows.extend(row[i:i + 3] for i in range(0, len(row), 3))
-        elif kind in amount_kinds and kind not in HOST_FILLED:
-            presets, ranged = amounts_for(specs)
-            row = [Button(f"{label} {v}" if i == 0 else str(v), data(kind, amount=v))
-                   for i, v in enumerate(presets)]
-            if ranged or not row:
-                text = i18n.t(lang, "type_amount")
-                row.append(Button(text if row else f"{label} {text}", data(kind, ask=True)))
-            rows.append(row)
-        else:
-            simple.append(Button(label, data(kind)))
-    rows.extend(simple[i:i + 3] for i in range(0, len(simple), 3))
+        holders = {roles.get(p, "") for p in who}
+        if who and not who & awaited and len(holders) == 1 and "" not in holders \
+                and len(who) < len(view.seats):
+            label = f"{label} ({i18n.word(lang, holders.pop(), 'role')})"
+        rows = first if who & awaited else then
+        rows.extend(kind_rows(lang, kind, label, specs, kind in amount_kinds, data))
+    out = _pack(first) + _pack(then)
     if show_cards:
-        rows.append([Button(i18n.t(lang, "my_cards_button"), encode(MyCards(chat_id)))])
-    return Keyboard.of(rows) if rows else None
+        utilities.insert(0, Button(i18n.plain(i18n.t(lang, "my_cards_button")),
+                                   encode(MyCards(chat_id))))
+    if utilities:
+        out.append(utilities)
+    return Keyboard.of(out) if out else None
 
 
-def dm_text(lang: str, view: TableView, lines: Sequence[str]) -> str:
-    """A player's direct message: his private events and his own hidden cards."""
+def _pack(rows: list[list[Button]]) -> list[list[Button]]:
+    """Lone buttons side by side (three to a row), before the rows of amounts."""
+    lone = [row[0] for row in rows if len(row) == 1]
+    return [lone[i:i + 3] for i in range(0, len(lone), 3)] + [r for r in rows if len(r) > 1]
+
+
+def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
+    """A button's label with its amount: "Call 2", "Raise to 6"."""
+    template = i18n.ACTIONS[i18n.lang_of(lang)].get(f"{kind}:amount")
+    return template.format(amount=amount) if template else f"{label} {amount}"
+
+
+def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amounts: bool,
+              data: Any) -> list[list[Button]]:
+    """The rows of one action kind."""
+    choices = [c for s in specs for c in s.choices]
+    if any(i18n.is_card(c) for c in choices):
+        # choices among the presser's own cards: picked in private (DM), never here
+        return [[Button(f"{label}…", data(kind, ask=True))]]
+    if choices and amounts:
+        presets, ranged = amounts_for(specs)
+        rows = []
+        for i, c in enumerate(dict.fromkeys(choices)):
+            if i == 0:
+                row = [Button(amount_label(lang, kind, label, v) if j == 0 else str(v),
+                              data(kind, amount=v, choice=i)) for j, v in enumerate(presets)]
+            else:  # another way to take the same amounts: its word on every button
+                mark = i18n.choice_label(lang, c)
+                row = [Button(f"{mark} {v}", data(kind, amount=v, choice=i)) for v in presets]
+            rows.append(row)
+        return rows
+    if choices and kind not in HOST_FILLED:
+        seen = list(dict.fromkeys(choices))
+        row = [Button(f"{label}: {i18n.choice_label(lang, c)}", data(kind, choice=i))
+               for i, c in enumerate(seen[:12])]
+        return [row[i:i + 3] for i in range(0, len(row), 3)]
+    if amounts and kind not in HOST_FILLED:
+        presets, ranged = amounts_for(specs)
+        row = [Button(amount_label(lang, kind, label, v) if i == 0 else str(v),
+                      data(kind, amount=v)) for i, v in enumerate(presets)]
+        if ranged or not row:
+            text = i18n.plain(i18n.t(lang, "type_amount"))
+            row.append(Button(text if row else f"{label} {text}", data(kind, ask=True)))
+        return [row]
+    fixed = {s.min for s in specs if s.min is not None and s.min == s.max}
+    if len(fixed) == 1 and kind not in HOST_FILLED:  # a call: what it costs
+        return [[Button(amount_label(lang, kind, label, fixed.pop()), data(kind))]]
+    return [[Button(label, data(kind))]]
+
+
+def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,
+            game: str = "", coup: Any = None) -> str:
+    """A player's direct message: the table and coup, his own cards (his whole hand), his
+    own facts, then what happened to him. Without a view: about a past coup (``game``,
+    ``coup``), his events only."""
+    if view is None:
+        return fit([i18n.t(lang, "dm_header", game=i18n.game_name(lang, game), coup=coup),
+                    *lines], [])
     game = i18n.game_name(lang, view.game)
-    out = [i18n.t(lang, "dm_header", game=game, coup=view.coup), *lines]
+    out = [i18n.t(lang, "dm_header", game=game, coup=view.coup)]
     if view.my_cards:
         out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
     out.extend(info_lines(lang, view.my_info, names_of(view)))
-    return clip("\n".join(out))
+    out.extend(lines)
+    return fit(out, [])
 
 
 def cards_popup(lang: str, view: TableView) -> str:
-    """The *My cards* pop-up (at most 200 characters)."""
+    """The *My cards* pop-up (plain text, at most 200 characters)."""
     if not view.my_cards:
-        return i18n.t(lang, "no_cards")
+        return i18n.plain(i18n.t(lang, "no_cards"))
     lines = [i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))),
              *info_lines(lang, view.my_info, names_of(view))]
-    return "\n".join(lines)[:200]
+    return i18n.plain("\n".join(lines))[:200]
 
 
-def settlement_text(lang: str, view: TableView, coup: int, lines: Sequence[str]) -> str:
-    """The new group message for a settled coup: what happened and who won what."""
-    game = i18n.game_name(lang, view.game)
-    return clip("\n".join([i18n.t(lang, "settled_title", game=game, coup=coup), *lines]))
+def nets_of(data: dict[str, Any]) -> dict[int, int]:
+    """Each player's net in a settlement's data (``nets``; older events: ``net``,
+    ``results``, ``banker_net``)."""
+    nets: dict[int, int] = {}
+    raw = data.get("nets") or data.get("net")
+    if isinstance(raw, dict):
+        nets = {int(k): int(v) for k, v in raw.items()}
+    else:
+        for row in data.get("results") or ():
+            if isinstance(row, dict) and "player" in row and "net" in row:
+                nets[int(row["player"])] = nets.get(int(row["player"]), 0) + int(row["net"])
+        banker = data.get("banker")
+        if isinstance(banker, int) and "banker_net" in data and banker not in nets:
+            nets[banker] = int(data["banker_net"])
+    return nets
+
+
+def hand_words(lang: str, hand: Any) -> str | None:
+    """A settlement's hand in words: a poker hand, or points."""
+    if i18n.is_hand_value(hand):
+        return i18n.hand_text(lang, hand)
+    if isinstance(hand, dict) and isinstance(hand.get("points"), int):
+        return i18n.points(lang, hand["points"], bool(hand.get("bust")))
+    return None
+
+
+def headline(lang: str, data: dict[str, Any], names: dict[int, str]) -> Markup:
+    """Who won what, with which hand: "Dave wins 42 with a pair of eights"."""
+    nets = nets_of(data)
+    hands = {int(k): v for k, v in (data.get("hands") or {}).items()}
+    winners = sorted((p for p, n in nets.items() if n > 0), key=lambda p: -nets[p])
+    if not winners:  # a pot of nothing still has its winner (poker checked through)
+        winners = [int(p) for p in data.get("winners") or () if str(p).lstrip("-").isdigit()]
+    if not winners:
+        return i18n.t(lang, "nobody_won")
+    parts = []
+    for p in winners[:3]:
+        name = names.get(p, str(p))
+        words = hand_words(lang, hands.get(p))
+        amount = nets.get(p, 0)
+        parts.append(i18n.t(lang, "wins_with", name=name, amount=amount, hand=words)
+                     if words else i18n.t(lang, "wins", name=name, amount=amount))
+    return Markup(", ").join(parts)
+
+
+def net_line(lang: str, data: dict[str, Any], names: dict[int, str]) -> Markup:
+    """Every player's net, biggest win first: "Dave +42 · Ann −2 · Bob (banker) −40"."""
+    nets = nets_of(data)
+    banker = data.get("banker")
+    parts = []
+    for p in sorted(nets, key=lambda p: -nets[p]):
+        name = i18n.html(names.get(p, str(p)))
+        if p == banker:
+            name = Markup("{} ({})").format(name, i18n.word(lang, "banker", "role"))
+        n = nets[p]
+        parts.append(Markup("{} {}").format(name, f"+{n}" if n > 0 else
+                                            (f"−{-n}" if n < 0 else "±0")))
+    return Markup(" · ").join(parts)
+
+
+def settlement_text(lang: str, game: str, coup: int, data: dict[str, Any],
+                    names: dict[int, str], log: Sequence[Markup]) -> str:
+    """A settled coup: the result first (who won what, with which hand; every player's net,
+    the banker's included), the coup's log collapsed under it."""
+    head = [Markup("🏆 <b>{}</b>").format(headline(lang, data, names)),
+            i18n.t(lang, "settled_title", game=i18n.game_name(lang, game), coup=coup)]
+    nets = net_line(lang, data, names)
+    if nets:
+        head.append(nets)
+    return fit(head, log)
 
 
 def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,
@@ -302,7 +465,7 @@ def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) ->
             groups[-1] = (*key, groups[-1][3] + e.delta)
         else:
             groups.append((*key, e.delta))
-    lines = []
+    lines: list[str] = []
     for game, coup, reason, net in groups:
         if net == 0:
             continue

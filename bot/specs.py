@@ -124,7 +124,7 @@ def player_buttons(sight: Sight, player: int) -> render.Buttons:
     """One player's own legal actions (private ones included): his private keyboard."""
     buttons = render.Buttons()
     with contextlib.suppress(IllegalAction):
-        buttons.add(sight.legal(player))
+        buttons.add(sight.legal(player), player)
     return buttons
 
 
@@ -139,7 +139,7 @@ def collect_buttons(sight: Sight) -> render.Buttons:
         if player in hide:
             continue
         try:
-            buttons.add(s for s in sight.legal(player) if not s.private)
+            buttons.add((s for s in sight.legal(player) if not s.private), player)
         except IllegalAction:
             continue
     return buttons

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from markupsafe import Markup
 from telegram.helpers import create_deep_linked_url
 
 from bot import drawing, i18n, render
@@ -134,13 +135,17 @@ class Tables:
         lang = await self.languages.of(chat_id)
         deadline = self._deadline(table, step.state, meta)
         sight = Sight(table.engine, step.state)
-        drafts += self._step_drafts(lang, table, step, sight, meta, timed_out)
+        readers = {p for e in step.events for p in e.to or ()} | set(sight.view().awaiting)
+        langs = {p: await self.languages.of_player(p, lang) for p in readers}
+        result_coup, new_drafts = self._step_drafts(lang, langs, table, step, sight, meta,
+                                                    timed_out)
+        drafts += new_drafts
         meta_json = meta.model_dump(mode="json")  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:
             await self.storage.commit_step(
                 chat_id=chat_id, expected_version=table.state.version, state_json=state_json,
-                version=step.state.version, transfers=step.transfers, coup=step.state.coup,
+                version=step.state.version, transfers=step.transfers, coup=result_coup,
                 deadline=deadline, meta=meta_json, outbox=drafts, expected_rev=rec.rev)
         except StorageError:
             self.forget(chat_id)
@@ -155,10 +160,13 @@ class Tables:
         self.doorbell.ring(chat_id, bool(drafts))
         return meta
 
-    def _step_drafts(self, lang: str, table: Table, step: Step[Any], sight: Sight,
-                     meta: TableMeta, timed_out: Sequence[int]) -> list[OutboxDraft]:
+    def _step_drafts(self, lang: str, langs: dict[int, str], table: Table, step: Step[Any],
+                     sight: Sight, meta: TableMeta, timed_out: Sequence[int]
+                     ) -> tuple[int, list[OutboxDraft]]:
         """What a step sends (and its record updated in ``meta``): the coup's result, stand-
-        ups, the table anew for a new coup, and each player's private events."""
+        ups, the table anew for a new coup, and each player's private events in his own
+        language. Also the coup the step's chips belong to: a step that settles a coup and
+        deals the next books its transfers under the settled one."""
         old, new, chat_id = table.state, step.state, table.chat_id
         view = sight.view()
         names = meta.names
@@ -166,15 +174,12 @@ class Tables:
                   for s in seats}
         if any(names.get(p) != n for p, n in seated.items()):
             names = meta.names = {**names, **seated}
-        lines = list(meta.coup_lines)
+        log = list(meta.coup_log)
         if timed_out:
-            who = ", ".join(names.get(p, str(p)) for p in timed_out)
-            lines.append(i18n.t(lang, "timed_out", names=who))
-        result: list[str] | None = None
-        result_coup = old.coup
+            log.append({"kind": drawing.TIMED_OUT, "data": {"players": list(timed_out)}})
+        settled: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         announcements = []
         for event in visible_events(step.events, None):
-            lines.append(i18n.event_text(lang, event, names))
             if isinstance(event, ShoeRevealed):
                 meta.revealed = dict(event.data)
             if isinstance(event, StoodUp):
@@ -182,21 +187,25 @@ class Tables:
                 name = names.get(player, str(player)) if isinstance(player, int) else "?"
                 announcements.append(i18n.t(lang, "stood_up", name=name))
             if isinstance(event, Settlement):
-                result, lines = lines, []
-                result_coup = new.coup if new.coup == old.coup else old.coup
-        if new.coup != old.coup and result is None and new.coup > 0:
-            lines = lines[-4:]  # a new coup began without a result (a void coup, a stand-off)
-        meta.coup_lines = lines[-MAX_COUP_LINES:]
+                coup = event.data.get("coup", event.data.get("hand"))
+                settled = (coup if isinstance(coup, int) else old.coup, dict(event.data), log)
+                log = []
+            else:
+                log.append(drawing.log_entry(event))
+        if new.coup != old.coup and settled is None and new.coup > 0:
+            log = log[-4:]  # a new coup began without a result (a void coup, a stand-off)
+        meta.coup_log = log[-MAX_COUP_LINES:]
         drafts = []
-        if result is not None:
-            drafts.append(drawing.settlement(
-                chat_id, render.settlement_text(lang, view, result_coup, result)))
+        if settled is not None:
+            coup, data, coup_log = settled
+            drafts.append(drawing.settlement(chat_id, render.settlement_text(
+                lang, view.game, coup, data, names, drawing.log_lines(lang, coup_log, names))))
         drafts += [drawing.group_message(chat_id, text) for text in announcements]
-        if (result is not None or new.coup != meta.msg_coup) and view.seats:
+        if (settled is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup
             drafts.append(drawing.table_post(chat_id))
-        drafts += drawing.direct_messages(lang, chat_id, sight, step.events, names)
-        return drafts
+        drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names)
+        return (settled[0] if settled is not None else old.coup), drafts
 
     def _deadline(self, table: Table, new: GameState, meta: TableMeta) -> float | None:
         """A fresh deadline whenever the awaited set changes, except when some of several
@@ -250,7 +259,7 @@ class Tables:
         lang = await self.languages.of(chat_id)
         return drawing.table_render(lang, chat_id, table.sight,
                                     None if table.meta.paused else self._due(table),
-                                    table.meta.coup_lines)
+                                    table.meta.coup_log, table.meta.names)
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,
@@ -406,7 +415,7 @@ class Tables:
                 return i18n.t(lang, "no_table")
             step = table.engine.close(table.state)
             names = dict(table.meta.names)
-            lines = [i18n.t(lang, "table_closed")]
+            lines: list[str] = [i18n.t(lang, "table_closed")]
             lines += [i18n.event_text(lang, e, names) for e in visible_events(step.events, None)
                       if not isinstance(e, ShoeRevealed)]
             for event in step.events:
@@ -430,7 +439,7 @@ class Tables:
             return i18n.t(lang, "no_table")
         info = table.sight.view().info
         commitment = info.get("commitment")
-        parts = [i18n.t(lang, "verify_current", commitment=commitment) if commitment
+        parts: list[str] = [i18n.t(lang, "verify_current", commitment=commitment) if commitment
                  else i18n.t(lang, "verify_none")]
         shoe = getattr(table.state, "shoe", None)
         if commitment and isinstance(shoe, Shoe) and shoe.cutter is not None:
@@ -441,12 +450,13 @@ class Tables:
         revealed = table.meta.revealed
         if revealed:
             # the record goes last and whole: the verifier reads it from a saved message
-            record = compact(revealed)
+            record = Markup("<pre>{}</pre>").format(compact(revealed))
             parts += [revealed_text(lang, revealed, table.meta.names, with_record=False),
                       i18n.t(lang, "verify_how")]
-            head = "\n\n".join(parts)[: max(0, render.MAX_TEXT - len(record) - 2)]
-            return f"{head}\n\n{record}"
-        return render.clip("\n\n".join(parts))
+            while parts and len("\n\n".join(parts)) + len(record) + 2 > render.MAX_TEXT:
+                parts.pop(0)  # the record is what the verifier needs whole
+            return "\n\n".join([*parts, record])
+        return "\n\n".join(parts)
 
 
 def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],
@@ -459,7 +469,7 @@ def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],
     text = i18n.t(lang, "verify_revealed", commitment=r.get("commitment"), size=r.get("size", 0),
                   cut=r.get("cut", 0), how=cut_how(lang, r, names),
                   burned=len(r.get("burned", [])), what=what)
-    return f"{text}\n{compact(r)}" if with_record else text
+    return text + Markup("\n<pre>{}</pre>").format(compact(r)) if with_record else text
 
 
 def cut_how(lang: str, r: dict[str, Any], names: dict[int, str]) -> str:

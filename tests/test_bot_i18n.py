@@ -244,26 +244,12 @@ def test_a_russian_table_has_no_english_word(seen: dict[str, Seen], name: str) -
         assert english == [], text
 
 
-RU_BANKER_DRAW = """Шмен де фер · кон №3
-Фаза: прикуп банкомёта
-Банк: 240
-Колод: 6
-Сжигается карт: 3
-Мин. ставка: 5
-Банкомёт: Анна
-Поставлено: 200
-Банк не покрыт на: 40
-Играет руку: Борис
-Карт у понтёра: 3
-Хеш шуза: 0123456789abcdef…
-Сожжены: K♠ 4♦ 9♣
-Карт в шузе: 290
-
-▶ 1. Анна [банкомёт] · 💰760 · 🂠×2 · (ходит)
-2. Борис [понтёр] · 💰800 · ставка 200 · 🂠×3 · (играет руку)
-3. Вера [понтёр] · 💰500 · (уходит)
-
-⏳ Анна"""
+RU_BANKER_DRAW = """<b>Шмен де фер · кон №3</b> · <i>прикуп банкомёта</i> · банк 240
+Поставлено: 200 · Банк не покрыт на: 40 · Сожжены: K♠ 4♦ 9♣
+▶ <b>Анна</b> (банкомёт) · 💰760 · 🂠🂠 · ходит
+Борис (понтёр) · 💰800 · ставка 200 · 🂠🂠🂠 · играет руку
+Вера (понтёр) · 💰500 · уходит
+⏳ Анна · <tg-time unix="1000000045" format="r">45 с</tg-time>"""
 
 
 def banker_draw_view(viewer: int | None) -> TableView:
@@ -286,19 +272,21 @@ def banker_draw_view(viewer: int | None) -> TableView:
 
 
 def test_russian_table_message_of_a_banker_draw_exactly() -> None:
-    assert render.table_text("ru", banker_draw_view(None), None, []) == RU_BANKER_DRAW
+    text = render.table_text("ru", banker_draw_view(None), 1.0e9 + 45, [], now=1.0e9)
+    assert text == RU_BANKER_DRAW
 
 
 def test_english_table_keeps_phase_names_the_e2e_policies_read() -> None:
     text = render.table_text("en", banker_draw_view(None), None, [])
-    assert text.splitlines()[1] == "Phase: banker draw"
-    assert "Min stake: 5" in text.splitlines()
-    assert "▶ 1. Анна [banker] · 💰760 · 🂠×2 · (to act)" in text.splitlines()
+    assert text.splitlines()[0] == ("<b>Chemin de fer · coup #3</b> · <i>banker draw</i> · "
+                                    "bank 240")
+    assert "▶ <b>Анна</b> (banker) · 💰760 · 🂠🂠 · to act" in text.splitlines()
 
 
 def test_the_banker_reads_his_points_and_the_tableau_hint_in_his_language() -> None:
     assert render.dm_text("ru", banker_draw_view(1), []) == (
-        "Шмен де фер, кон №3:\nВаши карты: 4♥ 10♣\nПо таблице: прикупать\nВаши очки: 4")
+        "<b>Шмен де фер · кон №3</b>\nВаши карты: <b>4♥ 10♣</b>\nПо таблице: прикупать\n"
+        "Ваши очки: 4")
     assert render.cards_popup("en", banker_draw_view(1)) == (
         "Your cards: 4♥ 10♣\nTableau: draw\nYour points: 4")
 
@@ -309,17 +297,17 @@ def hand(category: str, *ranks: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("value", "english", "russian"), [
-    (hand("pair", 10), "pair of queens", "пара дам"),
+    (hand("pair", 10), "a pair of queens", "пара дам"),
     (hand("two_pair", 12, 3), "two pair, aces and fives", "две пары: тузы и пятёрки"),
     (hand("three", 5), "three sevens", "тройка семёрок"),
     (hand("four", 11), "four kings", "каре королей"),
-    (hand("full_house", 2, 5), "full house, fours over sevens",
+    (hand("full_house", 2, 5), "a full house, fours over sevens",
      "фулл-хаус: тройка четвёрок и пара семёрок"),
-    (hand("straight", 9), "straight, jack high", "стрит до валета"),
-    (hand("straight", 3), "straight, five high", "стрит до пятёрки"),
-    (hand("flush", 12), "flush, ace high", "флеш до туза"),
-    (hand("straight_flush", 7), "straight flush, nine high", "стрит-флеш до девятки"),
-    (hand("royal_flush"), "royal flush", "роял-флеш"),
+    (hand("straight", 9), "a straight, jack high", "стрит до валета"),
+    (hand("straight", 3), "a straight, five high", "стрит до пятёрки"),
+    (hand("flush", 12), "a flush, ace high", "флеш до туза"),
+    (hand("straight_flush", 7), "a straight flush, nine high", "стрит-флеш до девятки"),
+    (hand("royal_flush"), "a royal flush", "роял-флеш"),
     (hand("high_card", 11), "king high", "старшая карта — король"),
     (hand("high_card", 1), "trey high", "старшая карта — тройка"),
     (hand("possible_full_house"), "possible full house", "возможен фулл-хаус"),
@@ -345,7 +333,7 @@ def test_stud_showing_and_results_read_in_russian() -> None:
     line = i18n.event_text("en", Event(kind="hand_shown", data={
         "player": 8, "cards": ["2c", "2d", "2h", "7s", "7d"], "value": hand("full_house", 0, 5)
     }), names)
-    assert line == "Bob shows 2♣ 2♦ 2♥ 7♠ 7♦: full house, deuces over sevens"
+    assert line == "Bob shows 2♣ 2♦ 2♥ 7♠ 7♦: a full house, deuces over sevens"
     line = i18n.event_text("ru", Event(kind="coup_settled", data={
         "coup": 2, "banker": 8, "results": [
             {"player": 7, "stake": 20, "outcome": "win", "net": 20, "points": 7}]}), names)
@@ -356,3 +344,12 @@ def test_the_showing_of_every_seat_reads_as_hands_in_the_table_facts() -> None:
     text = i18n.format_value({"7": hand("pair", 12), "8": hand("high_card", 8)},
                              {7: "Ann", 8: "Bob"}, "showing", "ru")
     assert text == "Ann пара тузов, Bob старшая карта — десятка"
+
+
+def test_points_are_counted_in_each_language() -> None:
+    assert [i18n.points("en", n) for n in (1, 2, 9)] == ["1 point", "2 points", "9 points"]
+    assert [i18n.points("ru", n) for n in (0, 1, 3, 5, 11, 14, 21, 22, 25)] == [
+        "0 очков", "1 очко", "3 очка", "5 очков", "11 очков", "14 очков", "21 очко",
+        "22 очка", "25 очков"]
+    assert i18n.points("en", 23, bust=True) == "23, bust"
+    assert i18n.points("ru", 23, bust=True) == "23, перебор"

@@ -7,8 +7,9 @@ import re
 from typing import Any
 
 import pytest
+from poker_fixtures import stud_after_first_bet
 
-from bot import render
+from bot import drawing, i18n, render
 from bot.specs import Sight, amount_field, collect_buttons
 from games import registry
 from games.cards import pretty
@@ -90,5 +91,86 @@ def test_dm_shows_only_the_viewers_cards() -> None:
                      seats=(SeatView(player=7, name="Ann", stack=10, face_down=2),
                             SeatView(player=8, name="Bob", stack=10, face_down=2)),
                      my_cards=("Th", "9s"))
-    assert render.dm_text("en", view, []) == "Baccarat, coup #2:\nYour cards: 10♥ 9♠"
+    assert render.dm_text("en", view, []) == "<b>Baccarat · coup #2</b>\nYour cards: <b>10♥ 9♠</b>"
     assert render.cards_popup("ru", view) == "Ваши карты: 10♥ 9♠"
+
+
+def test_buttons_put_the_awaited_players_actions_first_with_their_amounts() -> None:
+    engine, state = stud_after_first_bet()
+    render_ = drawing.table_render("en", -1, Sight(engine, state), None, [], {})
+    assert render_.markup is not None
+    assert [[b.text for b in row] for row in render_.markup.inline_keyboard] == [
+        ["Call 2", "Fold", "Raise to 4"], ["🂠 My cards", "🚪 Leave", "🪑 Join"]]
+    ru = drawing.table_render("ru", -1, Sight(engine, state), None, [], {})
+    assert ru.markup is not None
+    assert [b.text for b in ru.markup.inline_keyboard[0]] == ["Уравнять 2", "Пас",
+                                                              "Повысить до 4"]
+
+
+def test_names_with_markup_characters_stay_text_in_every_template() -> None:
+    engine = registry.engine("stud_poker")
+    state = engine.new_table({}, random.Random(3))
+    names = ["<b>&", "</code>", "a&amp;b"]
+    for p, name in enumerate(names, 1):
+        state = engine.apply(state, p, Join(name=name, buy_in=100)).state
+    step = engine.apply(state, 1, Start())
+    sight = Sight(engine, step.state)
+    table = drawing.table_render("en", -1, sight, 1.0e9, [
+        drawing.log_entry(e) for e in step.events if e.to is None], {})
+    assert "&lt;b&gt;&amp;" in table.text and "&lt;/code&gt;" in table.text
+    assert "a&amp;amp;b" in table.text
+    tags = set(re.findall(r"</?([^ >]*)", table.text))
+    assert tags == {"b", "i", "tg-time", "blockquote"}, tags
+    # the seat line: bold with ▶ when that seat is the one awaited (the up cards decide)
+    assert re.search(r"\n(▶ <b>&lt;b&gt;&amp;</b>|&lt;b&gt;&amp;) \(dealer\) · 💰100 · ",
+                     table.text)
+    assert re.search(r"\n(▶ )?<b>& \(dealer\) · 💰100 · ", i18n.plain(table.text))
+    nets = {"nets": {"1": 5, "2": -5}, "banker": 2}
+    settled = render.settlement_text("en", "stud_poker", 1, nets, {1: names[0], 2: names[1]}, [])
+    assert settled.splitlines()[:3] == [
+        "🏆 <b>&lt;b&gt;&amp; wins 5</b>", "Five-card stud · coup #1 settled",
+        "&lt;b&gt;&amp; +5 · &lt;/code&gt; (banker) −5"]
+    dms = drawing.direct_messages({1: "en", 2: "en", 3: "en"}, -1, sight, step.events,
+                                  dict(enumerate(names, 1)))
+    assert all("</code>" not in str(d.payload["text"]) for d in dms)
+    assert i18n.plain(i18n.t("en", "named", name="<b>&", text="x")) == "<b>&: x"
+
+
+def test_a_step_that_settles_and_deals_tells_each_coup_under_its_own_number() -> None:
+    engine = registry.engine("stud_poker")
+    state = engine.new_table({}, random.Random(3))
+    for p in (1, 2):
+        state = engine.apply(state, p, Join(name=f"P{p}", buy_in=100)).state
+    state = engine.apply(state, 1, Start()).state
+    state = engine.apply(state, engine.awaiting(state)[0],
+                         engine.action_types["bet"](amount=2)).state
+    step = engine.apply(state, engine.awaiting(state)[0], engine.action_types["fold"]())
+    assert step.state.coup == 2
+    dms = drawing.direct_messages({1: "en", 2: "en"}, -1, Sight(engine, step.state),
+                                  step.events, {1: "P1", 2: "P2"})
+    heads = {(d.target, str(d.payload["text"]).splitlines()[0]) for d in dms}
+    proofs = [d for d in dms if "Proof of your cards in hand 1" in str(d.payload["text"])]
+    assert proofs and all(str(d.payload["text"]).startswith("<b>Five-card stud · coup #1</b>")
+                          for d in proofs)
+    assert (1, "<b>Five-card stud · coup #2</b>") in heads
+    assert (2, "<b>Five-card stud · coup #2</b>") in heads
+
+
+def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:
+    names = {1: "Dave", 2: "Ann", 3: "Bob"}
+    pair = {"category": "pair", "ranks": [6]}
+    data = {"coup": 4, "nets": {"1": 42, "2": -2, "3": -40}, "hands": {"1": pair},
+            "winners": [1]}
+    text = render.settlement_text("en", "stud_poker", 4, data, names, [])
+    assert text.splitlines() == [f"🏆 <b>Dave wins 42 with {i18n.hand_text('en', pair)}</b>",
+                                 "Five-card stud · coup #4 settled",
+                                 "Dave +42 · Ann −2 · Bob −40"]
+    ru = render.settlement_text("ru", "stud_poker", 4, data, names, [])
+    assert ru.splitlines()[0] == f"🏆 <b>Dave выигрывает 42: {i18n.hand_text('ru', pair)}</b>"
+    nothing = {"coup": 5, "nets": {"1": 0, "2": 0}, "winners": [2]}
+    assert render.settlement_text("en", "stud_poker", 5, nothing, names, []).splitlines()[0] \
+        == "🏆 <b>Ann wins 0</b>"
+    banked = {"coup": 2, "banker": 3, "results": [{"player": 1, "net": 10},
+                                                  {"player": 2, "net": -5}], "banker_net": -5}
+    assert render.settlement_text("en", "twenty_one", 2, banked, names, []).splitlines()[2] \
+        == "Dave +10 · Ann −5 · Bob (banker) −5"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,9 @@ class RecordingBot:
     kicked: set[int] = field(default_factory=set)
     # method -> how many of its next calls (to the group) take effect and then time out
     lose_answers: dict[str, int] = field(default_factory=dict)
+    id: int = 1000
+    admin_in: set[int] = field(default_factory=set)  # chats where the bot may pin
+    pinned: list[int] = field(default_factory=list)
 
     def _lost(self, method: str, chat_id: int) -> None:
         if chat_id == CHAT and self.lose_answers.get(method, 0) > 0:
@@ -114,6 +118,14 @@ class RecordingBot:
             return True
         if method == "editMessageReplyMarkup":
             await self.edit_message_reply_markup(kw["chat_id"], kw["message_id"])
+            return True
+        if method == "getChatMember":
+            self.calls.append(f"getChatMember {kw['chat_id']}")
+            return ({"status": "administrator", "can_pin_messages": True}
+                    if kw["chat_id"] in self.admin_in else {"status": "member"})
+        if method == "pinChatMessage":
+            assert kw["disable_notification"] is True
+            self.pinned.append(kw["message_id"])
             return True
         raise AssertionError(f"unexpected call {method}")
 
@@ -230,7 +242,8 @@ async def play_until_settled(host: Host, bot: RecordingBot, coups: int = 1) -> N
 
 def results(bot: RecordingBot) -> list[str]:
     """Every coup result the group shows (a settlement's title line), in message order."""
-    return [m.text.splitlines()[0] for m in bot.chat(CHAT) if "settled" in m.text.splitlines()[0]]
+    return [line for m in bot.chat(CHAT) for line in m.text.splitlines()[:2]
+            if line.endswith(" settled")]
 
 
 async def test_a_step_commits_with_what_it_must_send_and_the_courier_sends_it(
@@ -244,7 +257,7 @@ async def test_a_step_commits_with_what_it_must_send_and_the_courier_sends_it(
     # one table message, edited as players sat down; nothing left in the outbox
     live = table_message(bot)
     assert [m.message_id for m in bot.chat(CHAT)] == [live.message_id]
-    assert live.edits == 3 and "3. Cid" in live.text
+    assert live.edits == 3 and "\nCid (punter) · 💰1000\n" in live.text
     assert await host.storage.pending_outbox() == []
 
 
@@ -370,6 +383,70 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
 def test_meta_is_plain_json() -> None:
     meta = TableMeta(opener=5, names={5: "Ann"}, dm_blocked=[5])
     assert json.loads(meta.model_dump_json()) == {
-        "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_lines": [],
+        "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
         "msg_coup": 0, "revealed": None, "dm_blocked": [5], "paused": False,
         "grace_until": None}
+
+
+async def test_one_live_table_pinned_where_the_bot_may_pin(make_host: Any) -> None:
+    bot = RecordingBot(admin_in={CHAT})
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    first = table_message(bot)
+    assert await host.tables.repost(CHAT)
+    await host.idle()
+    second = table_message(bot)
+    live = [m for m in bot.chat(CHAT) if m.markup is not None]
+    assert live == [second] and second.message_id != first.message_id
+    assert first.text == "<b>Twenty-one</b> · waiting for players ⬇️"
+    assert bot.pinned == [first.message_id, second.message_id]
+    assert bot.calls.count(f"getChatMember {CHAT}") == 1
+
+
+async def test_no_pinning_without_the_right_and_one_question_only(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    for _ in range(3):
+        assert await host.tables.repost(CHAT)
+        await host.idle()
+    assert bot.pinned == []
+    assert bot.calls.count(f"getChatMember {CHAT}") == 1
+    assert len([m for m in bot.chat(CHAT) if m.markup is not None]) == 1
+
+
+async def test_history_books_each_coup_under_its_own_number(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await play_until_settled(host, bot, coups=2)
+    settled = [m.text for m in bot.messages.values() if " settled" in m.text]
+    shown: dict[tuple[int, int], int] = {}  # (coup, player) -> net the result showed
+    for text in settled:
+        coup = int(re.search(r"coup #(\d+) settled", text).group(1))  # type: ignore[union-attr]
+        for name, sign, amount in re.findall(r"(Ann|Bob|Cid)(?: \(banker\))? ([+−±])(\d+)",
+                                             text.splitlines()[2]):
+            player = next(p for p, n in NAMES.items() if n == name)
+            shown[(coup, player)] = -int(amount) if sign == "−" else int(amount)
+    for player in NAMES:
+        entries = await host.storage.recent_coups(chat_id=CHAT, user_id=player, limit=200)
+        booked: dict[int, int] = {}
+        for e in entries:
+            if e.game:
+                booked[e.coup] = booked.get(e.coup, 0) + e.delta
+        assert {c: n for c, n in booked.items() if n} == {
+            c: n for (c, p), n in shown.items() if p == player and n}
+
+
+async def test_each_player_reads_his_private_messages_in_his_own_language(
+        make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await host.tables.languages.choose(BOB, "ru")  # Bob chose Russian in his private chat
+    await seat_three(host, bot)
+    await play_until_settled(host, bot, coups=2)
+    bob = [m.text for m in bot.chat(BOB)]
+    ann = [m.text for m in bot.chat(ANN)]
+    assert bob and all(t.startswith("<b>Очко · кон №") for t in bob), bob
+    assert ann and all(t.startswith("<b>Twenty-one · coup #") for t in ann), ann
+    assert any("Ваши карты: <b>" in t for t in bob)

@@ -146,6 +146,28 @@ class BotProcess:
         return (row[0], row[1], row[2]) if row else None
 
 
+async def group_with_bot(sandbox: Any, bot_factory: list[BotProcess], data_dir: Path,
+                         chat_id: int, players: list[Player], *, timeout: float = 3.0,
+                         table: str | None = None, start: bool = False) -> Game:
+    """A bot process started on ``data_dir``, a group of ``players`` with it, each player's
+    private chat opened; with ``table``, that game's table opened, and with ``start`` every
+    player seated and the first coup started."""
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, data_dir, timeout=timeout)
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, chat_id, players)
+    await game.setup()
+    await game.enable_dms()
+    if table:
+        await game.command(players[0], f"/newtable {table}")
+    if start:
+        for p in players:
+            await game.step(p, ["join"])
+        await game.step(players[0], ["start"])
+    return game
+
+
 def decode_action(data: str | None) -> tuple[int, int, str, str] | None:
     """(coup, version, kind, arg) of an action button."""
     if not data or not data.startswith("a|"):
@@ -284,7 +306,7 @@ class Game:
         """Players named on the ⏳ line."""
         for line in message["text"].splitlines():
             if line.startswith("⏳"):
-                names = line[1:].split("—")[0].strip().split(", ")
+                names = line[1:].split(" · ")[0].strip().split(", ")
                 return [p for p in self.players if p.name in names]
         return []
 
@@ -436,15 +458,7 @@ class Game:
             if not awaited:
                 await asyncio.sleep(0.1)
                 continue
-            phase = next(
-                (
-                    ln.split(":", 1)[1].strip()
-                    for ln in message["text"].splitlines()
-                    if ln.startswith("Phase:")
-                ),
-                "",
-            )
-            prefer = policy.get(phase.replace(" ", "_"), default)
+            prefer = policy.get(phase_of(message), default)
             await self.step(awaited[0], prefer)
         raise AssertionError("the coup did not settle")
 
@@ -453,7 +467,7 @@ class Game:
         return [
             m
             for m in await self.sb.bot_messages(self.chat_id)
-            if any(k in m["text"].splitlines()[0] for k in SETTLED_MARK)
+            if any(k in line for line in m["text"].splitlines()[:2] for k in SETTLED_MARK)
         ]
 
     async def group_counts(self) -> tuple[int, int]:
@@ -623,7 +637,17 @@ async def synced_now(game: Game) -> dict[str, Any] | None:
     return m if versions == {row[2]} else None
 
 
+# a Russian table's phase words back to the phases the policies name
+PHASES = {v: k.split(":", 1)[1] for k, v in i18n.WORDS["ru"].items() if k.startswith("phase:")}
+
+
 def phase_of(message: dict[str, Any]) -> str:
-    """The phase word on a table message ("" if none)."""
-    return next((ln.split(":", 1)[1].strip().replace(" ", "_")
-                 for ln in message["text"].splitlines() if ln.startswith("Phase:")), "")
+    """The phase word on a table message, the italic of its first line ("" if none)."""
+    text = message["text"] or ""
+    units = text.encode("utf-16-le")
+    first_line = len(text.split("\n", 1)[0].encode("utf-16-le")) // 2
+    for e in message.get("entities") or ():
+        if e["type"] == "italic" and e["offset"] < first_line:
+            word = units[2 * e["offset"]:2 * (e["offset"] + e["length"])].decode("utf-16-le")
+            return PHASES.get(word, word).replace(" ", "_")
+    return ""

@@ -39,6 +39,6 @@ async def test_full_coup(name: str, sandbox, bot_factory, tmp_path: Path) -> Non
         f"\nE2E {name}: one coup = {steps} steps, {sends - sends0} new group messages, "
         f"{edits - edits0} edits"
     )
-    assert settled["text"].splitlines()[0].endswith("settled")
+    assert settled["text"].splitlines()[1].endswith("settled")
     assert game.hidden_checks > 0
     assert "Traceback" not in bot.log_text()

@@ -63,7 +63,7 @@ def kinds(sb: Any, message: dict[str, Any] | None) -> set[str]:
 def turn_line(message: dict[str, Any], player: Player) -> str:
     """The ⏳ line with the awaited name and the deadline taken out: its shape."""
     line = next(ln for ln in message["text"].splitlines() if ln.startswith("⏳"))
-    return re.sub(r"\d\d:\d\d:\d\d", "HH:MM:SS", line.replace(player.name, "NAME"))
+    return re.sub(r"\d+ s$", "N s", line.replace(player.name, "NAME"))
 
 
 async def decision_message(game: Game, player: Player) -> tuple[dict[str, Any], int]:
@@ -72,7 +72,7 @@ async def decision_message(game: Game, player: Player) -> tuple[dict[str, Any], 
     message = await game.synced()
     version = game.bot.db_table(CHAT)[2]
     assert game.awaited(message) == [player]
-    expected = i18n.t("en", "turn_private", names=player.name, time="HH:MM:SS")
+    expected = i18n.t("en", "turn_private", names=player.name, left="N s")
     assert turn_line(message, player) == expected.replace(player.name, "NAME"), message["text"]
     assert kinds(game.sb, message) <= {"leave", "join"}, game.sb.buttons(message)
     return message, version
@@ -147,9 +147,10 @@ async def test_open_only_in_the_holders_private_chat(holder_first: bool, sandbox
     await game.step(holder, ["open"])
     table = await game.synced()
     assert game.bot.db_table(CHAT)[2] == version + 1
-    seat = next(ln for ln in table["text"].splitlines() if f". {holder.name}" in ln)
+    seat = next(ln for ln in table["text"].splitlines()
+                if ln.startswith((holder.name, f"▶ {holder.name}")))
     assert "stake 2" in seat and "💰997" in seat, table["text"]
-    assert "Pot: 3" in table["text"], table["text"]
+    assert " · pot 3" in table["text"].splitlines()[0], table["text"]
     assert not any(OPEN_WORDS.search(t) for t in await group_texts(game, log_before)), \
         await group_texts(game, log_before)
 

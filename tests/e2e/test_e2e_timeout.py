@@ -4,21 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness import BotProcess, Game, Player
+from harness import Player, group_with_bot
 
 PLAYERS = [Player(301, "Gil"), Player(302, "Hal"), Player(303, "Ida")]
 CHAT = -3003
 
 
 async def test_a_timed_out_edit_loses_no_step(sandbox, bot_factory, tmp_path: Path) -> None:
-    handle, sb = sandbox
-    bot = BotProcess(handle.url, tmp_path / "data", timeout=30)
-    bot_factory.append(bot)
-    bot.start()
-    game = Game(sb, bot, CHAT, PLAYERS)
-    await game.setup()
-    await game.enable_dms()
-    await game.command(PLAYERS[0], "/newtable chemin_de_fer")
+    game = await group_with_bot(sandbox, bot_factory, tmp_path / "data", CHAT, PLAYERS,
+                                timeout=30, table="chemin_de_fer")
+    sb, bot = game.sb, game.bot
     await game.step(PLAYERS[0], ["join"])
     before = bot.db_table(CHAT)
     assert before is not None
@@ -34,6 +29,6 @@ async def test_a_timed_out_edit_loses_no_step(sandbox, bot_factory, tmp_path: Pa
     row = bot.db_table(CHAT)
     assert row is not None and row[2] == before[2] + 2
     assert [line for line in message["text"].splitlines() if "💰" in line] == [
-        "1. Gil [punter] · 💰1000", "2. Hal [punter] · 💰1000", "3. Ida [punter] · 💰1000"]
+        "Gil (punter) · 💰1000", "Hal (punter) · 💰1000", "Ida (punter) · 💰1000"]
     assert f"editMessageText in chat {CHAT} failed: TimedOut" in bot.log_text()
     assert "Traceback" not in bot.log_text()

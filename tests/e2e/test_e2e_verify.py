@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness import ROOT, BotProcess, Game, Player
+from harness import ROOT, Player, group_with_bot
 
 from games.cards import DECK
 
@@ -30,17 +30,9 @@ def record_of(text: str) -> dict[str, Any]:
 
 async def test_verify_record_of_a_sandbox_hand_checks_ok_and_a_corrupt_card_fails(
         sandbox, bot_factory, tmp_path: Path) -> None:
-    handle, sb = sandbox
-    bot = BotProcess(handle.url, tmp_path / "data")
-    bot_factory.append(bot)
-    bot.start()
-    game = Game(sb, bot, -1001, PLAYERS)
-    await game.setup()
-    await game.enable_dms()
-    await game.command(PLAYERS[0], "/newtable stud_poker")
-    for p in PLAYERS:
-        await game.step(p, ["join"])
-    await game.step(PLAYERS[0], ["start"])
+    game = await group_with_bot(sandbox, bot_factory, tmp_path / "data", -1001, PLAYERS,
+                                table="stud_poker", start=True)
+    sb, bot = game.sb, game.bot
     await game.play_until_settled({}, ["check", "call", "fold"])
     await game.synced()
 
@@ -87,17 +79,9 @@ async def _newest_with_record(sb: Any, chat_id: int, before: int) -> dict[str, A
 
 async def test_the_cutter_presses_a_depth_and_verify_says_who_cut_where(
         sandbox, bot_factory, tmp_path: Path) -> None:
-    handle, sb = sandbox
-    bot = BotProcess(handle.url, tmp_path / "data")
-    bot_factory.append(bot)
-    bot.start()
-    game = Game(sb, bot, -1002, PLAYERS)
-    await game.setup()
-    await game.enable_dms()
-    await game.command(PLAYERS[0], "/newtable chemin_de_fer")
-    for p in PLAYERS:
-        await game.step(p, ["join"])
-    await game.step(PLAYERS[0], ["start"])
+    game = await group_with_bot(sandbox, bot_factory, tmp_path / "data", -1002, PLAYERS,
+                                table="chemin_de_fer", start=True)
+    sb, bot = game.sb, game.bot
     await game.step(PLAYERS[0], ["bid"])
     for p in PLAYERS[1:]:
         await game.step(p, ["pass"])

@@ -1,0 +1,83 @@
+"""Typed amounts: the ✏️ prompt addressed to the presser, his reply, and "@bot 200"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
+    CHAT,
+    NAMES,
+    PREFERRED,
+    Host,
+    RecordingBot,
+    buttons,
+    make_host,
+    press,
+    seat_three,
+    table_message,
+)
+
+from bot.callbacks import ActionButton
+
+
+async def until_someone_stakes(host: Host, bot: RecordingBot) -> int:
+    """Twenty-one played by the default policy until an awaited player may stake: him."""
+    for _ in range(30):
+        table = await host.tables.load(CHAT)
+        for player in table.engine.awaiting(table.state):
+            if any(s.kind == "stake" for s in table.sight.legal(player)):
+                return player
+        awaited = table.engine.awaiting(table.state) or [next(iter(NAMES))]
+        await press(host, bot, awaited[0], [k for k in PREFERRED if k != "stake"])
+    raise AssertionError("nobody was asked to stake")
+
+
+def ask_button(bot: RecordingBot) -> ActionButton:
+    return next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask)
+
+
+async def stake_of(host: Host, player: int) -> int:
+    table = await host.tables.load(CHAT)
+    return next(s.stake for s in table.sight.view().seats if s.player == player)
+
+
+async def test_the_amount_button_prompts_the_presser_and_his_reply_is_his_stake(
+        make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    player = await until_someone_stakes(host, bot)
+    table = await host.tables.load(CHAT)
+    spec = next(s for s in table.sight.legal(player) if s.kind == "stake")
+    outcome = await host.presses.press(CHAT, player, NAMES[player], ask_button(bot))
+    assert outcome.text == f"Type the amount ({spec.min}–{spec.max}) in the reply I opened " \
+                           "for you."
+    assert outcome.prompt == (
+        f'<a href="tg://user?id={player}">{NAMES[player]}</a>, Stake: how much? '
+        f"{spec.min}–{spec.max}", f"{spec.min}–{spec.max}")
+    wrong = await host.presses.typed_amount(CHAT, player, NAMES[player], "lots")
+    assert wrong == f"{NAMES[player]}, send a whole number of chips (e.g. 50)."
+    high = await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.max + 1))
+    assert high == f"{NAMES[player]}, the amount must be from {spec.min} to {spec.max}."
+    assert await stake_of(host, player) == 0
+    amount = spec.min + 1
+    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(amount)) is None
+    assert await stake_of(host, player) == amount
+
+
+async def test_at_bot_with_an_amount_takes_the_one_amount_action(make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    player = await until_someone_stakes(host, bot)
+    others = [p for p in NAMES if p != player]
+    table = await host.tables.load(CHAT)
+    idle = next(p for p in others if not any(
+        s.min is not None and s.kind != "join" for s in table.sight.legal(p)))
+    refused = await host.presses.typed_amount(CHAT, idle, NAMES[idle], "7", mentioned=True)
+    assert refused == (f"{NAMES[idle]}, write @banco_bot and an amount while one amount is "
+                       "asked of you; for anything else press ✏️ first.")
+    spec = next(s for s in table.sight.legal(player) if s.kind == "stake")
+    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min),
+                                           mentioned=True) is None
+    assert await stake_of(host, player) == spec.min
