@@ -232,15 +232,16 @@ class Table:
         lines = (message.text or "").splitlines()
         turn = next((ln for ln in lines if ln.startswith("⏳")), "")
         phase = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("Phase:")),
-                     "")
-        names = turn[1:].split("—")[0].strip().split(", ") if turn else []
+                     "") or phase_word(message)
+        # "⏳ Ann, Bob · 30 s" (a bot before the compact table: "⏳ Ann, Bob — until …")
+        names = turn[1:].split("—")[0].split(" · ")[0].strip().split(", ") if turn else []
         awaited = [self.by_name[n] for n in names if n in self.by_name]
         if not awaited:
             # between coups: unseated players join, then the first one starts
             text = message.text or ""
             kinds = {decode_action(d)[2] for _, d in buttons(message) if decode_action(d)}  # type: ignore[index]
             for p in self.players:
-                if "join" in kinds and f". {p.name}" not in text and await self.first_of(
+                if "join" in kinds and not seated(text, p.name) and await self.first_of(
                         p, ["join"], self.chat_id, message):
                     return "join"
             if "start" in kinds and await self.first_of(
@@ -280,6 +281,23 @@ class Table:
             except TimeoutError:
                 if retry:
                     done = -1
+
+
+def phase_word(message: Message) -> str:
+    """The phase on a compact table message: the italic of its first line."""
+    text = message.text or ""
+    units = text.encode("utf-16-le")
+    first_line = len(text.split("\n", 1)[0].encode("utf-16-le")) // 2
+    for e in message.entities:
+        if e["type"] == "italic" and e["offset"] < first_line:
+            return units[2 * e["offset"]:2 * (e["offset"] + e["length"])].decode("utf-16-le")
+    return ""
+
+
+def seated(text: str, name: str) -> bool:
+    """Whether ``name`` has a seat line ("1. Ann …", or "▶ Ann (banker) · …")."""
+    return f". {name}" in text or any(
+        line.removeprefix("▶ ").startswith(name + " ") for line in text.splitlines())
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -351,8 +369,9 @@ def group_figures(log: list[dict[str, Any]], chats: list[int], t0: float, t1: fl
         if not t0 <= e["time"] <= t1:
             continue
         # a coup's result is an edit of the table message it concludes (or, without one,
-        # a new message): either way its first line names the settlement
-        first = str(e["params"].get("text") or "").split("\n", 1)[0]
+        # a new message): either way its first lines name the settlement
+        # (the compact settlement's title is its second line, under the headline)
+        first = "\n".join(str(e["params"].get("text") or "").split("\n", 2)[:2])
         settled += e["method"] != "editMessageReplyMarkup" and any(
             k in first for k in SETTLED_MARK)
         if e["method"] == "sendMessage":
