@@ -168,7 +168,7 @@ class Table:
         if not answer["answered"]:
             self.figures.unanswered += 1
             return False
-        if answer["text"] == expect:
+        if answer["text"] == expect or answer["text"].startswith(expect + " · "):
             return True
         self.figures.refused += 1
         return False

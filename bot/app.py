@@ -40,6 +40,7 @@ from bot.handlers import Services
 from bot.hooks import Hooks
 from bot.intake import ScreeningBot
 from bot.languages import Languages
+from bot.pace import Pace
 from bot.presses import Presses
 from bot.ratelimit import GroupWindowLimiter
 from bot.tables import Tables
@@ -105,8 +106,11 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     hooks = Hooks(settings.data_dir / "shown.jsonl" if settings.test_hooks else None)
     tables = Tables(storage, languages, doorbell, Deadlines(),
                     decision_timeout=settings.decision_timeout,
-                    bot_username=app.bot.username, hooks=hooks)
-    courier = Courier(app.bot, storage, doorbell, tables)
+                    bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms)
+    limiter = app.bot.rate_limiter
+    pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
+                limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
+    courier = Courier(app.bot, storage, doorbell, tables, pace, hooks)
     app.bot_data["services"] = Services(storage=storage, languages=languages, tables=tables,
                                         presses=Presses(tables, storage, languages),
                                         courier=courier, daily_bonus=settings.daily_bonus)

@@ -30,6 +30,17 @@ class Settings(BaseSettings):
     # speeds up the sandbox's clock shortens it.
     group_rate_period: float = 60.0
     rate_limit_retries: int = 3
+    # How the group budget is spent (bot/pace.py): an edit that only refreshes the table
+    # (nobody learns his turn from it) waits this many seconds after the group's last
+    # message, at most this many per coup, and never takes the last few of the minute's
+    # messages (kept for commands like /balance). A turn the awaited player learns only
+    # from the group goes out at once.
+    group_edit_gap: float = 8.0
+    group_edits_per_coup: int = 3
+    group_reserve: int = 3
+    # Each awaited player who has a private chat with the bot gets his turn there, with
+    # his buttons (outside the group budget); /settings turn_dm on|off per table.
+    turn_dms: bool = True
     log_level: str = "INFO"
     # Seconds a stop (SIGTERM) lets the outbox send before the HTTP client closes; what is
     # left is sent after the next start.

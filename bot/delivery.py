@@ -23,7 +23,7 @@ import functools
 import json
 import logging
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, Protocol
 
 from telegram import Bot
@@ -31,6 +31,8 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
 from bot.drawing import DM, GROUP, SETTLE, TABLE, Render
+from bot.hooks import Hooks
+from bot.pace import HELD, Pace
 from storage.base import OutboxItem, Storage
 
 log = logging.getLogger(__name__)
@@ -83,6 +85,10 @@ class TableSide(Protocol):
         """The chat has a table but no live table message: queue a new post."""
         ...
 
+    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int]) -> None:
+        """These awaited players have been shown their turn: their clock may start."""
+        ...
+
 
 class Lost(Exception):
     """The group refuses the bot (kicked, blocked): its items wait for it to come back."""
@@ -91,8 +97,12 @@ class Lost(Exception):
 class Courier:
     """Sends every chat's outbox in order; one worker task per chat with work."""
 
-    def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide) -> None:
+    def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide,
+                 pace: Pace | None = None, hooks: Hooks | None = None) -> None:
         self.bot = bot
+        self.hooks = hooks or Hooks()
+        self.pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
+        self.later: dict[int, asyncio.TimerHandle] = {}
         self.storage = storage
         self.doorbell = doorbell
         self.tables = tables
@@ -134,6 +144,8 @@ class Courier:
             await asyncio.gather(*late, return_exceptions=True)
         if self.finisher is not None:
             self.finisher.cancel()
+        for handle in self.later.values():
+            handle.cancel()
         if self.finishing is not None:
             await asyncio.gather(self.finishing, return_exceptions=True)
         await self._finish_dms()
@@ -143,6 +155,7 @@ class Courier:
         self.lost.discard(chat_id)
         self.table_ids.pop(chat_id, None)
         self.can_pin.pop(chat_id, None)  # its rights may have changed
+        self.pace.forget(chat_id)
         self.doorbell.ring(chat_id)
 
     async def _listen(self) -> None:
@@ -184,8 +197,11 @@ class Courier:
                         if item.id in self.sent_dms:
                             continue  # sent; its done mark is on its way
                         if item.kind == DM:
-                            self.sent_dms[item.id] = await self._dm(item)
+                            self.sent_dms[item.id] = sent = await self._dm(item)
                             self._finish_soon()
+                            turn = item.payload.get("turn")
+                            if sent is not None and isinstance(turn, int):
+                                await self.tables.turn_seen(chat_id, turn, [item.target])
                             continue
                         await self._deliver(item)
                     if len(items) == BATCH:
@@ -235,6 +251,7 @@ class Courier:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
             message_id = await self._send(item.target, str(item.payload.get("text", "")),
                                           markup_param(item.payload.get("markup")))
+            self.pace.sent(item.chat_id)
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
     async def _dm(self, item: OutboxItem) -> int | None:
@@ -270,9 +287,11 @@ class Courier:
         if message_id is not None and await self._edit(item.chat_id, message_id, text, None):
             self.table_ids[item.chat_id] = None  # that message is the result now
             self.shown.pop(item.chat_id, None)
+            self.pace.sent(item.chat_id)
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
             return
         message_id = await self._send(item.chat_id, text, None)
+        self.pace.sent(item.chat_id)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
     async def _post_table(self, item: OutboxItem) -> None:
@@ -291,7 +310,10 @@ class Courier:
             return
         self.table_ids[item.chat_id] = message_id
         self.shown[item.chat_id] = render
+        self.pace.posted(item.chat_id, render.coup, render.decision)
+        self.hooks.table_shown(item.chat_id, message_id, render.version)
         self.reposting.discard(item.chat_id)
+        await self._turn_shown(item.chat_id, render)
         if previous is not None and previous != message_id:
             await self._retire(item.chat_id, previous, previous_text)
         await self._pin(item.chat_id, message_id)
@@ -329,6 +351,7 @@ class Courier:
                 else:
                     await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
                                      text=text.split("\n", 1)[0] + " ⬇️", parse_mode=HTML)
+                self.pace.sent(chat_id)
                 return
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))
@@ -366,17 +389,44 @@ class Courier:
         return live
 
     async def _edit_table(self, chat_id: int) -> None:
+        """Edit the live table message to the table as it is now, when the group budget's
+        rules allow (:class:`bot.pace.Pace`); otherwise look again when they will."""
         render = await self.tables.current_render(chat_id)
         if render is None or self.shown.get(chat_id) == render:
+            return
+        wait = self.pace.wait(chat_id, render.coup, render.decision, bool(render.urgent_for))
+        if wait == HELD:
+            return
+        if wait > 0:
+            self._look_again(chat_id, wait)
             return
         message_id = await self._table_id(chat_id)
         if message_id is not None and await self._edit(chat_id, message_id, render.text,
                                                        render.markup_json):
             self.shown[chat_id] = render
+            self.pace.edited(chat_id, render.coup, render.decision)
+            self.hooks.table_shown(chat_id, message_id, render.version)
+            await self._turn_shown(chat_id, render)
             return
         if chat_id not in self.reposting:  # once until a table message is posted again
             self.reposting.add(chat_id)
             await self.tables.table_missing(chat_id)
+
+    def _look_again(self, chat_id: int, delay: float) -> None:
+        """Ring for the chat's table again in ``delay`` seconds (once)."""
+        if chat_id in self.later or self.stopping:
+            return
+
+        def ring() -> None:
+            self.later.pop(chat_id, None)
+            self.doorbell.ring(chat_id, False)
+
+        self.later[chat_id] = asyncio.get_running_loop().call_later(delay, ring)
+
+    async def _turn_shown(self, chat_id: int, render: Render) -> None:
+        """The group now shows ``render``: every player it awaits can see his turn."""
+        if render.awaited:
+            await self.tables.turn_seen(chat_id, render.decision, render.awaited)
 
     # ------------------------------------------------------------ Telegram
 

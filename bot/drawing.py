@@ -33,10 +33,24 @@ DM = "dm"
 
 @dataclass(frozen=True)
 class Render:
-    """A table message as it should look now."""
+    """A table message as it should look now, and the turn it shows."""
 
     text: str
     markup: Keyboard | None
+    coup: int = 0
+    version: int = 0
+    """The step drawn."""
+    decision: int = 0
+    """The step at which the awaited players' decision began."""
+    awaited: tuple[int, ...] = ()
+    prompted: frozenset[int] = frozenset()
+    """The awaited players told of their turn in their private chat: the group's message
+    is not how they learn it."""
+
+    @property
+    def urgent_for(self) -> tuple[int, ...]:
+        """The awaited players who learn of their turn only from this message."""
+        return tuple(p for p in self.awaited if p not in self.prompted)
 
     @property
     def markup_json(self) -> str | None:
@@ -85,7 +99,9 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
 
 
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
-                 log: Sequence[dict[str, Any]], names: dict[int, str]) -> Render:
+                 log: Sequence[dict[str, Any]], names: dict[int, str], *,
+                 decision: int | None = None, prompted: frozenset[int] = frozenset()
+                 ) -> Render:
     """The group's table message: the public view, its buttons and the coup's log."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
@@ -95,18 +111,22 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     text = render.table_text(lang, view, deadline if view.awaiting else None,
                              log_lines(lang, log, {**names, **render.names_of(view)}),
                              sight.private, committed=committed)
-    markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards)
-    return Render(text, markup)
+    markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
+    return Render(text, markup, view.coup, view.version,
+                  view.version if decision is None else decision, tuple(view.awaiting),
+                  prompted)
 
 
-def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int) -> Keyboard | None:
-    """In a private step, the awaited ``player``'s own actions as buttons for his DM."""
+def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
+                      decision: int | None = None, prompted: bool = False) -> Keyboard | None:
+    """The awaited ``player``'s own actions as buttons for his DM: in a private step, or
+    when his turn is prompted there (``prompted``)."""
     view = sight.view()
-    if player not in view.awaiting or not sight.private:
+    if player not in view.awaiting or not (sight.private or prompted):
         return None
     buttons = player_buttons(sight, player)
     amount_kinds = {k for k in buttons.kinds if amount_field(sight.engine, k)}
-    return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False)
+    return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision)
 
 
 # Private events that only say what the DM's "Your cards" line says anyway.
@@ -114,11 +134,15 @@ REPEATS = frozenset({"hand_seen", "cards_received"})
 
 
 def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
-                    events: Sequence[Event], names: dict[int, str]) -> list[OutboxDraft]:
-    """Each reader's private events with his cards, in his own language (``langs``); in a
-    private step every awaited player also gets his decision keyboard (with his cards, or on
-    its own). What a player was told about a coup this step settled comes first, under that
-    coup's number, before what he is dealt for the next."""
+                    events: Sequence[Event], names: dict[int, str],
+                    prompts: frozenset[int] = frozenset(), decision: int | None = None
+                    ) -> list[OutboxDraft]:
+    """Each reader's private events with his cards, in his own language (``langs``); every
+    awaited player of ``prompts`` (and, in a private step, every awaited player) also gets
+    his turn with his decision keyboard (with his cards, or on its own): such a DM carries
+    ``turn`` (the decision), so that its delivery starts his clock. What a player was told
+    about a coup this step settled comes first, under that coup's number, before what he is
+    dealt for the next."""
     settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
     earlier, later = (list(events), []) if settled_at is None else (
         list(events[:settled_at]), list(events[settled_at:]))
@@ -137,18 +161,20 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         out, later = [], list(earlier)
     awaited = list(sight.view().awaiting)
     mine_later = dict(_private(later))
-    if awaited and sight.private:
-        for p in awaited:
+    for p in awaited:
+        if sight.private or p in prompts:
             mine_later.setdefault(p, [])
     for player, mine in mine_later.items():
         lang = langs[player]
         lines = render.event_lines(lang, mine, names)
-        markup = decision_keyboard(lang, chat_id, sight, player)
+        markup = decision_keyboard(lang, chat_id, sight, player, decision, player in prompts)
+        payload: dict[str, Any] = {}
         if markup is not None:
             lines.append(i18n.t(lang, "decide_private"))
-        out.append(OutboxDraft(kind=DM, target=player,
-                               payload={"text": render.dm_text(lang, sight.view(player), lines),
-                                        "markup": markup_json(markup)}))
+            payload["turn"] = sight.state.version if decision is None else decision
+        payload |= {"text": render.dm_text(lang, sight.view(player), lines),
+                    "markup": markup_json(markup)}
+        out.append(OutboxDraft(kind=DM, target=player, payload=payload))
     return out
 
 

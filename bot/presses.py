@@ -77,8 +77,13 @@ class Presses:
             if table.meta.paused:
                 return Outcome(i18n.t(lang, "table_paused"))
             state = table.state
-            if button.coup != state.coup or button.version != state.version:
-                return Outcome(i18n.t(lang, "stale"))
+            # a button answers a decision: good while that decision is still the presser's
+            if button.coup != state.coup:
+                why = i18n.t(lang, "stale_coup", coup=button.coup, now=state.coup) if (
+                    button.coup and state.coup) else i18n.t(lang, "stale")
+                return Outcome(self._now(table, user_id, lang, why))
+            if user_id in table.sight.view().awaiting and button.version != table.meta.decision:
+                return Outcome(self._now(table, user_id, lang, i18n.t(lang, "stale_turn")))
             try:
                 specs = [s for s in table.sight.legal(user_id) if s.kind == button.kind]
             except IllegalAction as exc:
@@ -142,13 +147,30 @@ class Presses:
         """Choices among the presser's own cards: a keyboard in his private chat only (the
         pressed private message itself turns into it)."""
         state = table.state
-        markup = render.selection_keyboard(lang, table.chat_id, state.coup, state.version,
+        markup = render.selection_keyboard(lang, table.chat_id, state.coup, table.meta.decision,
                                            kind, list(pick.spec.choices), pick.mask or 0,
                                            pick.spec.max)
         if pick.mask is not None or private:
             return Outcome("", keyboard=markup)
         text = i18n.t(lang, "pick_private", label=i18n.action_label(lang, kind))
         return Outcome(i18n.t(lang, "see_private"), alert=True, dm=(user_id, text, markup))
+
+    def _now(self, table: Table, user_id: int, lang: str, why: str) -> str:
+        """A refusal of a stale press, with what is current: the presser's own move (his
+        actions as his buttons name them) or whom the table waits for."""
+        view = table.sight.view()
+        if user_id in view.awaiting:
+            keyboard = drawing.decision_keyboard(lang, table.chat_id, table.sight, user_id,
+                                                 table.meta.decision, prompted=True)
+            if keyboard is None or not keyboard.inline_keyboard:
+                return why
+            labels = ", ".join(b.text for b in keyboard.inline_keyboard[0])
+            return f"{why} {i18n.t(lang, 'now_yours', labels=labels)}"
+        names = render.names_of(view)
+        if view.awaiting:
+            who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
+            return f"{why} {i18n.t(lang, 'now_waiting', names=who)}"
+        return why
 
     def _refusal(self, table: Table, user_id: int, button: ActionButton, lang: str) -> str:
         """Why a press of an action the presser may not take now is refused: the engine says
@@ -180,13 +202,29 @@ class Presses:
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason))
         try:
-            await self.tables.commit(table, step)
+            await self.tables.commit(table, step, actor=user_id)
         except StaleVersion:
             return Outcome(i18n.t(lang, "stale"))
         except InsufficientFunds:
             return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS))
         self.prompts.pop((table.chat_id, user_id), None)
-        return Outcome(i18n.action_label(lang, action.kind), committed=True)
+        return Outcome(self._next(table.chat_id, user_id, i18n.action_label(lang, action.kind),
+                                  lang), committed=True)
+
+    def _next(self, chat_id: int, user_id: int, done: str, lang: str) -> str:
+        """An accepted press's pop-up: what was done, and whose move it is now (a pop-up
+        costs the group nothing, so the presser learns it at once)."""
+        table = self.tables.tables.get(chat_id)
+        if table is None:
+            return done
+        awaited = table.sight.view().awaiting
+        if user_id in awaited:
+            return f"{done} · {i18n.t(lang, 'next_yours')}"
+        if awaited:
+            names = render.names_of(table.sight.view())
+            who = ", ".join(names.get(p, str(p)) for p in awaited)
+            return f"{done} · {i18n.t(lang, 'next_waiting', names=who)}"
+        return done
 
     async def send_pick(self, outcome: Outcome, chat_id: int) -> None:
         """Queue the private selection keyboard an outcome carries (after the answer)."""
@@ -239,7 +277,7 @@ class Presses:
                 return i18n.t(lang, "amount_bounds", name=name, min=lo, max=hi)
             try:
                 decoded = decoder.decode_press(table.sight, user_id, ActionButton(
-                    chat_id, table.state.coup, table.state.version, prompt.kind, amount=amount),
+                    chat_id, table.state.coup, table.meta.decision, prompt.kind, amount=amount),
                     specs[0], False)
                 action = await self._action(table, user_id, name, decoded, lang) if isinstance(
                     decoded, Act) else Outcome(i18n.t(lang, "forged"))
@@ -293,7 +331,9 @@ class Presses:
                     table, meta=table.meta.model_copy(update={"dm_blocked": blocked}))
         lang = await self.languages.of(chat_id)
         view = table.sight.view(user_id)
-        markup = drawing.decision_keyboard(lang, chat_id, table.sight, user_id)
+        markup = drawing.decision_keyboard(lang, chat_id, table.sight, user_id,
+                                           table.meta.decision,
+                                           self.tables.turn_dm_of(table.meta))
         if not view.my_cards and markup is None:
             return None
         lines = [i18n.t(lang, "decide_private")] if markup is not None else []

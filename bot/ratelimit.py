@@ -99,6 +99,14 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
             self.windows[group] = Window(self.max_messages, self.period)
         return self.windows[group]
 
+    def spare(self, group: int) -> int:
+        """How many more messages the group's window takes right now."""
+        w = self.windows.get(group)
+        if w is None:
+            return self.max_messages
+        now = time.monotonic()
+        return self.max_messages - sum(1 for t in w.times if now - t < w.period)
+
     async def _once(self, group: int | str | None, message: bool,
                     callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
                     args: Any, kwargs: dict[str, Any]) -> bool | JSONDict | list[JSONDict]:

@@ -44,6 +44,17 @@ class TableMeta(BaseModel):
     """The bot cannot write in the group (kicked or blocked): no deadline runs."""
     grace_until: float | None = None
     """After a pause, no deadline falls before this time (a whole decision time)."""
+    decision: int = 0
+    """The step at which the awaited players' current decision began (the awaited set last
+    changed). Decision buttons carry it: a press answers a decision, not a step, and stays
+    good while that decision is still the presser's."""
+    due: float | None = None
+    """When the current decision times out. None until every awaited player has been shown
+    it (his DM prompt, or the group's table message, delivered): nobody's clock runs on a
+    turn he cannot see yet."""
+    turn_dm: bool | None = None
+    """Whether each awaited player who has a private chat with the bot gets his turn there,
+    with his decision keyboard (/settings turn_dm); None: the bot's default (TURN_DMS)."""
 
 
 @dataclass(frozen=True)

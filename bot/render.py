@@ -254,13 +254,17 @@ UTILITIES = ("join", "leave")
 
 
 def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
-             amount_kinds: set[str], show_cards: bool) -> Keyboard | None:
+             amount_kinds: set[str], show_cards: bool,
+             decision: int | None = None) -> Keyboard | None:
     """Inline buttons drawn from the players' legal actions, laid out by who uses them: the
     awaited players' actions first (amounts on the buttons, presets on their own row), then
     what others may do (labelled with the role when only that role may), then the
-    utilities (My cards, Join, Leave)."""
+    utilities (My cards, Join, Leave). Each button names the decision it answers
+    (``decision``: the step at which the awaited players' decision began)."""
+    step = view.version if decision is None else decision
+
     def data(kind: str, **kw: Any) -> str:
-        return encode(ActionButton(chat_id, view.coup, view.version, kind, **kw))
+        return encode(ActionButton(chat_id, view.coup, step, kind, **kw))
 
     awaited = set(view.awaiting)
     roles = {s.player: s.role for s in view.seats}
@@ -347,7 +351,9 @@ def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,
         return fit([i18n.t(lang, "dm_header", game=i18n.game_name(lang, game), coup=coup),
                     *lines], [])
     game = i18n.game_name(lang, view.game)
-    out = [i18n.t(lang, "dm_header", game=game, coup=view.coup)]
+    # before the first coup (the auction, the cut) the game's name alone, as on the table
+    out = [i18n.t(lang, "dm_header", game=game, coup=view.coup) if view.coup
+           else Markup("<b>{}</b>").format(game)]
     if view.my_cards:
         out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
     out.extend(info_lines(lang, view.my_info, names_of(view)))

@@ -72,17 +72,21 @@ class Tables:
 
     def __init__(self, storage: Storage, languages: Languages, doorbell: Doorbell,
                  deadlines: Deadlines, *, decision_timeout: float, bot_username: str,
-                 hooks: Hooks | None = None, clock: Callable[[], float] = time.time) -> None:
+                 hooks: Hooks | None = None, clock: Callable[[], float] = time.time,
+                 turn_dms: bool = True) -> None:
         self.storage = storage
         self.languages = languages
         self.doorbell = doorbell
         self.deadlines = deadlines
         self.decision_timeout = decision_timeout
+        self.turn_dms = turn_dms
         self.bot_username = bot_username
         self.hooks = hooks or Hooks()
         self.clock = clock
         self.locks: dict[int, asyncio.Lock] = {}
         self.tables: dict[int, Table] = {}
+        # per chat: the decision being shown, and the awaited players it was shown to
+        self.seen: dict[int, tuple[int, set[int]]] = {}
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         """The one lock of a chat's table."""
@@ -102,6 +106,10 @@ class Tables:
         """Drop what this process holds of the chat's table (it is read again)."""
         self.tables.pop(chat_id, None)
 
+    def turn_dm_of(self, meta: TableMeta) -> bool:
+        """Whether the table prompts each awaited player in his private chat."""
+        return self.turn_dms if meta.turn_dm is None else meta.turn_dm
+
     def timeout_of(self, meta: TableMeta) -> float:
         """The table's decision timeout in seconds."""
         return meta.timeout if meta.timeout is not None else self.decision_timeout
@@ -110,7 +118,7 @@ class Tables:
 
     async def commit(self, table: Table, step: Step[Any] | None = None, *,
                      meta: TableMeta | None = None, outbox: Sequence[OutboxDraft] = (),
-                     timed_out: Sequence[int] = ()) -> TableMeta:
+                     timed_out: Sequence[int] = (), actor: int | None = None) -> TableMeta:
         """Commit an engine step (or, without one, a change of the record alone) with what
         it must send; raises StaleVersion or InsufficientFunds, and then nothing happened."""
         # a shallow copy: nothing below changes a field of the record in place (a changed
@@ -133,12 +141,19 @@ class Tables:
             self.doorbell.ring(chat_id, bool(drafts))
             return meta
         lang = await self.languages.of(chat_id)
-        deadline = self._deadline(table, step.state, meta)
+        fresh = self._new_decision(table, step.state, {actor, *timed_out})
+        if fresh:
+            # a new decision: its clock starts once every awaited player has been shown it
+            meta.decision, meta.due = step.state.version, None
+        elif not table.engine.awaiting(step.state):
+            meta.due = None
+        deadline = self._due_of(meta) if table.engine.awaiting(step.state) else None
         sight = Sight(table.engine, step.state)
         readers = {p for e in step.events for p in e.to or ()} | set(sight.view().awaiting)
         langs = {p: await self.languages.of_player(p, lang) for p in readers}
+        prompts = self._prompted(meta, sight) if fresh else frozenset()
         result_coup, new_drafts = self._step_drafts(lang, langs, table, step, sight, meta,
-                                                    timed_out)
+                                                    timed_out, prompts)
         drafts += new_drafts
         meta_json = meta.model_dump(mode="json")  # with what the step changed in it
         state_json = step.state.model_dump_json()
@@ -156,13 +171,15 @@ class Tables:
             "meta": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state, sight)
         if not meta.paused:
             self.deadlines.schedule(chat_id, step.state.version, deadline, self.on_deadline)
+        if meta.due is None:
+            self.seen.pop(chat_id, None)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.doorbell.ring(chat_id, bool(drafts))
         return meta
 
     def _step_drafts(self, lang: str, langs: dict[int, str], table: Table, step: Step[Any],
-                     sight: Sight, meta: TableMeta, timed_out: Sequence[int]
-                     ) -> tuple[int, list[OutboxDraft]]:
+                     sight: Sight, meta: TableMeta, timed_out: Sequence[int],
+                     prompts: frozenset[int]) -> tuple[int, list[OutboxDraft]]:
         """What a step sends (and its record updated in ``meta``): the coup's result, stand-
         ups, the table anew for a new coup, and each player's private events in his own
         language. Also the coup the step's chips belong to: a step that settles a coup and
@@ -204,27 +221,74 @@ class Tables:
         if (settled is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup
             drafts.append(drawing.table_post(chat_id))
-        drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names)
+        drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names,
+                                          prompts, meta.decision)
         return (settled[0] if settled is not None else old.coup), drafts
 
-    def _deadline(self, table: Table, new: GameState, meta: TableMeta) -> float | None:
-        """A fresh deadline whenever the awaited set changes, except when some of several
-        simultaneously awaited players have answered (the others keep their clock)."""
+    @staticmethod
+    def _new_decision(table: Table, new: GameState, acted: set[int | None]) -> bool:
+        """Whether a step begins a new decision. Not when the awaited players are the same
+        or fewer and none of them acted: some of several simultaneously awaited players
+        answered, or a bystander did something (joined, left); the others go on with the
+        decision they were given, its buttons and its clock."""
         engine, old = table.engine, table.state
         now_waiting = set(engine.awaiting(new))
-        if not now_waiting:
-            return None
         before = set(engine.awaiting(old))
-        if (table.rec.deadline is not None and new.coup == old.coup and new.phase == old.phase
-                and now_waiting < before):
-            return table.rec.deadline
-        return self.clock() + self.timeout_of(meta)
+        if not now_waiting:
+            return False  # nobody's decision: the buttons are anybody's (join, start)
+        return not (new.coup == old.coup and new.phase == old.phase
+                    and now_waiting <= before and not now_waiting & acted)
+
+    @staticmethod
+    def _due_of(meta: TableMeta) -> float | None:
+        """When the decision under way times out: never before it was shown (None until
+        then), never before a resume's grace ends."""
+        if meta.due is None:
+            return None
+        return max(meta.due, meta.grace_until or 0.0)
 
     def _due(self, table: Table) -> float | None:
-        """When the table's deadline really falls: never before a resume's grace ends."""
-        if table.rec.deadline is None:
+        """When the table's deadline really falls (None: nobody is awaited, or the turn is
+        not visible yet to every awaited player)."""
+        if not table.engine.awaiting(table.state):
             return None
-        return max(table.rec.deadline, table.meta.grace_until or 0.0)
+        return self._due_of(table.meta)
+
+    def _prompted(self, meta: TableMeta, sight: Sight) -> frozenset[int]:
+        """The awaited players who get their turn in their private chat: all who have one
+        with the bot, unless the table turned turn DMs off (a private step's decision goes
+        there anyway)."""
+        awaited = sight.view().awaiting
+        if not self.turn_dm_of(meta) and not sight.private:
+            return frozenset()
+        return frozenset(p for p in awaited if p not in meta.dm_blocked)
+
+    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int]) -> None:
+        """``players`` have been shown decision ``decision`` (their DM prompt, or the group's
+        table message, was delivered): once every awaited player has, its clock starts."""
+        seen_decision, seen = self.seen.get(chat_id, (None, set()))
+        if seen_decision != decision:
+            seen = set()
+        seen |= set(players)
+        self.seen[chat_id] = (decision, seen)
+        async with self.lock(chat_id):
+            try:
+                table = await self.load(chat_id)
+            except TableNotFound:
+                return
+            meta = table.meta
+            awaited = set(table.engine.awaiting(table.state))
+            if (meta.decision != decision or meta.due is not None or meta.paused
+                    or not awaited or not awaited <= seen):
+                return
+            due = self.clock() + self.timeout_of(meta)
+            try:
+                await self.commit(table, meta=meta.model_copy(update={"due": due}))
+            except StorageError:
+                log.warning("the clock of chat %s was not started", chat_id)
+                return
+            self.deadlines.schedule(chat_id, table.state.version, self._due_of(
+                self.tables[chat_id].meta), self.on_deadline)
 
     async def on_deadline(self, chat_id: int, version: int) -> None:
         """The deadline of step ``version`` passed: apply the engine's safe defaults."""
@@ -257,9 +321,11 @@ class Tables:
         except TableNotFound:
             return None
         lang = await self.languages.of(chat_id)
+        meta = table.meta
         return drawing.table_render(lang, chat_id, table.sight,
-                                    None if table.meta.paused else self._due(table),
-                                    table.meta.coup_log, table.meta.names)
+                                    None if meta.paused else self._due(table),
+                                    meta.coup_log, meta.names, decision=meta.decision,
+                                    prompted=self._prompted(meta, table.sight))
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,
@@ -291,8 +357,10 @@ class Tables:
             await self.commit(table, meta=meta, outbox=[
                 drawing.group_message(chat_id, i18n.t(lang, "table_resumed")),
                 drawing.table_post(chat_id)])
-            if table.rec.deadline is not None:
-                self.deadlines.schedule(chat_id, table.state.version, grace, self.on_deadline)
+            # a clock already running restarts from the grace; one not started yet starts
+            # when the reposted table is shown
+            self.deadlines.schedule(chat_id, table.state.version,
+                                    self._due(self.tables[chat_id]), self.on_deadline)
 
     async def dm_blocked(self, chat_id: int, user_id: int) -> None:
         """The bot may not write to ``user_id``: offer the deep link once per table."""
@@ -381,7 +449,8 @@ class Tables:
             except TableNotFound:
                 return i18n.t(lang, "no_table")
             meta = table.meta
-            current = {**table.rec.settings, **meta.settings, "timeout": self.timeout_of(meta)}
+            current = {**table.rec.settings, **meta.settings, "timeout": self.timeout_of(meta),
+                       "turn_dm": "on" if self.turn_dm_of(meta) else "off"}
             if key is None or value is None:
                 lines = "\n".join(f"{k} = {v}" for k, v in current.items())
                 return i18n.t(lang, "settings_show", lines=lines)
@@ -391,6 +460,11 @@ class Tables:
                     return i18n.t(lang, "settings_bad", error=f"{MIN_TIMEOUT}..{MAX_TIMEOUT}")
                 await self.commit(table, meta=meta.model_copy(update={"timeout": parsed}))
                 return i18n.t(lang, "settings_set", key=key, value=parsed)
+            if key == "turn_dm":
+                if not isinstance(parsed, bool):
+                    return i18n.t(lang, "settings_bad", error="on | off")
+                await self.commit(table, meta=meta.model_copy(update={"turn_dm": parsed}))
+                return i18n.t(lang, "settings_set", key=key, value="on" if parsed else "off")
             if table.sight.view().seats:
                 return i18n.t(lang, "settings_seated")
             wanted = {**table.rec.settings, **meta.settings, key: parsed}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ import pytest
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, TimedOut
 
+from bot import i18n
 from bot.callbacks import ActionButton, decode
 from bot.deadlines import Deadlines
 from bot.delivery import Courier, Doorbell
@@ -62,6 +64,8 @@ class RecordingBot:
     id: int = 1000
     admin_in: set[int] = field(default_factory=set)  # chats where the bot may pin
     pinned: list[int] = field(default_factory=list)
+    # while set and not yet released, private messages wait (a slow private chat)
+    dms_wait: asyncio.Event | None = None
 
     def _lost(self, method: str, chat_id: int) -> None:
         if chat_id == CHAT and self.lose_answers.get(method, 0) > 0:
@@ -71,6 +75,8 @@ class RecordingBot:
     async def send_message(self, chat_id: int, text: str,
                            reply_markup: InlineKeyboardMarkup | None = None) -> Any:
         self.calls.append(f"send {chat_id}")
+        if chat_id > 0 and self.dms_wait is not None:
+            await self.dms_wait.wait()
         if chat_id in self.kicked:
             raise Forbidden("Forbidden: bot was kicked from the group chat")
         msg = Sent(chat_id, self.next_id, text, reply_markup)
@@ -377,7 +383,12 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
     texts = [m.text for m in bot.chat(CHAT)]
     assert "▶️ The table resumes." in texts
     assert not (await host.tables.load(CHAT)).meta.paused
-    assert host.tables.deadlines.pending(CHAT) == bool(table.rec.deadline)
+    # the awaited cutter's clock runs again, a whole decision time from the resume
+    resumed = await host.tables.load(CHAT)
+    assert len(resumed.engine.awaiting(resumed.state)) == 1
+    assert host.tables.deadlines.pending(CHAT)
+    assert resumed.meta.grace_until is not None
+    assert host.tables._due(resumed) == resumed.meta.grace_until
 
 
 def test_meta_is_plain_json() -> None:
@@ -385,7 +396,7 @@ def test_meta_is_plain_json() -> None:
     assert json.loads(meta.model_dump_json()) == {
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
         "msg_coup": 0, "revealed": None, "dm_blocked": [5], "paused": False,
-        "grace_until": None}
+        "grace_until": None, "decision": 0, "due": None, "turn_dm": None}
 
 
 async def test_one_live_table_pinned_where_the_bot_may_pin(make_host: Any) -> None:
@@ -445,8 +456,66 @@ async def test_each_player_reads_his_private_messages_in_his_own_language(
     await host.tables.languages.choose(BOB, "ru")  # Bob chose Russian in his private chat
     await seat_three(host, bot)
     await play_until_settled(host, bot, coups=2)
+    await host.idle()
     bob = [m.text for m in bot.chat(BOB)]
     ann = [m.text for m in bot.chat(ANN)]
-    assert bob and all(t.startswith("<b>Очко · кон №") for t in bob), bob
-    assert ann and all(t.startswith("<b>Twenty-one · coup #") for t in ann), ann
+    assert bob and all(t.startswith(("<b>Очко · кон №", "<b>Очко</b>")) for t in bob), bob
+    assert ann and all(t.startswith(("<b>Twenty-one · coup #", "<b>Twenty-one</b>"))
+                       for t in ann), ann
+    assert "<b>Очко · кон №0" not in "".join(bob)
     assert any("Ваши карты: <b>" in t for t in bob)
+
+
+async def test_a_turn_clock_starts_when_the_turn_reaches_the_player(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    bot.dms_wait = asyncio.Event()  # the private chats are slow from now on
+    table = await host.tables.load(CHAT)
+    start = next(b for b in buttons(table_message(bot)) if b.kind == "start")
+    outcome = await host.presses.press(CHAT, ANN, "Ann", start)
+    assert outcome.committed
+    await asyncio.sleep(0.1)
+    table = await host.tables.load(CHAT)
+    [cutter] = table.engine.awaiting(table.state)
+    # the cutter's prompt has not reached her: no clock runs, the group shows none
+    assert table.meta.due is None and not host.tables.deadlines.pending(CHAT)
+    assert table.meta.decision == table.state.version
+    before = time.time()
+    bot.dms_wait.set()
+    await host.idle()
+    table = await host.tables.load(CHAT)
+    assert table.meta.due is not None and before + 60 <= table.meta.due <= time.time() + 60
+    assert host.tables.deadlines.pending(CHAT)
+    prompt = [m for m in bot.chat(cutter) if m.markup is not None][-1]
+    assert prompt.text.endswith("Your move at the table — choose here:")
+    assert {b.kind for b in buttons(prompt)} >= {"cut"}
+    assert {b.version for b in buttons(prompt)} == {table.meta.decision}
+
+
+async def test_a_button_stays_good_while_its_decision_is_the_pressers(make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await press(host, bot, ANN, ["start"])
+    table = await host.tables.load(CHAT)
+    await press(host, bot, table.engine.awaiting(table.state)[0], ["cut"])
+    table = await host.tables.load(CHAT)  # the punters stake
+    awaited = table.engine.awaiting(table.state)
+    first = awaited[0]
+    stake = next(b for b in private_keyboard(bot, first) if b.kind == "stake" and not b.ask)
+    # a bystander's step (Dan sits down) does not make the punter's button stale
+    dan = await host.presses.press(CHAT, 4, "Dan", next(
+        b for b in buttons(table_message(bot)) if b.kind == "join"))
+    assert dan.committed
+    outcome = await host.presses.press(CHAT, first, NAMES[first], stake, True)
+    assert outcome.committed, outcome.text
+    # pressed again, that decision is gone: refused, saying what is current
+    again = await host.presses.press(CHAT, first, NAMES[first], stake, True)
+    table = await host.tables.load(CHAT)
+    assert not again.committed
+    now = table.engine.awaiting(table.state)
+    if first in now:
+        assert again.text.startswith("That button was for an earlier turn. Your move now: ")
+    else:
+        assert i18n.plain(again.text) == "It is not your turn."

@@ -64,6 +64,12 @@ TEXTS: dict[str, str] = {
     "verify_how": "To check: save the JSON below to a file and run python -m games.verify FILE; "
                   "it checks the root, each card's proof, the cut and every dealt card.",
     "stale": "This button is out of date.",
+    "stale_coup": "That button was for coup #{coup}; this is coup #{now}.",
+    "stale_turn": "That button was for an earlier turn.",
+    "now_yours": "Your move now: {labels}.",
+    "now_waiting": "Now waiting for {names}.",
+    "next_yours": "your move again",
+    "next_waiting": "now {names}",
     "forged": "This button is not valid.",
     "other_table": "This button belongs to another table.",
     "table_resumed": "▶️ The table resumes.",

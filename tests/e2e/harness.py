@@ -24,7 +24,7 @@ from typing import Any
 from bot import i18n
 from games import registry
 from games.cards import pretty
-from sandbox.client import SandboxClient
+from sandbox.client import SandboxClient, SandboxError
 
 ROOT = Path(__file__).resolve().parents[2]
 PRETTY = {pretty(r + s): r + s for r in "23456789TJQKA" for s in "cdhs"}
@@ -62,6 +62,12 @@ class BotProcess:
             "DATA_DIR": str(data_dir),
             "DECISION_TIMEOUT": str(timeout),
             "GROUP_MESSAGES_PER_MINUTE": "600",
+            # every step edits the table, turns only in the group: what most tests read;
+            # the pace tests (test_e2e_pace.py) run the production defaults
+            "GROUP_EDIT_GAP": "0",
+            "GROUP_EDITS_PER_COUP": "1000000",
+            "GROUP_RESERVE": "0",
+            "TURN_DMS": "0",
             "LOG_LEVEL": "INFO",
             "TEST_HOOKS": "1",
             "PYTHONPATH": str(ROOT),
@@ -111,6 +117,18 @@ class BotProcess:
         finally:
             db.close()
         return json.loads(row[0]) if row and row[0] else {}
+
+    def shown_version(self, chat_id: int, message_id: int) -> int | None:
+        """The step the bot last drew into table message ``message_id`` (its test hook)."""
+        path = self.data_dir / "tables.jsonl"
+        if not path.exists():
+            return None
+        version = None
+        for line in path.read_text().splitlines():
+            row = json.loads(line) if line.strip() else {}
+            if row.get("chat") == chat_id and row.get("message") == message_id:
+                version = row["version"]
+        return version
 
     def shown_cards(self, chat_id: int) -> list[str]:
         """The cards of public events the bot recorded for the chat (its test hook)."""
@@ -291,12 +309,7 @@ class Game:
         """Wait until the table message shows the stored version; return it."""
 
         async def ok() -> dict[str, Any] | None:
-            row = self.bot.db_table(self.chat_id)
-            m = await self.table_message()
-            if row is None or m is None:
-                return None
-            versions = {decode_action(d)[1] for _, d in self.sb.buttons(m) if decode_action(d)}
-            return m if versions == {row[2]} else None
+            return await synced_now(self)
 
         message = await self.sb.wait_for(ok, timeout=20)
         await self.sample_public()
@@ -350,15 +363,22 @@ class Game:
         The group's buttons first; when the table says he decides in the private chat (a
         step with a private action), the keyboard the bot sent to his DM, as a player would.
         """
-        message = await self.synced()
-        self.check_hidden(message["text"])
-        done = await self._press_first(player, prefer, self.chat_id, message, amounts)
-        if done is not None:
-            return done
+        for attempt in range(3):
+            message = await self.synced()
+            self.check_hidden(message["text"])
+            try:
+                done = await self._press_first(player, prefer, self.chat_id, message, amounts)
+            except SandboxError as exc:
+                # the bot redrew the message under his finger: he looks again and presses
+                if exc.status != 400 or attempt == 2:
+                    raise
+                continue
+            if done is not None:
+                return done
+            break
         offered = [t for t, _ in self.sb.buttons(message)]
         if self.decides_in_private(message, player):
-            version = self.bot.db_table(self.chat_id)[2]
-            dm = await self.dm_keyboard(player, version)
+            dm = await self.dm_keyboard(player, self.bot.db_meta(self.chat_id).get("decision", 0))
             done = await self._press_first(player, prefer, player.id, dm, amounts)
             if done is not None:
                 return done
@@ -387,11 +407,12 @@ class Game:
             if amounts == "max":
                 options.reverse()
             for _, data, _ in options:
+                before = self.bot.db_table(self.chat_id)
                 answer = await self.sb.press(chat, message["message_id"], player.id, data,
                                              wait=10)
                 assert answer["answered"], "every callback query is answered"
                 row = self.bot.db_table(self.chat_id)
-                if row is None or row[2] != options[0][2][1]:
+                if row is None or before is None or row[2] != before[2]:
                     return kind, answer
         return None
 
@@ -401,8 +422,9 @@ class Game:
         return any(m in line for m in PRIVATE_TURN) and player in self.awaited(message)
 
     async def dm_keyboard(self, player: Player, version: int) -> dict[str, Any]:
-        """The newest message in ``player``'s private chat with this table's decision
-        buttons for step ``version`` (sent after the commit, so maybe a moment later)."""
+        """The newest message in ``player``'s private chat with this table's buttons for
+        the decision that began at step ``version`` (sent after the commit, so maybe a
+        moment later)."""
 
         def decision(data: str | None) -> bool:
             a = decode_action(data)
@@ -438,9 +460,10 @@ class Game:
 
         m = await self.sb.wait_for(keyboard, timeout=10)
         confirm = next(d for _, d in self.sb.buttons(m) if d and d.split("|")[5].startswith("k"))
+        before = self.bot.db_table(self.chat_id)
         answer = await self.sb.press(player.id, m["message_id"], player.id, confirm, wait=10)
         row = self.bot.db_table(self.chat_id)
-        assert row is None or row[2] != version, answer
+        assert row is None or before is None or row[2] != before[2], answer
         return answer
 
     async def play_until_settled(
@@ -633,8 +656,11 @@ async def synced_now(game: Game) -> dict[str, Any] | None:
     m = await game.table_message()
     if row is None or m is None:
         return None
-    versions = {decode_action(d)[1] for _, d in game.sb.buttons(m) if decode_action(d)}
-    return m if versions == {row[2]} else None
+    shown = game.bot.shown_version(game.chat_id, m["message_id"])
+    # read again: the bot may have drawn a newer step into it after the first read
+    if shown != row[2] or await game.table_message() != m:
+        return None
+    return m
 
 
 # a Russian table's phase words back to the phases the policies name

@@ -13,7 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import GROUP_METHODS, BotProcess, Game, Player, _chat, _texts, decode_action
+from harness import (
+    GROUP_METHODS,
+    BotProcess,
+    Game,
+    Player,
+    _chat,
+    _texts,
+    decode_action,
+    synced_now,
+)
 from poker_fixtures import draw_order, fixed_shoe
 
 from bot import i18n
@@ -69,8 +78,15 @@ def turn_line(message: dict[str, Any], player: Player) -> str:
 async def decision_message(game: Game, player: Player) -> tuple[dict[str, Any], int]:
     """The synced table message while ``player`` is awaited before the opening; checks the
     group cannot tell what he holds: the neutral private line, no decision buttons."""
-    message = await game.synced()
-    version = game.bot.db_table(CHAT)[2]
+    await game.synced()
+
+    async def clocked() -> dict[str, Any] | None:
+        # his clock starts once his turn has reached him: then the group shows the time
+        m = await synced_now(game)
+        return m if m and turn_line(m, player).endswith(" s") else None
+
+    message = await game.sb.wait_for(clocked, timeout=10)
+    version = game.bot.db_meta(CHAT)["decision"]
     assert game.awaited(message) == [player]
     expected = i18n.t("en", "turn_private", names=player.name, left="N s")
     assert turn_line(message, player) == expected.replace(player.name, "NAME"), message["text"]

@@ -41,7 +41,14 @@ async def test_restart_forbidden_errors_forged_stale(sandbox, bot_factory,
     assert other["answered"] and other["text"] == "This button belongs to another table."
     stale = await sb.press(-2002, message["message_id"], PLAYERS[0].id,
                            f"a|-2002|1|{version - 1}|stake|10", forge=True)
-    assert stale["answered"] and stale["text"] == "This button is out of date."
+    # a button of another coup: refused, saying whom the table waits for now
+    assert stale["answered"]
+    awaited = game.awaited(message)
+    if PLAYERS[0] in awaited:  # his own move now: its buttons named
+        assert stale["text"].startswith("This button is out of date. Your move now: "), stale
+    else:
+        assert stale["text"] == "This button is out of date. Now waiting for " + ", ".join(
+            p.name for p in awaited) + "."
     assert bot.db_table(-2002)[2] == version
 
     # the answer to a press fails with a 500 (it may or may not have arrived): it is not
