@@ -23,6 +23,7 @@ import functools
 import json
 import logging
 import warnings
+from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Protocol
 
@@ -103,6 +104,10 @@ class Courier:
         self.hooks = hooks or Hooks()
         self.pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
         self.later: dict[int, asyncio.TimerHandle] = {}
+        # DMs waiting to be sent, per chat, and the task sending them
+        self.dm_queue: dict[int, deque[OutboxItem]] = {}
+        self.dm_inflight: set[int] = set()
+        self.dm_workers: dict[int, asyncio.Task[None]] = {}
         self.storage = storage
         self.doorbell = doorbell
         self.tables = tables
@@ -136,7 +141,8 @@ class Courier:
         self.stopping = True
         if self.listener is not None:
             self.listener.cancel()
-        tasks = [t for t in self.workers.values() if not t.done()]
+        tasks = [t for t in (*self.workers.values(), *self.dm_workers.values())
+                 if not t.done()]
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=timeout)
             for task in late:
@@ -194,14 +200,10 @@ class Courier:
                     self.unsent.discard(chat_id)
                     items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
                     for item in items:
-                        if item.id in self.sent_dms:
-                            continue  # sent; its done mark is on its way
                         if item.kind == DM:
-                            self.sent_dms[item.id] = sent = await self._dm(item)
-                            self._finish_soon()
-                            turn = item.payload.get("turn")
-                            if sent is not None and isinstance(turn, int):
-                                await self.tables.turn_seen(chat_id, turn, [item.target])
+                            # private messages go their own way: they never wait for the
+                            # group's budget (a turn prompt reaches its player at once)
+                            self._queue_dm(item)
                             continue
                         await self._deliver(item)
                     if len(items) == BATCH:
@@ -213,6 +215,33 @@ class Courier:
         except Lost:
             self.lost.add(chat_id)
             await self.tables.group_lost(chat_id)
+
+    def _queue_dm(self, item: OutboxItem) -> None:
+        """Send a DM after the chat's earlier DMs, apart from its group messages."""
+        if item.id in self.sent_dms or item.id in self.dm_inflight:
+            return  # sent (its done mark is on its way), or on its way
+        self.dm_inflight.add(item.id)
+        self.dm_queue.setdefault(item.chat_id, deque()).append(item)
+        task = self.dm_workers.get(item.chat_id)
+        if task is None or task.done():
+            task = asyncio.get_running_loop().create_task(self._dm_work(item.chat_id))
+            self.dm_workers[item.chat_id] = task
+
+    async def _dm_work(self, chat_id: int) -> None:
+        queue = self.dm_queue[chat_id]
+        while queue:
+            item = queue.popleft()
+            try:
+                self.sent_dms[item.id] = sent = await self._dm(item)
+            finally:
+                self.dm_inflight.discard(item.id)
+            self._finish_soon()
+            turn = item.payload.get("turn")
+            if sent is not None and isinstance(turn, int):
+                try:
+                    await self.tables.turn_seen(chat_id, turn, [item.target])
+                except Exception:  # the clock starts with the group's table instead
+                    log.exception("turn of chat %s not marked seen", chat_id)
 
     def _finish_soon(self) -> None:
         if self.finisher is None and not self.stopping:

@@ -151,7 +151,9 @@ class Tables:
         sight = Sight(table.engine, step.state)
         readers = {p for e in step.events for p in e.to or ()} | set(sight.view().awaiting)
         langs = {p: await self.languages.of_player(p, lang) for p in readers}
-        prompts = self._prompted(meta, sight) if fresh else frozenset()
+        prompts = self._prompted(meta, sight)
+        if not fresh:  # the decision goes on: a new prompt only where its buttons changed
+            prompts = frozenset(p for p in prompts if _offer(table.sight, p) != _offer(sight, p))
         result_coup, new_drafts = self._step_drafts(lang, langs, table, step, sight, meta,
                                                     timed_out, prompts)
         drafts += new_drafts
@@ -556,3 +558,11 @@ def cut_how(lang: str, r: dict[str, Any], names: dict[int, str]) -> str:
     if isinstance(cutter, int):
         return i18n.t(lang, "verify_cut_by", player=names.get(cutter, str(cutter)))
     return "—"
+
+
+def _offer(sight: Sight, player: int) -> tuple[Any, ...]:
+    """What a player's buttons offer him (his legal actions), to tell when they change."""
+    try:
+        return sight.legal(player)
+    except IllegalAction:
+        return ()

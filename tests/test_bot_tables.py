@@ -64,8 +64,8 @@ class RecordingBot:
     id: int = 1000
     admin_in: set[int] = field(default_factory=set)  # chats where the bot may pin
     pinned: list[int] = field(default_factory=list)
-    # while set and not yet released, private messages wait (a slow private chat)
-    dms_wait: asyncio.Event | None = None
+    # while set and not yet released, every message and edit waits (a slow Telegram)
+    slow: asyncio.Event | None = None
 
     def _lost(self, method: str, chat_id: int) -> None:
         if chat_id == CHAT and self.lose_answers.get(method, 0) > 0:
@@ -75,8 +75,8 @@ class RecordingBot:
     async def send_message(self, chat_id: int, text: str,
                            reply_markup: InlineKeyboardMarkup | None = None) -> Any:
         self.calls.append(f"send {chat_id}")
-        if chat_id > 0 and self.dms_wait is not None:
-            await self.dms_wait.wait()
+        if self.slow is not None:
+            await self.slow.wait()
         if chat_id in self.kicked:
             raise Forbidden("Forbidden: bot was kicked from the group chat")
         msg = Sent(chat_id, self.next_id, text, reply_markup)
@@ -88,6 +88,8 @@ class RecordingBot:
     async def edit_message_text(self, text: str, chat_id: int, message_id: int,
                                 reply_markup: InlineKeyboardMarkup | None = None) -> Any:
         self.calls.append(f"edit {chat_id}")
+        if self.slow is not None:
+            await self.slow.wait()
         if chat_id in self.kicked:
             raise Forbidden("Forbidden: bot was kicked from the group chat")
         msg = self.messages.get(message_id)
@@ -344,6 +346,11 @@ async def test_settings_go_through_the_versioned_commit(make_host: Any) -> None:
         await host.tables.commit(before, meta=TableMeta(opener=BOB))
     assert (await host.tables.load(CHAT)).meta.opener == ANN
     assert await host.tables.settings(CHAT, "timeout", "1") == "Cannot set that: 5..3600"
+    # turn prompts in private chats: on by default, off per table
+    assert "turn_dm = on" in await host.tables.settings(CHAT, None, None)
+    assert await host.tables.settings(CHAT, "turn_dm", "off") == "Setting turn_dm = off."
+    assert (await host.tables.load(CHAT)).meta.turn_dm is False
+    assert await host.tables.settings(CHAT, "turn_dm", "maybe") == "Cannot set that: on | off"
 
 
 async def test_a_forged_press_with_extra_arguments_changes_nothing(make_host: Any) -> None:
@@ -388,7 +395,8 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
     assert len(resumed.engine.awaiting(resumed.state)) == 1
     assert host.tables.deadlines.pending(CHAT)
     assert resumed.meta.grace_until is not None
-    assert host.tables._due(resumed) == resumed.meta.grace_until
+    due = host.tables._due(resumed)
+    assert due is not None and due >= resumed.meta.grace_until
 
 
 def test_meta_is_plain_json() -> None:
@@ -470,7 +478,7 @@ async def test_a_turn_clock_starts_when_the_turn_reaches_the_player(make_host: A
     bot = RecordingBot()
     host = await make_host(bot)
     await seat_three(host, bot)
-    bot.dms_wait = asyncio.Event()  # the private chats are slow from now on
+    bot.slow = asyncio.Event()  # Telegram is slow from now on
     table = await host.tables.load(CHAT)
     start = next(b for b in buttons(table_message(bot)) if b.kind == "start")
     outcome = await host.presses.press(CHAT, ANN, "Ann", start)
@@ -478,17 +486,17 @@ async def test_a_turn_clock_starts_when_the_turn_reaches_the_player(make_host: A
     await asyncio.sleep(0.1)
     table = await host.tables.load(CHAT)
     [cutter] = table.engine.awaiting(table.state)
-    # the cutter's prompt has not reached her: no clock runs, the group shows none
+    # neither the cutter's prompt nor the group's table has reached anybody: no clock runs
     assert table.meta.due is None and not host.tables.deadlines.pending(CHAT)
     assert table.meta.decision == table.state.version
     before = time.time()
-    bot.dms_wait.set()
+    bot.slow.set()
     await host.idle()
     table = await host.tables.load(CHAT)
     assert table.meta.due is not None and before + 60 <= table.meta.due <= time.time() + 60
     assert host.tables.deadlines.pending(CHAT)
     prompt = [m for m in bot.chat(cutter) if m.markup is not None][-1]
-    assert prompt.text.endswith("Your move at the table — choose here:")
+    assert prompt.text.endswith("Your move at the table — choose here:")  # his prompt too
     assert {b.kind for b in buttons(prompt)} >= {"cut"}
     assert {b.version for b in buttons(prompt)} == {table.meta.decision}
 
