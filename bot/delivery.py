@@ -199,13 +199,15 @@ class Courier:
                 if chat_id in self.unsent:
                     self.unsent.discard(chat_id)
                     items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
+                    # private messages go their own way, all of them before the group's:
+                    # a turn prompt reaches its player at once, never behind a group post
+                    # that waits for the group's budget
                     for item in items:
                         if item.kind == DM:
-                            # private messages go their own way: they never wait for the
-                            # group's budget (a turn prompt reaches its player at once)
                             self._queue_dm(item)
-                            continue
-                        await self._deliver(item)
+                    for item in items:
+                        if item.kind != DM:
+                            await self._deliver(item)
                     if len(items) == BATCH:
                         self.unsent.add(chat_id)
                         continue
