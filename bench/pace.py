@@ -161,11 +161,16 @@ class Table:
         if not self.playing:
             return
         message = self.message(chat, message_id)
+        # "?" asks for a typed amount, except on a pick among his own cards ("Discard…")
         offered = [(t, d) for t, d in buttons(message)
-                   if (a := decode_action(d)) and a[3] != "?" and a[2] not in ("leave", "join")]
+                   if (a := decode_action(d)) and (a[3] != "?" or t.endswith("…"))
+                   and a[2] not in ("leave", "join")]
         row = self.phase()
         policy = POLICIES.get(self.game, {})
-        prefer = [*policy.get(row, policy.get("", DEFAULT)), *DEFAULT]
+        # the group's table may lag behind (its refreshes are held back): what the policy
+        # prefers in the phase it shows, then any kind it plays in another phase
+        prefer = [*policy.get(row, policy.get("", DEFAULT)), *DEFAULT,
+                  *(k for kinds in policy.values() for k in kinds)]
         for kind in prefer:
             pick = [(t, d) for t, d in offered if decode_action(d)[2] == kind]  # type: ignore[index]
             if pick:
