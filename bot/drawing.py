@@ -130,7 +130,7 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
 
 
 # Private events that only say what the DM's "Your cards" line says anyway.
-REPEATS = frozenset({"hand_seen", "cards_received"})
+REPEATS = frozenset({"hand_seen", "cards_received", "card_dealt"})
 
 
 def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,

@@ -5,9 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from test_bot_decoder import at_the_draw
-from test_bot_tables import CHAT, RecordingBot, make_host  # noqa: F401 (a fixture)
+from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
+    ANN,
+    BOB,
+    CHAT,
+    CID,
+    RecordingBot,
+    make_host,
+    press,
+)
 
 from bot.callbacks import ActionButton
+from games.cards import pretty
 from games.engine import Step
 
 
@@ -28,3 +37,24 @@ async def test_discard_pressed_in_the_dm_turns_that_message_into_the_selection(
     in_group = await host.presses.press(CHAT, 2, "Bob", ask, private=False)
     assert in_group.text == "Choose in your private chat with the bot."
     assert in_group.dm is not None and in_group.dm[0] == 2
+
+
+async def test_a_dealt_hand_reads_once_in_the_dm(make_host: Any) -> None:  # noqa: F811
+    """The deal's DM says each card once, on its "Your cards" line, not again as
+    "X gets 6♣" lines, one per card."""
+    bot = RecordingBot()
+    host = await make_host(bot)
+    assert await host.tables.open_table(CHAT, "draw_poker", ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        assert await press(host, bot, player, ["join"]) == "🪑 Join"
+    assert (await press(host, bot, ANN, ["start"])).startswith("▶️ Start")
+    await host.idle()
+    table = await host.tables.load(CHAT)
+    for player in (ANN, BOB, CID):
+        dealt = next(m.text for m in bot.chat(player) if "Your cards: " in m.text)
+        mine = " ".join(pretty(c) for c in table.engine.view(table.state, player).my_cards)
+        lines = dealt.split("\n")
+        assert lines[1] == f"Your cards: <b>{mine}</b>", dealt
+        assert lines[2].startswith("Your hand: "), dealt
+        assert not [ln for ln in lines if " gets " in ln or "You get " in ln], dealt
