@@ -28,11 +28,14 @@ def free_port() -> int:
     return port
 
 
-def webhook_bot(url: str, data_dir: Path, port: int) -> BotProcess:
-    """``python -m bot`` in webhook mode on ``port``."""
-    return BotProcess(url, data_dir, timeout=60, extra={
+def webhook_bot(url: str, data_dir: Path, port: int, started: list[BotProcess]) -> BotProcess:
+    """``python -m bot`` started in webhook mode on ``port`` (added to ``started``)."""
+    bot = BotProcess(url, data_dir, timeout=60, extra={
         "WEBHOOK_URL": f"http://127.0.0.1:{port}", "WEBHOOK_LISTEN": "127.0.0.1",
         "WEBHOOK_PORT": str(port), "WEBHOOK_PATH": "/telegram", "WEBHOOK_SECRET": SECRET})
+    started.append(bot)
+    bot.start()
+    return bot
 
 
 async def post(port: int, body: dict[str, Any], secret: str | None) -> int:
@@ -63,14 +66,12 @@ async def delivered(sb: SandboxClient, update_id: int) -> None:
     await sb.wait_for(done, timeout=20)
 
 
-async def test_a_table_is_played_through_the_webhook_and_a_request_without_the_secret_changes_nothing(  # noqa: E501
+async def test_a_table_played_through_the_webhook_ignores_requests_without_the_secret(
     sandbox, bot_factory, tmp_path: Path
 ) -> None:
     handle, sb = sandbox
     port = free_port()
-    bot = webhook_bot(handle.url, tmp_path / "data", port)
-    bot_factory.append(bot)
-    bot.start()
+    bot = webhook_bot(handle.url, tmp_path / "data", port, bot_factory)
     game = Game(sb, bot, -4401, [Player(4411, "Ann"), Player(4412, "Bob"), Player(4413, "Cid")])
     await open_table(game, GAME)
     for _ in range(2):
@@ -132,9 +133,7 @@ async def test_sigterm_flushes_what_was_taken_and_keeps_the_webhook_for_the_rest
 ) -> None:
     handle, sb = sandbox
     port = free_port()
-    bot = webhook_bot(handle.url, tmp_path / "data", port)
-    bot_factory.append(bot)
-    bot.start()
+    bot = webhook_bot(handle.url, tmp_path / "data", port, bot_factory)
     game = Game(sb, bot, -4501, [Player(4511, "Ann"), Player(4512, "Bob")])
     await open_table(game, GAME)
     ann = game.players[0]
@@ -171,10 +170,7 @@ async def test_sigterm_flushes_what_was_taken_and_keeps_the_webhook_for_the_rest
                    for a in (await sb.webhook())["attempts"])
     await sb.wait_for(refused, timeout=20)
     assert (await sb.webhook())["pending"] == 1
-    restarted = webhook_bot(handle.url, tmp_path / "data", port)
-    bot_factory.append(restarted)
-    restarted.start()
-    game.bot = restarted
+    game.bot = webhook_bot(handle.url, tmp_path / "data", port, bot_factory)
     await delivered(sb, down["update_id"])
 
     async def answered() -> bool:
