@@ -577,6 +577,7 @@ def make_app(world: World | None = None, state: StateFile | None = None,
     if state is not None:
         app[STATE_KEY] = state
         app.on_response_prepare.append(_touch_state)
+        delivery.on_change = state.touch  # a delivered update leaves the saved queue
     app.router.add_get("/", page)
     app.router.add_route("*", "/bot{token}/{method}", bot_api)
     app.router.add_post("/sandbox/reset", reset)

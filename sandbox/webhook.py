@@ -27,7 +27,7 @@ import json
 import random
 import time
 from collections import deque
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import aiohttp
@@ -72,6 +72,8 @@ class Delivery:
         self._flying: dict[int, asyncio.Task[None]] = {}  # id() of the update dict -> its POST
         self._backoff: dict[Hashable, tuple[int, float]] = {}  # chat -> (failures, retry at)
         self._url = ""
+        # called when a delivery changed the world (the state file's touch, if one is kept)
+        self.on_change: Callable[[], None] | None = None
         self._session: aiohttp.ClientSession | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -176,6 +178,8 @@ class Delivery:
                     del updates[index]
                     break
             self._backoff.pop(key, None)
+            if self.on_change is not None:
+                self.on_change()
         else:
             failures = self._backoff.get(key, (0, 0.0))[0] + 1
             pause = min(self.retry_max, self.retry_first * 2 ** min(failures - 1, 30))
