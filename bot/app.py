@@ -193,12 +193,8 @@ def run(settings: Settings, token: str, base_url: str | None) -> None:
         # libuv's loop: every await, timer and socket read of the bot costs less CPU
         asyncio.set_event_loop(uvloop.new_event_loop())
     if settings.webhook_url:
-        from bot.webhook import serve
+        from bot.webhook import run_webhook
 
-        loop = asyncio.get_event_loop()
-        try:
-            loop.run_until_complete(serve(app, settings))
-        finally:
-            loop.close()
+        run_webhook(app, settings)
         return
     app.run_polling(allowed_updates=Update.ALL_TYPES)

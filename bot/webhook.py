@@ -74,6 +74,19 @@ def webhook_app(app: Application, path: str, secret: str) -> web.Application:  #
     return server
 
 
+def run_webhook(app: Application, settings: Settings) -> None:  # type: ignore[type-arg]
+    """:func:`serve` in the current event loop (uvloop's, if run() set it), closed after."""
+    try:
+        loop = asyncio.get_event_loop()
+    except RuntimeError:  # none set (Python 3.14 no longer makes one)
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+    try:
+        loop.run_until_complete(serve(app, settings))
+    finally:
+        loop.close()
+
+
 async def serve(app: Application, settings: Settings) -> None:  # type: ignore[type-arg]
     """Run ``app`` on the webhook until SIGTERM or SIGINT."""
     assert settings.webhook_secret is not None  # Settings refuses a webhook without one
