@@ -60,6 +60,7 @@ from load import (
 
 STALE = ("This button is out of date", "That button was for")
 TIMED_OUT = "Time is up"
+AGAIN = load.i18n.t("en", "next_yours")  # an accepted press's pop-up: still his move
 DELAY = (1.0, 4.0)
 
 
@@ -160,6 +161,8 @@ class Table:
         await asyncio.sleep(self.rng.uniform(*DELAY))
         if not self.playing:
             return
+        if chat == player.id:  # he reads the newest prompt of it in his private chat
+            message_id = self.newest_prompt(player, decision) or message_id
         message = self.message(chat, message_id)
         # "?" asks for a typed amount, except on a pick among his own cards ("Discard…")
         offered = [(t, d) for t, d in buttons(message)
@@ -205,9 +208,17 @@ class Table:
                 self.figures.accepted += 1
             return
         if text.startswith(load.i18n.action_label("en", kind)):
+            self.figures.accepted += 1
+            if text.endswith(AGAIN):
+                # still his move, and the pop-up told him so at once: he decides again on
+                # his newest prompt (a new one where what it offers changed)
+                decision = decode_action(data)[1]  # type: ignore[index]
+                newest = self.newest_prompt(player, decision)
+                if newest is not None:
+                    await self.decide(player, decision, player.id, newest)
+                return
             self.last_press = time.monotonic()
             self.last_kind = f"{kind}: {text}"
-            self.figures.accepted += 1
         else:
             self.figures.refused += 1
             if os.environ.get("PACE_DEBUG"):
