@@ -209,6 +209,8 @@ class Presses:
             await self.tables.commit(table, step, actor=user_id)
         except StaleVersion:
             return Outcome(i18n.t(lang, "stale"), refusal="stale")
+        except TableNotFound:  # closed meanwhile (python -m bot.admin close)
+            return Outcome(i18n.t(lang, "no_table"), refusal="no_table")
         except InsufficientFunds:
             return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS),
                            refusal=Reason.INSUFFICIENT_CHIPS)
