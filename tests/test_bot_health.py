@@ -3,6 +3,7 @@ SQLite storage, JSON log lines, and ``python -m bot`` without a token in the con
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -20,7 +22,7 @@ from bot import metrics
 from bot.health import HealthServer, start_health
 from bot.logs import JsonFormatter
 from games.engine import Transfer
-from storage.base import OutboxDraft, StaleVersion
+from storage.base import OutboxDraft, StaleVersion, Storage
 from storage.inspect import inspector
 from storage.sqlite import SqliteStorage
 
@@ -40,60 +42,92 @@ async def get(port: int, path: str) -> tuple[int, str]:
         return resp.status, await resp.text()
 
 
-async def test_health_ready_and_metrics_follow_the_database(tmp_path: Path) -> None:
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[tuple[Storage, HealthServer, int]]:
+    """A real SQLite storage (timed, as the bot wires it) and its health server on a free
+    port, not ready yet; both closed afterwards."""
     storage = metrics.timed(SqliteStorage(tmp_path / "banco.sqlite3", starting_grant=1000,
                                           daily_bonus=100))
     await storage.open()
     server = HealthServer(inspector(storage), "127.0.0.1", 0)
     assert await server.start()
-    port = server.bound
-    assert port
+    assert server.bound
     try:
-        assert await get(port, "/healthz") == (200, "ok\n")
-        assert await get(port, "/readyz") == (503, "starting or stopping\n")
-        server.set_ready(True)
-        assert await get(port, "/readyz") == (200, "ready\n")
-
-        status, page = await get(port, "/metrics")
-        before = samples(page)
-        assert status == 200
-        assert before[("banco_ready", ())] == 1
-        assert before[("banco_outbox_pending", ())] == 0
-        assert before[("banco_outbox_oldest_age_seconds", ())] == 0
-        assert before[("banco_tables_open", (("game", "twenty_one"),))] == 0
-
-        await storage.wallet(chat_id=CHAT, user_id=1, name="Ann")
-        await storage.create_table(chat_id=CHAT, game="twenty_one", settings={},
-                                   state_json="{}", version=1)
-        await storage.commit_step(
-            chat_id=CHAT, expected_version=1, state_json="{}", version=2, coup=1,
-            deadline=None, transfers=[Transfer(src="wallet:1", dst="stack:1", amount=5,
-                                               reason="buy_in")],
-            outbox=[OutboxDraft(kind="group", target=CHAT, payload={"text": "a"}),
-                    OutboxDraft(kind="dm", target=1, payload={"text": "b"})])
-        with pytest.raises(StaleVersion):
-            await storage.commit_step(chat_id=CHAT, expected_version=1, state_json="{}",
-                                      version=2, coup=1, deadline=None, transfers=[])
-        time.sleep(0.05)
-        after = samples((await get(port, "/metrics"))[1])
-        assert after[("banco_tables_open", (("game", "twenty_one"),))] == 1
-        assert after[("banco_tables_open", (("game", "baccarat"),))] == 0
-        assert after[("banco_outbox_pending", ())] == 2
-        assert 0.05 <= after[("banco_outbox_oldest_age_seconds", ())] < 5
-        assert after[("banco_steps_total", ())] - before[("banco_steps_total", ())] == 1
-        count = ("banco_commit_seconds_count", (("op", "step"),))
-        assert after[count] - before.get(count, 0) == 2  # the refused one took time too
-        stale = ("banco_commit_refused_total", (("reason", "stale"),))
-        assert after[stale] - before.get(stale, 0) == 1
-
-        await storage.close()
-        assert await get(port, "/readyz") == (503, "database: StorageError\n")
-        assert (await get(port, "/healthz"))[0] == 200
+        yield storage, server, server.bound
     finally:
         await server.stop()
         await storage.close()
+
+
+async def test_health_ready_and_metrics_follow_the_database(
+        served: tuple[Storage, HealthServer, int]) -> None:
+    storage, server, port = served
+    assert await get(port, "/healthz") == (200, "ok\n")
+    assert await get(port, "/readyz") == (503, "starting or stopping\n")
+    server.set_ready(True)
+    assert await get(port, "/readyz") == (200, "ready\n")
+
+    status, page = await get(port, "/metrics")
+    before = samples(page)
+    assert status == 200
+    assert before[("banco_ready", ())] == 1
+    assert before[("banco_outbox_pending", ())] == 0
+    assert before[("banco_outbox_oldest_age_seconds", ())] == 0
+    assert before[("banco_tables_open", (("game", "twenty_one"),))] == 0
+
+    await storage.wallet(chat_id=CHAT, user_id=1, name="Ann")
+    await storage.create_table(chat_id=CHAT, game="twenty_one", settings={},
+                               state_json="{}", version=1)
+    await storage.commit_step(
+        chat_id=CHAT, expected_version=1, state_json="{}", version=2, coup=1,
+        deadline=None, transfers=[Transfer(src="wallet:1", dst="stack:1", amount=5,
+                                           reason="buy_in")],
+        outbox=[OutboxDraft(kind="group", target=CHAT, payload={"text": "a"}),
+                OutboxDraft(kind="dm", target=1, payload={"text": "b"})])
+    with pytest.raises(StaleVersion):
+        await storage.commit_step(chat_id=CHAT, expected_version=1, state_json="{}",
+                                  version=2, coup=1, deadline=None, transfers=[])
+    time.sleep(0.05)
+    after = samples((await get(port, "/metrics"))[1])
+    assert after[("banco_tables_open", (("game", "twenty_one"),))] == 1
+    assert after[("banco_tables_open", (("game", "baccarat"),))] == 0
+    assert after[("banco_outbox_pending", ())] == 2
+    assert 0.05 <= after[("banco_outbox_oldest_age_seconds", ())] < 5
+    assert after[("banco_steps_total", ())] - before[("banco_steps_total", ())] == 1
+    count = ("banco_commit_seconds_count", (("op", "step"),))
+    assert after[count] - before.get(count, 0) == 2  # the refused one took time too
+    stale = ("banco_commit_refused_total", (("reason", "stale"),))
+    assert after[stale] - before.get(stale, 0) == 1
+
+    await storage.close()
+    assert await get(port, "/readyz") == (503, "database: StorageError\n")
+    assert (await get(port, "/healthz"))[0] == 200
+    await server.stop()
     with pytest.raises(aiohttp.ClientConnectionError):
         await get(port, "/healthz")
+
+
+def healthcheck(port: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot.healthcheck`` as the container runs it (HEALTH_HOST=0.0.0.0)."""
+    return subprocess.run([sys.executable, "-m", "bot.healthcheck", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
+                               "HEALTH_HOST": "0.0.0.0", "HEALTH_PORT": str(port)})
+
+
+async def test_the_container_probe_answers_what_the_port_says(
+        served: tuple[Storage, HealthServer, int]) -> None:
+    _, server, port = served
+    live = await asyncio.to_thread(healthcheck, port)
+    assert (live.returncode, live.stdout) == (0, f"http://127.0.0.1:{port}/healthz: 200 ok\n")
+    starting = await asyncio.to_thread(healthcheck, port, "--ready")
+    assert (starting.returncode, starting.stderr) == (
+        1, f"http://127.0.0.1:{port}/readyz: 503 starting or stopping\n")
+    server.set_ready(True)
+    assert (await asyncio.to_thread(healthcheck, port, "--ready")).returncode == 0
+    await server.stop()
+    down = await asyncio.to_thread(healthcheck, port)
+    assert down.returncode == 1 and "Connection refused" in down.stderr
 
 
 async def test_a_taken_port_is_logged_and_the_bot_goes_on_without_it(

@@ -1,10 +1,10 @@
 """The container and compose files agree with the bot they run: every variable they set is a
 setting the bot reads, the ports and paths line up between workers, proxy and healthchecks,
-the image runs as non-root and probes its own health port (``python -m bot.healthcheck``)."""
+the image runs as non-root and probes its own health port (``python -m bot.healthcheck``,
+run against a live port in tests/test_bot_health.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import subprocess
 import sys
@@ -16,9 +16,6 @@ import pytest
 import yaml
 
 from bot.config import Settings
-from bot.health import HealthServer
-from storage.inspect import inspector
-from storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = ("bot-1", "bot-2")
@@ -117,35 +114,6 @@ def test_the_image_runs_as_non_root_and_checks_its_health_port() -> None:
     check = next(line for line in lines if line.startswith("CMD [\"python\", \"-m\", \"bot.h"))
     assert check == 'CMD ["python", "-m", "bot.healthcheck"]'
     assert "9090" in next(line for line in lines if line.startswith("EXPOSE")).split()
-
-
-def healthcheck(port: int, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot.healthcheck", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
-                               "HEALTH_HOST": "0.0.0.0", "HEALTH_PORT": str(port)})
-
-
-async def test_the_health_probe_answers_what_the_port_says(tmp_path: Path) -> None:
-    storage = SqliteStorage(tmp_path / "banco.sqlite3", starting_grant=1000, daily_bonus=100)
-    await storage.open()
-    server = HealthServer(inspector(storage), "127.0.0.1", 0)
-    assert await server.start()
-    port = server.bound
-    assert port
-    try:
-        live = await asyncio.to_thread(healthcheck, port)
-        assert (live.returncode, live.stdout) == (0, f"http://127.0.0.1:{port}/healthz: 200 ok\n")
-        starting = await asyncio.to_thread(healthcheck, port, "--ready")
-        assert (starting.returncode, starting.stderr) == (
-            1, f"http://127.0.0.1:{port}/readyz: 503 starting or stopping\n")
-        server.set_ready(True)
-        assert (await asyncio.to_thread(healthcheck, port, "--ready")).returncode == 0
-    finally:
-        await server.stop()
-        await storage.close()
-    down = await asyncio.to_thread(healthcheck, port)
-    assert down.returncode == 1 and "Connection refused" in down.stderr
 
 
 @pytest.mark.parametrize("name", ["docker-compose.yml", "deploy/docker-compose.prod.yml"])
