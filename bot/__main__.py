@@ -1,4 +1,7 @@
-"""``python -m bot``: run against Telegram with BOT_TOKEN, else against the local sandbox."""
+"""``python -m bot``: run against Telegram with BOT_TOKEN, else against the local sandbox.
+
+SANDBOX=1 asks for the sandbox even with a token; REQUIRE_TOKEN=1 (the container's
+default) refuses to start without a token unless SANDBOX=1 asks for the sandbox."""
 
 from __future__ import annotations
 
@@ -53,16 +56,23 @@ def settings_problems(error: ValidationError) -> str:
     return "\n".join(lines)
 
 
+NO_TOKEN = ("BOT_TOKEN is not set: the bot cannot reach Telegram without the token @BotFather "
+            "gave (docker run -e BOT_TOKEN=...). To try the local sandbox instead, set "
+            "SANDBOX=1 (and SANDBOX_HOST=0.0.0.0 with port 8081 published).")
+
+
 def main() -> None:
     """Entry point."""
     try:
         settings = Settings()
     except ValidationError as exc:
         raise SystemExit(settings_problems(exc)) from None
-    configure_logging(settings.log_level)
-    if settings.bot_token:
+    configure_logging(settings.log_level, settings.log_format)
+    if settings.bot_token and not settings.sandbox:
         run(settings, settings.bot_token, settings.api_base_url())
         return
+    if settings.require_token and not settings.sandbox:
+        raise SystemExit(NO_TOKEN)
     url = start_sandbox_thread(
         settings.sandbox_host, settings.sandbox_port, settings.data_dir / "sandbox.json"
     )

@@ -32,11 +32,12 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers
+from bot import handlers, logs, metrics
 from bot.config import Settings
 from bot.deadlines import Deadlines
 from bot.delivery import Courier, Doorbell
 from bot.handlers import Services
+from bot.health import start_health
 from bot.hooks import Hooks
 from bot.intake import ScreeningBot
 from bot.languages import Languages
@@ -46,6 +47,7 @@ from bot.ratelimit import GroupWindowLimiter
 from bot.tables import Tables
 from bot.transport import api_request, updates_request
 from storage.factory import open_storage
+from storage.inspect import inspector
 
 log = logging.getLogger(__name__)
 
@@ -98,9 +100,12 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     """Open and migrate the database, build the collaborators, resume every open table."""
     settings: Settings = app.bot_data["settings"]
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    storage = open_storage(settings.storage_url, starting_grant=settings.starting_grant,
-                           daily_bonus=settings.daily_bonus)
+    storage = metrics.timed(open_storage(settings.storage_url,
+                                         starting_grant=settings.starting_grant,
+                                         daily_bonus=settings.daily_bonus))
     await storage.open()
+    health = await start_health(inspector(storage), settings.health_host, settings.health_port)
+    app.bot_data["health"] = health
     languages = Languages(storage, settings.default_language)
     doorbell = Doorbell()
     hooks = Hooks(settings.data_dir / "shown.jsonl" if settings.test_hooks else None)
@@ -117,12 +122,18 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     await register_commands(app)
     resumed = await tables.resume_all()
     await courier.start()
+    if health is not None:
+        health.set_ready(True)
     log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
 
 
 async def post_stop(app: Application) -> None:  # type: ignore[type-arg]
     """Before the HTTP client closes: let the courier send for up to STOP_FLUSH seconds;
-    whatever is still pending stays in the outbox for the next start."""
+    whatever is still pending stays in the outbox for the next start. The health port
+    closes first: a stopping worker is no longer ready."""
+    health = app.bot_data.get("health")
+    if health is not None:
+        await health.stop()
     svc: Services | None = app.bot_data.get("services")
     if svc is not None:
         settings: Settings = app.bot_data["settings"]
@@ -174,13 +185,10 @@ def build_application(settings: Settings, token: str,
     return app
 
 
-def configure_logging(level: str) -> None:
-    """Our loggers at ``level``; httpx (which logs every URL, token included) at WARNING."""
-    logging.basicConfig(level=level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+def configure_logging(level: str, fmt: str = "text") -> None:
+    """Our loggers at ``level``, as text or JSON lines (:mod:`bot.logs`); httpx (which logs
+    every URL, token included) at WARNING."""
+    logs.configure(level, fmt)
 
 
 def run(settings: Settings, token: str, base_url: str | None) -> None:

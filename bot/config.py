@@ -47,6 +47,14 @@ class Settings(BaseSettings):
     # his buttons (outside the group budget); /settings turn_dm on|off per table.
     turn_dms: bool = True
     log_level: str = "INFO"
+    # Operations (bot/health.py, bot/logs.py): "json" logs one JSON object per line; the
+    # health port serves /healthz, /readyz and /metrics (0: off); the container sets
+    # REQUIRE_TOKEN, so without BOT_TOKEN it stops at once unless SANDBOX asks for the sandbox.
+    log_format: Literal["text", "json"] = "text"
+    health_host: str = "127.0.0.1"
+    health_port: int = 9090
+    require_token: bool = False
+    sandbox: bool = False
     # Seconds a stop (SIGTERM) lets the outbox send before the HTTP client closes; what is
     # left is sent after the next start.
     stop_flush: float = 1.5

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 Expired = Callable[[int, int], Coroutine[Any, Any, None]]
@@ -41,14 +43,16 @@ class Deadlines:
             return
         delay = max(0.0, deadline - self.clock())
         loop = asyncio.get_running_loop()
-        self.timers[chat_id] = loop.call_later(delay, self._fire, chat_id, version, on_expiry)
+        self.timers[chat_id] = loop.call_later(delay, self._fire, chat_id, version, on_expiry,
+                                               deadline)
 
     def pending(self, chat_id: int) -> bool:
         """Whether the table has a deadline scheduled."""
         return chat_id in self.timers
 
-    def _fire(self, chat_id: int, version: int, on_expiry: Expired) -> None:
+    def _fire(self, chat_id: int, version: int, on_expiry: Expired, due: float) -> None:
         self.timers.pop(chat_id, None)
+        metrics.deadline_fired(due, self.clock())
         task = asyncio.get_running_loop().create_task(on_expiry(chat_id, version))
         self.running.add(task)
         task.add_done_callback(self._done)

@@ -31,6 +31,7 @@ from telegram import Bot
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
+from bot import metrics
 from bot.drawing import DM, GROUP, SETTLE, TABLE, Render
 from bot.hooks import Hooks
 from bot.pace import HELD, Pace
@@ -281,7 +282,8 @@ class Courier:
             if item.kind != GROUP:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
             message_id = await self._send(item.target, str(item.payload.get("text", "")),
-                                          markup_param(item.payload.get("markup")))
+                                          markup_param(item.payload.get("markup")),
+                                          kind=metrics.GROUP)
             self.pace.sent(item.chat_id)
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
@@ -297,6 +299,7 @@ class Courier:
                 msg = await self._call("sendMessage", chat_id=item.target, text=text,
                                        reply_markup=markup, parse_mode=HTML)
                 log.debug("DM to %s: %s", item.target, text)
+                metrics.sent(metrics.DM)
                 return int(msg["message_id"])
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))
@@ -316,12 +319,13 @@ class Courier:
         text = str(item.payload.get("text", ""))
         message_id = await self._table_id(item.chat_id)
         if message_id is not None and await self._edit(item.chat_id, message_id, text, None):
+            metrics.sent(metrics.SETTLEMENT)
             self.table_ids[item.chat_id] = None  # that message is the result now
             self.shown.pop(item.chat_id, None)
             self.pace.sent(item.chat_id)
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
             return
-        message_id = await self._send(item.chat_id, text, None)
+        message_id = await self._send(item.chat_id, text, None, kind=metrics.SETTLEMENT)
         self.pace.sent(item.chat_id)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
@@ -335,7 +339,8 @@ class Courier:
         previous_text = self.shown[item.chat_id].text if item.chat_id in self.shown else None
         earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
         uncertain: list[bool] = []
-        message_id = await self._send(item.chat_id, render.text, render.markup_json, uncertain)
+        message_id = await self._send(item.chat_id, render.text, render.markup_json, uncertain,
+                                      kind=metrics.TABLE_POST)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
         if message_id is None:
             return
@@ -382,6 +387,7 @@ class Courier:
                 else:
                     await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
                                      text=text.split("\n", 1)[0] + " ⬇️", parse_mode=HTML)
+                metrics.sent(metrics.TABLE_RETIRE)
                 self.pace.sent(chat_id)
                 return
             except RetryAfter as exc:
@@ -434,6 +440,7 @@ class Courier:
         message_id = await self._table_id(chat_id)
         if message_id is not None and await self._edit(chat_id, message_id, render.text,
                                                        render.markup_json):
+            metrics.sent(metrics.TABLE_EDIT)
             self.shown[chat_id] = render
             self.pace.edited(chat_id, render.coup, render.decision)
             self.hooks.table_shown(chat_id, message_id, render.version)
@@ -472,7 +479,7 @@ class Courier:
                 method, api_kwargs={k: v for k, v in params.items() if v is not None})
 
     async def _send(self, chat_id: int, text: str, markup: str | None,
-                    uncertain: list[bool] | None = None) -> int | None:
+                    uncertain: list[bool] | None = None, kind: str = "") -> int | None:
         """Send until Telegram takes it; None when it refuses the message itself. A failed
         attempt whose effect is unknown is noted in ``uncertain``."""
         delay = 0.5
@@ -481,6 +488,8 @@ class Courier:
                 msg = await self._call("sendMessage", chat_id=chat_id, text=text,
                                        reply_markup=markup, parse_mode=HTML)
                 self._seen(chat_id, msg["message_id"])
+                if kind:
+                    metrics.sent(kind)
                 return int(msg["message_id"])
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))

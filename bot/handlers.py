@@ -30,7 +30,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
-from bot import i18n, render
+from bot import i18n, metrics, render
 from bot.callbacks import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
 from bot.delivery import Courier
 from bot.languages import Languages
@@ -306,6 +306,7 @@ async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
     for _ in range(ANSWER_ATTEMPTS):
         try:
             await query.answer(i18n.plain(clean(text))[:200], show_alert=alert)
+            metrics.sent(metrics.ANSWER)
             return True
         except RetryAfter as exc:
             await asyncio.sleep(min(float(exc.retry_after if isinstance(exc.retry_after, int)
@@ -329,8 +330,10 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.exception("press failed (chat %s, button %s)",
                       update.effective_chat.id if update.effective_chat else None,
                       callback_tag(query.data))
+        metrics.pressed(False, "internal_error")
         await answer(query, i18n.t(await _lang_or_en(update, context), "internal_error"))
         return
+    metrics.pressed(outcome.committed, outcome.refusal)
     await answer(query, outcome.text, outcome.alert)
     svc = services(context)
     try:
@@ -367,7 +370,7 @@ async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEF
     try:
         button = decode(clean(query.data))
     except Malformed:
-        return Outcome(i18n.t(lang, "forged")), None
+        return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
     if isinstance(button, ActionButton):
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private:
@@ -375,21 +378,22 @@ async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEF
             # it names; the host checks the presser may act there exactly as in the group
             chat_id = button.chat_id
         if chat_id is None:
-            return Outcome(i18n.t(lang, "forged")), None
+            return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
         name = clean(user.full_name)
         return await svc.presses.press(chat_id, user.id, name, button, private), chat_id
     if chat_id is None:
-        return Outcome(i18n.t(lang, "forged")), None
+        return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
     if isinstance(button, MyCards):
         if button.chat_id != chat_id:
-            return Outcome(i18n.t(lang, "other_table")), chat_id
+            return Outcome(i18n.t(lang, "other_table"), refusal="other_table"), chat_id
         return Outcome(await svc.presses.my_cards(chat_id, user.id), alert=True), chat_id
     if isinstance(button, NewTable):
         if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-            return Outcome(i18n.t(lang, "group_only")), chat_id
+            return Outcome(i18n.t(lang, "group_only"), refusal="group_only"), chat_id
         refusal = await svc.tables.open_table(chat_id, button.game, user.id, user.language_code)
         return Outcome(refusal or i18n.game_name(lang, button.game), alert=bool(refusal),
-                       committed=refusal is None), chat_id
+                       committed=refusal is None,
+                       refusal="table_not_opened" if refusal else ""), chat_id
     assert isinstance(button, SetLanguage)
     await svc.tables.set_language(chat_id, button.language)
     return Outcome(i18n.t(button.language, "language_set"), committed=True), chat_id

@@ -50,6 +50,8 @@ class Outcome:
     """A ForceReply prompt to post in the group for the presser: its text and the input
     field's placeholder (the amounts it takes)."""
     committed: bool = False
+    refusal: str = ""
+    """Why the press changed nothing (a refusal), for the metrics; empty otherwise."""
 
 
 class Presses:
@@ -68,34 +70,35 @@ class Presses:
         """A table button: validate table/coup/version, decode strictly, apply, commit."""
         lang = await self.languages.of(chat_id)
         if button.chat_id != chat_id:
-            return Outcome(i18n.t(lang, "other_table"))
+            return Outcome(i18n.t(lang, "other_table"), refusal="other_table")
         async with self.tables.lock(chat_id):
             try:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
-                return Outcome(i18n.t(lang, "no_table"))
+                return Outcome(i18n.t(lang, "no_table"), refusal="no_table")
             if table.meta.paused:
-                return Outcome(i18n.t(lang, "table_paused"))
+                return Outcome(i18n.t(lang, "table_paused"), refusal="table_paused")
             state = table.state
             # a button answers a decision: good while that decision is still the presser's
             if button.coup != state.coup:
                 why = i18n.t(lang, "stale_coup", coup=button.coup, now=state.coup) if (
                     button.coup and state.coup) else i18n.t(lang, "stale")
-                return Outcome(self._now(table, user_id, lang, why))
+                return Outcome(self._now(table, user_id, lang, why), refusal="stale_coup")
             if user_id in table.sight.view().awaiting and button.version != table.meta.decision:
-                return Outcome(self._now(table, user_id, lang, i18n.t(lang, "stale_turn")))
+                return Outcome(self._now(table, user_id, lang, i18n.t(lang, "stale_turn")),
+                               refusal="stale_turn")
             try:
                 specs = [s for s in table.sight.legal(user_id) if s.kind == button.kind]
             except IllegalAction as exc:
-                return Outcome(i18n.reason_text(lang, exc.reason))
+                return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
             if not specs:
                 if button.kind not in table.engine.action_types:
-                    return Outcome(i18n.t(lang, "forged"))
-                return Outcome(self._refusal(table, user_id, button, lang))
+                    return Outcome(i18n.t(lang, "forged"), refusal="forged")
+                return self._refusal(table, user_id, button, lang)
             try:
                 decoded = decoder.decode_press(table.sight, user_id, button, specs[0], private)
             except Forged:
-                return Outcome(i18n.t(lang, "forged"))
+                return Outcome(i18n.t(lang, "forged"), refusal="forged")
             if isinstance(decoded, AskAmount):
                 return self._ask(table, user_id, name, decoded, lang)
             if isinstance(decoded, PickCards):
@@ -111,14 +114,14 @@ class Presses:
         if data["kind"] == "join":
             w = await self.storage.wallet(chat_id=table.chat_id, user_id=user_id, name=name)
             if w.balance <= 0:
-                return Outcome(i18n.t(lang, "wallet_low"), alert=True)
+                return Outcome(i18n.t(lang, "wallet_low"), alert=True, refusal="wallet_low")
             return Join(name=name[:64] or str(user_id), buy_in=w.balance)
         # docs/rules.md §0.4: a cut's depth is the cutter's own (a preset or a typed amount,
         # like any amount); the host never draws it
         try:
             return parse_action(table.engine, data)
         except IllegalAction as exc:
-            return Outcome(i18n.reason_text(lang, exc.reason))
+            return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
 
     def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
              lang: str) -> Outcome:
@@ -172,7 +175,7 @@ class Presses:
             return f"{why} {i18n.t(lang, 'now_waiting', names=who)}"
         return why
 
-    def _refusal(self, table: Table, user_id: int, button: ActionButton, lang: str) -> str:
+    def _refusal(self, table: Table, user_id: int, button: ActionButton, lang: str) -> Outcome:
         """Why a press of an action the presser may not take now is refused: the engine says
         best, given the action as the button states it."""
         field = amount_field(table.engine, button.kind)
@@ -185,28 +188,32 @@ class Presses:
             try:
                 table.engine.apply(table.state, user_id, parse_action(table.engine, data))
             except IllegalAction as exc:
-                return i18n.reason_text(lang, exc.reason)
-        return self._why_not(table, user_id, button.kind, lang)
+                return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
+        reason = self._why_not(table, user_id, button.kind)
+        return Outcome(i18n.reason_text(lang, reason), refusal=reason)
 
-    def _why_not(self, table: Table, user_id: int, kind: str, lang: str) -> str:
+    def _why_not(self, table: Table, user_id: int, kind: str) -> Reason:
         view = table.sight.view()
         if all(s.player != user_id for s in view.seats) and kind != "join":
-            return i18n.reason_text(lang, Reason.NOT_SEATED)
+            return Reason.NOT_SEATED
         if view.awaiting and user_id not in view.awaiting:
-            return i18n.reason_text(lang, Reason.NOT_YOUR_TURN)
-        return i18n.reason_text(lang, Reason.WRONG_PHASE)
+            return Reason.NOT_YOUR_TURN
+        return Reason.WRONG_PHASE
 
     async def _apply(self, table: Table, user_id: int, action: Action, lang: str) -> Outcome:
         try:
             step = table.engine.apply(table.state, user_id, action)
         except IllegalAction as exc:
-            return Outcome(i18n.reason_text(lang, exc.reason))
+            return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
         try:
             await self.tables.commit(table, step, actor=user_id)
         except StaleVersion:
-            return Outcome(i18n.t(lang, "stale"))
+            return Outcome(i18n.t(lang, "stale"), refusal="stale")
+        except TableNotFound:  # closed meanwhile (python -m bot.admin close)
+            return Outcome(i18n.t(lang, "no_table"), refusal="no_table")
         except InsufficientFunds:
-            return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS))
+            return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS),
+                           refusal=Reason.INSUFFICIENT_CHIPS)
         self.prompts.pop((table.chat_id, user_id), None)
         return Outcome(self._next(table.chat_id, user_id, i18n.action_label(lang, action.kind),
                                   lang), committed=True)
@@ -271,7 +278,7 @@ class Presses:
                 specs = []
             if table.state.coup != prompt.coup or not specs or table.meta.paused:
                 self.prompts.pop((chat_id, user_id), None)
-                return i18n.reason_text(lang, Reason.WRONG_PHASE)
+                return Reason.WRONG_PHASE
             lo, hi = decoder.amount_bounds(specs)
             if amount < lo or amount > hi:
                 return i18n.t(lang, "amount_bounds", name=name, min=lo, max=hi)
@@ -280,9 +287,9 @@ class Presses:
                     chat_id, table.state.coup, table.meta.decision, prompt.kind, amount=amount),
                     specs[0], False)
                 action = await self._action(table, user_id, name, decoded, lang) if isinstance(
-                    decoded, Act) else Outcome(i18n.t(lang, "forged"))
+                    decoded, Act) else Outcome(i18n.t(lang, "forged"), refusal="forged")
             except Forged:
-                action = Outcome(i18n.t(lang, "forged"))
+                action = Outcome(i18n.t(lang, "forged"), refusal="forged")
             if isinstance(action, Outcome):
                 return i18n.t(lang, "named", name=name, text=action.text)
             outcome = await self._apply(table, user_id, action, lang)

@@ -27,6 +27,8 @@ from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 JSONDict = dict[str, Any]
@@ -150,6 +152,7 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
             try:
                 return await self._once(group, message, callback, args, kwargs)
             except RetryAfter as exc:
+                metrics.retry_after(endpoint)
                 if attempt == retries:
                     raise
                 wait = exc.retry_after

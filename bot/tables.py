@@ -166,6 +166,7 @@ class Tables:
                 deadline=deadline, meta=meta_json, outbox=drafts, expected_rev=rec.rev)
         except StorageError:
             self.forget(chat_id)
+            self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
             raise
         # committed: from here on nothing can lose the step
         self.tables[chat_id] = Table(rec.model_copy(update={
@@ -311,7 +312,7 @@ class Tables:
             step = table.engine.timeout(table.state)
             try:
                 await self.commit(table, step, timed_out=awaited)
-            except (StaleVersion, InsufficientFunds):
+            except (StaleVersion, InsufficientFunds, TableNotFound):  # closed: bot.admin
                 log.warning("timeout step of chat %s not committed", chat_id)
 
     # ----------------------------------------------------------- what the courier asks

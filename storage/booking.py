@@ -97,14 +97,8 @@ def plan(transfers: Sequence[Transfer]) -> Booking:
 # (accounts whose stored balance is not the sum of their ledger rows) must be 0. Wallets
 # and table accounts are compared separately; closed tables' accounts are gone and their
 # ledger rows sum to zero, which the outer join checks as well.
-AUDIT_QUERIES: dict[str, str] = {
-    "issued": "SELECT -COALESCE(SUM(delta), 0) FROM ledger WHERE account = 'house'",
-    "wallets": "SELECT COALESCE(SUM(balance), 0) FROM wallets",
-    "on_tables": "SELECT COALESCE(SUM(balance), 0) FROM table_accounts",
-    "unbalanced_steps": "SELECT COUNT(*) FROM (SELECT step_id FROM ledger"
-                        " GROUP BY step_id HAVING SUM(delta) <> 0) s",
-    "ledger_drift": """
-SELECT COUNT(*) FROM (
+DRIFTING = """
+SELECT s.chat_id, s.account FROM (
     SELECT l.chat_id, l.account, SUM(l.delta) AS total
     FROM ledger l WHERE l.account <> 'house'
     GROUP BY l.chat_id, l.account
@@ -114,5 +108,13 @@ LEFT JOIN wallets w
 LEFT JOIN table_accounts t
     ON t.chat_id = s.chat_id AND t.account = s.account
 WHERE s.total <> COALESCE(w.balance, t.balance, 0)
-""",
+"""
+"""Accounts whose stored balance is not the sum of their ledger rows (chat, account)."""
+AUDIT_QUERIES: dict[str, str] = {
+    "issued": "SELECT -COALESCE(SUM(delta), 0) FROM ledger WHERE account = 'house'",
+    "wallets": "SELECT COALESCE(SUM(balance), 0) FROM wallets",
+    "on_tables": "SELECT COALESCE(SUM(balance), 0) FROM table_accounts",
+    "unbalanced_steps": "SELECT COUNT(*) FROM (SELECT step_id FROM ledger"
+                        " GROUP BY step_id HAVING SUM(delta) <> 0) s",
+    "ledger_drift": f"SELECT COUNT(*) FROM ({DRIFTING}) d",
 }
