@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     transport: str = "aiohttp"
     # The event loop: "uvloop" (libuv, a C loop), or "asyncio" for the standard one.
     event_loop: Literal["uvloop", "asyncio"] = "uvloop"
+    # Several bot processes on one PostgreSQL (bot/coordination.py): on by default with
+    # PostgreSQL, off with SQLite; SHARED=0 keeps PostgreSQL to one process.
+    shared: bool | None = None
+    # Where the workers count Telegram's budgets together (else in PostgreSQL).
+    redis_url: str | None = None
 
     @property
     def storage_url(self) -> str:
