@@ -7,6 +7,8 @@ import atexit
 import threading
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from bot.app import configure_logging, run
 from bot.config import Settings
 
@@ -41,9 +43,22 @@ def start_sandbox_thread(host: str, port: int, state_path: Path | None = None) -
     return ready["url"]
 
 
+def settings_problems(error: ValidationError) -> str:
+    """What is wrong with the settings, one line each, named as in the environment."""
+    lines = ["banco: cannot start, the settings are wrong:"]
+    for item in error.errors():
+        name = ".".join(str(part) for part in item["loc"]).upper()
+        message = str(item["msg"]).removeprefix("Value error, ")
+        lines.append(f"  {name}: {message}" if name else f"  {message}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     """Entry point."""
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        raise SystemExit(settings_problems(exc)) from None
     configure_logging(settings.log_level)
     if settings.bot_token:
         run(settings, settings.bot_token, settings.api_base_url())

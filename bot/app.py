@@ -195,11 +195,21 @@ def configure_logging(level: str) -> None:
 
 
 def run(settings: Settings, token: str, base_url: str | None) -> None:
-    """Poll for updates until SIGINT/SIGTERM."""
+    """Poll for updates (with WEBHOOK_URL: serve the webhook, bot/webhook.py) until
+    SIGINT/SIGTERM."""
     app = build_application(settings, token, base_url)
     if settings.event_loop == "uvloop":
         import uvloop
 
         # libuv's loop: every await, timer and socket read of the bot costs less CPU
         asyncio.set_event_loop(uvloop.new_event_loop())
+    if settings.webhook_url:
+        from bot.webhook import serve
+
+        loop = asyncio.get_event_loop()
+        try:
+            loop.run_until_complete(serve(app, settings))
+        finally:
+            loop.close()
+        return
     app.run_polling(allowed_updates=Update.ALL_TYPES)

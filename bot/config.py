@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
+from pydantic import SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# What the Bot API accepts as a webhook's secret_token
+WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class Settings(BaseSettings):
@@ -59,6 +64,35 @@ class Settings(BaseSettings):
     shared: bool | None = None
     # Where the workers count Telegram's budgets together (else in PostgreSQL).
     redis_url: str | None = None
+    # Webhook mode (bot/webhook.py) when WEBHOOK_URL is set, the public base URL Telegram
+    # posts to (WEBHOOK_PATH is appended); else the bot polls. The bot listens on
+    # WEBHOOK_LISTEN:WEBHOOK_PORT and refuses a request without WEBHOOK_SECRET.
+    webhook_url: str = ""
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8080
+    webhook_path: str = "/telegram"
+    webhook_secret: SecretStr | None = None
+
+    @model_validator(mode="after")
+    def _webhook_settings(self) -> Settings:
+        """A webhook needs an http(s) URL, a path and a secret the Bot API accepts."""
+        secret = self.webhook_secret.get_secret_value() if self.webhook_secret else ""
+        if self.webhook_url and not self.webhook_url.startswith(("https://", "http://")):
+            raise ValueError("WEBHOOK_URL must be an https:// (or http://) URL")
+        if self.webhook_url and not secret:
+            raise ValueError("WEBHOOK_SECRET is required with WEBHOOK_URL (1-256 characters "
+                             "of A-Z, a-z, 0-9, _ and -)")
+        if secret and not WEBHOOK_SECRET_RE.fullmatch(secret):
+            raise ValueError("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ "
+                             "and - (what Telegram accepts as a secret_token)")
+        if not self.webhook_path.startswith("/"):
+            raise ValueError("WEBHOOK_PATH must start with /")
+        return self
+
+    @property
+    def webhook_endpoint(self) -> str:
+        """The URL given to setWebhook: WEBHOOK_URL followed by WEBHOOK_PATH."""
+        return self.webhook_url.rstrip("/") + self.webhook_path
 
     @property
     def storage_url(self) -> str:

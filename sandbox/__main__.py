@@ -1,5 +1,7 @@
-"""`python -m sandbox --host 127.0.0.1 --port 8081 [--state FILE]`: run the sandbox server alone
-(with --state, its users, chats and messages are kept in FILE across restarts)."""
+"""`python -m sandbox --host 127.0.0.1 --port 8081 [--state FILE] [--webhook-spread URL ...]`:
+run the sandbox server alone (with --state, its users, chats and messages are kept in FILE
+across restarts; with --webhook-spread, while the bot has a webhook set each update goes to
+one of these URLs chosen at random, as a load balancer in front of several workers)."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ from pathlib import Path
 from sandbox.server import start_sandbox
 
 
-async def _serve(host: str, port: int, state: Path | None) -> None:
-    handle = await start_sandbox(host, port, state)
+async def _serve(host: str, port: int, state: Path | None, spread: list[str]) -> None:
+    handle = await start_sandbox(host, port, state, webhook_spread=spread)
     print(f"Sandbox page:   {handle.url}/", flush=True)
     print(f"Bot API base:   {handle.bot_api_url}  (BOT_API_BASE_URL={handle.url})", flush=True)
     if state is not None:
@@ -37,10 +39,14 @@ def main() -> None:
         "--state", type=Path, default=None, metavar="FILE",
         help="keep the world (users, chats, messages) in this JSON file across restarts",
     )
+    parser.add_argument(
+        "--webhook-spread", action="append", default=[], metavar="URL",
+        help="deliver webhook updates to one of these URLs at random (repeat the option)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(args.host, args.port, args.state))
+        asyncio.run(_serve(args.host, args.port, args.state, args.webhook_spread))
 
 
 if __name__ == "__main__":

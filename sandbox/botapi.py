@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -39,6 +40,10 @@ QUERY_INVALID = "query is too old and response timeout expired or query ID is in
 CONFLICT = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
     "is running"
+)
+WEBHOOK_CONFLICT = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to "
+    "delete the webhook first"
 )
 
 Method = Callable[[World, dict[str, Any]], Awaitable[Any]]
@@ -221,35 +226,71 @@ async def close(world: World, params: dict[str, Any]) -> Any:
     return True
 
 
+SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
 @method("setWebhook")
 async def set_webhook(world: World, params: dict[str, Any]) -> Any:
-    """Stored for getWebhookInfo, never called."""
-    world.webhook = {"url": params["url"]}
+    """Turn on delivery by HTTP POST to ``url`` (sandbox/webhook.py); an empty url turns
+    it off. Unlike Telegram, plain http and any port are accepted (local receivers)."""
+    url = params["url"]
+    if not url:
+        return await delete_webhook(world, params)
+    if not url.startswith(("https://", "http://")) or len(url) > 2048:
+        raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+    secret = params.get("secret_token")
+    if secret is not None and not SECRET_TOKEN.fullmatch(secret):
+        raise bad_request("secret token contains unallowed characters")
+    connections = params.get("max_connections", 40)
+    if not 1 <= connections <= 100:
+        raise bad_request("bad webhook: max_connections must be between 1 and 100")
+    if "allowed_updates" in params:
+        world.allowed_updates = list(params["allowed_updates"])
+    previous = world.webhook
+    world.webhook = {"url": url, "max_connections": connections}
+    if secret is not None:
+        world.webhook["secret_token"] = secret
+    for kept in ("last_error_date", "last_error_message"):
+        if kept in previous and previous.get("url") == url:
+            world.webhook[kept] = previous[kept]
     if params.get("drop_pending_updates"):
         world.updates.clear()
+    world.wake()  # a waiting getUpdates ends with 409; delivery starts
     return True
 
 
 @method("deleteWebhook")
 async def delete_webhook(world: World, params: dict[str, Any]) -> Any:
-    """Forget the webhook; drop_pending_updates empties the queue."""
+    """Forget the webhook (deliveries under way finish); drop_pending_updates empties
+    the queue."""
     world.webhook = {"url": ""}
     if params.get("drop_pending_updates"):
         world.updates.clear()
+    world.wake()
     return True
 
 
 @method("getWebhookInfo")
 async def get_webhook_info(world: World, params: dict[str, Any]) -> Any:
-    """Webhook URL and the number of updates waiting."""
-    return {
-        "url": world.webhook.get("url", ""),
+    """Webhook URL, the number of updates waiting, the last delivery error."""
+    hook = world.webhook
+    info: dict[str, Any] = {
+        "url": hook.get("url", ""),
         "has_custom_certificate": False,
         "pending_update_count": len(world.updates),
     }
+    if hook.get("url"):
+        info["max_connections"] = hook.get("max_connections", 40)
+        for key in ("last_error_date", "last_error_message"):
+            if key in hook:
+                info[key] = hook[key]
+        if world.allowed_updates:
+            info["allowed_updates"] = list(world.allowed_updates)
+    return info
 
 
-def _allowed(world: World, update: dict[str, Any]) -> bool:
+def allowed(world: World, update: dict[str, Any]) -> bool:
+    """Whether the bot gets this update under its allowed_updates."""
     if update["update_id"] in world.raw_update_ids:
         return True  # injected verbatim to test the bot, whatever it asked for
     kind = next(key for key in update if key != "update_id")
@@ -262,11 +303,7 @@ def _allowed(world: World, update: dict[str, Any]) -> bool:
 async def get_updates(world: World, params: dict[str, Any]) -> Any:
     """Long polling: updates below `offset` are confirmed and forgotten."""
     if world.webhook.get("url"):
-        raise ApiError(
-            409,
-            "Conflict: can't use getUpdates method while webhook is active; use "
-            "deleteWebhook to delete the webhook first",
-        )
+        raise ApiError(409, WEBHOOK_CONFLICT)
     if "allowed_updates" in params:
         world.allowed_updates = list(params["allowed_updates"])
     offset = params.get("offset")
@@ -288,7 +325,11 @@ async def get_updates(world: World, params: dict[str, Any]) -> Any:
     while True:
         if mine.done() and world.poller is not mine:
             raise ApiError(409, CONFLICT)
-        world.updates = [u for u in world.updates if _allowed(world, u)]
+        if world.webhook.get("url"):  # set while this call waited
+            if world.poller is mine:
+                world.poller = None
+            raise ApiError(409, WEBHOOK_CONFLICT)
+        world.updates = [u for u in world.updates if allowed(world, u)]
         ready = world.updates[:limit]
         remaining = deadline - loop.time()
         if ready or remaining <= 0:

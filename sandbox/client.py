@@ -232,6 +232,12 @@ class SandboxClient:
         result: dict[str, Any] = await self._call("POST", "/sandbox/flood", body)
         return result
 
+    async def webhook_spread(self, urls: list[str]) -> dict[str, Any]:
+        """Deliver webhook updates to one of ``urls`` chosen at random (a load balancer in
+        front of workers); an empty list: to the URL the bot set."""
+        result: dict[str, Any] = await self._call("POST", "/sandbox/webhook", {"spread": urls})
+        return result
+
     # --- reading --------------------------------------------------------------------
 
     async def messages(self, chat_id: int, *, include_deleted: bool = True) -> list[dict[str, Any]]:
@@ -263,6 +269,12 @@ class SandboxClient:
     async def updates(self) -> list[dict[str, Any]]:
         """Updates the bot has not confirmed yet."""
         result: list[dict[str, Any]] = await self._call("GET", "/sandbox/updates")
+        return result
+
+    async def webhook(self) -> dict[str, Any]:
+        """The webhook delivery: url, secret_token, spread, pending, in_flight and every
+        recent attempt ({update_id, url, status, error, time})."""
+        result: dict[str, Any] = await self._call("GET", "/sandbox/webhook")
         return result
 
     async def state(self) -> dict[str, Any]:

@@ -6,6 +6,8 @@
 
 `start_sandbox(host, port, state_path)` runs it inside the current event loop; with a
 state path the world is loaded from that JSON file and saved back to it (sandbox/persist.py).
+While the bot has a webhook set, updates are POSTed to it (sandbox/webhook.py) instead
+of waiting for getUpdates.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -27,11 +30,13 @@ from sandbox.formatting import auto_entities
 from sandbox.persist import StateFile
 from sandbox.spec import ApiError, validate_call
 from sandbox.state import BOT_ID, INVALID_TOKENS, CallbackQuery, Fault, World
+from sandbox.webhook import Delivery
 
 log = logging.getLogger(__name__)
 
 WORLD_KEY = web.AppKey("world", World)
 STATE_KEY = web.AppKey("state", StateFile)
+DELIVERY_KEY = web.AppKey("delivery", Delivery)
 
 _DEFAULT_DESCRIPTIONS = {
     400: "Bad Request",
@@ -509,6 +514,24 @@ async def updates(request: web.Request) -> web.Response:
     return web.json_response(request.app[WORLD_KEY].updates)
 
 
+async def webhook(request: web.Request) -> web.Response:
+    """GET /sandbox/webhook: the webhook, the spread, pending updates, recent attempts."""
+    return web.json_response(request.app[DELIVERY_KEY].state())
+
+
+async def webhook_spread(request: web.Request) -> web.Response:
+    """POST /sandbox/webhook {spread: [url, ...]}: deliver each update to one of these URLs
+    chosen at random (a load balancer in front of workers); an empty list: to the URL the
+    bot set."""
+    delivery = request.app[DELIVERY_KEY]
+    urls = (await _body(request))["spread"]
+    if not isinstance(urls, list) or not all(
+            isinstance(u, str) and u.startswith(("http://", "https://")) for u in urls):
+        raise ControlError(400, "spread must be a list of http(s) URLs")
+    delivery.spread = list(urls)
+    return web.json_response(delivery.state())
+
+
 async def overview(request: web.Request) -> web.Response:
     """GET /sandbox/state: bot, users and chats, for the page."""
     world = request.app[WORLD_KEY]
@@ -537,10 +560,20 @@ async def _touch_state(request: web.Request, response: web.StreamResponse) -> No
     request.app[STATE_KEY].touch()
 
 
-def make_app(world: World | None = None, state: StateFile | None = None) -> web.Application:
-    """The aiohttp application with all routes; with `state`, changes are saved to it."""
+def make_app(world: World | None = None, state: StateFile | None = None,
+             delivery: Delivery | None = None) -> web.Application:
+    """The aiohttp application with all routes; with `state`, changes are saved to it. The
+    webhook delivery runs from the app's startup to its cleanup."""
     app = web.Application(middlewares=[control_errors], client_max_size=64 * 1024 * 1024)
-    app[WORLD_KEY] = world or World()
+    app[WORLD_KEY] = world = world or World()
+    app[DELIVERY_KEY] = delivery = delivery or Delivery(world)
+
+    async def deliver(_: web.Application) -> AsyncIterator[None]:
+        await delivery.start()
+        yield
+        await delivery.stop()
+
+    app.cleanup_ctx.append(deliver)
     if state is not None:
         app[STATE_KEY] = state
         app.on_response_prepare.append(_touch_state)
@@ -567,6 +600,8 @@ def make_app(world: World | None = None, state: StateFile | None = None) -> web.
     app.router.add_get("/sandbox/commands", commands)
     app.router.add_get("/sandbox/updates", updates)
     app.router.add_get("/sandbox/state", overview)
+    app.router.add_get("/sandbox/webhook", webhook)
+    app.router.add_post("/sandbox/webhook", webhook_spread)
     return app
 
 
@@ -578,6 +613,11 @@ class SandboxHandle:
     world: World
     runner: web.AppRunner
     state: StateFile | None = None
+
+    @property
+    def delivery(self) -> Delivery:
+        """The webhook delivery (its ``spread`` may be set directly)."""
+        return self.runner.app[DELIVERY_KEY]
 
     @property
     def bot_api_url(self) -> str:
@@ -601,19 +641,23 @@ class SandboxHandle:
 
 
 async def start_sandbox(
-    host: str = "127.0.0.1", port: int = 8081, state_path: Path | None = None
+    host: str = "127.0.0.1", port: int = 8081, state_path: Path | None = None, *,
+    webhook_spread: Sequence[str] = (),
 ) -> SandboxHandle:
     """Start the sandbox in the running event loop; port 0 picks a free port.
 
     With `state_path` the world is loaded from that file if it exists and saved to it
     after changes (at most once a second) and at stop(); without, it lives in memory only.
+    With `webhook_spread`, while a webhook is set each update goes to one of these URLs
+    chosen at random (sandbox/webhook.py).
     """
     world = World()
     state = None
     if state_path is not None:
         state = StateFile(world, Path(state_path))
         state.load()
-    runner = web.AppRunner(make_app(world, state), access_log=None, shutdown_timeout=1.0)
+    delivery = Delivery(world, spread=webhook_spread)
+    runner = web.AppRunner(make_app(world, state, delivery), access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

@@ -259,6 +259,7 @@ class World:
 
     def __init__(self) -> None:
         self.changed = asyncio.Event()  # wakes long-polling getUpdates
+        self.outbound = asyncio.Event()  # wakes the webhook delivery (sandbox/webhook.py)
         self.reset()
 
     def reset(self) -> None:
@@ -283,7 +284,12 @@ class World:
         # Optional flood control (off by default): max messages per chat per minute.
         self.flood: dict[str, int] = {}
         self.sent_times: dict[int, list[float]] = {}
+        self.wake()
+
+    def wake(self) -> None:
+        """New updates or a new webhook setting: wake the poller and the delivery."""
         self.changed.set()
+        self.outbound.set()
 
     # --- people and chats -------------------------------------------------
 
@@ -404,7 +410,7 @@ class World:
         """Append an update for getUpdates and wake a waiting poller."""
         update_id = next(self.update_ids)
         self.updates.append({"update_id": update_id, kind: payload})
-        self.changed.set()
+        self.wake()
         return update_id
 
     def queue_raw_update(self, payload: dict[str, Any]) -> int:
@@ -432,7 +438,7 @@ class World:
             ))
         self.updates.append({"update_id": update_id, **body})
         self.raw_update_ids.add(update_id)
-        self.changed.set()
+        self.wake()
         return update_id
 
     def user_message(self, chat_id: int, user_id: int, text: str) -> tuple[Message, int]:

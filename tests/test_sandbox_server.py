@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from aiohttp import web
 from telegram import Bot as PtbBot
 from telegram import (
     BotCommand,
@@ -827,3 +830,222 @@ async def test_a_fault_can_target_one_text_and_faults_can_be_cleared(
         await bot.send_message(ANN, "coup #1 settled")
     assert await sb.faults() == []
     assert [m["text"] for m in await sb.bot_messages(ANN)] == ["table"]
+
+
+# --- the webhook ---------------------------------------------------------------------
+
+SECRET = "s3cret_Token-1"
+
+
+class Receiver:
+    """A local webhook endpoint: records each POST (its secret header and JSON body) and
+    answers 200, but for a message whose text is in ``refuse``: the statuses listed there
+    first, in turn."""
+
+    def __init__(self, refuse: dict[str, list[int]] | None = None) -> None:
+        self.got: list[tuple[str | None, dict[str, Any]]] = []
+        self.refuse = refuse or {}
+        self.runner: web.AppRunner | None = None
+
+    async def handle(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.got.append((request.headers.get("X-Telegram-Bot-Api-Secret-Token"), body))
+        statuses = self.refuse.get(body.get("message", {}).get("text"), [])
+        return web.Response(status=statuses.pop(0) if statuses else 200)
+
+    async def start(self, port: int = 0) -> str:
+        app = web.Application()
+        app.router.add_post("/hook", self.handle)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", port).start()
+        return f"http://127.0.0.1:{self.runner.addresses[0][1]}/hook"
+
+    def texts(self) -> list[str]:
+        return [body["message"]["text"] for _, body in self.got]
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+
+@pytest.fixture
+async def receivers() -> AsyncIterator[list[Receiver]]:
+    """Receivers a test starts; stopped at its end."""
+    made: list[Receiver] = []
+    yield made
+    for receiver in made:
+        await receiver.stop()
+
+
+async def until(check: Any, timeout: float = 5.0) -> None:
+    """Wait until ``check()`` is true."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_set_get_and_delete_webhook(bot: PtbBot, sb: SandboxClient) -> None:
+    await sb.send(ANN, ANN, "/start")
+    assert await bot.set_webhook("https://example.invalid/hook", secret_token=SECRET,
+                                 max_connections=5, allowed_updates=["message"])
+    info = await bot.get_webhook_info()
+    assert (info.url, info.pending_update_count, info.max_connections, info.allowed_updates,
+            info.has_custom_certificate) == ("https://example.invalid/hook", 1, 5,
+                                             ("message",), False)
+    assert (await sb.webhook())["secret_token"] == SECRET
+    assert await bot.delete_webhook()
+    info = await bot.get_webhook_info()
+    assert (info.url, info.pending_update_count, info.max_connections) == ("", 1, None)
+    # back to polling: the update is still there
+    assert [u.message.text for u in await bot.get_updates()] == ["/start"]
+
+
+async def test_set_webhook_refuses_a_bad_secret_or_url_and_drops_on_request(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    with pytest.raises(BadRequest, match=exact("Secret token contains unallowed characters")):
+        await bot.set_webhook("https://example.invalid/hook", secret_token="no spaces")
+    with pytest.raises(BadRequest, match=exact("Secret token contains unallowed characters")):
+        await bot.set_webhook("https://example.invalid/hook", secret_token="x" * 257)
+    with pytest.raises(BadRequest,
+                       match=exact("Bad webhook: an https url must be provided for webhook")):
+        await bot.set_webhook("ftp://example.invalid/hook")
+    assert (await bot.get_webhook_info()).url == ""
+    await sb.send(ANN, ANN, "/start")
+    await bot.set_webhook("https://example.invalid/hook", drop_pending_updates=True)
+    assert (await bot.get_webhook_info()).pending_update_count == 0
+    # an empty url removes the webhook, as deleteWebhook
+    await bot.set_webhook("")
+    assert (await bot.get_webhook_info()).url == ""
+
+
+async def test_get_updates_is_a_conflict_while_a_webhook_is_set(
+    bot: PtbBot, sb: SandboxClient, sandbox: SandboxHandle
+) -> None:
+    conflict = ("Conflict: can't use getUpdates method while webhook is active; use "
+                "deleteWebhook to delete the webhook first")
+    waiting = asyncio.create_task(bot.get_updates(timeout=10, read_timeout=15))
+    while sandbox.world.poller is None:
+        await asyncio.sleep(0.01)
+    async with PtbBot(TOKEN, base_url=sandbox.bot_api_url, request=local_request()) as other:
+        await other.set_webhook("https://example.invalid/hook")
+    with pytest.raises(Conflict, match=exact(conflict)):
+        await asyncio.wait_for(waiting, 5)
+    with pytest.raises(Conflict, match=exact(conflict)):
+        await bot.get_updates()
+
+
+async def test_updates_are_posted_with_the_secret_header(
+    bot: PtbBot, sb: SandboxClient, receivers: list[Receiver]
+) -> None:
+    receiver = Receiver()
+    receivers.append(receiver)
+    url = await receiver.start()
+    await bot.set_webhook(url, secret_token=SECRET)
+    sent = await sb.send(ANN, ANN, "/start")
+    await until(lambda: receiver.got)
+    secret, body = receiver.got[0]
+    assert secret == SECRET
+    assert (body["update_id"], body["message"]["text"], body["message"]["chat"]["id"]) == (
+        sent["update_id"], "/start", ANN)
+    info = await bot.get_webhook_info()
+    assert (info.pending_update_count, info.last_error_message) == (0, None)
+    state = await sb.webhook()
+    assert [(a["update_id"], a["url"], a["status"], a["error"]) for a in state["attempts"]] == [
+        (sent["update_id"], url, 200, None)]
+
+
+async def test_a_failed_delivery_is_retried_in_order_until_it_succeeds(
+    bot: PtbBot, sb: SandboxClient, receivers: list[Receiver]
+) -> None:
+    receiver = Receiver(refuse={"/one": [500, 500]})
+    receivers.append(receiver)
+    await bot.set_webhook(await receiver.start(), secret_token=SECRET)
+    await sb.send(ANN, ANN, "/one")
+    await sb.send(ANN, ANN, "/two")
+    await sb.send(BOB, BOB, "/three")  # another chat
+    await until(lambda: len(receiver.got) == 5)
+    # Ann's first update twice refused, then delivered, and only then her second;
+    # Bob's chat is not held up by hers
+    group = [t for t in receiver.texts() if t != "/three"]
+    assert group == ["/one", "/one", "/one", "/two"]
+    assert receiver.texts().index("/three") < 3
+    assert {secret for secret, _ in receiver.got} == {SECRET}
+    info = await bot.get_webhook_info()
+    assert info.pending_update_count == 0
+    assert info.last_error_message == "Wrong response from the webhook: 500 Internal Server Error"
+    assert info.last_error_date is not None
+
+
+async def test_a_refused_connection_keeps_the_update_until_the_receiver_is_up(
+    bot: PtbBot, sb: SandboxClient, receivers: list[Receiver]
+) -> None:
+    with socket.socket() as probe:  # a port nobody listens on (for now)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    await bot.set_webhook(f"http://127.0.0.1:{port}/hook", secret_token=SECRET)
+    sent = await sb.send(ANN, ANN, "/start")
+    info = None
+    for _ in range(500):
+        info = await bot.get_webhook_info()
+        if info.last_error_message:
+            break
+        await asyncio.sleep(0.01)
+    assert info is not None
+    assert (info.last_error_message, info.pending_update_count) == ("Connection refused", 1)
+    receiver = Receiver()
+    receivers.append(receiver)
+    await receiver.start(port)
+    await until(lambda: receiver.got)
+    assert [(s, b["update_id"]) for s, b in receiver.got] == [(SECRET, sent["update_id"])]
+    assert (await bot.get_webhook_info()).pending_update_count == 0
+
+
+async def test_spread_delivers_each_update_once_to_one_of_several_receivers(
+    bot: PtbBot, sb: SandboxClient, sandbox: SandboxHandle, receivers: list[Receiver]
+) -> None:
+    receivers.extend(Receiver() for _ in range(3))
+    urls = [await r.start() for r in receivers]
+    assert (await sb.webhook_spread(urls))["spread"] == urls
+    sandbox.delivery.random.seed(7)
+    await bot.set_webhook("https://lb.invalid/telegram", secret_token=SECRET)
+    ids = [(await sb.send(ANN, ANN, f"/m{i}"))["update_id"] for i in range(30)]
+    await until(lambda: sum(len(r.got) for r in receivers) == 30)
+    got = sorted(b["update_id"] for r in receivers for _, b in r.got)
+    assert got == ids
+    assert all(r.got for r in receivers), [len(r.got) for r in receivers]
+    assert {s for r in receivers for s, _ in r.got} == {SECRET}
+    attempts = (await sb.webhook())["attempts"]
+    assert {a["url"] for a in attempts} == set(urls)
+    assert [a["update_id"] for a in attempts] == ids  # one chat: in order
+    with pytest.raises(SandboxError, match="spread must be a list of http"):
+        await sb.webhook_spread(["lb.invalid"])
+    assert (await sb.webhook_spread([]))["spread"] == []
+
+
+async def test_the_webhook_is_kept_across_a_restart_of_the_sandbox(
+    tmp_path: Path, receivers: list[Receiver]
+) -> None:
+    receiver = Receiver()
+    receivers.append(receiver)
+    url = await receiver.start()
+    path = tmp_path / "sandbox.json"
+    first = await start_sandbox("127.0.0.1", 0, path)
+    async with PtbBot(TOKEN, base_url=first.bot_api_url, request=local_request()) as ptb:
+        await ptb.set_webhook(url, secret_token=SECRET, max_connections=7)
+    await first.stop()
+    second = await start_sandbox("127.0.0.1", 0, path)
+    try:
+        async with SandboxClient(second.url) as client:
+            await client.add_user(ANN, "Ann")
+            await client.send(ANN, ANN, "/start")
+            await until(lambda: receiver.got)
+            assert receiver.got[0][0] == SECRET
+            state = await client.webhook()
+            assert (state["url"], state["secret_token"]) == (url, SECRET)
+        async with PtbBot(TOKEN, base_url=second.bot_api_url, request=local_request()) as ptb:
+            assert (await ptb.get_webhook_info()).max_connections == 7
+    finally:
+        await second.stop()
