@@ -331,6 +331,8 @@ class Tables:
                 await self.commit(table, step, timed_out=awaited)
             except (StaleVersion, InsufficientFunds):
                 log.warning("timeout step of chat %s not committed", chat_id)
+                return
+            log.info("chat %s: step %s timed out", chat_id, version)
 
     # ----------------------------------------------------------- what the courier asks
 
