@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
+import harness
 from harness import BotProcess, Game, Player, settled_coups
 from storage_backends import PG_DSN
 from test_e2e_faults import open_table, prefer
@@ -146,7 +147,6 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
     workers = [worker(handle.url, data_dir, database_url, port) for port in ports]
     db: Database | None = None
     view: SharedView | None = None
-    tables: list[tuple[Game, str]] = []
     try:
         for w in workers:
             bot_factory.append(w)
@@ -158,6 +158,7 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         db = Database(schema)
         view = SharedView(handle.url, data_dir, db)
         games = registry_games()
+        tables: list[tuple[Game, str]] = []
         for n, name in enumerate(games):
             chat = -8800 - n
             players = [Player(88000 + 10 * n + k, who) for k, who in
@@ -224,7 +225,7 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         for w in workers:
             w.kill()
         if view is not None:
-            view.freeze([g.chat_id for g, _ in tables])
+            view.freeze([g.chat_id for g in harness.LIVE])
         if db is not None:
             db.close()
         conn = await asyncpg.connect(PG_DSN)
