@@ -81,6 +81,12 @@ class ChatLocks:
             finally:
                 self.valid.discard(chat_id)
 
+    async def current(self, chat_id: int, rev: int | None) -> bool:
+        """Whether a copy of the chat's table at ``rev`` is the committed one (outside the
+        lock: the courier reading what to show; a row read costs less than a table)."""
+        return chat_id in self.valid or (rev is not None
+                                         and await self.coord.rev(chat_id) == rev)
+
 
 class SharedDeadlines(Deadlines):
     """:class:`bot.deadlines.Deadlines` for several workers: the deadlines are the

@@ -114,8 +114,8 @@ class Tables:
         :meth:`commit`, which keeps the copy exact, and any refused write drops it. With
         several workers the copy is used only under the chat's lock (checked there)."""
         table = self.tables.get(chat_id)
-        if table is None or (self.chat_locks is not None
-                             and chat_id not in self.chat_locks.valid):
+        if table is None or (self.chat_locks is not None and not await self.chat_locks.current(
+                chat_id, table.rec.rev)):
             table = load(await self.storage.load_table(chat_id=chat_id))
             self.tables[chat_id] = table
         return table

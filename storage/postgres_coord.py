@@ -93,6 +93,12 @@ class PgCoordination:
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", key)
 
+    async def rev(self, chat_id: int) -> int | None:
+        """The table's row revision as committed now (None: no table)."""
+        value = await self._get_pool().fetchval("SELECT rev FROM tables WHERE chat_id = $1",
+                                                chat_id)
+        return None if value is None else int(value)
+
     # ------------------------------------------------------------ deadlines
 
     async def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[int, int]]:

@@ -46,7 +46,8 @@ CREATE INDEX rate_slots_token ON rate_slots (token);
 
 -- Take one message of group ``g`` (0: none) and of the overall budget, or say how long to
 -- wait (wait > 0: nothing taken). ``glock`` and ``olock`` serialize takers of one bucket.
--- ``recent`` is the group's window after the take (for the pace's spare count).
+-- ``recent`` is the group's window after the take (for the pace's spare count), its
+-- newest 64 messages at most.
 CREATE FUNCTION rate_take(g bigint, gmax integer, gperiod float8, omax integer,
                           glock bigint, olock bigint, tok bigint,
                           OUT wait float8, OUT recent float8[])
@@ -80,7 +81,9 @@ BEGIN
     wait := 0;
     IF g <> 0 AND gmax > 0 THEN
         INSERT INTO rate_slots (bucket, token, at) VALUES (g, tok, now);
-        SELECT array_agg(at ORDER BY at) INTO recent FROM rate_slots WHERE bucket = g;
+        -- the newest 64 at most: all of them under any real group limit (20)
+        SELECT array_agg(at ORDER BY at) INTO recent FROM (
+            SELECT at FROM rate_slots WHERE bucket = g ORDER BY at DESC LIMIT 64) AS newest;
     END IF;
     IF omax > 0 THEN
         INSERT INTO rate_slots (bucket, token, at) VALUES (0, tok, now);
