@@ -101,12 +101,13 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     storage = open_storage(settings.storage_url, starting_grant=settings.starting_grant,
                            daily_bonus=settings.daily_bonus)
     await storage.open()
-    languages = Languages(storage, settings.default_language)
     doorbell = Doorbell()
     hooks = Hooks(settings.data_dir / "shown.jsonl" if settings.test_hooks else None)
     # several workers on one PostgreSQL: locks, deadlines and delivery in the database
     shared = await coordination.open_shared(settings.storage_url, settings.shared)
     app.bot_data["shared"] = shared
+    languages = (Languages(storage, settings.default_language) if shared is None
+                 else shared.languages(storage, settings.default_language))
     tables = Tables(storage, languages, doorbell,
                     Deadlines() if shared is None else shared.deadlines,
                     decision_timeout=settings.decision_timeout,

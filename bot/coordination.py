@@ -25,18 +25,21 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import Bot
 
 from bot.deadlines import Deadlines, Expired
 from bot.delivery import Courier, Doorbell, TableSide
 from bot.hooks import Hooks
+from bot.languages import Languages
 from bot.pace import Pace
 from bot.ratelimit import GroupWindowLimiter
 from bot.shared_ratelimit import Budget, PgBudget, RedisBudget, SharedWindowLimiter
 from storage.base import Storage
-from storage.postgres_coord import PgCoordination
+
+if TYPE_CHECKING:  # asyncpg is imported only in shared mode: one process starts as before
+    from storage.postgres_coord import PgCoordination
 
 log = logging.getLogger(__name__)
 
@@ -254,6 +257,34 @@ class SharedCourier(Courier):
                 log.exception("the delivery sweep failed")
 
 
+class SharedLanguages(Languages):
+    """:class:`bot.languages.Languages` for several workers: what it keeps is forgotten
+    every ``fresh`` seconds, so a /language taken by another worker shows here too."""
+
+    def __init__(self, storage: Storage, default: str, fresh: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(storage, default)
+        self.fresh = fresh
+        self.clock = clock
+        self.since = clock()
+
+    def _expire(self) -> None:
+        if self.clock() - self.since >= self.fresh:
+            self.known.clear()
+            self.unset.clear()
+            self.since = self.clock()
+
+    async def of(self, chat_id: int, hint: str | None = None) -> str:
+        """The chat's language, as stored at most ``fresh`` seconds ago."""
+        self._expire()
+        return await super().of(chat_id, hint)
+
+    async def of_player(self, user_id: int, fallback: str) -> str:
+        """A player's private language, as stored at most ``fresh`` seconds ago."""
+        self._expire()
+        return await super().of_player(user_id, fallback)
+
+
 class Shared:
     """The shared-mode collaborators of one worker, built by :func:`open_shared`."""
 
@@ -261,6 +292,10 @@ class Shared:
         self.coord = coord
         self.chat_locks = ChatLocks(coord)
         self.deadlines = SharedDeadlines(coord)
+
+    def languages(self, storage: Storage, default: str) -> SharedLanguages:
+        """The chat languages, re-read now and then (another worker may change one)."""
+        return SharedLanguages(storage, default)
 
     def courier(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide,
                 pace: Pace | None, hooks: Hooks | None) -> SharedCourier:
@@ -278,6 +313,7 @@ async def open_shared(storage_url: str, setting: bool | None) -> Shared | None:
     if not shared_mode(storage_url, setting):
         return None
     from storage.factory import postgres_target
+    from storage.postgres_coord import PgCoordination
 
     dsn, schema = postgres_target(storage_url)
     coord = PgCoordination(dsn, schema)

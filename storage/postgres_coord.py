@@ -105,9 +105,11 @@ class PgCoordination:
         """Claim up to ``limit`` tables whose deadline has passed, each for ``lease``
         seconds: (chat id, version) of each. Rows another worker is claiming are skipped."""
         rows = await self._get_pool().fetch(
-            "UPDATE tables SET due_claimed_until = $1 + $2 WHERE chat_id IN ("
+            "UPDATE tables SET due_claimed_until = $1 + $2, due_claimed_for = due"
+            " WHERE chat_id IN ("
             " SELECT chat_id FROM tables WHERE due <= $1"
-            "  AND (due_claimed_until IS NULL OR due_claimed_until < $1)"
+            "  AND (due_claimed_until IS NULL OR due_claimed_until < $1"
+            "       OR due_claimed_for IS DISTINCT FROM due)"
             "  ORDER BY due LIMIT $3 FOR UPDATE SKIP LOCKED)"
             " RETURNING chat_id, version", now, lease, limit)
         return [(int(r[0]), int(r[1])) for r in rows]
@@ -116,14 +118,15 @@ class PgCoordination:
         """The claim of the chat's deadline is over; a deadline that is still due (the
         timeout could not be applied) is tried again ``retry`` seconds from ``now``."""
         await self._get_pool().execute(
-            "UPDATE tables SET due_claimed_until = CASE WHEN due <= $2 THEN $2 + $3 END"
+            "UPDATE tables SET due_claimed_until = CASE WHEN due <= $2 THEN $2 + $3 END,"
+            " due_claimed_for = CASE WHEN due <= $2 THEN due END"
             " WHERE chat_id = $1", chat_id, now, retry)
 
     async def next_due(self) -> float | None:
         """The earliest deadline nobody is claiming."""
         value = await self._get_pool().fetchval(
-            "SELECT min(GREATEST(due, COALESCE(due_claimed_until, 0))) FROM tables"
-            " WHERE due IS NOT NULL")
+            "SELECT min(CASE WHEN due_claimed_for = due THEN GREATEST(due, due_claimed_until)"
+            " ELSE due END) FROM tables WHERE due IS NOT NULL")
         return None if value is None else float(value)
 
     # ------------------------------------------------------------ delivery leases

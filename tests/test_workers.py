@@ -26,6 +26,7 @@ from bot.presses import Presses
 from bot.shared_ratelimit import PgBudget, RedisBudget, SharedWindowLimiter
 from bot.tables import Tables
 from storage.postgres import PostgresStorage
+from storage.postgres_coord import PgCoordination
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -257,8 +258,8 @@ async def test_a_deadline_claimed_by_a_dead_worker_passes_to_another(cluster: An
 
 
 async def test_shared_locks_and_leases_are_per_schema() -> None:
-    a = coordination.PgCoordination(PG_DSN, "one")
-    b = coordination.PgCoordination(PG_DSN, "two")
+    a = PgCoordination(PG_DSN, "one")
+    b = PgCoordination(PG_DSN, "two")
     assert a.key(1, CHAT) != b.key(1, CHAT) and a.key(1, CHAT) != a.key(2, CHAT)
     assert a.channel != b.channel
 
@@ -308,3 +309,50 @@ async def test_two_workers_together_keep_the_group_and_overall_budgets(kind: str
         assert sum(1 for u, _ in done if t <= u < t + 1.0) <= 6
     # 10 messages of a group at 4 per 1.5 s take two full windows at least
     assert elapsed >= 3.0
+
+
+async def test_a_dead_workers_claim_never_holds_back_the_next_decisions_deadline(
+        cluster: Any) -> None:
+    make, bot, _ = cluster
+    a = await make("a", timeout=0.5)
+    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await drained(a)
+    join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
+    for p in (ANN, BOB):
+        await a.presses.press(CHAT, p, NAMES[p], join)
+    await drained(a)
+    start = next(x for x in buttons(table_message(bot)) if x.kind == "start")
+    assert (await a.presses.press(CHAT, ANN, "Ann", start)).committed
+    await drained(a)
+    a.shared.deadlines.stop()
+    # a claims the deadline (as if it were due) and dies holding the claim for 60 s
+    assert [c for c, _ in await a.shared.coord.claim_due(time.time() + 5, 60, 16)] == [CHAT]
+    await a.die()
+    b = await make("b", timeout=0.5)
+    async with b.tables.lock(CHAT):
+        table = await b.tables.load(CHAT)
+    [cutter] = table.engine.awaiting(table.state)
+    cut = next(x for x in buttons(table_message(bot)) if x.kind == "cut")
+    assert (await b.presses.press(CHAT, cutter, NAMES[cutter], cut)).committed
+    decided = time.time()
+    for _ in range(100):
+        if b.timeouts:
+            break
+        await asyncio.sleep(0.05)
+    # the next decision timed out on time, not when the dead worker's claim lapsed
+    assert b.timeouts == [table.state.version + 1]
+    assert time.time() - decided < 3
+
+
+async def test_a_language_chosen_on_one_worker_reaches_the_others(cluster: Any) -> None:
+    make, _, _ = cluster
+    a, b = await make("a"), await make("b")
+    now = [0.0]
+    langs_a = coordination.SharedLanguages(a.storage, "en", fresh=5, clock=lambda: now[0])
+    langs_b = coordination.SharedLanguages(b.storage, "en", fresh=5, clock=lambda: now[0])
+    assert await langs_b.of(CHAT) == "en"
+    await langs_a.choose(CHAT, "ru")
+    now[0] = 4.9
+    assert await langs_b.of(CHAT) == "en"  # kept a moment
+    now[0] = 5.0
+    assert await langs_b.of(CHAT) == "ru"

@@ -9,6 +9,9 @@ ALTER TABLE tables ADD COLUMN due double precision GENERATED ALWAYS AS (
          ELSE GREATEST((meta->>'due')::float8, COALESCE((meta->>'grace_until')::float8, 0))
     END) STORED;
 ALTER TABLE tables ADD COLUMN due_claimed_until double precision;
+-- the due time the claim was for: a claim of an earlier decision's deadline (its worker died
+-- before letting go) never holds a later one back
+ALTER TABLE tables ADD COLUMN due_claimed_for double precision;
 CREATE INDEX tables_due ON tables (due) WHERE due IS NOT NULL;
 
 -- A chat's lock across workers (a session advisory lock), and the table's row revision
