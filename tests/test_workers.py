@@ -232,9 +232,8 @@ async def test_every_deadline_fires_once_on_whichever_worker_claims_it(cluster: 
     assert wallets + sum(accounts.values()) == 3000
 
 
-async def test_a_deadline_claimed_by_a_dead_worker_passes_to_another(cluster: Any) -> None:
-    make, bot, _ = cluster
-    a = await make("a", timeout=0.5)
+async def two_seated_and_started(a: Worker, bot: RecordingBot) -> None:
+    """A table of twenty-one at which Ann and Bob sit, its first coup started, all shown."""
     assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(a)
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
@@ -244,6 +243,12 @@ async def test_a_deadline_claimed_by_a_dead_worker_passes_to_another(cluster: An
     start = next(x for x in buttons(table_message(bot)) if x.kind == "start")
     assert (await a.presses.press(CHAT, ANN, "Ann", start)).committed
     await drained(a)
+
+
+async def test_a_deadline_claimed_by_a_dead_worker_passes_to_another(cluster: Any) -> None:
+    make, bot, _ = cluster
+    a = await make("a", timeout=0.5)
+    await two_seated_and_started(a, bot)
     table = await a.storage.load_table(chat_id=CHAT)
     assert table.meta["due"] is not None
     a.shared.deadlines.stop()  # a hangs from here on, then dies before the deadline
@@ -315,15 +320,7 @@ async def test_a_dead_workers_claim_never_holds_back_the_next_decisions_deadline
         cluster: Any) -> None:
     make, bot, _ = cluster
     a = await make("a", timeout=0.5)
-    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
-    await drained(a)
-    join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
-    for p in (ANN, BOB):
-        await a.presses.press(CHAT, p, NAMES[p], join)
-    await drained(a)
-    start = next(x for x in buttons(table_message(bot)) if x.kind == "start")
-    assert (await a.presses.press(CHAT, ANN, "Ann", start)).committed
-    await drained(a)
+    await two_seated_and_started(a, bot)
     a.shared.deadlines.stop()
     # a claims the deadline (as if it were due) and dies holding the claim for 60 s
     assert [c for c, _ in await a.shared.coord.claim_due(time.time() + 5, 60, 16)] == [CHAT]
