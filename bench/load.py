@@ -55,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -261,26 +262,30 @@ class Table:
     async def play(self, stop: asyncio.Event, until_started: bool = False) -> None:
         """Act on every new step the table message shows until ``stop`` (or, for the
         set-up, until the first coup has started)."""
-        done = -1  # the newest step acted on
+        # what was acted on: buttons name a decision, not a step, so a step that goes on
+        # with the same decision (a join) is told by the message's text
+        done: tuple[int, int, str] | None = None
         retry = False  # nothing was taken at that step: look again after a quiet second
         while not stop.is_set() and not (until_started and self.started):
             self.wake.clear()
             message = self.table_message()
             versions = {a[1] for _, d in buttons(message) if (a := decode_action(d))}
             version = max(versions, default=-1)
-            if message is not None and version > done:
+            shown = None if message is None else (version, message.message_id,
+                                                  message.text or "")
+            if message is not None and shown != done:
                 try:
                     retry = not await self.act(message, version)
                 except Exception as exc:
                     self.figures.driver_errors.append(f"{self.chat_id}: {exc!r}")
                     retry = True
-                done = version
+                done = shown
                 continue
             try:
                 await asyncio.wait_for(self.wake.wait(), 1.0)
             except TimeoutError:
                 if retry:
-                    done = -1
+                    done = None
 
 
 def phase_word(message: Message) -> str:
@@ -395,6 +400,79 @@ def group_figures(log: list[dict[str, Any]], chats: list[int], t0: float, t1: fl
     }
 
 
+
+def drivers(sb: SandboxClient, world: World, args: argparse.Namespace, figures: Figures
+            ) -> tuple[list[Table], Callable[[], None]]:
+    """The drivers of ``args.chats`` groups of ``args.players`` players of ``args.game``,
+    each woken by every Bot API call to its group or its players; and the undo of that."""
+    tables: list[Table] = []
+    owner: dict[int, Table] = {}
+    record = world.record
+
+    def record_and_wake(method: str, params: dict[str, Any], response: dict[str, Any]) -> None:
+        # every Bot API call wakes the driver of the chat it went to (group or a DM)
+        record(method, params, response)
+        table = owner.get(chat_of({"params": params}) or 0)
+        if table is not None:
+            table.wake.set()
+
+    def unhook() -> None:
+        world.record = record  # type: ignore[method-assign]
+
+    world.record = record_and_wake  # type: ignore[method-assign]
+    for c in range(args.chats):
+        chat_id = -1_000_000 - c
+        players = [Player(10_000 + c * 100 + j, f"U{10_000 + c * 100 + j}")
+                   for j in range(args.players)]
+        table = Table(sb, world, chat_id, players, args.game, figures)
+        tables.append(table)
+        owner[chat_id] = table
+        owner.update({p.id: table for p in players})
+    return tables, unhook
+
+
+async def set_up_all(sb: SandboxClient, world: World, tables: list[Table],
+                     args: argparse.Namespace) -> None:
+    """Every group at once: its users, the group with the bot, each player's private chat
+    opened, a table of ``args.game`` opened and its first coup started."""
+
+    async def set_up(table: Table) -> None:
+        for p in table.players:
+            await sb.add_user(p.id, p.name, username=p.name.lower(), language_code=LANG)
+        ids = [p.id for p in table.players]
+        await sb.add_chat(table.chat_id, f"Load {table.chat_id}", "supergroup",
+                          members=ids, admins=[ids[0]])
+        await sb.add_bot(table.chat_id, ids[0])
+        for p in table.players:  # open the private chat: cards come by DM
+            await sb.send(p.id, p.id, "/start")
+            await table.until(lambda p=p: any(
+                m.from_bot for m in world.messages.get(p.id, [])), timeout=60)
+        await sb.send(table.chat_id, ids[0], f"/newtable {args.game}")
+        await table.play(asyncio.Event(), until_started=True)
+
+    await asyncio.wait_for(asyncio.gather(*(set_up(t) for t in tables)),
+                           timeout=120 + 3 * args.chats)
+
+
+async def play_for(tables: list[Table], figures: Figures, seconds: float,
+                   measure: Callable[[], None]) -> tuple[float, float]:
+    """Every table plays for ``seconds`` (the figures counted from a clean start);
+    ``measure()`` runs the moment it ends; presses under way then finish (or give up
+    within PRESS_WAIT) and count. Returns the window (wall-clock start and end)."""
+    stop = asyncio.Event()
+    t0 = time.time()
+    figures.latencies.clear()
+    figures.presses = figures.refused = figures.unanswered = figures.vanished = 0
+    players = [asyncio.create_task(t.play(stop)) for t in tables]
+    await asyncio.sleep(seconds)
+    stop.set()
+    t1 = time.time()
+    measure()
+    _, pending = await asyncio.wait(players, timeout=PRESS_WAIT + 5)
+    for task in pending:
+        task.cancel()
+    return t0, t1
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Set up, play for ``args.seconds``, measure, tear down."""
     handle = await start_sandbox("127.0.0.1", 0)
@@ -409,67 +487,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                             # as in production: no test hook writes what each step showed
                             "TEST_HOOKS": "0"})
     figures = Figures()
-    tables: list[Table] = []
     world = handle.world
-    owner: dict[int, Table] = {}
-    record = world.record
-
-    def record_and_wake(method: str, params: dict[str, Any], response: dict[str, Any]) -> None:
-        # every Bot API call wakes the driver of the chat it went to (group or a DM)
-        record(method, params, response)
-        table = owner.get(chat_of({"params": params}) or 0)
-        if table is not None:
-            table.wake.set()
-
-    world.record = record_and_wake  # type: ignore[method-assign]
+    tables, unhook = drivers(sb, world, args, figures)
     try:
         if args.telegram_limits:
             await sb.flood(True, group_per_minute=20, private_per_minute=60)
         bot.start()
-        for c in range(args.chats):
-            chat_id = -1_000_000 - c
-            players = [Player(10_000 + c * 100 + j, f"U{10_000 + c * 100 + j}")
-                       for j in range(args.players)]
-            table = Table(sb, world, chat_id, players, args.game, figures)
-            tables.append(table)
-            owner[chat_id] = table
-            owner.update({p.id: table for p in players})
-
-        async def set_up(table: Table) -> None:
-            for p in table.players:
-                await sb.add_user(p.id, p.name, username=p.name.lower(), language_code=LANG)
-            ids = [p.id for p in table.players]
-            await sb.add_chat(table.chat_id, f"Load {table.chat_id}", "supergroup",
-                              members=ids, admins=[ids[0]])
-            await sb.add_bot(table.chat_id, ids[0])
-            for p in table.players:  # open the private chat: cards come by DM
-                await sb.send(p.id, p.id, "/start")
-                await table.until(lambda p=p: any(
-                    m.from_bot for m in world.messages.get(p.id, [])), timeout=60)
-            await sb.send(table.chat_id, ids[0], f"/newtable {args.game}")
-            await table.play(asyncio.Event(), until_started=True)
-
-        await asyncio.wait_for(asyncio.gather(*(set_up(t) for t in tables)),
-                               timeout=120 + 3 * args.chats)
-        stop = asyncio.Event()
+        await set_up_all(sb, world, tables, args)
         cpu0 = cpu_seconds(bot.proc.pid)  # type: ignore[union-attr]
         own0 = own_cpu_seconds()
-        t0 = time.time()
-        figures.latencies.clear()
-        figures.presses = figures.refused = figures.unanswered = figures.vanished = 0
-        players = [asyncio.create_task(t.play(stop)) for t in tables]
-        await asyncio.sleep(args.seconds)
-        stop.set()
-        t1 = time.time()
         pid = bot.proc.pid  # type: ignore[union-attr]
-        memory = proc_status(pid)
-        cpu1 = cpu_seconds(pid)
-        own1 = own_cpu_seconds()
-        load = os.getloadavg()
-        # presses under way finish (or give up) within PRESS_WAIT; they count
-        _, pending = await asyncio.wait(players, timeout=PRESS_WAIT + 5)
-        for task in pending:
-            task.cancel()
+        at_end: dict[str, Any] = {}
+
+        def measure() -> None:
+            at_end.update(memory=proc_status(pid), cpu1=cpu_seconds(pid),
+                          own1=own_cpu_seconds(), load=os.getloadavg())
+
+        t0, t1 = await play_for(tables, figures, args.seconds, measure)
+        memory, cpu1, own1, load = (at_end[k] for k in ("memory", "cpu1", "own1", "load"))
         steps, versions = steps_between(data_dir / "banco.sqlite3", t0, t1)
         log = await sb.log()
         bot.kill()
@@ -519,7 +554,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     finally:
         bot.kill()
-        world.record = record  # type: ignore[method-assign]
+        unhook()
         await sb.aclose()
         await handle.stop()
         tmp.cleanup()

@@ -32,7 +32,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers, logs, metrics
+from bot import coordination, handlers, logs, metrics
 from bot.config import Settings
 from bot.deadlines import Deadlines
 from bot.delivery import Courier, Doorbell
@@ -106,21 +106,30 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     await storage.open()
     health = await start_health(inspector(storage), settings.health_host, settings.health_port)
     app.bot_data["health"] = health
-    languages = Languages(storage, settings.default_language)
     doorbell = Doorbell()
     hooks = Hooks(settings.data_dir / "shown.jsonl" if settings.test_hooks else None)
-    tables = Tables(storage, languages, doorbell, Deadlines(),
+    # several workers on one PostgreSQL: locks, deadlines and delivery in the database
+    shared = await coordination.open_shared(settings.storage_url, settings.shared)
+    app.bot_data["shared"] = shared
+    languages = (Languages(storage, settings.default_language) if shared is None
+                 else shared.languages(storage, settings.default_language))
+    tables = Tables(storage, languages, doorbell,
+                    Deadlines() if shared is None else shared.deadlines,
                     decision_timeout=settings.decision_timeout,
-                    bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms)
+                    bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms,
+                    chat_locks=None if shared is None else shared.chat_locks)
     limiter = app.bot.rate_limiter
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
-    courier = Courier(app.bot, storage, doorbell, tables, pace, hooks)
+    courier = (Courier(app.bot, storage, doorbell, tables, pace, hooks) if shared is None
+               else shared.courier(app.bot, storage, doorbell, tables, pace, hooks))
     app.bot_data["services"] = Services(storage=storage, languages=languages, tables=tables,
                                         presses=Presses(tables, storage, languages),
                                         courier=courier, daily_bonus=settings.daily_bonus)
     await register_commands(app)
     resumed = await tables.resume_all()
+    if shared is not None:
+        shared.deadlines.start(tables.on_deadline)
     await courier.start()
     if health is not None:
         health.set_ready(True)
@@ -143,6 +152,9 @@ async def post_stop(app: Application) -> None:  # type: ignore[type-arg]
 
 async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     """Close the database."""
+    shared: coordination.Shared | None = app.bot_data.get("shared")
+    if shared is not None:
+        await shared.close()
     svc: Services | None = app.bot_data.get("services")
     if svc is not None:
         await svc.storage.close()
@@ -157,10 +169,10 @@ def build_application(settings: Settings, token: str,
         base_file_url=file_url or "https://api.telegram.org/file/bot",
         request=api_request(settings.transport),
         get_updates_request=updates_request(settings.transport),
-        rate_limiter=GroupWindowLimiter(
+        rate_limiter=coordination.rate_limiter(
+            settings.storage_url, settings.shared, settings.redis_url,
             settings.group_messages_per_minute, settings.group_rate_period,
-            max_retries=settings.rate_limit_retries,
-            overall_per_second=settings.overall_messages_per_second))
+            settings.rate_limit_retries, settings.overall_messages_per_second))
     builder = (ApplicationBuilder().bot(bot)
                .concurrent_updates(64)
                .post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown))

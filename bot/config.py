@@ -67,6 +67,11 @@ class Settings(BaseSettings):
     transport: str = "aiohttp"
     # The event loop: "uvloop" (libuv, a C loop), or "asyncio" for the standard one.
     event_loop: Literal["uvloop", "asyncio"] = "uvloop"
+    # Several bot processes on one PostgreSQL (bot/coordination.py): on by default with
+    # PostgreSQL, off with SQLite; SHARED=0 keeps PostgreSQL to one process.
+    shared: bool | None = None
+    # Where the workers count Telegram's budgets together (else in PostgreSQL).
+    redis_url: str | None = None
     # Webhook mode (bot/webhook.py) when WEBHOOK_URL is set, the public base URL Telegram
     # posts to (WEBHOOK_PATH is appended); else the bot polls. The bot listens on
     # WEBHOOK_LISTEN:WEBHOOK_PORT and refuses a request without WEBHOOK_SECRET.

@@ -15,7 +15,8 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 from telegram.helpers import create_deep_linked_url
@@ -50,6 +51,9 @@ from storage.base import (
     TableNotFound,
 )
 
+if TYPE_CHECKING:
+    from bot.coordination import ChatLocks
+
 log = logging.getLogger(__name__)
 
 MAX_COUP_LINES = 60
@@ -73,8 +77,11 @@ class Tables:
     def __init__(self, storage: Storage, languages: Languages, doorbell: Doorbell,
                  deadlines: Deadlines, *, decision_timeout: float, bot_username: str,
                  hooks: Hooks | None = None, clock: Callable[[], float] = time.time,
-                 turn_dms: bool = True) -> None:
+                 turn_dms: bool = True, chat_locks: ChatLocks | None = None) -> None:
         self.storage = storage
+        # several workers on one database (bot/coordination.py): the chat's lock is the
+        # database's too, and this process's copy of a table is trusted only under it
+        self.chat_locks = chat_locks
         self.languages = languages
         self.doorbell = doorbell
         self.deadlines = deadlines
@@ -88,16 +95,27 @@ class Tables:
         # per chat: the decision being shown, and the awaited players it was shown to
         self.seen: dict[int, tuple[int, set[int]]] = {}
 
-    def lock(self, chat_id: int) -> asyncio.Lock:
+    def lock(self, chat_id: int) -> AbstractAsyncContextManager[Any]:
         """The one lock of a chat's table."""
-        return self.locks.setdefault(chat_id, asyncio.Lock())
+        local = self.locks.setdefault(chat_id, asyncio.Lock())
+        if self.chat_locks is None:
+            return local
+        return self.chat_locks.hold(chat_id, local, self._check_rev)
+
+    def _check_rev(self, chat_id: int, rev: int | None) -> None:
+        """Drop the copy of a table another worker changed (``rev``: the row's now)."""
+        table = self.tables.get(chat_id)
+        if table is not None and table.rec.rev != rev:
+            del self.tables[chat_id]
 
     async def load(self, chat_id: int) -> Table:
         """The chat's table as stored (raises TableNotFound): what this process last
         committed, else read from storage. Every write of this process goes through
-        :meth:`commit`, which keeps the copy exact, and any refused write drops it."""
+        :meth:`commit`, which keeps the copy exact, and any refused write drops it. With
+        several workers the copy is used only under the chat's lock (checked there)."""
         table = self.tables.get(chat_id)
-        if table is None:
+        if table is None or (self.chat_locks is not None and not await self.chat_locks.current(
+                chat_id, table.rec.rev)):
             table = load(await self.storage.load_table(chat_id=chat_id))
             self.tables[chat_id] = table
         return table
@@ -314,6 +332,8 @@ class Tables:
                 await self.commit(table, step, timed_out=awaited)
             except (StaleVersion, InsufficientFunds, TableNotFound):  # closed: bot.admin
                 log.warning("timeout step of chat %s not committed", chat_id)
+                return
+            log.info("chat %s: step %s timed out", chat_id, version)
 
     # ----------------------------------------------------------- what the courier asks
 

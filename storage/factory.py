@@ -23,11 +23,7 @@ def open_storage(url: str, *, starting_grant: int, daily_bonus: int) -> Storage:
     if scheme in ("postgresql", "postgres"):
         from .postgres import PostgresStorage
 
-        parts = urlsplit(url)
-        query = parse_qsl(parts.query)
-        schema = next((v for k, v in query if k == "schema"), None)
-        dsn = urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query
-                                                          if k != "schema"])))
+        dsn, schema = postgres_target(url)
         return PostgresStorage(dsn, starting_grant=starting_grant, daily_bonus=daily_bonus,
                                schema=schema)
     if scheme == "sqlite":
@@ -42,3 +38,13 @@ def open_storage(url: str, *, starting_grant: int, daily_bonus: int) -> Storage:
     if scheme:
         raise ValueError(f"unsupported storage URL scheme {scheme!r}")
     return SqliteStorage(url, starting_grant=starting_grant, daily_bonus=daily_bonus)
+
+
+def postgres_target(url: str) -> tuple[str, str | None]:
+    """A ``postgresql://`` URL's connection string and its ``?schema=`` (None: public)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query)
+    schema = next((v for k, v in query if k == "schema"), None)
+    dsn = urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query
+                                                      if k != "schema"])))
+    return dsn, schema
