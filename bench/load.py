@@ -141,6 +141,7 @@ class Table:
         self.figures = figures
         self.wake = asyncio.Event()
         self.started = False
+        self.last_drawn: tuple[tuple[int, int], tuple[int, str, tuple[str, ...]]] | None = None
 
     def table_message(self) -> Message | None:
         """The newest bot message carrying table buttons."""
@@ -258,29 +259,45 @@ class Table:
             return await self.first_of(player, prefer, player.id, dm) or ""
         return await self.first_of(player, prefer, self.chat_id, message) or ""
 
+    def drawn(self, message: Message) -> tuple[int, str, tuple[str, ...]]:
+        """What a player reads on the table message to decide: its text and buttons, but
+        for the time left on the turn line (the bot redraws the table once the turn's clock
+        starts; the same turn is not acted on twice)."""
+        seen = self.last_drawn
+        if seen is not None and seen[0] == (message.message_id, len(message.edits)):
+            return seen[1]
+        text = "\n".join(line.split(" · ")[0] if line.startswith("⏳") else line
+                         for line in (message.text or "").splitlines())
+        drawn = (message.message_id, text, tuple(d for _, d in buttons(message)))
+        self.last_drawn = ((message.message_id, len(message.edits)), drawn)
+        return drawn
+
     async def play(self, stop: asyncio.Event, until_started: bool = False) -> None:
         """Act on every new step the table message shows until ``stop`` (or, for the
         set-up, until the first coup has started)."""
-        done = -1  # the newest step acted on
+        # what was acted on: the table message as drawn (see `drawn`). Not the buttons'
+        # number: it names the decision, which several steps may share (players joining,
+        # some of several awaited players answering)
+        done: tuple[int, str, tuple[str, ...]] | None = None
         retry = False  # nothing was taken at that step: look again after a quiet second
         while not stop.is_set() and not (until_started and self.started):
             self.wake.clear()
             message = self.table_message()
-            versions = {a[1] for _, d in buttons(message) if (a := decode_action(d))}
-            version = max(versions, default=-1)
-            if message is not None and version > done:
+            drawn = None if message is None else self.drawn(message)
+            if message is not None and drawn != done:
+                versions = {a[1] for _, d in buttons(message) if (a := decode_action(d))}
                 try:
-                    retry = not await self.act(message, version)
+                    retry = not await self.act(message, max(versions, default=-1))
                 except Exception as exc:
                     self.figures.driver_errors.append(f"{self.chat_id}: {exc!r}")
                     retry = True
-                done = version
+                done = drawn
                 continue
             try:
                 await asyncio.wait_for(self.wake.wait(), 1.0)
             except TimeoutError:
                 if retry:
-                    done = -1
+                    done = None
 
 
 def phase_word(message: Message) -> str:
