@@ -17,6 +17,8 @@ read (a keyboard of twenty buttons cost more to read than the rest of the update
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -110,6 +112,12 @@ def screened(raw: list[Any], bot: ExtBot[Any]) -> list[Update]:
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def _allowed_json(types: tuple[str, ...]) -> str:
+    """``allowed_updates`` as the JSON array PTB would send it (``json.dumps`` of the list)."""
+    return json.dumps(list(types))
+
+
 class ScreeningBot(ExtBot[Any]):
     """The bot, with getUpdates batches screened and read update by update.
 
@@ -141,6 +149,10 @@ class ScreeningBot(ExtBot[Any]):
         base = (self.poll_read_timeout if isinstance(read_timeout, DefaultValue)
                 else (read_timeout or 0.0))
         poll = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else (timeout or 0)
+        if allowed_updates is not None and not isinstance(allowed_updates, str):
+            # the JSON the parameter is sent as anyway, made once: PTB would walk the list of
+            # all update types item by item on every poll
+            allowed_updates = _allowed_json(tuple(allowed_updates))
         raw = await self._post(
             "getUpdates",
             {"timeout": timeout, "offset": offset, "limit": limit,
