@@ -491,10 +491,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         log = await sb.log()
         bot.kill()
         errors: dict[str, int] = {}
+        calls: dict[str, int] = {}
         for e in log:
             if not e["ok"]:
                 key = f"{e['method']}:{e.get('error_code')}"
                 errors[key] = errors.get(key, 0) + 1
+            if t0 <= e["time"] <= t1:
+                calls[e["method"]] = calls.get(e["method"], 0) + 1
         seconds = t1 - t0
         bot_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         return {
@@ -511,6 +514,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "sum_of_table_versions": versions,
             **group_figures(log, [t.chat_id for t in tables], t0, t1),
             "presses": figures.presses,
+            # the bot's Bot API calls in the timed window per committed step, by method
+            "bot_api_calls_per_step": {m: round(n / max(steps, 1), 2) for m, n in
+                                       sorted(calls.items(), key=lambda kv: -kv[1])},
             "press_answer_ms": {"p50": percentile(figures.latencies, 50),
                                 "p95": percentile(figures.latencies, 95),
                                 "p99": percentile(figures.latencies, 99),
