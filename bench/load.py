@@ -18,6 +18,16 @@ and prints one JSON object:
 * the bot's RSS at the end, its CPU seconds and CPU milliseconds per committed step,
   the machine's cores and load average.
 
+The bot runs with the e2e harness's settings (tests/e2e/harness.py): every step edits the
+table message (GROUP_EDIT_GAP 0, no cap on edits per coup, GROUP_RESERVE 0) and turns are
+shown in the group only (TURN_DMS off); cards still go by DM. That is more group edits
+than production, which holds table refreshes back, and no turn prompts by DM, which
+production sends: one Bot API call per step either way. Its DECISION_TIMEOUT is
+``--timeout``. The players act on every new drawing of the table message (its text and
+buttons; not its number, which names the decision and stays while several steps share
+it) and talk to the sandbox's control API over aiohttp (:class:`BenchClient`): with httpx
+the players took more CPU per step than the bot and, at 200 tables, a whole core.
+
 The sandbox's flood limits are off, the bot's group limit is raised and its overall
 30-messages-a-second cap lifted, so the figures are the bot's own throughput;
 ``--telegram-limits`` turns Telegram's limits on in the sandbox (20 a minute per group,
@@ -59,6 +69,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import uvloop
 
 HERE = Path(__file__).resolve().parents[1]
@@ -91,6 +102,44 @@ TRANSPORTS = ("httpx", "aiohttp")
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 LANG = "en"
 PRESS_WAIT = 10.0
+
+class BenchClient(SandboxClient):
+    """The sandbox's control API over aiohttp rather than httpx: the same calls, at a small
+    part of the driver's CPU (httpx looked for the absent sniffio module on every request
+    and scanned its pool; at 200 tables the players took a whole core and starved the bot).
+    """
+
+    def __init__(self, base_url: str, *, timeout: float) -> None:
+        super().__init__(base_url, timeout=timeout)
+        self._timeout = aiohttp.ClientTimeout(total=timeout)
+        self._session: aiohttp.ClientSession | None = None
+
+    async def aclose(self) -> None:
+        """Close both HTTP clients."""
+        if self._session is not None:
+            await self._session.close()
+        await super().aclose()
+
+    async def _call(self, verb: str, path: str, body: dict[str, Any] | None = None,
+                    **query: Any) -> Any:
+        if self._session is None:
+            self._session = aiohttp.ClientSession(
+                self.base_url, timeout=self._timeout,
+                connector=aiohttp.TCPConnector(limit=0), cookie_jar=aiohttp.DummyCookieJar())
+        params = {k: str(v).lower() if isinstance(v, bool) else str(v)
+                  for k, v in query.items() if v is not None}
+        async with self._session.request(
+                verb, path, params=params or None,
+                data=None if body is None else json.dumps(body).encode(),
+                headers=None if body is None else {"Content-Type": "application/json"},
+        ) as response:
+            text = await response.text()
+        payload = json.loads(text)
+        if response.status >= 400:
+            message = payload.get("error", text) if isinstance(payload, dict) else text
+            raise SandboxError(response.status, message)
+        return payload
+
 
 @dataclass
 class Player:
@@ -415,7 +464,7 @@ def group_figures(log: list[dict[str, Any]], chats: list[int], t0: float, t1: fl
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Set up, play for ``args.seconds``, measure, tear down."""
     handle = await start_sandbox("127.0.0.1", 0)
-    sb = SandboxClient(handle.url, timeout=PRESS_WAIT + 20)
+    sb = BenchClient(handle.url, timeout=PRESS_WAIT + 20)
     tmp = tempfile.TemporaryDirectory(prefix="banco-load-")
     data_dir = Path(tmp.name) / "data"
     limit = "20" if args.telegram_limits else "100000"
