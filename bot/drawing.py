@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
@@ -47,8 +47,9 @@ class Render:
     prompted: frozenset[int] = frozenset()
     """The awaited players told of their turn in their private chat: the group's message
     is not how they learn it."""
-    deadline: float | None = None
-    """The end of the turn's clock as drawn (the time left counts down to it)."""
+    deadline: float | None = field(default=None, compare=False)
+    """The end of the turn's clock as drawn (the time left counts down to it); not compared:
+    two drawings of one text are the same message, whatever deadline each was drawn for."""
 
     @property
     def urgent_for(self) -> tuple[int, ...]:
