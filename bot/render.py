@@ -106,15 +106,34 @@ RECENT = 3
 """How many of the coup's last events the table message shows above its collapsed log."""
 
 
+# Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
+# step changes a seat or two, and the table message draws them all.
+_SEAT_LINES: dict[tuple[str, Any, bool], Markup] = {}
+_SEAT_LINES_MAX = 4096
+
+
 def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
     """One seat: turn marker, name, role, stack, stake, face-up cards, face-down cards as 🂠,
     status."""
-    name = i18n.fill("<b>{}</b>", seat.name) if seat.player in view.awaiting \
-        else i18n.html(seat.name)
+    awaited = seat.player in view.awaiting
+    try:
+        key = (lang, seat, awaited)
+        line = _SEAT_LINES.get(key)
+    except TypeError:  # a seat that is not a frozen view: drawn every time
+        return _seat_line(lang, seat, awaited)
+    if line is None:
+        line = _seat_line(lang, seat, awaited)
+        if len(_SEAT_LINES) >= _SEAT_LINES_MAX:
+            _SEAT_LINES.clear()
+        _SEAT_LINES[key] = line
+    return line
+
+
+def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
+    name = i18n.fill("<b>{}</b>", seat.name) if awaited else i18n.html(seat.name)
     head = i18n.fill("{} ({})", name, i18n.word(lang, seat.role, "role")) if seat.role \
         else name
-    parts = [Markup("▶ ") + head if seat.player in view.awaiting else head,
-             i18n.fill("💰{}", seat.stack)]
+    parts = [Markup("▶ ") + head if awaited else head, i18n.fill("💰{}", seat.stack)]
     if seat.stake:
         parts.append(i18n.t(lang, "seat_stake", stake=seat.stake))
     cards = pretty_all(list(seat.face_up)) if seat.face_up else ""
