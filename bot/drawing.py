@@ -8,7 +8,6 @@ writes with the step (see :mod:`bot.delivery`).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,10 +87,12 @@ def log_entry(event: Event) -> dict[str, Any]:
     return {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
 
 
-# Log lines already drawn, by language, names, kind and data: every drawing of a table
-# draws its whole coup log again, though only its last entry is new.
-_LINES: dict[tuple[str, tuple[tuple[int, str], ...], str, str], Markup] = {}
-_LINES_MAX = 4096
+# Log lines already drawn, by the log entry (the record's entries are never changed, and
+# the copy of the table a commit keeps holds the same ones) for a language and names: every
+# drawing of a table draws its whole coup log again, though only its last entries are new.
+# Each value holds its entry, so that no other entry can have its id while it is here.
+_LINES: dict[int, tuple[dict[str, Any], str, tuple[tuple[int, str], ...], Markup]] = {}
+_LINES_MAX = 8192
 
 
 def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -> list[Markup]:
@@ -99,19 +100,20 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
     out = []
     who_is = tuple(names.items())
     for entry in log:
+        known = _LINES.get(id(entry))
+        if known is not None and known[0] is entry and known[1] == lang \
+                and known[2] == who_is:
+            out.append(known[3])
+            continue
         data = entry.get("data") or {}
-        kind = str(entry.get("kind"))
-        key = (lang, who_is, kind, json.dumps(data))
-        line = _LINES.get(key)
-        if line is None:
-            if kind == TIMED_OUT:
-                who = ", ".join(names.get(p, str(p)) for p in data.get("players", ()))
-                line = i18n.t(lang, "timed_out", names=who)
-            else:
-                line = i18n.event_text(lang, Event(kind=kind, data=data), names)
-            if len(_LINES) >= _LINES_MAX:
-                _LINES.clear()
-            _LINES[key] = line
+        if entry.get("kind") == TIMED_OUT:
+            who = ", ".join(names.get(p, str(p)) for p in data.get("players", ()))
+            line = i18n.t(lang, "timed_out", names=who)
+        else:
+            line = i18n.event_text(lang, Event(kind=str(entry.get("kind")), data=data), names)
+        if len(_LINES) >= _LINES_MAX:
+            _LINES.clear()
+        _LINES[id(entry)] = (entry, lang, who_is, line)
         out.append(line)
     return out
 
