@@ -18,6 +18,16 @@ and prints one JSON object:
 * the bot's RSS at the end, its CPU seconds and CPU milliseconds per committed step,
   the machine's cores and load average.
 
+The bot runs with the e2e harness's settings (tests/e2e/harness.py): every step edits the
+table message (GROUP_EDIT_GAP 0, no cap on edits per coup, GROUP_RESERVE 0) and turns are
+shown in the group only (TURN_DMS off); cards still go by DM. That is more group edits
+than production, which holds table refreshes back, and no turn prompts by DM, which
+production sends: one Bot API call per step either way. Its DECISION_TIMEOUT is
+``--timeout``. The players act on every new drawing of the table message (its text and
+buttons; not its number, which names the decision and stays while several steps share
+it) and talk to the sandbox's control API over aiohttp (:class:`BenchClient`): with httpx
+the players took more CPU per step than the bot and, at 200 tables, a whole core.
+
 The sandbox's flood limits are off, the bot's group limit is raised and its overall
 30-messages-a-second cap lifted, so the figures are the bot's own throughput;
 ``--telegram-limits`` turns Telegram's limits on in the sandbox (20 a minute per group,
@@ -60,6 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import uvloop
 
 HERE = Path(__file__).resolve().parents[1]
@@ -92,6 +103,44 @@ TRANSPORTS = ("httpx", "aiohttp")
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 LANG = "en"
 PRESS_WAIT = 10.0
+
+class BenchClient(SandboxClient):
+    """The sandbox's control API over aiohttp rather than httpx: the same calls, at a small
+    part of the driver's CPU (httpx looked for the absent sniffio module on every request
+    and scanned its pool; at 200 tables the players took a whole core and starved the bot).
+    """
+
+    def __init__(self, base_url: str, *, timeout: float) -> None:
+        super().__init__(base_url, timeout=timeout)
+        self._timeout = aiohttp.ClientTimeout(total=timeout)
+        self._session: aiohttp.ClientSession | None = None
+
+    async def aclose(self) -> None:
+        """Close both HTTP clients."""
+        if self._session is not None:
+            await self._session.close()
+        await super().aclose()
+
+    async def _call(self, verb: str, path: str, body: dict[str, Any] | None = None,
+                    **query: Any) -> Any:
+        if self._session is None:
+            self._session = aiohttp.ClientSession(
+                self.base_url, timeout=self._timeout,
+                connector=aiohttp.TCPConnector(limit=0), cookie_jar=aiohttp.DummyCookieJar())
+        params = {k: str(v).lower() if isinstance(v, bool) else str(v)
+                  for k, v in query.items() if v is not None}
+        async with self._session.request(
+                verb, path, params=params or None,
+                data=None if body is None else json.dumps(body).encode(),
+                headers=None if body is None else {"Content-Type": "application/json"},
+        ) as response:
+            text = await response.text()
+        payload = json.loads(text)
+        if response.status >= 400:
+            message = payload.get("error", text) if isinstance(payload, dict) else text
+            raise SandboxError(response.status, message)
+        return payload
+
 
 @dataclass
 class Player:
@@ -142,6 +191,7 @@ class Table:
         self.figures = figures
         self.wake = asyncio.Event()
         self.started = False
+        self.last_drawn: tuple[tuple[int, int], tuple[int, str, tuple[str, ...]]] | None = None
 
     def table_message(self) -> Message | None:
         """The newest bot message carrying table buttons."""
@@ -259,27 +309,39 @@ class Table:
             return await self.first_of(player, prefer, player.id, dm) or ""
         return await self.first_of(player, prefer, self.chat_id, message) or ""
 
+    def drawn(self, message: Message) -> tuple[int, str, tuple[str, ...]]:
+        """What a player reads on the table message to decide: its text and buttons, but
+        for the time left on the turn line (the bot redraws the table once the turn's clock
+        starts; the same turn is not acted on twice)."""
+        seen = self.last_drawn
+        if seen is not None and seen[0] == (message.message_id, len(message.edits)):
+            return seen[1]
+        text = "\n".join(line.split(" · ")[0] if line.startswith("⏳") else line
+                         for line in (message.text or "").splitlines())
+        drawn = (message.message_id, text, tuple(d for _, d in buttons(message)))
+        self.last_drawn = ((message.message_id, len(message.edits)), drawn)
+        return drawn
+
     async def play(self, stop: asyncio.Event, until_started: bool = False) -> None:
         """Act on every new step the table message shows until ``stop`` (or, for the
         set-up, until the first coup has started)."""
-        # what was acted on: buttons name a decision, not a step, so a step that goes on
-        # with the same decision (a join) is told by the message's text
-        done: tuple[int, int, str] | None = None
+        # what was acted on: the table message as drawn (see `drawn`). Not the buttons'
+        # number: it names the decision, which several steps may share (players joining,
+        # some of several awaited players answering)
+        done: tuple[int, str, tuple[str, ...]] | None = None
         retry = False  # nothing was taken at that step: look again after a quiet second
         while not stop.is_set() and not (until_started and self.started):
             self.wake.clear()
             message = self.table_message()
-            versions = {a[1] for _, d in buttons(message) if (a := decode_action(d))}
-            version = max(versions, default=-1)
-            shown = None if message is None else (version, message.message_id,
-                                                  message.text or "")
-            if message is not None and shown != done:
+            drawn = None if message is None else self.drawn(message)
+            if message is not None and drawn != done:
+                versions = {a[1] for _, d in buttons(message) if (a := decode_action(d))}
                 try:
-                    retry = not await self.act(message, version)
+                    retry = not await self.act(message, max(versions, default=-1))
                 except Exception as exc:
                     self.figures.driver_errors.append(f"{self.chat_id}: {exc!r}")
                     retry = True
-                done = shown
+                done = drawn
                 continue
             try:
                 await asyncio.wait_for(self.wake.wait(), 1.0)
@@ -476,7 +538,7 @@ async def play_for(tables: list[Table], figures: Figures, seconds: float,
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Set up, play for ``args.seconds``, measure, tear down."""
     handle = await start_sandbox("127.0.0.1", 0)
-    sb = SandboxClient(handle.url, timeout=PRESS_WAIT + 20)
+    sb = BenchClient(handle.url, timeout=PRESS_WAIT + 20)
     tmp = tempfile.TemporaryDirectory(prefix="banco-load-")
     data_dir = Path(tmp.name) / "data"
     limit = "20" if args.telegram_limits else "100000"
@@ -509,10 +571,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         log = await sb.log()
         bot.kill()
         errors: dict[str, int] = {}
+        calls: dict[str, int] = {}
         for e in log:
             if not e["ok"]:
                 key = f"{e['method']}:{e.get('error_code')}"
                 errors[key] = errors.get(key, 0) + 1
+            if t0 <= e["time"] <= t1:
+                calls[e["method"]] = calls.get(e["method"], 0) + 1
         seconds = t1 - t0
         bot_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         return {
@@ -529,6 +594,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "sum_of_table_versions": versions,
             **group_figures(log, [t.chat_id for t in tables], t0, t1),
             "presses": figures.presses,
+            # the bot's Bot API calls in the timed window per committed step, by method
+            "bot_api_calls_per_step": {m: round(n / max(steps, 1), 2) for m, n in
+                                       sorted(calls.items(), key=lambda kv: -kv[1])},
             "press_answer_ms": {"p50": percentile(figures.latencies, 50),
                                 "p95": percentile(figures.latencies, 95),
                                 "p99": percentile(figures.latencies, 99),

@@ -87,8 +87,10 @@ class TableSide(Protocol):
         """The chat has a table but no live table message: queue a new post."""
         ...
 
-    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int]) -> None:
-        """These awaited players have been shown their turn: their clock may start."""
+    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
+                        shown: float | None = None) -> None:
+        """These awaited players have been shown their turn: their clock may start.
+        ``shown``: the group's table message showing it counts down to this deadline."""
         ...
 
 
@@ -464,7 +466,8 @@ class Courier:
     async def _turn_shown(self, chat_id: int, render: Render) -> None:
         """The group now shows ``render``: every player it awaits can see his turn."""
         if render.awaited:
-            await self.tables.turn_seen(chat_id, render.decision, render.awaited)
+            await self.tables.turn_seen(chat_id, render.decision, render.awaited,
+                                        render.deadline)
 
     # ------------------------------------------------------------ Telegram
 

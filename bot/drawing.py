@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
@@ -46,6 +46,9 @@ class Render:
     prompted: frozenset[int] = frozenset()
     """The awaited players told of their turn in their private chat: the group's message
     is not how they learn it."""
+    deadline: float | None = field(default=None, compare=False)
+    """The end of the turn's clock as drawn (the time left counts down to it); not compared:
+    two drawings of one text are the same message, whatever deadline each was drawn for."""
 
     @property
     def urgent_for(self) -> tuple[int, ...]:
@@ -84,17 +87,34 @@ def log_entry(event: Event) -> dict[str, Any]:
     return {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
 
 
+# Log lines already drawn, by the log entry (the record's entries are never changed, and
+# the copy of the table a commit keeps holds the same ones) for a language and names: every
+# drawing of a table draws its whole coup log again, though only its last entries are new.
+# Each value holds its entry, so that no other entry can have its id while it is here.
+_LINES: dict[int, tuple[dict[str, Any], str, tuple[tuple[int, str], ...], Markup]] = {}
+_LINES_MAX = 8192
+
+
 def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -> list[Markup]:
     """The coup's log in ``lang``, drawn when shown (so /language changes it too)."""
     out = []
+    who_is = tuple(names.items())
     for entry in log:
+        known = _LINES.get(id(entry))
+        if known is not None and known[0] is entry and known[1] == lang \
+                and known[2] == who_is:
+            out.append(known[3])
+            continue
         data = entry.get("data") or {}
         if entry.get("kind") == TIMED_OUT:
             who = ", ".join(names.get(p, str(p)) for p in data.get("players", ()))
-            out.append(i18n.t(lang, "timed_out", names=who))
+            line = i18n.t(lang, "timed_out", names=who)
         else:
-            out.append(i18n.event_text(lang, Event(kind=str(entry.get("kind")), data=data),
-                                       names))
+            line = i18n.event_text(lang, Event(kind=str(entry.get("kind")), data=data), names)
+        if len(_LINES) >= _LINES_MAX:
+            _LINES.clear()
+        _LINES[id(entry)] = (entry, lang, who_is, line)
+        out.append(line)
     return out
 
 
@@ -108,13 +128,14 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
     show_cards = any(s.face_down for s in view.seats)
     committed = bool(view.info.get("commitment") or view.info.get("commitments"))
-    text = render.table_text(lang, view, deadline if view.awaiting else None,
+    deadline = deadline if view.awaiting else None
+    text = render.table_text(lang, view, deadline,
                              log_lines(lang, log, {**names, **render.names_of(view)}),
                              sight.private, committed=committed)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
     return Render(text, markup, view.coup, view.version,
                   view.version if decision is None else decision, tuple(view.awaiting),
-                  prompted)
+                  prompted, deadline)
 
 
 def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,

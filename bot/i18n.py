@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-import string
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -102,7 +101,17 @@ def _lang(lang: str) -> str:
 def t(lang: str, key: str, /, **params: Any) -> Markup:
     """The text ``key`` in ``lang`` as HTML, with ``params`` escaped (``Markup`` ones are
     taken as they are)."""
-    return Markup(TEXTS[_lang(lang)][key]).format(**params)
+    return fill(TEXTS[_lang(lang)][key], **params)
+
+
+def fill(template: str, /, *args: Any, **params: Any) -> Markup:
+    """``Markup(template).format(*args, **params)``, the same text at a fraction of the cost:
+    each value escaped (``Markup`` ones taken as they are), then the template filled by
+    ``str.format`` (markupsafe's formatter is ``string.Formatter``, pure Python, and drawing
+    a table fills some thirty templates). Fields are plain ``{name}`` or ``{}`` (no format
+    spec: a spec would apply to the escaped text)."""
+    return Markup(template.format(*[escape(a) for a in args],
+                                  **{k: escape(v) for k, v in params.items()}))
 
 
 def plain(text: str) -> str:
@@ -256,7 +265,7 @@ def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
                       for k, v in event.data.items()})
     for template in templates(lang, event.kind):
         try:
-            return Markup(string.Formatter().vformat(template, (), fields))
+            return Markup(template.format_map(fields))
         except (KeyError, IndexError, ValueError):
             continue
     head = escape(word(lang, event.kind))

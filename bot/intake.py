@@ -17,11 +17,13 @@ read (a keyboard of twenty buttons cost more to read than the rest of the update
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any
 
-from telegram import Update
+from telegram import Message, Update
 from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
 from telegram._utils.types import JSONDict, ODVInput
 from telegram.ext import ExtBot
@@ -77,15 +79,34 @@ def well_formed(item: dict[str, Any]) -> bool:
     return True
 
 
-def _pressed_on(item: dict[str, Any]) -> dict[str, Any]:
-    """The update with a press's message cut to what the bot reads of it: id, date, chat."""
+# The messages presses came on, each read once: cut to its id, date and chat, a table
+# message reads the same at every press of its buttons, and a Message is immutable.
+_PRESSED: dict[str, Message] = {}
+_PRESSED_MAX = 1024
+
+
+def _read(item: dict[str, Any], bot: ExtBot[Any]) -> Update:
+    """The update; a press's message cut to what the bot reads of it (id, date, chat) and
+    read once per message (PTB would build its hundred fields at every press)."""
     query = item.get("callback_query")
     if not isinstance(query, dict) or not isinstance(query.get("message"), dict):
-        return item
+        return Update.de_json(item, bot)
     message = query["message"]
-    return {**item, "callback_query": {
-        **query, "message": {k: message[k] for k in ("message_id", "date", "chat")
-                             if k in message}}}
+    cut = {k: message[k] for k in ("message_id", "date", "chat") if k in message}
+    key = json.dumps(cut, sort_keys=True)
+    pressed_on = _PRESSED.get(key)
+    if pressed_on is None or getattr(pressed_on, "_bot", None) is not bot:
+        pressed_on = Message.de_json(cut, bot)
+        if len(_PRESSED) >= _PRESSED_MAX:
+            _PRESSED.clear()
+        _PRESSED[key] = pressed_on
+    update = Update.de_json({**item, "callback_query": {
+        k: v for k, v in query.items() if k != "message"}}, bot)
+    read = update.callback_query
+    if read is not None:
+        with read._unfrozen():
+            read.message = pressed_on
+    return update
 
 
 def screened(raw: list[Any], bot: ExtBot[Any]) -> list[Update]:
@@ -101,13 +122,19 @@ def screened(raw: list[Any], bot: ExtBot[Any]) -> list[Update]:
         try:
             if not well_formed(item):
                 raise ValueError("a required field is missing or of the wrong type")
-            update = Update.de_json(_pressed_on(item), bot)
+            update = _read(item, bot)
         except Exception as exc:  # whatever cannot be read, nobody can act on
             log.warning("update %s could not be read (%s); ignored", update_id,
                         type(exc).__name__)
             update = Update(update_id)
         out.append(update)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _allowed_json(types: tuple[str, ...]) -> str:
+    """``allowed_updates`` as the JSON array PTB would send it (``json.dumps`` of the list)."""
+    return json.dumps(list(types))
 
 
 class ScreeningBot(ExtBot[Any]):
@@ -141,6 +168,10 @@ class ScreeningBot(ExtBot[Any]):
         base = (self.poll_read_timeout if isinstance(read_timeout, DefaultValue)
                 else (read_timeout or 0.0))
         poll = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else (timeout or 0)
+        if allowed_updates is not None and not isinstance(allowed_updates, str):
+            # the JSON the parameter is sent as anyway, made once: PTB would walk the list of
+            # all update types item by item on every poll
+            allowed_updates = _allowed_json(tuple(allowed_updates))
         raw = await self._post(
             "getUpdates",
             {"timeout": timeout, "offset": offset, "limit": limit,

@@ -106,15 +106,34 @@ RECENT = 3
 """How many of the coup's last events the table message shows above its collapsed log."""
 
 
+# Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
+# step changes a seat or two, and the table message draws them all.
+_SEAT_LINES: dict[tuple[str, Any, bool], Markup] = {}
+_SEAT_LINES_MAX = 4096
+
+
 def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
     """One seat: turn marker, name, role, stack, stake, face-up cards, face-down cards as 🂠,
     status."""
-    name = Markup("<b>{}</b>").format(seat.name) if seat.player in view.awaiting \
-        else i18n.html(seat.name)
-    head = Markup("{} ({})").format(name, i18n.word(lang, seat.role, "role")) if seat.role \
+    awaited = seat.player in view.awaiting
+    try:
+        key = (lang, seat, awaited)
+        line = _SEAT_LINES.get(key)
+    except TypeError:  # a seat that is not a frozen view: drawn every time
+        return _seat_line(lang, seat, awaited)
+    if line is None:
+        line = _seat_line(lang, seat, awaited)
+        if len(_SEAT_LINES) >= _SEAT_LINES_MAX:
+            _SEAT_LINES.clear()
+        _SEAT_LINES[key] = line
+    return line
+
+
+def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
+    name = i18n.fill("<b>{}</b>", seat.name) if awaited else i18n.html(seat.name)
+    head = i18n.fill("{} ({})", name, i18n.word(lang, seat.role, "role")) if seat.role \
         else name
-    parts = [Markup("▶ ") + head if seat.player in view.awaiting else head,
-             Markup("💰{}").format(seat.stack)]
+    parts = [Markup("▶ ") + head if awaited else head, i18n.fill("💰{}", seat.stack)]
     if seat.stake:
         parts.append(i18n.t(lang, "seat_stake", stake=seat.stake))
     cards = pretty_all(list(seat.face_up)) if seat.face_up else ""
@@ -142,7 +161,7 @@ def info_lines(lang: str, info: dict[str, Any], names: dict[int, str],
         if key.startswith("commitment"):
             continue  # /verify shows them whole
         text = i18n.format_value(value, names, key, lang)
-        lines.append(Markup("{}: {}").format(i18n.info_label(lang, key), text))
+        lines.append(i18n.fill("{}: {}", i18n.info_label(lang, key), text))
     return lines
 
 
@@ -150,13 +169,13 @@ def header(lang: str, view: TableView) -> Markup:
     """The table's first line: game, coup, what is going on, bank or pot."""
     game = i18n.game_name(lang, view.game)
     # the phase in italics: the one italic of the header (the e2e policies read it)
-    phase = Markup("<i>{}</i>").format(i18n.word(lang, view.phase, "phase"))
+    phase = i18n.fill("<i>{}</i>", i18n.word(lang, view.phase, "phase"))
     if view.phase == "idle":
         parts = [i18n.t(lang, "table_idle", game=game)]
     elif view.coup:
         parts = [i18n.t(lang, "table_title", game=game, coup=view.coup), phase]
     else:  # the auction, banker draw or cut before the first coup
-        parts = [Markup("<b>{}</b>").format(game), phase]
+        parts = [i18n.fill("<b>{}</b>", game), phase]
     if view.bank:
         parts.append(i18n.t(lang, "bank", amount=view.bank))
     if view.pot:
@@ -168,7 +187,7 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
     """The time left to decide as Telegram's date-time entity: every reader's app shows it
     counting in his own terms; the text inside is what older apps show."""
     seconds = max(0, round(deadline - now))
-    return Markup('<tg-time unix="{}" format="r">{}</tg-time>').format(
+    return i18n.fill('<tg-time unix="{}" format="r">{}</tg-time>',
         int(deadline), i18n.t(lang, "seconds", n=seconds))
 
 
@@ -353,7 +372,7 @@ def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,
     game = i18n.game_name(lang, view.game)
     # before the first coup (the auction, the cut) the game's name alone, as on the table
     out = [i18n.t(lang, "dm_header", game=game, coup=view.coup) if view.coup
-           else Markup("<b>{}</b>").format(game)]
+           else i18n.fill("<b>{}</b>", game)]
     if view.my_cards:
         out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
     out.extend(info_lines(lang, view.my_info, names_of(view)))
@@ -423,10 +442,10 @@ def net_line(lang: str, data: dict[str, Any], names: dict[int, str]) -> Markup:
     for p in sorted(nets, key=lambda p: -nets[p]):
         name = i18n.html(names.get(p, str(p)))
         if p == banker:
-            name = Markup("{} ({})").format(name, i18n.word(lang, "banker", "role"))
+            name = i18n.fill("{} ({})", name, i18n.word(lang, "banker", "role"))
         n = nets[p]
-        parts.append(Markup("{} {}").format(name, f"+{n}" if n > 0 else
-                                            (f"−{-n}" if n < 0 else "±0")))
+        parts.append(i18n.fill("{} {}", name, f"+{n}" if n > 0 else
+                               (f"−{-n}" if n < 0 else "±0")))
     return Markup(" · ").join(parts)
 
 
@@ -434,7 +453,7 @@ def settlement_text(lang: str, game: str, coup: int, data: dict[str, Any],
                     names: dict[int, str], log: Sequence[Markup]) -> str:
     """A settled coup: the result first (who won what, with which hand; every player's net,
     the banker's included), the coup's log collapsed under it."""
-    head = [Markup("🏆 <b>{}</b>").format(headline(lang, data, names)),
+    head = [i18n.fill("🏆 <b>{}</b>", headline(lang, data, names)),
             i18n.t(lang, "settled_title", game=i18n.game_name(lang, game), coup=coup)]
     nets = net_line(lang, data, names)
     if nets:

@@ -57,6 +57,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_COUP_LINES = 60
+# How much earlier than the clock's real deadline the group's table message may show it
+# and stay as it is (the clock starts when the drawing is delivered, a moment after it
+# was drawn)
+SHOWN_SLACK = 0.5
 MIN_TIMEOUT, MAX_TIMEOUT = 5, 3600
 
 
@@ -136,9 +140,12 @@ class Tables:
 
     async def commit(self, table: Table, step: Step[Any] | None = None, *,
                      meta: TableMeta | None = None, outbox: Sequence[OutboxDraft] = (),
-                     timed_out: Sequence[int] = (), actor: int | None = None) -> TableMeta:
+                     timed_out: Sequence[int] = (), actor: int | None = None,
+                     redraw: bool = True) -> TableMeta:
         """Commit an engine step (or, without one, a change of the record alone) with what
-        it must send; raises StaleVersion or InsufficientFunds, and then nothing happened."""
+        it must send; raises StaleVersion or InsufficientFunds, and then nothing happened.
+        ``redraw=False``: a change of the record the table message already shows (the
+        courier is rung only for what it must send)."""
         # a shallow copy: nothing below changes a field of the record in place (a changed
         # field gets a new value), so the committed table's record is never touched
         meta = (meta or table.meta).model_copy()
@@ -156,7 +163,8 @@ class Tables:
             self.tables[chat_id] = Table(rec.model_copy(update={"meta": meta_json,
                                                                 "rev": rec.rev + 1}),
                                          meta, table.engine, table.state)
-            self.doorbell.ring(chat_id, bool(drafts))
+            if redraw or drafts:
+                self.doorbell.ring(chat_id, bool(drafts))
             return meta
         lang = await self.languages.of(chat_id)
         fresh = self._new_decision(table, step.state, {actor, *timed_out})
@@ -284,9 +292,12 @@ class Tables:
             return frozenset()
         return frozenset(p for p in awaited if p not in meta.dm_blocked)
 
-    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int]) -> None:
+    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
+                        shown: float | None = None) -> None:
         """``players`` have been shown decision ``decision`` (their DM prompt, or the group's
-        table message, was delivered): once every awaited player has, its clock starts."""
+        table message, was delivered): once every awaited player has, its clock starts.
+        ``shown``: the group's table message was delivered counting down to this deadline
+        (drawn as from its drawing, see :meth:`current_render`)."""
         seen_decision, seen = self.seen.get(chat_id, (None, set()))
         if seen_decision != decision:
             seen = set()
@@ -303,8 +314,12 @@ class Tables:
                     or not awaited or not awaited <= seen):
                 return
             due = self.clock() + self.timeout_of(meta)
+            meta = meta.model_copy(update={"due": due})
+            # drawn to within half a second before the deadline (never after it): the
+            # table message stays; the date-time entity shows whole seconds anyway
+            drawn = shown is not None and 0 <= (self._due_of(meta) or 0.0) - shown < SHOWN_SLACK
             try:
-                await self.commit(table, meta=meta.model_copy(update={"due": due}))
+                await self.commit(table, meta=meta, redraw=not drawn)
             except StorageError:
                 log.warning("the clock of chat %s was not started", chat_id)
                 return
@@ -345,8 +360,14 @@ class Tables:
             return None
         lang = await self.languages.of(chat_id)
         meta = table.meta
-        return drawing.table_render(lang, chat_id, table.sight,
-                                    None if meta.paused else self._due(table),
+        due = None if meta.paused else self._due(table)
+        if due is None and not meta.paused and table.engine.awaiting(table.state):
+            # a turn nobody has been shown yet: its clock starts when this drawing is
+            # delivered (turn_seen), so it shows the time left as from now. The drawing
+            # after the clock's commit then reads the same (the deadline a few ms later,
+            # the same seconds): one edit per turn, not one without the time and one with it
+            due = max(self.clock() + self.timeout_of(meta), meta.grace_until or 0.0)
+        return drawing.table_render(lang, chat_id, table.sight, due,
                                     meta.coup_log, meta.names, decision=meta.decision,
                                     prompted=self._prompted(meta, table.sight))
 
