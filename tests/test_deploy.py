@@ -19,10 +19,7 @@ from bot.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKERS = ("bot-1", "bot-2")
-# Webhook mode's settings (WEBHOOK_URL, ...) come with the webhook branch's bot/config.py;
-# until it is merged here they are the only names the compose file may set beyond Settings.
-WEBHOOK_SETTINGS = {"WEBHOOK_URL", "WEBHOOK_LISTEN", "WEBHOOK_PORT", "WEBHOOK_PATH",
-                    "WEBHOOK_SECRET"}
+SANDBOX_WORKERS = ("bot-sandbox-1", "bot-sandbox-2")
 
 
 def compose(name: str) -> dict[str, Any]:
@@ -40,13 +37,13 @@ def test_every_variable_a_bot_service_sets_is_a_setting_of_the_bot() -> None:
     for name, service in services().items():
         if service.get("image") != "banco" or service.get("command"):
             continue  # postgres, and the sandbox (python -m sandbox takes arguments)
-        unknown = set(service["environment"]) - fields - WEBHOOK_SETTINGS
+        unknown = set(service["environment"]) - fields
         assert not unknown, f"{name} sets {unknown}, which bot/config.py does not read"
 
 
 def test_two_webhook_workers_share_postgres_and_report_ready() -> None:
     svc = services()
-    assert set(svc) == {"postgres", *WORKERS, "sandbox", "bot-sandbox"}
+    assert set(svc) == {"postgres", *WORKERS, "sandbox", *SANDBOX_WORKERS}
     assert svc["postgres"]["healthcheck"]["test"][-1].startswith("pg_isready")
     for name in WORKERS:
         worker = svc[name]
@@ -65,20 +62,27 @@ def test_two_webhook_workers_share_postgres_and_report_ready() -> None:
         assert "BOT_API_BASE_URL" not in env  # the real Telegram
 
 
-def test_the_sandbox_profile_is_the_telegram_of_one_polling_worker() -> None:
+def test_the_sandbox_profile_is_the_telegram_of_two_webhook_workers() -> None:
     svc = services()
-    sandbox, bot = svc["sandbox"], svc["bot-sandbox"]
-    assert sandbox["profiles"] == bot["profiles"] == ["sandbox"]
+    sandbox = svc["sandbox"]
     command = sandbox["command"]
     assert command[:3] == ["python", "-m", "sandbox"]
     host, port = command[command.index("--host") + 1], command[command.index("--port") + 1]
     assert host == "0.0.0.0"
-    env = bot["environment"]
-    assert env["BOT_API_BASE_URL"] == f"http://sandbox:{port}"
-    assert "WEBHOOK_URL" not in env  # it polls the sandbox
-    assert urlsplit(env["DATABASE_URL"]).query == "schema=sandbox"
-    assert bot["depends_on"]["sandbox"] == {"condition": "service_healthy"}
+    spread = [command[i + 1] for i, word in enumerate(command) if word == "--webhook-spread"]
     assert f":{port}/" in " ".join(sandbox["healthcheck"]["test"])
+    assert sandbox["profiles"] == ["sandbox"]
+    for name in SANDBOX_WORKERS:
+        bot = svc[name]
+        env = bot["environment"]
+        assert bot["profiles"] == ["sandbox"]
+        assert env["BOT_API_BASE_URL"] == f"http://sandbox:{port}"
+        assert urlsplit(env["DATABASE_URL"]).query == "schema=sandbox"
+        assert bot["depends_on"]["sandbox"] == {"condition": "service_healthy"}
+        assert env["WEBHOOK_SECRET"] and env["WEBHOOK_PATH"] == "/telegram"
+        # the sandbox, as the load balancer, posts to every worker's webhook port and path
+        assert f"http://{name}:{env['WEBHOOK_PORT']}{env['WEBHOOK_PATH']}" in spread
+    assert len(spread) == len(SANDBOX_WORKERS)
     # `python -m sandbox` takes exactly these options
     help_text = subprocess.run([sys.executable, "-m", "sandbox", "--help"], cwd=ROOT,
                                capture_output=True, text=True, check=True).stdout
