@@ -60,7 +60,8 @@ from load import (
 
 STALE = ("This button is out of date", "That button was for")
 TIMED_OUT = "Time is up"
-AGAIN = load.i18n.t("en", "next_yours")  # an accepted press's pop-up: still his move
+# an accepted press's pop-up when it is still his move (an older bot has no such text)
+AGAIN = load.i18n.TEXTS["en"].get("next_yours") or "\0"
 DELAY = (1.0, 4.0)
 
 
@@ -196,6 +197,8 @@ class Table:
         text = str(answer.get("text") or "")
         if text.startswith(STALE):
             self.figures.stale += 1
+            if os.environ.get("PACE_DEBUG"):
+                print("stale", player.name, label, data, "->", text, file=sys.stderr)
             return
         kind = decode_action(data)[2]  # type: ignore[index]
         if label.endswith("…"):  # a pick among his own cards: confirm it as it is
@@ -212,10 +215,13 @@ class Table:
             if text.endswith(AGAIN):
                 # still his move, and the pop-up told him so at once: he decides again on
                 # his newest prompt (a new one where what it offers changed)
-                decision = decode_action(data)[1]  # type: ignore[index]
-                newest = self.newest_prompt(player, decision)
+                newest = self.newest_prompt(player, None)
                 if newest is not None:
-                    await self.decide(player, decision, player.id, newest)
+                    message = self.message(player.id, newest)
+                    decision = max(a[1] for _, d in buttons(message) if (a := decode_action(d)))
+                    if (player.id, decision) not in self.seen:  # not already on his mind
+                        self.seen[(player.id, decision)] = False
+                        await self.decide(player, decision, player.id, newest)
                 return
             self.last_press = time.monotonic()
             self.last_kind = f"{kind}: {text}"
@@ -232,10 +238,11 @@ class Table:
                 self.seen[(player.id, decision)] = False
                 await self.decide(player, decision, player.id, newest)
 
-    def newest_prompt(self, player: Player, decision: int) -> int | None:
-        """His newest private message with buttons of ``decision`` at this table."""
+    def newest_prompt(self, player: Player, decision: int | None) -> int | None:
+        """His newest private message with buttons of ``decision`` (None: of any) at this
+        table."""
         for m in reversed(self.world.messages.get(player.id, [])):
-            if any((a := decode_action(d)) and a[1] == decision
+            if any((a := decode_action(d)) and decision in (None, a[1])
                    and d.split("|")[1] == str(self.chat_id) for _, d in buttons(m)):
                 return int(m.message_id)
         return None
