@@ -339,10 +339,9 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         if outcome.prompt is not None and chat_id is not None and update.effective_user:
             text, placeholder = outcome.prompt
-            sent = await context.bot.send_message(
+            await context.bot.send_message(
                 chat_id, text, parse_mode=ParseMode.HTML, reply_markup=ForceReply(
                     selective=True, input_field_placeholder=placeholder or None))
-            svc.presses.prompted(chat_id, update.effective_user.id, sent.message_id)
         if outcome.keyboard is not None and query.message is not None:
             await query.edit_message_reply_markup(outcome.keyboard.markup())
         if outcome.dm is not None and chat_id is not None:

@@ -18,12 +18,12 @@ from bot import decoder, drawing, i18n, render
 from bot.callbacks import ActionButton
 from bot.decoder import Act, AskAmount, Forged, PickCards
 from bot.languages import Languages
-from bot.record import Table
+from bot.record import Ask, Table
 from bot.render import Keyboard
 from bot.specs import amount_field
 from bot.tables import Tables
 from games.engine import Action, IllegalAction, Join, Reason, parse_action
-from storage.base import InsufficientFunds, StaleVersion, Storage, TableNotFound
+from storage.base import InsufficientFunds, StaleVersion, Storage, StorageError, TableNotFound
 
 
 @dataclass
@@ -33,8 +33,6 @@ class Prompt:
     kind: str
     coup: int
     expires: float
-    message_id: int | None = None
-    """The ForceReply prompt the bot posted for it (a reply to it is the amount)."""
 
 
 @dataclass
@@ -63,7 +61,6 @@ class Presses:
         self.storage = storage
         self.languages = languages
         self.clock = clock
-        self.prompts: dict[tuple[int, int], Prompt] = {}
 
     async def press(self, chat_id: int, user_id: int, name: str,
                     button: ActionButton, private: bool = False) -> Outcome:
@@ -100,7 +97,7 @@ class Presses:
             except Forged:
                 return Outcome(i18n.t(lang, "forged"), refusal="forged")
             if isinstance(decoded, AskAmount):
-                return self._ask(table, user_id, name, decoded, lang)
+                return await self._ask(table, user_id, name, decoded, lang)
             if isinstance(decoded, PickCards):
                 return self._pick(table, user_id, button.kind, decoded, lang, private)
             action = await self._action(table, user_id, name, decoded, lang)
@@ -123,13 +120,19 @@ class Presses:
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
 
-    def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
-             lang: str) -> Outcome:
+    async def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
+                   lang: str) -> Outcome:
         """"✏️ amount": a pop-up, and a ForceReply prompt in the group addressed to the
-        presser (his reply, or "@bot 200", is the amount)."""
-        seconds = int(self.tables.timeout_of(table.meta))
-        self.prompts[(table.chat_id, user_id)] = Prompt(ask.spec.kind, table.state.coup,
-                                                        self.clock() + seconds)
+        presser (his reply, or "@bot 200", is the amount). The ask is kept with the table
+        too, so that another worker takes the reply."""
+        now = self.clock()
+        asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
+        asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup,
+                            expires=now + int(self.tables.timeout_of(table.meta)))
+        try:
+            await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}))
+        except StorageError:
+            return Outcome(i18n.t(lang, "stale"), refusal="stale")
         lo, hi = ask.spec.min, ask.spec.max
         span = f"{lo}–{hi}" if lo is not None and hi is not None else ""
         who = Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
@@ -138,12 +141,6 @@ class Presses:
         if span:
             return Outcome(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt)
         return Outcome(i18n.t(lang, "ask_amount_any"), prompt=prompt)
-
-    def prompted(self, chat_id: int, user_id: int, message_id: int) -> None:
-        """The prompt for the player's amount went out as ``message_id``."""
-        prompt = self.prompts.get((chat_id, user_id))
-        if prompt is not None:
-            prompt.message_id = message_id
 
     def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
               lang: str, private: bool) -> Outcome:
@@ -214,7 +211,6 @@ class Presses:
         except InsufficientFunds:
             return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS),
                            refusal=Reason.INSUFFICIENT_CHIPS)
-        self.prompts.pop((table.chat_id, user_id), None)
         return Outcome(self._next(table.chat_id, user_id, i18n.action_label(lang, action.kind),
                                   lang), committed=True)
 
@@ -250,17 +246,13 @@ class Presses:
         """A group message from a player asked for an amount (his reply to the prompt, or
         "@bot 200"); a reply text or None. "@bot 200" without a prompt is the amount of the
         one amount action he may take now, if there is exactly one."""
-        prompt = self.prompts.get((chat_id, user_id))
+        prompt = await self._asked(chat_id, user_id)
         if prompt is None and mentioned:
             prompt = await self._only_amount(chat_id, user_id)
             if prompt is None:
                 lang = await self.languages.of(chat_id)
                 return i18n.t(lang, "amount_which", name=name, bot=self.tables.bot_username)
-            self.prompts[(chat_id, user_id)] = prompt
-        if prompt is None:
-            return None
-        if prompt.expires < self.clock():
-            self.prompts.pop((chat_id, user_id), None)
+        if prompt is None or prompt.expires < self.clock():
             return None
         lang = await self.languages.of(chat_id)
         amount = decoder.parse_amount(text)
@@ -270,14 +262,12 @@ class Presses:
             try:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
-                self.prompts.pop((chat_id, user_id), None)
                 return None
             try:
                 specs = [s for s in table.sight.legal(user_id) if s.kind == prompt.kind]
             except IllegalAction:
                 specs = []
             if table.state.coup != prompt.coup or not specs or table.meta.paused:
-                self.prompts.pop((chat_id, user_id), None)
                 return Reason.WRONG_PHASE
             lo, hi = decoder.amount_bounds(specs)
             if amount < lo or amount > hi:
@@ -296,6 +286,14 @@ class Presses:
             if not outcome.committed:
                 return i18n.t(lang, "named", name=name, text=outcome.text)
             return None
+
+    async def _asked(self, chat_id: int, user_id: int) -> Prompt | None:
+        """The player's ask, kept with the table (any worker may have taken the press)."""
+        try:
+            ask = (await self.tables.load(chat_id)).meta.asks.get(user_id)
+        except TableNotFound:
+            return None
+        return None if ask is None else Prompt(ask.kind, ask.coup, ask.expires)
 
     async def _only_amount(self, chat_id: int, user_id: int) -> Prompt | None:
         """A prompt for the one action with an amount the player may take now, if one."""

@@ -20,6 +20,14 @@ from games.engine import Engine, GameState
 from storage.base import TableRecord
 
 
+class Ask(BaseModel):
+    """A player pressed "✏️ amount": his next reply (or "@bot 200") is that amount."""
+
+    kind: str
+    coup: int
+    expires: float
+
+
 class TableMeta(BaseModel):
     """The host's typed record of one table."""
 
@@ -55,6 +63,9 @@ class TableMeta(BaseModel):
     turn_dm: bool | None = None
     """Whether each awaited player who has a private chat with the bot gets his turn there,
     with his decision keyboard (/settings turn_dm); None: the bot's default (TURN_DMS)."""
+    asks: dict[int, Ask] = Field(default_factory=dict)
+    """Who was asked to type an amount, and for what: kept with the table so that any
+    worker takes the reply, whichever took the press."""
 
 
 @dataclass(frozen=True)

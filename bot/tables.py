@@ -166,6 +166,11 @@ class Tables:
             if redraw or drafts:
                 self.doorbell.ring(chat_id, bool(drafts))
             return meta
+        if meta.asks and (actor in meta.asks or step.state.coup != table.state.coup
+                          or step.state.phase != table.state.phase):
+            # an ask to type an amount is answered by his action, and ends with its phase
+            meta.asks = {p: a for p, a in meta.asks.items() if p != actor
+                         and a.coup == step.state.coup and step.state.phase == table.state.phase}
         lang = await self.languages.of(chat_id)
         fresh = self._new_decision(table, step.state, {actor, *timed_out})
         if fresh:

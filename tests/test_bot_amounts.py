@@ -81,3 +81,24 @@ async def test_at_bot_with_an_amount_takes_the_one_amount_action(make_host: Any)
     assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min),
                                            mentioned=True) is None
     assert await stake_of(host, player) == spec.min
+
+
+async def test_the_reply_is_taken_by_another_worker_and_ends_the_ask(make_host: Any) -> None:  # noqa: F811
+    """Several workers: the ask is kept with the table, so the worker that gets the reply
+    need not be the one that took the press; once he has staked, his next chat line is
+    no amount any more."""
+    bot = RecordingBot()
+    first = await make_host(bot)
+    await seat_three(first, bot)
+    player = await until_someone_stakes(first, bot)
+    table = await first.tables.load(CHAT)
+    spec = next(s for s in table.sight.legal(player) if s.kind == "stake")
+    await first.presses.press(CHAT, player, NAMES[player], ask_button(bot))
+    await first.idle()
+    other = await make_host(bot, deliver=False)  # another process on the same database
+    assert (await other.tables.load(CHAT)).meta.asks[player].kind == "stake"
+    assert await other.presses.typed_amount(CHAT, player, NAMES[player],
+                                            str(spec.min + 1)) is None
+    assert await stake_of(other, player) == spec.min + 1
+    assert player not in (await other.tables.load(CHAT)).meta.asks
+    assert await other.presses.typed_amount(CHAT, player, NAMES[player], "nice hand") is None

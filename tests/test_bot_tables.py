@@ -27,7 +27,7 @@ from bot.deadlines import Deadlines
 from bot.delivery import Courier, Doorbell
 from bot.languages import Languages
 from bot.presses import Presses
-from bot.record import TableMeta
+from bot.record import Ask, TableMeta
 from bot.tables import Tables
 from storage.base import StaleVersion
 from storage.sqlite import SqliteStorage
@@ -400,11 +400,14 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
 
 
 def test_meta_is_plain_json() -> None:
-    meta = TableMeta(opener=5, names={5: "Ann"}, dm_blocked=[5])
+    meta = TableMeta(opener=5, names={5: "Ann"}, dm_blocked=[5],
+                     asks={5: Ask(kind="stake", coup=2, expires=10.5)})
     assert json.loads(meta.model_dump_json()) == {
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
         "msg_coup": 0, "revealed": None, "dm_blocked": [5], "paused": False,
-        "grace_until": None, "decision": 0, "due": None, "turn_dm": None}
+        "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
+        "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5}}}
+    assert TableMeta.model_validate_json(meta.model_dump_json()) == meta
 
 
 async def test_one_live_table_pinned_where_the_bot_may_pin(make_host: Any) -> None:
