@@ -79,11 +79,13 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(player=st.sampled_from(PLAYERS), buy_in=st.sampled_from([3, 40, 150, 400]))
     def join(self, player: int, buy_in: int) -> None:
-        self._try(player, Join(name=f"p{player}", buy_in=buy_in), None)
+        # a step may shuffle a new shoe: a seeded one, so that hypothesis replays the same
+        # table (the secure default would make its preconditions flaky)
+        self._try(player, Join(name=f"p{player}", buy_in=buy_in), random.Random(buy_in))
 
     @rule(player=st.sampled_from(PLAYERS))
     def leave(self, player: int) -> None:
-        self._try(player, Leave(), None)
+        self._try(player, Leave(), random.Random(player))
 
     @precondition(lambda self: bool(self.engine.awaiting(self.state)))
     @rule(seed=st.integers(0, 2**16))
