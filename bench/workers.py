@@ -33,7 +33,8 @@ import asyncpg
 import uvloop
 
 BENCH = Path(__file__).resolve().parent
-sys.path[:0] = [str(BENCH), str(BENCH.parent / "tests" / "e2e"), str(BENCH.parent)]
+sys.path[:0] = [str(BENCH), str(BENCH.parent / "tests" / "e2e"), str(BENCH.parent / "tests"),
+                str(BENCH.parent)]
 
 from harness import BotProcess  # noqa: E402
 from load import (  # noqa: E402
@@ -47,12 +48,12 @@ from load import (  # noqa: E402
     play_for,
     set_up_all,
 )
+from storage_backends import PG_DSN, drop_schema  # noqa: E402
 from test_e2e_webhook import free_port  # noqa: E402
 
 from sandbox.client import SandboxClient  # noqa: E402
 from sandbox.server import start_sandbox  # noqa: E402
 
-PG_DSN = os.environ.get("BANCO_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/test")
 SECRET = "bench_workers_secret"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -129,11 +130,7 @@ async def run(args: argparse.Namespace, workers: int, shared: bool) -> dict[str,
         await sb.aclose()
         await handle.stop()
         tmp.cleanup()
-        conn = await asyncpg.connect(PG_DSN)
-        try:
-            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await conn.close()
+        await drop_schema(schema)
 
 
 COLUMNS = (("workers", "workers"), ("steps_per_second", "steps/s"), ("presses", "presses"),

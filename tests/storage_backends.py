@@ -86,11 +86,16 @@ async def backend(kind: str, tmp_path: Path) -> AsyncIterator[Backend]:
         yield Backend(kind, storage, schema=schema)
     finally:
         await storage.close()
-        conn = await asyncpg.connect(PG_DSN)
-        try:
-            await conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        finally:
-            await conn.close()
+        await drop_schema(schema)
+
+
+async def drop_schema(schema: str) -> None:
+    """Remove a test's PostgreSQL schema and everything in it (if it was made at all)."""
+    conn = await asyncpg.connect(PG_DSN)
+    try:
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await conn.close()
 
 
 def random_transfers(rng: random.Random, wallets: dict[int, int],

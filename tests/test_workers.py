@@ -15,7 +15,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from storage_backends import PG_DSN
+from storage_backends import PG_DSN, drop_schema
 from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, RecordingBot, buttons, table_message
 
 from bot import coordination
@@ -104,11 +104,7 @@ async def cluster() -> AsyncIterator[Any]:
     yield make, bot, calls
     for worker in workers:
         await worker.die()
-    conn = await asyncpg.connect(PG_DSN)
-    try:
-        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    finally:
-        await conn.close()
+    await drop_schema(schema)
 
 
 async def drained(*workers: Worker) -> None:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import asyncpg
 import harness
 from harness import BotProcess, Game, Player, settled_coups
-from storage_backends import PG_DSN
+from storage_backends import PG_DSN, drop_schema
 from test_e2e_faults import open_table, prefer
 from test_e2e_webhook import free_port
 
@@ -228,11 +228,7 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
             view.freeze([g.chat_id for g in harness.LIVE])
         if db is not None:
             db.close()
-        conn = await asyncpg.connect(PG_DSN)
-        try:
-            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        finally:
-            await conn.close()
+        await drop_schema(schema)
 
 
 def registry_games() -> list[str]:
