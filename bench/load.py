@@ -669,13 +669,8 @@ def compare(args: argparse.Namespace) -> None:
                        "--chats", str(chats), "--players", str(args.players),
                        "--seconds", str(args.seconds), "--timeout", str(args.timeout),
                        *extra]
-                out = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                                     env={**os.environ, **env})
-                try:
-                    r = json.loads(out.stdout)
-                except ValueError:
-                    print(f"{game} x{chats} {label} failed:\n{out.stderr[-2000:]}",
-                          file=sys.stderr)
+                r = run_json(cmd, env, f"{game} x{chats} {label}")
+                if r is None:
                     continue
                 errors = r["errors"]
                 row = {"game": game, "chats": chats, "bot": label,
@@ -690,11 +685,31 @@ def compare(args: argparse.Namespace) -> None:
                        "load_1m": r["load_average_1m_at_end"]}
                 rows.append(row)
                 print(json.dumps(row), file=sys.stderr, flush=True)
-    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in COMPARE_COLUMNS}
-    print("| " + " | ".join(c.ljust(widths[c]) for c in COMPARE_COLUMNS) + " |")
-    print("|" + "|".join("-" * (widths[c] + 2) for c in COMPARE_COLUMNS) + "|")
+    print_table(rows, COMPARE_COLUMNS)
+
+
+def run_json(cmd: list[str], env: dict[str, str], what: str) -> dict[str, Any] | None:
+    """One benchmark run in its own process: the JSON object it prints, or None (and its
+    error output) when it failed."""
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                         env={**os.environ, **env})
+    try:
+        result: dict[str, Any] = json.loads(out.stdout)
+    except ValueError:
+        print(f"{what} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return result
+
+
+def print_table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> None:
+    """``rows`` as a Markdown table of ``columns``, padded to line up."""
+    if not rows:
+        return
+    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in columns}
+    print("| " + " | ".join(c.ljust(widths[c]) for c in columns) + " |")
+    print("|" + "|".join("-" * (widths[c] + 2) for c in columns) + "|")
     for r in rows:
-        print("| " + " | ".join(str(r[c]).ljust(widths[c]) for c in COMPARE_COLUMNS) + " |")
+        print("| " + " | ".join(str(r[c]).ljust(widths[c]) for c in columns) + " |")
 
 
 def main() -> None:

@@ -31,7 +31,6 @@ import contextlib
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -55,6 +54,8 @@ from load import (
     chat_of,
     decode_action,
     percentile,
+    print_table,
+    run_json,
     start_sandbox,
 )
 
@@ -394,12 +395,8 @@ def compare(args: argparse.Namespace) -> None:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--game", game,
                    "--tables", str(args.tables), "--players", str(args.players),
                    "--seconds", str(args.seconds), "--timeout", str(args.timeout)]
-            out = subprocess.run(cmd, capture_output=True, text=True, check=False,
-                                 env={**os.environ, **env})
-            try:
-                r = json.loads(out.stdout)
-            except ValueError:
-                print(f"{game} {label} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
+            r = run_json(cmd, env, f"{game} {label}")
+            if r is None:
                 continue
             v = r["press_to_next_turn_visible_ms"]
             row = {"game": game, "bot": label,
@@ -411,11 +408,7 @@ def compare(args: argparse.Namespace) -> None:
                    "429s": r["http_429"]}
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
-    widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in COLUMNS}
-    print("| " + " | ".join(c.ljust(widths[c]) for c in COLUMNS) + " |")
-    print("|" + "|".join("-" * (widths[c] + 2) for c in COLUMNS) + "|")
-    for r in rows:
-        print("| " + " | ".join(str(r[c]).ljust(widths[c]) for c in COLUMNS) + " |")
+    print_table(rows, COLUMNS)
 
 
 def main() -> None:
