@@ -18,6 +18,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 
 from bot.callbacks import ActionButton
+from games.engine import ActionSpec
 
 
 async def until_someone_stakes(host: Host, bot: RecordingBot) -> int:
@@ -32,6 +33,17 @@ async def until_someone_stakes(host: Host, bot: RecordingBot) -> int:
     raise AssertionError("nobody was asked to stake")
 
 
+async def at_a_stake(make_host: Any) -> tuple[Host, RecordingBot, int, ActionSpec]:  # noqa: F811
+    """Three seated at twenty-one until a punter may stake: the host, its bot, him and his
+    stake's bounds."""
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    player = await until_someone_stakes(host, bot)
+    table = await host.tables.load(CHAT)
+    return host, bot, player, next(s for s in table.sight.legal(player) if s.kind == "stake")
+
+
 def ask_button(bot: RecordingBot) -> ActionButton:
     return next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask)
 
@@ -43,12 +55,7 @@ async def stake_of(host: Host, player: int) -> int:
 
 async def test_the_amount_button_prompts_the_presser_and_his_reply_is_his_stake(
         make_host: Any) -> None:  # noqa: F811
-    bot = RecordingBot()
-    host = await make_host(bot)
-    await seat_three(host, bot)
-    player = await until_someone_stakes(host, bot)
-    table = await host.tables.load(CHAT)
-    spec = next(s for s in table.sight.legal(player) if s.kind == "stake")
+    host, bot, player, spec = await at_a_stake(make_host)
     outcome = await host.presses.press(CHAT, player, NAMES[player], ask_button(bot))
     assert outcome.text == f"Type the amount ({spec.min}–{spec.max}) in the reply I opened " \
                            "for you."
@@ -87,12 +94,7 @@ async def test_the_reply_is_taken_by_another_worker_and_ends_the_ask(make_host: 
     """Several workers: the ask is kept with the table, so the worker that gets the reply
     need not be the one that took the press; once he has staked, his next chat line is
     no amount any more."""
-    bot = RecordingBot()
-    first = await make_host(bot)
-    await seat_three(first, bot)
-    player = await until_someone_stakes(first, bot)
-    table = await first.tables.load(CHAT)
-    spec = next(s for s in table.sight.legal(player) if s.kind == "stake")
+    first, bot, player, spec = await at_a_stake(make_host)
     await first.presses.press(CHAT, player, NAMES[player], ask_button(bot))
     await first.idle()
     other = await make_host(bot, deliver=False)  # another process on the same database
