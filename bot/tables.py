@@ -166,11 +166,11 @@ class Tables:
             if redraw or drafts:
                 self.doorbell.ring(chat_id, bool(drafts))
             return meta
-        if meta.asks and (actor in meta.asks or step.state.coup != table.state.coup
-                          or step.state.phase != table.state.phase):
+        if meta.asks:
             # an ask to type an amount is answered by his action, and ends with its phase
-            meta.asks = {p: a for p, a in meta.asks.items() if p != actor
-                         and a.coup == step.state.coup and step.state.phase == table.state.phase}
+            same = (step.state.coup, step.state.phase) == (table.state.coup, table.state.phase)
+            if actor in meta.asks or not same:
+                meta.asks = {p: a for p, a in meta.asks.items() if same and p != actor}
         lang = await self.languages.of(chat_id)
         fresh = self._new_decision(table, step.state, {actor, *timed_out})
         if fresh:
@@ -274,12 +274,13 @@ class Tables:
                     and now_waiting <= before and not now_waiting & acted)
 
     @staticmethod
-    def _due_of(meta: TableMeta) -> float | None:
-        """When the decision under way times out: never before it was shown (None until
-        then), never before a resume's grace ends."""
-        if meta.due is None:
+    def _due_of(meta: TableMeta, due: float | None = None) -> float | None:
+        """When the decision under way times out (at ``due``, else the record's): never
+        before it was shown (None until then), never before a resume's grace ends."""
+        due = meta.due if due is None else due
+        if due is None:
             return None
-        return max(meta.due, meta.grace_until or 0.0)
+        return max(due, meta.grace_until or 0.0)
 
     def _due(self, table: Table) -> float | None:
         """When the table's deadline really falls (None: nobody is awaited, or the turn is
@@ -319,10 +320,11 @@ class Tables:
                     or not awaited or not awaited <= seen):
                 return
             due = self.clock() + self.timeout_of(meta)
-            meta = meta.model_copy(update={"due": due})
             # drawn to within half a second before the deadline (never after it): the
             # table message stays; the date-time entity shows whole seconds anyway
-            drawn = shown is not None and 0 <= (self._due_of(meta) or 0.0) - shown < SHOWN_SLACK
+            real = self._due_of(meta, due) or due
+            drawn = shown is not None and 0 <= real - shown < SHOWN_SLACK
+            meta = meta.model_copy(update={"due": due})
             try:
                 await self.commit(table, meta=meta, redraw=not drawn)
             except StorageError:
@@ -371,7 +373,7 @@ class Tables:
             # delivered (turn_seen), so it shows the time left as from now. The drawing
             # after the clock's commit then reads the same (the deadline a few ms later,
             # the same seconds): one edit per turn, not one without the time and one with it
-            due = max(self.clock() + self.timeout_of(meta), meta.grace_until or 0.0)
+            due = self._due_of(meta, self.clock() + self.timeout_of(meta))
         return drawing.table_render(lang, chat_id, table.sight, due,
                                     meta.coup_log, meta.names, decision=meta.decision,
                                     prompted=self._prompted(meta, table.sight))
