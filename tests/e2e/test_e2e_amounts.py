@@ -70,8 +70,12 @@ async def test_a_reply_to_the_prompt_and_at_bot_are_stakes(
     assert sent["delivered"]
 
     async def staked_too() -> dict[str, Any] | None:
-        m = await game.synced()
-        return m if f"stake {low}" in stake_on(m, nxt) else None
+        # read in the coup's log (the table's, or the result's): the last stake deals the
+        # cards, and a natural may settle his stake at once, off his seat line
+        for m in await sb.bot_messages(CHAT):
+            if any(ln.endswith(f"{nxt.name} stakes {low}") for ln in m["text"].splitlines()):
+                return m
+        return None
 
     await sb.wait_for(staked_too, timeout=10)
     assert "Traceback" not in bot.log_text()
