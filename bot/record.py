@@ -102,4 +102,4 @@ def load(rec: TableRecord) -> Table:
     """The table of a stored row."""
     engine = registry.engine(rec.game)
     state = engine.state_type.model_validate_json(rec.state_json)
-    return Table(rec, TableMeta.model_validate(rec.meta), engine, state)
+    return Table(rec, TableMeta.model_validate_json(rec.meta_json), engine, state)

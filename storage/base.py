@@ -19,8 +19,9 @@ hidden cards: they are left out of ``repr`` and blanked once sent.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -80,9 +81,16 @@ class TableRecord(BaseModel):
     state_json: str
     version: int
     deadline: float | None = None
-    meta: dict[str, Any] = Field(default_factory=dict)
+    meta_json: str = "{}"
+    """The host's metadata as stored (JSON text, like the state: the host serializes its
+    typed record once, with pydantic, and nothing parses it again on the way down)."""
     rev: int = 0
     """Raised by every write to the row (step, metadata); ``update_meta`` compares it."""
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The host's metadata, parsed."""
+        return cast(dict[str, Any], json.loads(self.meta_json))
 
 
 class OutboxDraft(BaseModel):
@@ -145,8 +153,7 @@ class Storage(Protocol):
         ...
 
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
-                           state_json: str, version: int,
-                           meta: dict[str, Any] | None = None,
+                           state_json: str, version: int, meta_json: str = "{}",
                            outbox: Sequence[OutboxDraft] = ()) -> TableRecord:
         """Open a table at rev 0, ``outbox`` in the same unit; raises :class:`TableExists`."""
         ...
@@ -161,8 +168,7 @@ class Storage(Protocol):
 
     async def commit_step(self, *, chat_id: int, expected_version: int, state_json: str,
                           version: int, transfers: Sequence[Transfer], coup: int,
-                          deadline: float | None,
-                          meta: dict[str, Any] | None = None,
+                          deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
@@ -170,12 +176,12 @@ class Storage(Protocol):
         Raises :class:`StaleVersion` if the stored version is not
         ``expected_version`` (or the stored rev not ``expected_rev``, when given)
         and :class:`InsufficientFunds` if an account would go negative; in those
-        cases nothing is written. ``meta=None`` keeps the stored metadata. Raises
+        cases nothing is written. ``meta_json=None`` keeps the stored metadata. Raises
         the table's ``rev`` by one.
         """
         ...
 
-    async def update_meta(self, *, chat_id: int, meta: dict[str, Any], expected_rev: int,
+    async def update_meta(self, *, chat_id: int, meta_json: str, expected_rev: int,
                           outbox: Sequence[OutboxDraft] = ()) -> int:
         """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
 

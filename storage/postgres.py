@@ -58,7 +58,7 @@ _PRUNE_SENT = (
 def _table(row: asyncpg.Record) -> TableRecord:
     return TableRecord(chat_id=row[0], game=row[1], settings=json.loads(row[2]),
                        state_json=row[3], version=row[4], deadline=row[5],
-                       meta=json.loads(row[6]), rev=row[7])
+                       meta_json=row[6], rev=row[7])
 
 
 def _outbox_item(row: asyncpg.Record) -> OutboxItem:
@@ -105,7 +105,11 @@ class PostgresStorage:
         if self.schema is not None:
             conn = await asyncpg.connect(self.dsn)
             try:
-                await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+                # IF NOT EXISTS does not hold against a concurrent creator (a unique
+                # violation): workers starting together on a new schema take turns
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+                    await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
             finally:
                 await conn.close()
             settings["search_path"] = self.schema
@@ -239,25 +243,23 @@ class PostgresStorage:
     # --------------------------------------------------------------- tables
 
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
-                           state_json: str, version: int,
-                           meta: dict[str, Any] | None = None,
+                           state_json: str, version: int, meta_json: str = "{}",
                            outbox: Sequence[OutboxDraft] = ()) -> TableRecord:
         """Open a table at rev 0 and write ``outbox`` with it.
 
         Raises :class:`TableExists` (nothing written) if the chat already has one.
         """
-        meta = meta or {}
         try:
             async with self._tx() as conn:
                 await conn.execute(
                     "INSERT INTO tables (chat_id, game, settings, state, version, meta, rev)"
                     " VALUES ($1, $2, $3::jsonb, $4, $5, $6::jsonb, 0)",
-                    chat_id, game, json.dumps(settings), state_json, version, json.dumps(meta))
+                    chat_id, game, json.dumps(settings), state_json, version, meta_json)
                 await _queue(conn, chat_id, outbox)
         except asyncpg.UniqueViolationError:
             raise TableExists(str(chat_id)) from None
         return TableRecord(chat_id=chat_id, game=game, settings=settings, state_json=state_json,
-                           version=version, deadline=None, meta=meta)
+                           version=version, deadline=None, meta_json=meta_json)
 
     async def load_table(self, *, chat_id: int) -> TableRecord:
         """The chat's open table; raises :class:`TableNotFound`."""
@@ -332,8 +334,7 @@ class PostgresStorage:
 
     async def commit_step(self, *, chat_id: int, expected_version: int, state_json: str,
                           version: int, transfers: Sequence[Transfer], coup: int,
-                          deadline: float | None,
-                          meta: dict[str, Any] | None = None,
+                          deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
@@ -347,7 +348,6 @@ class PostgresStorage:
         if version <= expected_version:
             raise ValueError("a step must raise the table version")
         booking = plan(transfers)
-        meta_json = None if meta is None else json.dumps(meta)
         async with self._tx() as conn:
             game = await conn.fetchval(
                 "UPDATE tables SET state = $1, version = $2, deadline = $3,"
@@ -370,7 +370,7 @@ class PostgresStorage:
             return TableNotFound(str(chat_id))
         return StaleVersion(f"table of chat {chat_id} is at version {row[0]}, rev {row[1]}")
 
-    async def update_meta(self, *, chat_id: int, meta: dict[str, Any], expected_rev: int,
+    async def update_meta(self, *, chat_id: int, meta_json: str, expected_rev: int,
                           outbox: Sequence[OutboxDraft] = ()) -> int:
         """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
 
@@ -382,7 +382,7 @@ class PostgresStorage:
             rev = await conn.fetchval(
                 "UPDATE tables SET meta = $1::jsonb, rev = rev + 1, updated_at = now()"
                 " WHERE chat_id = $2 AND rev = $3 RETURNING rev",
-                json.dumps(meta), chat_id, expected_rev)
+                meta_json, chat_id, expected_rev)
             if rev is None:
                 raise await self._stale_or_missing(conn, chat_id)
             await _queue(conn, chat_id, outbox)

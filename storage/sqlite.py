@@ -119,7 +119,7 @@ def _table(row: sqlite3.Row | tuple[Any, ...]) -> TableRecord:
     chat_id, game, settings, state, version, deadline, meta, rev = row
     return TableRecord(chat_id=chat_id, game=game, settings=json.loads(settings),
                        state_json=state, version=version, deadline=deadline,
-                       meta=json.loads(meta), rev=rev)
+                       meta_json=meta, rev=rev)
 
 
 def _outbox_item(row: sqlite3.Row | tuple[Any, ...]) -> OutboxItem:
@@ -348,17 +348,14 @@ class SqliteStorage:
     # --------------------------------------------------------------- tables
 
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
-                           state_json: str, version: int,
-                           meta: dict[str, Any] | None = None,
+                           state_json: str, version: int, meta_json: str = "{}",
                            outbox: Sequence[OutboxDraft] = ()) -> TableRecord:
         """Open a table at rev 0 and write ``outbox`` with it.
 
         Raises :class:`TableExists` (nothing written) if the chat already has one.
         """
         now = time.time()
-        meta = meta or {}
-        row = (chat_id, game, json.dumps(settings), state_json, version, json.dumps(meta),
-               now, now)
+        row = (chat_id, game, json.dumps(settings), state_json, version, meta_json, now, now)
 
         def unit(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -373,7 +370,7 @@ class SqliteStorage:
                 raise TableExists(str(chat_id)) from None
             raise
         return TableRecord(chat_id=chat_id, game=game, settings=settings, state_json=state_json,
-                           version=version, deadline=None, meta=meta)
+                           version=version, deadline=None, meta_json=meta_json)
 
     async def load_table(self, *, chat_id: int) -> TableRecord:
         """The chat's open table; raises :class:`TableNotFound`."""
@@ -435,8 +432,7 @@ class SqliteStorage:
 
     async def commit_step(self, *, chat_id: int, expected_version: int, state_json: str,
                           version: int, transfers: Sequence[Transfer], coup: int,
-                          deadline: float | None,
-                          meta: dict[str, Any] | None = None,
+                          deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
@@ -452,7 +448,6 @@ class SqliteStorage:
             raise ValueError("a step must raise the table version")
         booking = plan(transfers)
         now = time.time()
-        meta_json = None if meta is None else json.dumps(meta)
         rev_check = "" if expected_rev is None else " AND rev = ?"
         rev_args = () if expected_rev is None else (expected_rev,)
 
@@ -473,7 +468,7 @@ class SqliteStorage:
 
         return await self._write(unit)
 
-    async def update_meta(self, *, chat_id: int, meta: dict[str, Any], expected_rev: int,
+    async def update_meta(self, *, chat_id: int, meta_json: str, expected_rev: int,
                           outbox: Sequence[OutboxDraft] = ()) -> int:
         """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
 
@@ -482,7 +477,6 @@ class SqliteStorage:
         the same unit of work.
         """
         now = time.time()
-        meta_json = json.dumps(meta)
 
         def unit(conn: sqlite3.Connection) -> int:
             rows = _fetchall(

@@ -48,7 +48,7 @@ def t(src: str, dst: str, amount: int, reason: str = "move") -> Transfer:
 
 async def open_table(db: Backend, chat: int = CHAT) -> None:
     await db.storage.create_table(chat_id=chat, game="baccarat", settings={"min": 5},
-                                  state_json='{"v": 0}', version=0, meta={"msg": 1})
+                                  state_json='{"v": 0}', version=0, meta_json='{"msg": 1}')
 
 
 async def step(db: Backend, version: int, *transfers: Transfer, chat: int = CHAT,
@@ -116,12 +116,12 @@ async def test_table_snapshot_round_trip_and_one_table_per_chat(db: Backend) -> 
     rec = await db.storage.load_table(chat_id=CHAT)
     assert (rec.state_json, rec.version, rec.deadline, rec.meta, rec.rev) == (
         state, 1, 1234.5, {"msg": 1}, 1)
-    assert await db.storage.update_meta(chat_id=CHAT, meta={"msg": 2, "lang": "ru"},
+    assert await db.storage.update_meta(chat_id=CHAT, meta_json='{"msg": 2, "lang": "ru"}',
                                         expected_rev=1) == 2
     rec = await db.storage.load_table(chat_id=CHAT)
     assert (rec.version, rec.meta, rec.rev) == (1, {"msg": 2, "lang": "ru"}, 2)
     await db.storage.commit_step(chat_id=CHAT, expected_version=1, state_json=state, version=2,
-                                 transfers=[], coup=3, deadline=None, meta={"msg": 3})
+                                 transfers=[], coup=3, deadline=None, meta_json='{"msg": 3}')
     rec = await db.storage.load_table(chat_id=CHAT)
     assert (rec.version, rec.deadline, rec.meta, rec.rev) == (2, None, {"msg": 3}, 3)
     await open_table(db, chat=CHAT - 5)
@@ -129,7 +129,7 @@ async def test_table_snapshot_round_trip_and_one_table_per_chat(db: Backend) -> 
     with pytest.raises(TableNotFound):
         await step(db, 0, chat=CHAT - 9)
     with pytest.raises(TableNotFound):
-        await db.storage.update_meta(chat_id=CHAT - 9, meta={}, expected_rev=0)
+        await db.storage.update_meta(chat_id=CHAT - 9, meta_json='{}', expected_rev=0)
 
 
 async def test_a_step_books_each_transfer_as_two_ledger_rows(db: Backend) -> None:
@@ -167,7 +167,7 @@ async def test_stale_version_is_refused_and_changes_nothing(db: Backend) -> None
     with pytest.raises(StaleVersion):
         await db.storage.commit_step(chat_id=CHAT, expected_version=0, state_json='{"x": 1}',
                                      version=1, transfers=[t("stack:1", "wallet:1", 300)],
-                                     coup=2, deadline=9.0, meta={"msg": 9})
+                                     coup=2, deadline=9.0, meta_json='{"msg": 9}')
     after = (await db.storage.load_table(chat_id=CHAT), await count(db, "ledger"),
              await count(db, "steps"), await db.storage.table_accounts(chat_id=CHAT),
              await db.storage.wallet(chat_id=CHAT, user_id=1))

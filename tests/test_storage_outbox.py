@@ -115,7 +115,8 @@ async def test_a_refused_unit_of_work_leaves_no_outbox_row(db: Backend) -> None:
         await db.storage.close_table(chat_id=CHAT, expected_version=1, transfers=[], coup=1,
                                      outbox=drafts)
     with pytest.raises(StaleVersion):
-        await db.storage.update_meta(chat_id=CHAT, meta={"x": 1}, expected_rev=0, outbox=drafts)
+        await db.storage.update_meta(chat_id=CHAT, meta_json='{"x": 1}', expected_rev=0,
+                                     outbox=drafts)
     assert await outbox_rows(db) == 1
     assert shape(await db.storage.pending_outbox()) == [(CHAT, "group", CHAT, {"n": 0}, 0)]
     assert await db.storage.load_table(chat_id=CHAT) == rec
@@ -127,7 +128,7 @@ async def test_every_write_raises_the_rev_and_a_wrong_expected_rev_writes_nothin
     await open_table(db)
     assert (await db.storage.load_table(chat_id=CHAT)).rev == 0
     await step(db, 0, t("wallet:1", "stack:1", 300, "buy_in"), expected_rev=0)
-    assert await db.storage.update_meta(chat_id=CHAT, meta={"msg": 5}, expected_rev=1) == 2
+    assert await db.storage.update_meta(chat_id=CHAT, meta_json='{"msg": 5}', expected_rev=1) == 2
     before = await db.storage.load_table(chat_id=CHAT)
     assert (before.version, before.rev, before.meta) == (1, 2, {"msg": 5})
     ledger = await db.raw("SELECT COUNT(*) FROM ledger")
@@ -147,18 +148,18 @@ async def test_every_write_raises_the_rev_and_a_wrong_expected_rev_writes_nothin
 
 async def test_update_meta_is_compare_and_set_on_the_rev(db: Backend) -> None:
     await open_table(db)
-    rev = await db.storage.update_meta(chat_id=CHAT, meta={"msg": 1}, expected_rev=0,
+    rev = await db.storage.update_meta(chat_id=CHAT, meta_json='{"msg": 1}', expected_rev=0,
                                        outbox=(d("table", CHAT, text="board"),))
     assert rev == 1
     with pytest.raises(StaleVersion):  # a writer that read rev 0 lost the race
-        await db.storage.update_meta(chat_id=CHAT, meta={"msg": 99}, expected_rev=0,
+        await db.storage.update_meta(chat_id=CHAT, meta_json='{"msg": 99}', expected_rev=0,
                                      outbox=(d("table", CHAT, text="lost"),))
     rec = await db.storage.load_table(chat_id=CHAT)
     assert (rec.meta, rec.rev, rec.version) == ({"msg": 1}, 1, 0)
     assert shape(await db.storage.pending_outbox()) == [
         (CHAT, "table", CHAT, {"text": "board"}, 0)]
     with pytest.raises(TableNotFound):
-        await db.storage.update_meta(chat_id=OTHER, meta={}, expected_rev=0)
+        await db.storage.update_meta(chat_id=OTHER, meta_json='{}', expected_rev=0)
     # Two processes racing from the same rev: exactly one wins, its meta is stored.
     other = db.another()
     await other.open()
@@ -166,8 +167,8 @@ async def test_update_meta_is_compare_and_set_on_the_rev(db: Backend) -> None:
         for round_ in range(10):
             rev = (await db.storage.load_table(chat_id=CHAT)).rev
             results = await asyncio.gather(
-                db.storage.update_meta(chat_id=CHAT, meta={"by": "mine"}, expected_rev=rev),
-                other.update_meta(chat_id=CHAT, meta={"by": "other"}, expected_rev=rev),
+                db.storage.update_meta(chat_id=CHAT, meta_json='{"by": "mine"}', expected_rev=rev),
+                other.update_meta(chat_id=CHAT, meta_json='{"by": "other"}', expected_rev=rev),
                 return_exceptions=True)
             won = [who for who, r in zip(("mine", "other"), results, strict=True) if r == rev + 1]
             assert len(won) == 1, results
@@ -259,7 +260,7 @@ async def test_outbox_chats_lists_chats_with_undelivered_items(db: Backend) -> N
     assert await db.storage.outbox_chats() == []
     for chat in (CHAT, OTHER, CHAT - 1):
         await open_table(db, chat)
-    await db.storage.update_meta(chat_id=CHAT, meta={}, expected_rev=0,
+    await db.storage.update_meta(chat_id=CHAT, meta_json='{}', expected_rev=0,
                                  outbox=(d("table", CHAT), d("dm", 5)))
     await step(db, 0, chat=OTHER, outbox=(d("group", OTHER),))
     await step(db, 0, chat=CHAT - 1)  # nothing to send
