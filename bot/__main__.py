@@ -12,7 +12,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.app import configure_logging, run
+from bot import logs
+from bot.app import run
 from bot.config import Settings
 
 SANDBOX_TOKEN = "100000:sandbox"
@@ -67,7 +68,7 @@ def main() -> None:
         settings = Settings()
     except ValidationError as exc:
         raise SystemExit(settings_problems(exc)) from None
-    configure_logging(settings.log_level, settings.log_format)
+    logs.configure(settings.log_level, settings.log_format)
     if settings.bot_token and not settings.sandbox:
         run(settings, settings.bot_token, settings.api_base_url())
         return

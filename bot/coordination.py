@@ -1,19 +1,19 @@
 """Several bot processes ("workers") on one PostgreSQL, any of them handling any update.
 
 With SQLite (one process) nothing here runs: the chat lock is an :class:`asyncio.Lock`,
-deadlines are asyncio timers (:class:`bot.deadlines.Deadlines`), and the courier sends
+deadlines are asyncio timers (:class:`bot.deadlines.Timers`), and the courier sends
 every chat's outbox (:class:`bot.delivery.Courier`). In shared mode
-(:func:`shared_mode`) each of these is replaced by what keeps several workers right,
+(:func:`shared_mode`) each of these is given what keeps several workers right,
 built on :class:`storage.postgres_coord.PgCoordination`:
 
 * :class:`ChatLocks`: a chat's critical section also holds the chat's advisory lock in
   the database, and the in-memory copy of the table is dropped when the row's revision
   says another worker committed since; outside a lock the table is read from storage.
-* :class:`SharedDeadlines`: each worker polls for due tables and claims them with
+* :class:`PolledDeadlines`: each worker polls for due tables and claims them with
   ``FOR UPDATE SKIP LOCKED``; the timeout runs under the chat lock and applies only if
   the decision is still the one that timed out, so a deadline fires exactly once.
-* :class:`SharedCourier`: a chat's outbox is delivered by the worker holding the chat's
-  lease, in order; a step committed elsewhere rings the holder; a dead worker's chats are
+* :class:`ChatLeases`: the courier delivers a chat's outbox only while this worker holds
+  the chat's lease, in order; a step committed elsewhere rings the holder; a dead worker's chats are
   taken over by a sweep (the live table message id is read from the outbox rows).
 """
 
@@ -25,18 +25,20 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from telegram import Bot
 
-from bot.deadlines import Deadlines, Expired
+from bot.background import Background
+from bot.deadlines import Expired
 from bot.delivery import Courier, Doorbell, TableSide
 from bot.hooks import Hooks
 from bot.languages import Languages
 from bot.pace import Pace
 from bot.ratelimit import GroupWindowLimiter
-from bot.shared_ratelimit import Budget, PgBudget, RedisBudget, SharedWindowLimiter
+from bot.shared_ratelimit import Budget, PgBudget, RedisBudget, shared_limiter
 from storage.base import Storage
+from storage.factory import is_postgres, postgres_target
 
 if TYPE_CHECKING:  # asyncpg is imported only in shared mode: one process starts as before
     from storage.postgres_coord import PgCoordination
@@ -47,20 +49,22 @@ POLL = 1.0
 """Seconds between two looks for due deadlines at most (a local commit wakes it sooner)."""
 CLAIM_LEASE = 10.0
 """Seconds a worker's claim of a deadline keeps others off it (then it passes on)."""
+CLAIM_BATCH = 16
+"""Due deadlines claimed at one look at most (a full batch looks again at once)."""
 RETRY = 1.0
 """Seconds before a deadline whose timeout could not be applied is tried again."""
 SWEEP = 1.0
 """Mean seconds between two sweeps for chats nobody delivers (a dead worker's)."""
 TAKE_PER_SWEEP = 2
 """Chats a sweep takes over at most (the others are left to other workers' sweeps)."""
+LANGUAGES_FRESH = 5.0
+"""Seconds a worker keeps a chat's language (a /language taken by another shows after)."""
 
 
 def shared_mode(storage_url: str, setting: bool | None) -> bool:
     """Whether workers share the database: SHARED when set, else whenever it is
     PostgreSQL (SQLite keeps the single-process path)."""
-    if setting is not None:
-        return setting
-    return storage_url.split("://", 1)[0].lower() in ("postgresql", "postgres")
+    return is_postgres(storage_url) if setting is None else setting
 
 
 class ChatLocks:
@@ -91,18 +95,18 @@ class ChatLocks:
                                          and await self.coord.rev(chat_id) == rev)
 
 
-class SharedDeadlines(Deadlines):
+class PolledDeadlines:
     """:class:`bot.deadlines.Deadlines` for several workers: the deadlines are the
     database's; a poller claims due ones. ``schedule`` only wakes the poller sooner."""
 
     def __init__(self, coord: PgCoordination, clock: Callable[[], float] = time.time) -> None:
-        super().__init__(clock)
         self.coord = coord
+        self.clock = clock
         self.handler: Expired | None = None
         self.wake = asyncio.Event()
         self.next_wake = 0.0
         self.poller: asyncio.Task[None] | None = None
-        self.running: set[asyncio.Task[None]] = set()
+        self.running = Background("a deadline's timeout")
 
     def start(self, handler: Expired) -> None:
         """Poll for due deadlines and run ``handler(chat_id, version)`` for each claimed."""
@@ -118,10 +122,6 @@ class SharedDeadlines(Deadlines):
 
     def cancel(self, chat_id: int) -> None:
         """Nothing to cancel: a table's stored deadline goes with its commit."""
-
-    def pending(self, chat_id: int) -> bool:
-        """Whether a timeout of the chat is being applied by this worker."""
-        return any(t.get_name() == f"deadline:{chat_id}" for t in self.running)
 
     def stop(self) -> None:
         """Stop polling (the deadlines stay stored; claims lapse)."""
@@ -144,13 +144,10 @@ class SharedDeadlines(Deadlines):
 
     async def _round(self) -> float:
         """Claim and run what is due; the seconds until the next look."""
-        claimed = await self.coord.claim_due(self.clock(), CLAIM_LEASE, 16)
+        claimed = await self.coord.claim_due(self.clock(), CLAIM_LEASE, CLAIM_BATCH)
         for chat_id, version in claimed:
-            task = asyncio.get_running_loop().create_task(self._expire(chat_id, version),
-                                                          name=f"deadline:{chat_id}")
-            self.running.add(task)
-            task.add_done_callback(self.running.discard)
-        if len(claimed) == 16:
+            self.running.spawn(self._expire(chat_id, version))
+        if len(claimed) == CLAIM_BATCH:
             return 0.0
         due = await self.coord.next_due()
         return POLL if due is None else min(POLL, max(0.0, due - self.clock()))
@@ -169,120 +166,67 @@ class SharedDeadlines(Deadlines):
             self.wake.set()
 
 
-class SharedCourier(Courier):
-    """:class:`bot.delivery.Courier` for several workers: this worker delivers the chats
-    whose lease it holds; a step committed here for another worker's chat rings that
-    worker; orphaned chats (their worker died) are taken over by a periodic sweep."""
+class ChatLeases:
+    """:class:`bot.delivery.Leases` in the database: this worker delivers the chats whose
+    lease it holds; a step committed here for another worker's chat rings that worker;
+    orphaned chats (their worker died) are taken over by a periodic sweep."""
 
-    def __init__(self, coord: PgCoordination, bot: Bot, storage: Storage, doorbell: Doorbell,
-                 tables: TableSide, pace: Pace | None = None,
-                 hooks: Hooks | None = None) -> None:
-        super().__init__(bot, storage, doorbell, tables, pace, hooks)
+    def __init__(self, coord: PgCoordination) -> None:
         self.coord = coord
+        self.courier: Courier | None = None
         self.trying: set[int] = set()
         self.sweeper: asyncio.Task[None] | None = None
-        self.background: set[asyncio.Task[Any]] = set()
+        self.background = Background("delivery lease work")
 
-    async def start(self) -> None:
-        """Hear other workers' rings, sweep for orphans, then start as a courier does."""
+    async def start(self, courier: Courier) -> None:
+        """Hear other workers' rings and sweep for orphans, for ``courier``."""
+        self.courier = courier
         await self.coord.listen(self._rung)
-        self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
-        await super().start()
+        self.sweeper = asyncio.get_running_loop().create_task(self._sweep(courier))
 
-    async def stop(self, timeout: float) -> None:
-        """Stop sweeping, then as a courier does (the leases end with the connection)."""
+    def stop(self) -> None:
+        """Stop sweeping (the leases end with the connection)."""
         if self.sweeper is not None:
             self.sweeper.cancel()
-        await super().stop(timeout)
 
-    def _wake(self, chat_id: int) -> None:
-        if self.stopping or chat_id in self.lost:
-            return
-        if chat_id in self.coord.leases:
-            super()._wake(chat_id)
-            return
+    def holds(self, chat_id: int) -> bool:
+        """Whether this worker holds the chat's lease."""
+        return chat_id in self.coord.leases
+
+    def ask(self, chat_id: int) -> None:
+        """Ask for the chat's lease (its holder is rung if another worker has it)."""
         if chat_id in self.trying:
             return  # the lease is being asked for; its answer covers this ring too
         self.trying.add(chat_id)
-        self._spawn(self._lease(chat_id))
+        self.background.spawn(self._lease(chat_id))
 
     async def _lease(self, chat_id: int) -> None:
         try:
             got = await self.coord.lease_or_ring(chat_id)
         finally:
             self.trying.discard(chat_id)
-        if got:
-            self._taken(chat_id)
-
-    def _taken(self, chat_id: int) -> None:
-        """This worker delivers the chat from now: what it shows is read anew."""
-        self.table_ids.pop(chat_id, None)
-        self.shown.pop(chat_id, None)
-        self.newest.pop(chat_id, None)
-        self.unsent.add(chat_id)
-        super()._wake(chat_id)
+        if got and self.courier is not None:
+            self.courier.take_over(chat_id)
 
     def _rung(self, chat_id: int) -> None:
         """Another worker committed something of a chat: deliver it if it is ours."""
-        if chat_id in self.coord.leases:
-            self.lost.discard(chat_id)  # a step there means the table is back
-            self.unsent.add(chat_id)
-            super()._wake(chat_id)
+        if self.holds(chat_id) and self.courier is not None:
+            self.courier.rung_elsewhere(chat_id)
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self.background.add(task)
-        task.add_done_callback(self._background_done)
-
-    def _background_done(self, task: asyncio.Task[Any]) -> None:
-        self.background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("delivery lease work failed", exc_info=task.exception())
-
-    async def _sweep(self) -> None:
-        while not self.stopping:
+    async def _sweep(self, courier: Courier) -> None:
+        while not courier.stopping:
             await asyncio.sleep(SWEEP * random.uniform(0.5, 1.5))
             try:
                 for chat_id in await self.coord.take_orphans(TAKE_PER_SWEEP):
                     log.info("chat %s: delivery taken over", chat_id)
-                    self._taken(chat_id)
+                    courier.take_over(chat_id)
                 for chat_id in await self.coord.idle_leases():
-                    worker = self.workers.get(chat_id)
-                    dms = self.dm_workers.get(chat_id)
-                    if (worker is None or worker.done()) and (dms is None or dms.done()):
+                    if courier.idle(chat_id):
                         await self.coord.release(chat_id)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("the delivery sweep failed")
-
-
-class SharedLanguages(Languages):
-    """:class:`bot.languages.Languages` for several workers: what it keeps is forgotten
-    every ``fresh`` seconds, so a /language taken by another worker shows here too."""
-
-    def __init__(self, storage: Storage, default: str, fresh: float = 5.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(storage, default)
-        self.fresh = fresh
-        self.clock = clock
-        self.since = clock()
-
-    def _expire(self) -> None:
-        if self.clock() - self.since >= self.fresh:
-            self.known.clear()
-            self.unset.clear()
-            self.since = self.clock()
-
-    async def of(self, chat_id: int, hint: str | None = None) -> str:
-        """The chat's language, as stored at most ``fresh`` seconds ago."""
-        self._expire()
-        return await super().of(chat_id, hint)
-
-    async def of_player(self, user_id: int, fallback: str) -> str:
-        """A player's private language, as stored at most ``fresh`` seconds ago."""
-        self._expire()
-        return await super().of_player(user_id, fallback)
 
 
 class Shared:
@@ -291,16 +235,17 @@ class Shared:
     def __init__(self, coord: PgCoordination) -> None:
         self.coord = coord
         self.chat_locks = ChatLocks(coord)
-        self.deadlines = SharedDeadlines(coord)
+        self.deadlines = PolledDeadlines(coord)
+        self.leases = ChatLeases(coord)
 
-    def languages(self, storage: Storage, default: str) -> SharedLanguages:
+    def languages(self, storage: Storage, default: str) -> Languages:
         """The chat languages, re-read now and then (another worker may change one)."""
-        return SharedLanguages(storage, default)
+        return Languages(storage, default, fresh=LANGUAGES_FRESH)
 
     def courier(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide,
-                pace: Pace | None, hooks: Hooks | None) -> SharedCourier:
+                pace: Pace | None, hooks: Hooks | None) -> Courier:
         """The courier that delivers the chats whose lease this worker holds."""
-        return SharedCourier(self.coord, bot, storage, doorbell, tables, pace, hooks)
+        return Courier(bot, storage, doorbell, tables, pace, hooks, self.leases)
 
     async def close(self) -> None:
         """Stop polling and disconnect (every lock, claim and lease of the worker ends)."""
@@ -312,7 +257,6 @@ async def open_shared(storage_url: str, setting: bool | None) -> Shared | None:
     """The shared-mode collaborators when workers share the database, else None."""
     if not shared_mode(storage_url, setting):
         return None
-    from storage.factory import postgres_target
     from storage.postgres_coord import PgCoordination
 
     dsn, schema = postgres_target(storage_url)
@@ -329,7 +273,6 @@ def rate_limiter(storage_url: str, setting: bool | None, redis_url: str | None,
     if not shared_mode(storage_url, setting):
         return GroupWindowLimiter(max_messages, period, max_retries=max_retries,
                                   overall_per_second=overall_per_second)
-    from storage.factory import postgres_target
 
     dsn, schema = postgres_target(storage_url)
 
@@ -339,4 +282,4 @@ def rate_limiter(storage_url: str, setting: bool | None, redis_url: str | None,
                                overall_max)
         return PgBudget(dsn, schema, group_max, window, overall_max)
 
-    return SharedWindowLimiter(budget, max_messages, period, max_retries, overall_per_second)
+    return shared_limiter(budget, max_messages, period, max_retries, overall_per_second)

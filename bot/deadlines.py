@@ -1,33 +1,51 @@
-"""Decision deadlines: one timer per table, rebuilt from storage at start-up.
+"""Decision deadlines: what runs a table's timeout when its deadline passes.
 
 The deadline itself is stored with every committed step (``TableRecord.deadline``),
 so a restart loses nothing: :meth:`Deadlines.schedule` is called again for each
-open table and a deadline already past fires at once.
+open table and a deadline already past fires at once. One process keeps an asyncio
+timer per table (:class:`Timers`); several workers on one database poll it for due
+deadlines instead (:class:`bot.coordination.PolledDeadlines`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from bot import metrics
-
-log = logging.getLogger(__name__)
+from bot.background import Background
 
 Expired = Callable[[int, int], Coroutine[Any, Any, None]]
 """What runs when a deadline passes: ``(chat_id, version)``."""
 
 
-class Deadlines:
-    """Runs a handler ``(chat_id, version)`` at each table's deadline (one per table)."""
+class Deadlines(Protocol):
+    """What the tables ask of deadlines (:class:`bot.tables.Tables`)."""
+
+    def schedule(self, chat_id: int, version: int, deadline: float | None,
+                 on_expiry: Expired) -> None:
+        """The table's deadline is now ``deadline`` (None: it has none)."""
+        ...
+
+    def cancel(self, chat_id: int) -> None:
+        """The table has no deadline any more (closed)."""
+        ...
+
+    def stop(self) -> None:
+        """The process stops: run no more deadlines (they stay stored)."""
+        ...
+
+
+class Timers:
+    """Deadlines for one process: runs a handler ``(chat_id, version)`` at each table's
+    deadline, from an asyncio timer (one per table)."""
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self.timers: dict[int, asyncio.TimerHandle] = {}
-        self.running: set[asyncio.Task[None]] = set()
+        self.running = Background("a deadline handler")
 
     def cancel(self, chat_id: int) -> None:
         """Forget the table's pending deadline."""
@@ -53,14 +71,7 @@ class Deadlines:
     def _fire(self, chat_id: int, version: int, on_expiry: Expired, due: float) -> None:
         self.timers.pop(chat_id, None)
         metrics.deadline_fired(due, self.clock())
-        task = asyncio.get_running_loop().create_task(on_expiry(chat_id, version))
-        self.running.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[None]) -> None:
-        self.running.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a deadline handler failed", exc_info=task.exception())
+        self.running.spawn(on_expiry(chat_id, version))
 
     def stop(self) -> None:
         """Cancel every pending deadline (the process stops; they are stored)."""

@@ -94,6 +94,28 @@ class TableSide(Protocol):
         ...
 
 
+class Leases(Protocol):
+    """Which chats this process delivers when several workers share the outbox
+    (:class:`bot.coordination.ChatLeases`); a courier without it delivers every chat."""
+
+    def holds(self, chat_id: int) -> bool:
+        """Whether this process delivers the chat now."""
+        ...
+
+    def ask(self, chat_id: int) -> None:
+        """Ask for the chat's lease; once it is granted, the courier's
+        :meth:`Courier.take_over` runs (else the holder has been rung)."""
+        ...
+
+    async def start(self, courier: Courier) -> None:
+        """Hear the other workers' rings and take over orphaned chats, for ``courier``."""
+        ...
+
+    def stop(self) -> None:
+        """Stop taking chats over (the leases end with the connection)."""
+        ...
+
+
 class Lost(Exception):
     """The group refuses the bot (kicked, blocked): its items wait for it to come back."""
 
@@ -102,8 +124,10 @@ class Courier:
     """Sends every chat's outbox in order; one worker task per chat with work."""
 
     def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide,
-                 pace: Pace | None = None, hooks: Hooks | None = None) -> None:
+                 pace: Pace | None = None, hooks: Hooks | None = None,
+                 leases: Leases | None = None) -> None:
         self.bot = bot
+        self.leases = leases
         self.hooks = hooks or Hooks()
         self.pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
         self.later: dict[int, asyncio.TimerHandle] = {}
@@ -134,6 +158,8 @@ class Courier:
 
     async def start(self) -> None:
         """Listen to the doorbell; deliver what a previous run left pending."""
+        if self.leases is not None:
+            await self.leases.start(self)
         self.listener = asyncio.get_running_loop().create_task(self._listen())
         for chat_id in await self.storage.outbox_chats():
             self.doorbell.ring(chat_id)
@@ -142,6 +168,8 @@ class Courier:
         """Let the workers finish what they are sending for up to ``timeout`` seconds; what
         is still pending then stays in the outbox for the next start."""
         self.stopping = True
+        if self.leases is not None:
+            self.leases.stop()
         if self.listener is not None:
             self.listener.cancel()
         tasks = [t for t in (*self.workers.values(), *self.dm_workers.values())
@@ -173,8 +201,32 @@ class Courier:
                 self.unsent.add(chat_id)
             self._wake(chat_id)
 
+    def take_over(self, chat_id: int) -> None:
+        """This process delivers the chat from now (its lease was granted): what the chat
+        shows is read anew, and its outbox sent."""
+        self.table_ids.pop(chat_id, None)
+        self.shown.pop(chat_id, None)
+        self.newest.pop(chat_id, None)
+        self.unsent.add(chat_id)
+        self._wake(chat_id)
+
+    def rung_elsewhere(self, chat_id: int) -> None:
+        """Another worker committed a step of a chat this process delivers."""
+        self.lost.discard(chat_id)  # a step there means the table is back
+        self.unsent.add(chat_id)
+        self._wake(chat_id)
+
+    def idle(self, chat_id: int) -> bool:
+        """Whether nothing of the chat is being sent."""
+        worker = self.workers.get(chat_id)
+        dms = self.dm_workers.get(chat_id)
+        return (worker is None or worker.done()) and (dms is None or dms.done())
+
     def _wake(self, chat_id: int) -> None:
         if self.stopping or chat_id in self.lost:
+            return
+        if self.leases is not None and not self.leases.holds(chat_id):
+            self.leases.ask(chat_id)
             return
         task = self.workers.get(chat_id)
         if task is not None and not task.done():
@@ -482,7 +534,7 @@ class Courier:
                 method, api_kwargs={k: v for k, v in params.items() if v is not None})
 
     async def _send(self, chat_id: int, text: str, markup: str | None,
-                    uncertain: list[bool] | None = None, kind: str = "") -> int | None:
+                    uncertain: list[bool] | None = None, *, kind: str) -> int | None:
         """Send until Telegram takes it; None when it refuses the message itself. A failed
         attempt whose effect is unknown is noted in ``uncertain``."""
         delay = 0.5
@@ -491,8 +543,7 @@ class Courier:
                 msg = await self._call("sendMessage", chat_id=chat_id, text=text,
                                        reply_markup=markup, parse_mode=HTML)
                 self._seen(chat_id, msg["message_id"])
-                if kind:
-                    metrics.sent(kind)
+                metrics.sent(kind)
                 return int(msg["message_id"])
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
@@ -68,66 +69,115 @@ class _NoCap(contextlib.AbstractAsyncContextManager[None]):
         return None
 
 
-class GroupWindowLimiter(BaseRateLimiter[int]):
-    """``max_messages`` per ``period`` seconds per group; 30 messages a second overall.
+Call = Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]]
+"""PTB's request, to be made once the budgets allow it."""
 
-    ``overall_per_second`` of 0 lifts the overall cap: only the load bench does, so that
-    it measures the bot rather than this cap.
-    """
 
-    def __init__(self, max_messages: int, period: float = 60.0, max_retries: int = 3,
-                 overall_per_second: float = OVERALL_PER_SECOND) -> None:
+class Windows:
+    """This process's window of each group (idle ones are dropped when there are many)."""
+
+    def __init__(self, max_messages: int, period: float) -> None:
         self.max_messages = max_messages
         self.period = period
-        self.max_retries = max_retries
-        self.windows: dict[int | str, Window] = {}
-        self.overall: AsyncLimiter | contextlib.AbstractAsyncContextManager[None] = (
-            AsyncLimiter(overall_per_second, 1) if overall_per_second > 0 else _NoCap())
+        self.by_group: dict[int | str, Window] = {}
 
-    async def initialize(self) -> None:
-        """Nothing to set up."""
-
-    async def shutdown(self) -> None:
-        """Nothing to release."""
-
-    def window(self, group: int | str) -> Window:
-        """The window of one group (idle ones are dropped when there are many)."""
-        if len(self.windows) > 1024:
+    def of(self, group: int | str) -> Window:
+        """The window of one group."""
+        if len(self.by_group) > 1024:
             now = time.monotonic()
-            for key, w in list(self.windows.items()):
+            for key, w in list(self.by_group.items()):
                 if not w.lock.locked() and (not w.times or now - w.times[-1] >= w.period):
-                    del self.windows[key]
-        if group not in self.windows:
-            self.windows[group] = Window(self.max_messages, self.period)
-        return self.windows[group]
+                    del self.by_group[key]
+        if group not in self.by_group:
+            self.by_group[group] = Window(self.max_messages, self.period)
+        return self.by_group[group]
 
     def spare(self, group: int) -> int:
         """How many more messages the group's window takes right now."""
-        w = self.windows.get(group)
+        w = self.by_group.get(group)
         if w is None:
             return self.max_messages
         now = time.monotonic()
         return self.max_messages - sum(1 for t in w.times if now - t < w.period)
 
-    async def _once(self, group: int | str | None, message: bool,
-                    callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
-                    args: Any, kwargs: dict[str, Any]) -> bool | JSONDict | list[JSONDict]:
+
+class Admission(Protocol):
+    """When a request may go: counted in this process (:class:`LocalAdmission`) or across
+    the workers (:class:`bot.shared_ratelimit.SharedAdmission`)."""
+
+    async def open(self) -> None:
+        """Connect to whatever keeps the count."""
+        ...
+
+    async def close(self) -> None:
+        """Disconnect."""
+        ...
+
+    async def admit(self, windows: Windows, group: int | str | None, message: bool,
+                    call: Call) -> bool | JSONDict | list[JSONDict]:
+        """Make ``call`` once the group's window (``group``: None outside groups) and the
+        overall cap allow it; ``message``: it puts a message in a chat."""
+        ...
+
+
+class LocalAdmission:
+    """The budgets of one process: its windows, and 30 messages a second overall
+    (``overall_per_second`` of 0 lifts that cap: only the load bench does, so that it
+    measures the bot rather than this cap)."""
+
+    def __init__(self, overall_per_second: float = OVERALL_PER_SECOND) -> None:
+        self.overall: AsyncLimiter | contextlib.AbstractAsyncContextManager[None] = (
+            AsyncLimiter(overall_per_second, 1) if overall_per_second > 0 else _NoCap())
+
+    async def open(self) -> None:
+        """Nothing to set up."""
+
+    async def close(self) -> None:
+        """Nothing to release."""
+
+    async def admit(self, windows: Windows, group: int | str | None, message: bool,
+                    call: Call) -> bool | JSONDict | list[JSONDict]:
+        """See :class:`Admission`."""
         if group is None:
             if not message:
                 # Telegram's ~30/s counts messages; a callback answer must never queue
                 # behind them (the presser waits for his pop-up)
-                return await callback(*args, **kwargs)
+                return await call()
             async with self.overall:
-                return await callback(*args, **kwargs)
-        w = self.window(group)
+                return await call()
+        w = windows.of(group)
         # one message of a group at a time: the window knows every earlier one's completion
         async with w.lock:
             await w.wait_turn()
             async with self.overall:
                 try:
-                    return await callback(*args, **kwargs)
+                    return await call()
                 finally:
                     w.sent()
+
+
+class GroupWindowLimiter(BaseRateLimiter[int]):
+    """PTB's rate limiter: ``max_messages`` per ``period`` seconds per group and 30 messages
+    a second overall, as ``admission`` counts them (by default in this process)."""
+
+    def __init__(self, max_messages: int, period: float = 60.0, max_retries: int = 3,
+                 overall_per_second: float = OVERALL_PER_SECOND,
+                 admission: Admission | None = None) -> None:
+        self.max_retries = max_retries
+        self.windows = Windows(max_messages, period)
+        self.admission = admission or LocalAdmission(overall_per_second)
+
+    async def initialize(self) -> None:
+        """Connect the admission's count."""
+        await self.admission.open()
+
+    async def shutdown(self) -> None:
+        """Disconnect it."""
+        await self.admission.close()
+
+    def spare(self, group: int) -> int:
+        """How many more messages the group's window takes right now."""
+        return self.windows.spare(group)
 
     async def process_request(
         self,
@@ -150,7 +200,8 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
         for attempt in range(retries + 1):
             try:
-                return await self._once(group, message, callback, args, kwargs)
+                return await self.admission.admit(
+                    self.windows, group, message, functools.partial(callback, *args, **kwargs))
             except RetryAfter as exc:
                 metrics.retry_after(endpoint)
                 if attempt == retries:

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.ratelimit import GroupWindowLimiter
+from bot.ratelimit import Call, GroupWindowLimiter, JSONDict, Windows
 
 log = logging.getLogger(__name__)
 
-JSONDict = dict[str, Any]
 OVERALL_PERIOD = 1.0
 
 
@@ -42,8 +42,9 @@ class Budget(Protocol):
         window's times) when taken, else (seconds to wait, []) and nothing was taken."""
         ...
 
-    async def done(self, token: int) -> None:
-        """The message of ``token`` was delivered now: it counts from now."""
+    async def done(self, group: int, token: int) -> None:
+        """The message of ``token`` (to ``group``, as taken) was delivered now: it counts
+        from now."""
         ...
 
 
@@ -98,7 +99,6 @@ class RedisBudget:
         self.prefix = prefix
         self.group_max, self.period, self.overall_max = group_max, period, overall_max
         self.client: Any = None
-        self.groups: dict[int, int] = {}  # token -> group, until done
 
     async def open(self) -> None:
         """Connect and load the scripts."""
@@ -123,12 +123,10 @@ class RedisBudget:
         wait = float(out[0])
         if wait > 0:
             return wait, []
-        self.groups[token] = group
         return 0.0, [float(x) for x in out[1:]]
 
-    async def done(self, token: int) -> None:
+    async def done(self, group: int, token: int) -> None:
         """See :class:`Budget`."""
-        group = self.groups.pop(token, 0)
         keys = self._keys(group) if group else self._keys(0)[1:]
         await self._done(keys=keys, args=[token])
 
@@ -138,10 +136,10 @@ class PgBudget:
 
     def __init__(self, dsn: str, schema: str | None, group_max: int, period: float,
                  overall_max: int) -> None:
-        from storage.postgres_coord import RATE, PgCoordination
+        from storage.postgres_coord import RATE, lock_key
 
-        self.keys = PgCoordination(dsn, schema)  # only for its lock keys
-        self.rate = RATE
+        self.group_key = functools.partial(lock_key, schema, RATE)
+        self.overall_key = lock_key(schema, RATE, 0)
         self.dsn, self.schema = dsn, schema
         self.group_max, self.period, self.overall_max = group_max, period, overall_max
         self.pool: Any = None
@@ -164,43 +162,40 @@ class PgBudget:
         row = await self.pool.fetchrow(
             "SELECT wait, recent FROM rate_take($1, $2, $3, $4, $5, $6, $7)",
             group, self.group_max, self.period, self.overall_max,
-            self.keys.key(self.rate, group), self.keys.key(self.rate, 0), token)
+            self.group_key(group), self.overall_key, token)
         return float(row[0]), [float(x) for x in row[1] or []]
 
-    async def done(self, token: int) -> None:
+    async def done(self, group: int, token: int) -> None:
         """See :class:`Budget`."""
         await self.pool.execute(
             "UPDATE rate_slots SET at = extract(epoch FROM clock_timestamp())"
             " WHERE token = $1", token)
 
 
-class SharedWindowLimiter(GroupWindowLimiter):
-    """:class:`GroupWindowLimiter` whose windows are shared by every worker (a
-    :class:`Budget`). The process's own window of each group mirrors the shared one as
-    of its last message, for :meth:`spare`."""
+class SharedAdmission:
+    """:class:`bot.ratelimit.Admission` across the workers: a message first takes a slot
+    in the shared :class:`Budget`. The process's own window of each group mirrors the
+    shared one as of its last message, for the pace's spare count."""
 
-    def __init__(self, budget_of: Callable[[int, float, int], Budget], max_messages: int,
-                 period: float = 60.0, max_retries: int = 3,
-                 overall_per_second: float = 30) -> None:
-        super().__init__(max_messages, period, max_retries, overall_per_second=0)
-        self.budget = budget_of(max_messages, period, int(overall_per_second))
-        self.overall_max = int(overall_per_second)
+    def __init__(self, budget: Budget, overall_max: int) -> None:
+        self.budget = budget
+        self.overall_max = overall_max
 
-    async def initialize(self) -> None:
+    async def open(self) -> None:
         """Connect to the shared count."""
         await self.budget.open()
 
-    async def shutdown(self) -> None:
+    async def close(self) -> None:
         """Disconnect."""
         await self.budget.close()
 
-    async def _once(self, group: int | str | None, message: bool,
-                    callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
-                    args: Any, kwargs: dict[str, Any]) -> bool | JSONDict | list[JSONDict]:
+    async def admit(self, windows: Windows, group: int | str | None, message: bool,
+                    call: Call) -> bool | JSONDict | list[JSONDict]:
+        """See :class:`bot.ratelimit.Admission`."""
         if not message or (group is None and self.overall_max <= 0):
-            return await callback(*args, **kwargs)
+            return await call()
         gid = group if isinstance(group, int) else 0
-        w = self.window(gid) if gid else None
+        w = windows.of(gid) if gid else None
         # one message of a group at a time in this process: its order is kept
         async with w.lock if w is not None else contextlib.nullcontext():
             token = secrets.randbits(62)
@@ -214,9 +209,18 @@ class SharedWindowLimiter(GroupWindowLimiter):
                 offset = time.monotonic() - time.time()
                 w.times = deque(t + offset for t in recent)
             try:
-                return await callback(*args, **kwargs)
+                return await call()
             finally:
                 try:
-                    await self.budget.done(token)
+                    await self.budget.done(gid, token)
                 except Exception:  # the slot stays at its start: counted a little early
                     log.exception("a message's slot was not moved to its end")
+
+
+def shared_limiter(budget_of: Callable[[int, float, int], Budget], max_messages: int,
+                   period: float = 60.0, max_retries: int = 3,
+                   overall_per_second: float = 30) -> GroupWindowLimiter:
+    """The rate limiter whose windows every worker shares (``budget_of(group_max, period,
+    overall_max)`` makes the count)."""
+    return GroupWindowLimiter(max_messages, period, max_retries, admission=SharedAdmission(
+        budget_of(max_messages, period, int(overall_per_second)), int(overall_per_second)))

@@ -8,6 +8,19 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from .base import Storage
 from .sqlite import SqliteStorage, Synchronous
 
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def _scheme(url: str) -> tuple[str, str]:
+    """The URL's scheme, lower-cased ("" for a plain path), and what follows ``://``."""
+    scheme, _, rest = url.partition("://")
+    return (scheme.lower() if rest else ""), rest
+
+
+def is_postgres(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL database (else SQLite)."""
+    return _scheme(url)[0] in POSTGRES_SCHEMES
+
 
 def open_storage(url: str, *, starting_grant: int, daily_bonus: int) -> Storage:
     """A storage object for ``url``, not yet opened (call ``await storage.open()``).
@@ -18,9 +31,8 @@ def open_storage(url: str, *, starting_grant: int, daily_bonus: int) -> Storage:
     * ``postgresql://`` or ``postgres://``: PostgreSQL; ``?schema=name`` keeps
       the tables in that schema (created if missing).
     """
-    scheme, _, rest = url.partition("://")
-    scheme = scheme.lower() if rest else ""
-    if scheme in ("postgresql", "postgres"):
+    scheme, rest = _scheme(url)
+    if scheme in POSTGRES_SCHEMES:
         from .postgres import PostgresStorage
 
         dsn, schema = postgres_target(url)

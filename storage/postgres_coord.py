@@ -32,6 +32,12 @@ CHAT_LOCK, LEASE, RATE = 1, 2, 3
 """Namespaces of the advisory lock keys."""
 
 
+def lock_key(schema: str | None, namespace: int, chat_id: int) -> int:
+    """The advisory lock key of a chat in a namespace (a signed 64-bit integer), per schema."""
+    digest = hashlib.blake2b(f"{schema}/{namespace}/{chat_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
 class PgCoordination:
     """Locks, deadline claims and delivery leases of one deployment (one schema)."""
 
@@ -49,10 +55,8 @@ class PgCoordination:
         self._listen_conn: asyncpg.Connection | None = None
 
     def key(self, namespace: int, chat_id: int) -> int:
-        """The advisory lock key of a chat in a namespace (a signed 64-bit integer)."""
-        digest = hashlib.blake2b(f"{self.schema}/{namespace}/{chat_id}".encode(),
-                                 digest_size=8).digest()
-        return int.from_bytes(digest, "big", signed=True)
+        """The advisory lock key of a chat in a namespace (:func:`lock_key`)."""
+        return lock_key(self.schema, namespace, chat_id)
 
     def _settings(self) -> dict[str, str]:
         return {"search_path": self.schema} if self.schema else {}
@@ -144,10 +148,6 @@ class PgCoordination:
             if got:
                 self.leases.add(chat_id)
             return got
-
-    async def ring(self, chat_id: int) -> None:
-        """Ring whoever delivers the chat's outbox."""
-        await self._get_pool().execute("SELECT pg_notify($1, $2)", self.channel, str(chat_id))
 
     async def take_orphans(self, limit: int) -> list[int]:
         """Take over up to ``limit`` chats (with an open table or pending outbox) whose

@@ -31,7 +31,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 
 from bot import i18n
-from bot.deadlines import Deadlines
+from bot.deadlines import Timers
 from bot.delivery import Courier, Doorbell
 from bot.languages import Languages
 from bot.presses import Presses
@@ -237,7 +237,7 @@ async def pg_host(tmp_path: Path) -> AsyncIterator[tuple[Host, RecordingBot, str
         bot = RecordingBot()
         languages = Languages(db.storage, "en")
         doorbell = Doorbell()
-        tables = Tables(db.storage, languages, doorbell, Deadlines(), decision_timeout=60,
+        tables = Tables(db.storage, languages, doorbell, Timers(), decision_timeout=60,
                         bot_username="banco_bot")
         courier = Courier(bot, db.storage, doorbell, tables)  # type: ignore[arg-type]
         await courier.start()

@@ -20,10 +20,10 @@ from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, RecordingBot, buttons, t
 
 from bot import coordination
 from bot.coordination import Shared
-from bot.delivery import Doorbell
+from bot.delivery import Courier, Doorbell
 from bot.languages import Languages
 from bot.presses import Presses
-from bot.shared_ratelimit import PgBudget, RedisBudget, SharedWindowLimiter
+from bot.shared_ratelimit import PgBudget, RedisBudget, shared_limiter
 from bot.tables import Tables
 from storage.postgres import PostgresStorage
 from storage.postgres_coord import PgCoordination
@@ -51,7 +51,7 @@ class Worker:
     shared: Shared
     tables: Tables
     presses: Presses
-    courier: coordination.SharedCourier
+    courier: Courier
     timeouts: list[int]
     alive: bool = True
 
@@ -113,7 +113,7 @@ async def drained(*workers: Worker) -> None:
         await asyncio.sleep(0.02)
         live = [w for w in workers if w.alive]
         busy = any(not t.done() for w in live for t in (*w.courier.workers.values(),
-                                                      *w.courier.background))
+                                                      *w.shared.leases.background))
         if not busy and not await live[0].storage.pending_outbox():
             return
     raise AssertionError("the outbox did not drain")
@@ -258,6 +258,32 @@ async def test_a_deadline_claimed_by_a_dead_worker_passes_to_another(cluster: An
     assert time.time() < table.meta["due"] + 3
 
 
+async def test_workers_starting_together_on_a_new_schema_all_start() -> None:
+    # CREATE SCHEMA IF NOT EXISTS alone let all but one of them fail (a unique violation)
+    for _ in range(5):
+        schema = f"t_{uuid.uuid4().hex[:16]}"
+        starters = [PostgresStorage(PG_DSN, starting_grant=1000, daily_bonus=100,
+                                    schema=schema, max_connections=2) for _ in range(4)]
+        try:
+            outcomes = await asyncio.gather(*(s.open() for s in starters),
+                                            return_exceptions=True)
+            assert outcomes == [None] * 4
+            assert (await starters[3].wallet(chat_id=CHAT, user_id=ANN)).balance == 1000
+        finally:
+            for s in starters:
+                await s.close()
+            await drop_schema(schema)
+
+
+def test_workers_share_the_database_exactly_when_the_storage_is_postgresql() -> None:
+    assert coordination.shared_mode("postgresql://db/test", None)
+    assert coordination.shared_mode("Postgres://db/test", None)
+    assert not coordination.shared_mode("sqlite:///banco.db", None)
+    assert not coordination.shared_mode("postgres", None)  # a plain path: an SQLite file
+    assert not coordination.shared_mode("postgresql://db/test", False)
+    assert coordination.shared_mode("sqlite:///banco.db", True)
+
+
 async def test_shared_locks_and_leases_are_per_schema() -> None:
     a = PgCoordination(PG_DSN, "one")
     b = PgCoordination(PG_DSN, "two")
@@ -278,7 +304,7 @@ async def test_two_workers_together_keep_the_group_and_overall_budgets(kind: str
                                overall_max)
         return PgBudget(PG_DSN, schema, group_max, period, overall_max)
 
-    limiters = [SharedWindowLimiter(budget, 4, 1.5, overall_per_second=6) for _ in range(2)]
+    limiters = [shared_limiter(budget, 4, 1.5, overall_per_second=6) for _ in range(2)]
     for limiter in limiters:
         await limiter.initialize()
     done: list[tuple[float, int]] = []
@@ -341,8 +367,8 @@ async def test_a_language_chosen_on_one_worker_reaches_the_others(cluster: Any) 
     make, _, _ = cluster
     a, b = await make("a"), await make("b")
     now = [0.0]
-    langs_a = coordination.SharedLanguages(a.storage, "en", fresh=5, clock=lambda: now[0])
-    langs_b = coordination.SharedLanguages(b.storage, "en", fresh=5, clock=lambda: now[0])
+    langs_a = Languages(a.storage, "en", fresh=5, clock=lambda: now[0])
+    langs_b = Languages(b.storage, "en", fresh=5, clock=lambda: now[0])
     assert await langs_b.of(CHAT) == "en"
     await langs_a.choose(CHAT, "ru")
     now[0] = 4.9
