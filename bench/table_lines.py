@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.deadlines import Deadlines
+from bot.deadlines import Timers
 from bot.delivery import Doorbell
 from bot.drawing import SETTLE
 from bot.languages import Languages
@@ -68,7 +68,7 @@ async def play(game: str, coups: int, seed: int, lang: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         storage = SqliteStorage(Path(tmp) / "b.sqlite3", starting_grant=1000, daily_bonus=0)
         await storage.open()
-        tables = Tables(storage, Languages(storage, lang), Doorbell(), Deadlines(),
+        tables = Tables(storage, Languages(storage, lang), Doorbell(), Timers(),
                         decision_timeout=60, bot_username="banco_bot")
         await tables.open_table(CHAT, game, PLAYERS[0], lang, SETTINGS.get(game))
         engine = registry.engine(game)

@@ -32,7 +32,7 @@ from typing import Any
 
 from bot import drawing, i18n
 from bot.config import Settings
-from bot.deadlines import Deadlines
+from bot.deadlines import Timers
 from bot.delivery import Doorbell
 from bot.languages import Languages
 from bot.record import TableMeta, load
@@ -45,7 +45,6 @@ from storage.sqlite import SqliteStorage
 EXPORT_FORMAT = "banco-wallets"
 EXPORT_VERSION = 1
 OK, VIOLATION, USAGE = 0, 1, 2
-SQLITE_NAME = "banco.sqlite3"  # under DATA_DIR, as bot.config.Settings.storage_url has it
 
 
 def when(ts: float | None) -> str:
@@ -72,7 +71,7 @@ async def cmd_tables(storage: Storage, ins: Inspector, args: argparse.Namespace,
     rows: list[dict[str, Any]] = []
     for row in await ins.tables():
         table = load(TableRecord(chat_id=row.chat_id, game=row.game, state_json=row.state_json,
-                                 version=row.version, meta=json.loads(row.meta_json),
+                                 version=row.version, meta_json=row.meta_json,
                                  rev=row.rev))
         view = table.sight.view()
         rows.append({"chat": row.chat_id, "game": row.game, "phase": view.phase,
@@ -123,7 +122,7 @@ async def cmd_close(storage: Storage, ins: Inspector, args: argparse.Namespace,
                     settings: Settings) -> int:
     """/closetable from the command line."""
     languages = Languages(storage, settings.default_language)
-    tables = Tables(storage, languages, Doorbell(), Deadlines(),
+    tables = Tables(storage, languages, Doorbell(), Timers(),
                     decision_timeout=settings.decision_timeout, bot_username="")
     before = await storage.table_accounts(chat_id=args.chat)
     try:
@@ -205,16 +204,15 @@ async def cmd_import(storage: Storage, ins: Inspector, args: argparse.Namespace,
 async def cmd_backup(storage: Storage, ins: Inspector, args: argparse.Namespace,
                      settings: Settings) -> int:
     """An online, consistent copy of the SQLite file."""
-    inner = getattr(storage, "inner", storage)
-    if not isinstance(inner, SqliteStorage):
+    if not isinstance(storage, SqliteStorage):
         print("backup copies SQLite; for PostgreSQL use pg_dump", file=sys.stderr)
         return USAGE
     target = Path(args.file)
     if target.exists() and not args.force:
         print(f"{target} exists (--force replaces it)", file=sys.stderr)
         return USAGE
-    pages = await asyncio.to_thread(backup_sqlite, Path(inner.path), target)
-    print(f"backup of {inner.path} written to {target} ({pages} pages)")
+    pages = await asyncio.to_thread(backup_sqlite, Path(storage.path), target)
+    print(f"backup of {storage.path} written to {target} ({pages} pages)")
     return OK
 
 
@@ -278,8 +276,8 @@ async def run(argv: Sequence[str] | None = None) -> int:
     """Parse, open the storage, run one command, close."""
     args = parser().parse_args(argv)
     settings = Settings()
-    if not settings.database_url and not (settings.data_dir / SQLITE_NAME).exists():
-        print(f"no database at {settings.data_dir / SQLITE_NAME}: set DATA_DIR or DATABASE_URL"
+    if not settings.database_url and not settings.sqlite_path.exists():
+        print(f"no database at {settings.sqlite_path}: set DATA_DIR or DATABASE_URL"
               " as the bot has them", file=sys.stderr)
         return USAGE
     storage = open_storage(settings.storage_url, starting_grant=settings.starting_grant,

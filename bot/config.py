@@ -103,11 +103,16 @@ class Settings(BaseSettings):
         return self.webhook_url.rstrip("/") + self.webhook_path
 
     @property
+    def sqlite_path(self) -> Path:
+        """The SQLite file under DATA_DIR (the database without DATABASE_URL)."""
+        return self.data_dir / "banco.sqlite3"
+
+    @property
     def storage_url(self) -> str:
-        """DATABASE_URL, or an SQLite file under DATA_DIR."""
+        """DATABASE_URL, or the SQLite file under DATA_DIR."""
         if self.database_url:
             return self.database_url
-        return f"sqlite:///{(self.data_dir / 'banco.sqlite3').resolve()}"
+        return f"sqlite:///{self.sqlite_path.resolve()}"
 
     def api_base_url(self) -> str | None:
         """BOT_API_BASE_URL as PTB wants it: the token is appended after ``/bot``."""

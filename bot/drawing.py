@@ -9,6 +9,7 @@ writes with the step (see :mod:`bot.delivery`).
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from markupsafe import Markup
 from bot import i18n, render
 from bot.render import Keyboard
 from bot.specs import Sight, amount_field, collect_buttons, player_buttons
-from games.engine import Event, Settlement
+from games.engine import Event, Settlement, ShoeRevealed
 from storage.base import OutboxDraft
 
 GROUP = "group"
@@ -83,16 +84,25 @@ TIMED_OUT = "host:timed_out"
 
 
 def log_entry(event: Event) -> dict[str, Any]:
-    """A public event as the table record keeps it in the coup's log."""
+    """A public event as the table record keeps it in the coup's log. A revealed shoe's
+    line names nothing, and its proof is kept once, as the record's ``revealed`` (for
+    /verify): its entry keeps no data (a 52-card shoe's proof was half of a stud table's
+    record, written and serialized again with every step of the next hand)."""
+    if isinstance(event, ShoeRevealed):
+        return {"kind": event.kind, "data": {}}
     return {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
 
 
 # Log lines already drawn, by the log entry (the record's entries are never changed, and
 # the copy of the table a commit keeps holds the same ones) for a language and names: every
 # drawing of a table draws its whole coup log again, though only its last entries are new.
-# Each value holds its entry, so that no other entry can have its id while it is here.
-_LINES: dict[int, tuple[dict[str, Any], str, tuple[tuple[int, str], ...], Markup]] = {}
-_LINES_MAX = 8192
+# Each value holds its entry, so that no other entry can have its id while it is here. The
+# least recently drawn go first: a settled coup's entries, an idle table's. (When it was
+# emptied whole at 8,192 entries, 200 stud tables drew nearly half their lines anew.)
+_LINES: OrderedDict[int, tuple[dict[str, Any], str, tuple[tuple[int, str], ...], Markup]] = (
+    OrderedDict())
+_LINES_MAX = 16384
+"""About 25 entries a busy table (60 at most): room for some 600 tables at once, ~16 MB."""
 
 
 def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -> list[Markup]:
@@ -100,9 +110,11 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
     out = []
     who_is = tuple(names.items())
     for entry in log:
-        known = _LINES.get(id(entry))
+        key = id(entry)
+        known = _LINES.get(key)
         if known is not None and known[0] is entry and known[1] == lang \
                 and known[2] == who_is:
+            _LINES.move_to_end(key)
             out.append(known[3])
             continue
         data = entry.get("data") or {}
@@ -111,9 +123,10 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
             line = i18n.t(lang, "timed_out", names=who)
         else:
             line = i18n.event_text(lang, Event(kind=str(entry.get("kind")), data=data), names)
-        if len(_LINES) >= _LINES_MAX:
-            _LINES.clear()
-        _LINES[id(entry)] = (entry, lang, who_is, line)
+        _LINES[key] = (entry, lang, who_is, line)
+        _LINES.move_to_end(key)
+        if len(_LINES) > _LINES_MAX:
+            _LINES.popitem(last=False)
         out.append(line)
     return out
 

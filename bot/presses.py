@@ -27,15 +27,6 @@ from storage.base import InsufficientFunds, StaleVersion, Storage, StorageError,
 
 
 @dataclass
-class Prompt:
-    """A player pressed "type an amount" and may now reply with a number."""
-
-    kind: str
-    coup: int
-    expires: float
-
-
-@dataclass
 class Outcome:
     """What to tell the presser (a pop-up) after a button press; ``committed`` when his
     press changed the table, so a failed answer is repeated with the same true text."""
@@ -130,7 +121,9 @@ class Presses:
         asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup,
                             expires=now + int(self.tables.timeout_of(table.meta)))
         try:
-            await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}))
+            # asks are never drawn: the table message stays as it is
+            await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}),
+                                     redraw=False)
         except StorageError:
             return Outcome(i18n.t(lang, "stale"), refusal="stale")
         lo, hi = ask.spec.min, ask.spec.max
@@ -246,9 +239,14 @@ class Presses:
         """A group message from a player asked for an amount (his reply to the prompt, or
         "@bot 200"); a reply text or None. "@bot 200" without a prompt is the amount of the
         one amount action he may take now, if there is exactly one."""
-        prompt = await self._asked(chat_id, user_id)
+        try:
+            asked = await self.tables.load(chat_id)
+        except TableNotFound:
+            return None
+        # the player's ask, kept with the table (any worker may have taken the press)
+        prompt = asked.meta.asks.get(user_id)
         if prompt is None and mentioned:
-            prompt = await self._only_amount(chat_id, user_id)
+            prompt = self._only_amount(asked, user_id)
             if prompt is None:
                 lang = await self.languages.of(chat_id)
                 return i18n.t(lang, "amount_which", name=name, bot=self.tables.bot_username)
@@ -268,7 +266,7 @@ class Presses:
             except IllegalAction:
                 specs = []
             if table.state.coup != prompt.coup or not specs or table.meta.paused:
-                return Reason.WRONG_PHASE
+                return i18n.reason_text(lang, Reason.WRONG_PHASE)
             lo, hi = decoder.amount_bounds(specs)
             if amount < lo or amount > hi:
                 return i18n.t(lang, "amount_bounds", name=name, min=lo, max=hi)
@@ -287,27 +285,18 @@ class Presses:
                 return i18n.t(lang, "named", name=name, text=outcome.text)
             return None
 
-    async def _asked(self, chat_id: int, user_id: int) -> Prompt | None:
-        """The player's ask, kept with the table (any worker may have taken the press)."""
+    def _only_amount(self, table: Table, user_id: int) -> Ask | None:
+        """An ask for the one action with an amount the player may take now, if one."""
         try:
-            ask = (await self.tables.load(chat_id)).meta.asks.get(user_id)
-        except TableNotFound:
-            return None
-        return None if ask is None else Prompt(ask.kind, ask.coup, ask.expires)
-
-    async def _only_amount(self, chat_id: int, user_id: int) -> Prompt | None:
-        """A prompt for the one action with an amount the player may take now, if one."""
-        try:
-            table = await self.tables.load(chat_id)
             specs = table.sight.legal(user_id)
-        except (TableNotFound, IllegalAction):
+        except IllegalAction:
             return None
         kinds = {s.kind for s in specs if amount_field(table.engine, s.kind)
                  and s.kind not in render.HOST_FILLED and s.min is not None}
         if len(kinds) != 1:
             return None
-        return Prompt(kinds.pop(), table.state.coup,
-                      self.clock() + self.tables.timeout_of(table.meta))
+        return Ask(kind=kinds.pop(), coup=table.state.coup,
+                   expires=self.clock() + self.tables.timeout_of(table.meta))
 
     async def my_cards(self, chat_id: int, user_id: int) -> str:
         """The *My cards* pop-up: the presser's own hidden cards, nobody else's."""

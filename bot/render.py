@@ -7,6 +7,7 @@ and public events only; a player's direct message from his own view
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Iterable, Sequence
@@ -106,27 +107,14 @@ RECENT = 3
 """How many of the coup's last events the table message shows above its collapsed log."""
 
 
-# Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
-# step changes a seat or two, and the table message draws them all.
-_SEAT_LINES: dict[tuple[str, Any, bool], Markup] = {}
-_SEAT_LINES_MAX = 4096
-
-
 def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
     """One seat: turn marker, name, role, stack, stake, face-up cards, face-down cards as 🂠,
     status."""
     awaited = seat.player in view.awaiting
     try:
-        key = (lang, seat, awaited)
-        line = _SEAT_LINES.get(key)
-    except TypeError:  # a seat that is not a frozen view: drawn every time
+        return _drawn_seat_line(lang, seat, awaited)
+    except TypeError:  # a seat that is not a frozen view (unhashable): drawn every time
         return _seat_line(lang, seat, awaited)
-    if line is None:
-        line = _seat_line(lang, seat, awaited)
-        if len(_SEAT_LINES) >= _SEAT_LINES_MAX:
-            _SEAT_LINES.clear()
-        _SEAT_LINES[key] = line
-    return line
 
 
 def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
@@ -144,6 +132,11 @@ def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
     if seat.status:
         parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
     return Markup(" · ").join(parts)
+
+
+# Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
+# step changes a seat or two, and the table message draws them all.
+_drawn_seat_line = functools.lru_cache(maxsize=4096)(_seat_line)
 
 
 def info_lines(lang: str, info: dict[str, Any], names: dict[int, str],

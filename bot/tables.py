@@ -153,16 +153,16 @@ class Tables:
         chat_id = table.chat_id
         rec = table.rec
         if step is None:
-            meta_json = meta.model_dump(mode="json")
+            meta_json = meta.model_dump_json()
             try:
-                await self.storage.update_meta(chat_id=chat_id, meta=meta_json,
+                await self.storage.update_meta(chat_id=chat_id, meta_json=meta_json,
                                                expected_rev=rec.rev, outbox=drafts)
             except StorageError:
                 self.forget(chat_id)
                 raise
-            self.tables[chat_id] = Table(rec.model_copy(update={"meta": meta_json,
+            self.tables[chat_id] = Table(rec.model_copy(update={"meta_json": meta_json,
                                                                 "rev": rec.rev + 1}),
-                                         meta, table.engine, table.state)
+                                         meta, table.engine, table.state, table.cached_sight)
             if redraw or drafts:
                 self.doorbell.ring(chat_id, bool(drafts))
             return meta
@@ -188,13 +188,13 @@ class Tables:
         result_coup, new_drafts = self._step_drafts(lang, langs, table, step, sight, meta,
                                                     timed_out, prompts)
         drafts += new_drafts
-        meta_json = meta.model_dump(mode="json")  # with what the step changed in it
+        meta_json = meta.model_dump_json()  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:
             await self.storage.commit_step(
                 chat_id=chat_id, expected_version=table.state.version, state_json=state_json,
                 version=step.state.version, transfers=step.transfers, coup=result_coup,
-                deadline=deadline, meta=meta_json, outbox=drafts, expected_rev=rec.rev)
+                deadline=deadline, meta_json=meta_json, outbox=drafts, expected_rev=rec.rev)
         except StorageError:
             self.forget(chat_id)
             self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
@@ -202,7 +202,7 @@ class Tables:
         # committed: from here on nothing can lose the step
         self.tables[chat_id] = Table(rec.model_copy(update={
             "state_json": state_json, "version": step.state.version, "deadline": deadline,
-            "meta": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state, sight)
+            "meta_json": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state, sight)
         if not meta.paused:
             self.deadlines.schedule(chat_id, step.state.version, deadline, self.on_deadline)
         if meta.due is None:
@@ -274,13 +274,16 @@ class Tables:
                     and now_waiting <= before and not now_waiting & acted)
 
     @staticmethod
-    def _due_of(meta: TableMeta, due: float | None = None) -> float | None:
-        """When the decision under way times out (at ``due``, else the record's): never
-        before it was shown (None until then), never before a resume's grace ends."""
-        due = meta.due if due is None else due
-        if due is None:
+    def _due_of(meta: TableMeta) -> float | None:
+        """When the decision under way times out: never before it was shown (None until
+        then), never before a resume's grace ends."""
+        if meta.due is None:
             return None
-        return max(due, meta.grace_until or 0.0)
+        return max(meta.due, meta.grace_until or 0.0)
+
+    def _due_from_now(self, meta: TableMeta) -> float:
+        """When a decision whose clock started now would time out (see :meth:`_due_of`)."""
+        return max(self.clock() + self.timeout_of(meta), meta.grace_until or 0.0)
 
     def _due(self, table: Table) -> float | None:
         """When the table's deadline really falls (None: nobody is awaited, or the turn is
@@ -319,19 +322,17 @@ class Tables:
             if (meta.decision != decision or meta.due is not None or meta.paused
                     or not awaited or not awaited <= seen):
                 return
-            due = self.clock() + self.timeout_of(meta)
+            meta = meta.model_copy(update={"due": self.clock() + self.timeout_of(meta)})
+            real = self._due_from_now(meta)
             # drawn to within half a second before the deadline (never after it): the
             # table message stays; the date-time entity shows whole seconds anyway
-            real = self._due_of(meta, due) or due
             drawn = shown is not None and 0 <= real - shown < SHOWN_SLACK
-            meta = meta.model_copy(update={"due": due})
             try:
                 await self.commit(table, meta=meta, redraw=not drawn)
             except StorageError:
                 log.warning("the clock of chat %s was not started", chat_id)
                 return
-            self.deadlines.schedule(chat_id, table.state.version, self._due_of(
-                self.tables[chat_id].meta), self.on_deadline)
+            self.deadlines.schedule(chat_id, table.state.version, real, self.on_deadline)
 
     async def on_deadline(self, chat_id: int, version: int) -> None:
         """The deadline of step ``version`` passed: apply the engine's safe defaults."""
@@ -367,13 +368,13 @@ class Tables:
             return None
         lang = await self.languages.of(chat_id)
         meta = table.meta
-        due = None if meta.paused else self._due(table)
-        if due is None and not meta.paused and table.engine.awaiting(table.state):
+        due = None
+        if not meta.paused and table.engine.awaiting(table.state):
             # a turn nobody has been shown yet: its clock starts when this drawing is
             # delivered (turn_seen), so it shows the time left as from now. The drawing
             # after the clock's commit then reads the same (the deadline a few ms later,
             # the same seconds): one edit per turn, not one without the time and one with it
-            due = self._due_of(meta, self.clock() + self.timeout_of(meta))
+            due = self._due_of(meta) or self._due_from_now(meta)
         return drawing.table_render(lang, chat_id, table.sight, due,
                                     meta.coup_log, meta.names, decision=meta.decision,
                                     prompted=self._prompted(meta, table.sight))
@@ -466,7 +467,7 @@ class Tables:
                 rec = await self.storage.create_table(
                     chat_id=chat_id, game=game, settings=dict(settings or {}),
                     state_json=state.model_dump_json(), version=state.version,
-                    meta=meta.model_dump(mode="json"), outbox=[drawing.table_post(chat_id)])
+                    meta_json=meta.model_dump_json(), outbox=[drawing.table_post(chat_id)])
             except TableExists:
                 self.forget(chat_id)
                 rec = await self.storage.load_table(chat_id=chat_id)

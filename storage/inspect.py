@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .base import HOUSE, LedgerEntry, Storage
 from .booking import DRIFTING
+from .sqlite import _fetchall
 
 IMPORT_REASON = "import"
 """The ledger reason of chips an import booked (house -> wallet, or back)."""
@@ -231,10 +232,7 @@ class SqliteInspector(_Reads):
         self.storage = storage
 
     async def _all(self, sql: str, *args: Any) -> list[Any]:
-        def read(conn: sqlite3.Connection) -> list[Any]:
-            return conn.execute(sql, args).fetchall()
-
-        return cast(list[Any], await self.storage._run(read))
+        return cast(list[Any], await self.storage._run(_fetchall, sql, args))
 
     async def audit_by_chat(self) -> list[ChatAudit]:
         """Every chat's accounting (one read transaction: one snapshot)."""
@@ -250,7 +248,6 @@ class SqliteInspector(_Reads):
     async def import_wallets(self, *, chat_id: int, wallets: Sequence[WalletTotal],
                              overwrite: bool = False) -> ImportReport:
         """See :meth:`Inspector.import_wallets`."""
-        from .sqlite import _transaction
 
         def unit(conn: sqlite3.Connection) -> ImportReport:
             held = {int(u): int(b) for u, b in conn.execute(
@@ -281,7 +278,7 @@ class SqliteInspector(_Reads):
                              " WHERE chat_id = ? AND user_id = ?", (chips, chat_id, user))
             return report
 
-        return cast(ImportReport, await self.storage._run(_transaction, unit))
+        return cast(ImportReport, await self.storage._write(unit))
 
 
 def _audits(results: dict[str, list[Any]]) -> list[ChatAudit]:

@@ -72,6 +72,16 @@ async def test_the_amount_button_prompts_the_presser_and_his_reply_is_his_stake(
     assert await stake_of(host, player) == amount
 
 
+async def test_an_amount_typed_when_it_can_no_longer_be_taken_is_refused_in_words(
+        make_host: Any) -> None:  # noqa: F811
+    host, bot, player, spec = await at_a_stake(make_host)
+    await host.presses.press(CHAT, player, NAMES[player], ask_button(bot))
+    await host.tables.group_lost(CHAT)  # the table pauses: nothing may be staked now
+    refused = await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min))
+    assert refused == "You cannot do that now."
+    assert await stake_of(host, player) == 0
+
+
 async def test_at_bot_with_an_amount_takes_the_one_amount_action(make_host: Any) -> None:  # noqa: F811
     bot = RecordingBot()
     host = await make_host(bot)

@@ -18,17 +18,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from markupsafe import Markup
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, TimedOut
 
 from bot import i18n
 from bot.callbacks import ActionButton, decode
-from bot.deadlines import Deadlines
+from bot.deadlines import Timers
 from bot.delivery import Courier, Doorbell
 from bot.languages import Languages
 from bot.presses import Presses
 from bot.record import Ask, TableMeta
 from bot.tables import Tables
+from games.verify.check import compact
 from storage.base import StaleVersion
 from storage.sqlite import SqliteStorage
 
@@ -171,7 +173,7 @@ async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
         await storage.open()
         languages = Languages(storage, "en")
         doorbell = Doorbell()
-        tables = Tables(storage, languages, doorbell, Deadlines(), decision_timeout=60,
+        tables = Tables(storage, languages, doorbell, Timers(), decision_timeout=60,
                         bot_username="banco_bot")
         courier = Courier(bot, storage, doorbell, tables)  # type: ignore[arg-type]
         if deliver:
@@ -530,3 +532,23 @@ async def test_a_button_stays_good_while_its_decision_is_the_pressers(make_host:
         assert again.text.startswith("That button was for an earlier turn. Your move now: ")
     else:
         assert i18n.plain(again.text) == "It is not your turn."
+
+
+async def test_a_revealed_shoe_is_kept_once_with_the_table_and_its_line_still_shows(
+        make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    assert await host.tables.open_table(CHAT, "stud_poker", ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB):
+        await press(host, bot, player, ["join"])
+    await play_until_settled(host, bot, coups=2)
+    table = await host.tables.load(CHAT)
+    revealed = table.meta.revealed
+    assert revealed is not None and revealed["size"] == 52 and len(revealed["shown"]) >= 10
+    # the next hand's log opens with the shoe's line; its proof is not copied into it
+    stored = (await host.storage.load_table(chat_id=CHAT)).meta
+    assert stored["coup_log"][0] == {"kind": "shoe_revealed", "data": {}}
+    assert stored["revealed"] == revealed
+    assert "Shoe finished; /verify proves its cards" in table_message(bot).text
+    assert str(Markup("<pre>{}</pre>").format(compact(revealed))) in await host.tables.verify(CHAT)
