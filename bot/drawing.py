@@ -19,6 +19,7 @@ from markupsafe import Markup
 from bot import i18n, render
 from bot.render import Keyboard
 from bot.specs import Sight, amount_field, collect_buttons, player_buttons
+from games.cards import pretty_all
 from games.engine import Event, Settlement, ShoeRevealed
 from storage.base import OutboxDraft
 
@@ -188,9 +189,9 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                     and e.data.get("coup", e.data.get("hand")) == coup]
         later = [e for e in later if e not in earlier]
         out = [OutboxDraft(kind=DM, target=player, payload={"text": render.dm_text(
-            langs[player], None, render.event_lines(langs[player], mine, names),
-            game=sight.view().game, coup=coup), "markup": None})
-            for player, mine in _private(earlier)]
+            langs[player], None, lines, game=sight.view().game, coup=coup), "markup": None})
+            for player, mine in _private(earlier)
+            if (lines := _told(langs[player], mine, names, hand_shown=False))]
     else:
         out, later = [], list(earlier)
     awaited = list(sight.view().awaiting)
@@ -199,29 +200,44 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         if sight.private or p in prompts:
             mine_later.setdefault(p, [])
     for player, mine in mine_later.items():
-        lang = langs[player]
-        lines = render.event_lines(lang, mine, names)
+        lang, view = langs[player], sight.view(player)
+        lines = _told(lang, mine, names, hand_shown=bool(view.my_cards))
         markup = decision_keyboard(lang, chat_id, sight, player, decision, player in prompts)
+        if not (lines or markup or view.my_cards or view.my_info):
+            continue  # nothing to tell him: no DM that is a title alone
         payload: dict[str, Any] = {}
         if markup is not None:
             lines.append(i18n.t(lang, "decide_private"))
             payload["turn"] = sight.state.version if decision is None else decision
-        payload |= {"text": render.dm_text(lang, sight.view(player), lines),
+        payload |= {"text": render.dm_text(lang, view, lines),
                     "markup": markup_json(markup)}
         out.append(OutboxDraft(kind=DM, target=player, payload=payload))
     return out
 
 
 def _private(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:
-    """Each reader of private events, in order of first mention, with his events (less
-    those that only repeat his cards)."""
+    """Each reader of private events, in order of first mention, with his events."""
     readers: dict[int, list[Event]] = {}
     for e in events:
         for p in e.to or ():
-            mine = readers.setdefault(p, [])
-            if e.kind not in REPEATS:
-                mine.append(e)
+            readers.setdefault(p, []).append(e)
     return list(readers.items())
+
+
+def _told(lang: str, mine: Sequence[Event], names: dict[int, str], *,
+          hand_shown: bool) -> list[Markup]:
+    """A player's private events as DM lines, less those that only repeat his cards. Where
+    the DM shows no hand of his (``hand_shown`` false: a coup this step settled, or cards
+    he has since turned face up), the hand the step dealt him leads as the "Your cards"
+    line, or, where his events do not name the whole hand, those events tell it."""
+    rest = [e for e in mine if e.kind not in REPEATS]
+    hand = None if hand_shown else next(
+        (e.data["cards"] for e in reversed(mine)
+         if e.kind in REPEATS and isinstance(e.data.get("cards"), list)), None)
+    if hand is not None:
+        return [i18n.t(lang, "your_cards", cards=pretty_all(hand)),
+                *render.event_lines(lang, rest, names)]
+    return render.event_lines(lang, rest if hand_shown else mine, names)
 
 
 def group_message(chat_id: int, text: str,

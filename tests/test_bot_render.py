@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from poker_fixtures import stud_after_first_bet
+from test_twenty_one_rules import table as twenty_one_table
 
 from bot import drawing, i18n, render
 from bot.specs import Sight, amount_field, collect_buttons
-from games import registry
+from games import registry, twenty_one
 from games.cards import pretty
 from games.engine import Join, SeatView, Start, TableView, parse_action
 
@@ -154,6 +155,29 @@ def test_a_step_that_settles_and_deals_tells_each_coup_under_its_own_number() ->
                           for d in proofs)
     assert (1, "<b>Five-card stud · coup #2</b>") in heads
     assert (2, "<b>Five-card stud · coup #2</b>") in heads
+
+
+def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_player() -> None:
+    names, langs = {1: "Ann", 2: "Bob", 3: "Cid"}, {1: "en", 2: "ru", 3: "en"}
+
+    def dms(prefix: list[str]) -> dict[int, str]:
+        state = twenty_one_table({1: 100, 2: 100, 3: 100}, prefix)
+        state = twenty_one.ENGINE.apply(state, 2, twenty_one.Stake(amount=10)).state
+        step = twenty_one.ENGINE.apply(state, 3, twenty_one.Stake(amount=10))
+        return {d.target: str(d.payload["text"]) for d in drawing.direct_messages(
+            langs, -1, Sight(twenty_one.ENGINE, step.state), step.events, names)}
+
+    # the banker (Ann) is dealt 21: the coup settles in the step that dealt every hand
+    assert dms(["As", "5c", "Ah", "Kd", "6c", "Ts"]) == {
+        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>",
+        3: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♣ 6♣</b>",
+        1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>A♥ 10♠</b>"}
+    # Bob is dealt 21 and shows it at once: his cards are face up, and still his DM names them
+    assert dms(["As", "9c", "5h", "Kd", "7c", "6s", "Ts"]) == {
+        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>",
+        3: "<b>Twenty-one · coup #1</b>\nYour cards: <b>9♣ 7♣</b>\nYour total: 16\n"
+           "Your move at the table — choose here:",
+        1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♥ 6♠</b>\nYour total: 11"}
 
 
 def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:

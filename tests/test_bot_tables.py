@@ -476,7 +476,8 @@ async def test_each_player_reads_his_private_messages_in_his_own_language(
     assert ann and all(t.startswith(("<b>Twenty-one · coup #", "<b>Twenty-one</b>"))
                        for t in ann), ann
     assert "<b>Очко · кон №0" not in "".join(bob)
-    assert any("Ваши карты: <b>" in t for t in bob)
+    assert any("Ваши карты: <b>" in t for t in bob), bob
+    assert all("\n" in t for t in bob + ann), (bob, ann)  # no DM is its title alone
 
 
 async def test_a_turn_clock_starts_when_the_turn_reaches_the_player(make_host: Any) -> None:
