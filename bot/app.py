@@ -112,8 +112,9 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     # several workers on one PostgreSQL: locks, deadlines and delivery in the database
     shared = await coordination.open_shared(settings.storage_url, settings.shared)
     app.bot_data["shared"] = shared
-    languages = (Languages(storage, settings.default_language) if shared is None
-                 else shared.languages(storage, settings.default_language))
+    # another worker may change a chat's language: with several, one is re-read now and then
+    languages = Languages(storage, settings.default_language,
+                          fresh=None if shared is None else coordination.LANGUAGES_FRESH)
     tables = Tables(storage, languages, doorbell,
                     Timers() if shared is None else shared.deadlines,
                     decision_timeout=settings.decision_timeout,
@@ -122,8 +123,9 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     limiter = app.bot.rate_limiter
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
-    courier = (Courier(app.bot, storage, doorbell, tables, pace, hooks) if shared is None
-               else shared.courier(app.bot, storage, doorbell, tables, pace, hooks))
+    # with several workers, each delivers the chats whose lease it holds
+    courier = Courier(app.bot, storage, doorbell, tables, pace, hooks,
+                      None if shared is None else shared.leases)
     app.bot_data["services"] = Services(storage=storage, languages=languages, tables=tables,
                                         presses=Presses(tables, storage, languages),
                                         courier=courier, daily_bonus=settings.daily_bonus)

@@ -27,17 +27,11 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
-from telegram import Bot
-
 from bot.background import Background
 from bot.deadlines import Expired
-from bot.delivery import Courier, Doorbell, TableSide
-from bot.hooks import Hooks
-from bot.languages import Languages
-from bot.pace import Pace
+from bot.delivery import Courier
 from bot.ratelimit import GroupWindowLimiter
 from bot.shared_ratelimit import Budget, PgBudget, RedisBudget, shared_limiter
-from storage.base import Storage
 from storage.factory import is_postgres, postgres_target
 
 if TYPE_CHECKING:  # asyncpg is imported only in shared mode: one process starts as before
@@ -237,15 +231,6 @@ class Shared:
         self.chat_locks = ChatLocks(coord)
         self.deadlines = PolledDeadlines(coord)
         self.leases = ChatLeases(coord)
-
-    def languages(self, storage: Storage, default: str) -> Languages:
-        """The chat languages, re-read now and then (another worker may change one)."""
-        return Languages(storage, default, fresh=LANGUAGES_FRESH)
-
-    def courier(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide,
-                pace: Pace | None, hooks: Hooks | None) -> Courier:
-        """The courier that delivers the chats whose lease this worker holds."""
-        return Courier(bot, storage, doorbell, tables, pace, hooks, self.leases)
 
     async def close(self) -> None:
         """Stop polling and disconnect (every lock, claim and lease of the worker ends)."""

@@ -82,6 +82,11 @@ async def refresh(inspector: Inspector, clock: Callable[[], float] = time.time) 
         TABLES.labels(game).set(counts.get(game, 0))
 
 
+WRITE_REFUSALS: dict[type[Exception], str] = {
+    StaleVersion: "stale", InsufficientFunds: "funds", TableNotFound: "no_table"}
+"""What storage raises when it refuses a table write, each with its ``reason`` label."""
+
+
 class TimedStorage:
     """The storage, with every table write timed and counted; everything else passes through.
 
@@ -98,14 +103,9 @@ class TimedStorage:
         start = time.perf_counter()
         try:
             return await call()
-        except StaleVersion:
-            COMMIT_REFUSED.labels("stale").inc()
-            raise
-        except InsufficientFunds:
-            COMMIT_REFUSED.labels("funds").inc()
-            raise
-        except TableNotFound:
-            COMMIT_REFUSED.labels("no_table").inc()
+        except tuple(WRITE_REFUSALS) as exc:
+            COMMIT_REFUSED.labels(next(label for cls, label in WRITE_REFUSALS.items()
+                                       if isinstance(exc, cls))).inc()
             raise
         finally:
             COMMIT_SECONDS.labels(op).observe(time.perf_counter() - start)

@@ -92,8 +92,8 @@ async def cluster() -> AsyncIterator[Any]:
             if after.version != before:
                 timeouts.append(before)
 
-        courier = shared.courier(Tagged(bot, name, calls), storage,  # type: ignore[arg-type]
-                                 doorbell, tables, None, None)
+        courier = Courier(Tagged(bot, name, calls), storage,  # type: ignore[arg-type]
+                          doorbell, tables, leases=shared.leases)
         shared.deadlines.start(counted)
         await courier.start()
         worker = Worker(name, storage, shared, tables, Presses(tables, storage, languages),
