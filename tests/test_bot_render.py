@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 from poker_fixtures import stud_after_first_bet
+from test_chemin_de_fer_rules import shoe_of as chemin_shoe
+from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
 from bot import drawing, i18n, render
 from bot.specs import Sight, amount_field, collect_buttons
-from games import registry, twenty_one
+from games import chemin_de_fer, registry, twenty_one
 from games.cards import pretty
 from games.engine import Join, SeatView, Start, TableView, parse_action
 
@@ -158,6 +160,8 @@ def test_a_step_that_settles_and_deals_tells_each_coup_under_its_own_number() ->
 
 
 def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_player() -> None:
+    # each DM once said its title alone: the dealt cards were dropped as repeats of a
+    # "Your cards" line that the settled (or face-up) hand never drew
     names, langs = {1: "Ann", 2: "Bob", 3: "Cid"}, {1: "en", 2: "ru", 3: "en"}
 
     def dms(prefix: list[str]) -> dict[int, str]:
@@ -178,6 +182,14 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
         3: "<b>Twenty-one · coup #1</b>\nYour cards: <b>9♣ 7♣</b>\nYour total: 16\n"
            "Your move at the table — choose here:",
         1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♥ 6♠</b>\nYour total: 11"}
+    # chemin de fer: the punters' 8 and the banker's 9 are naturals, settled at the deal
+    state = chemin_staking(chemin_shoe("4d", "5h", "4h", "4s"), bank=100)
+    step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
+    assert {d.target: str(d.payload["text"]) for d in drawing.direct_messages(
+        {p: "en" for p in range(1, 5)}, -1, Sight(chemin_de_fer.ENGINE, step.state),
+        step.events, {1: "Ann", 2: "Bob", 3: "Cid", 4: "Dan"})} == {
+        4: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>4♦ 4♥</b>",
+        1: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>5♥ 4♠</b>"}
 
 
 def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:
