@@ -13,8 +13,9 @@ built on :class:`storage.postgres_coord.PgCoordination`:
   ``FOR UPDATE SKIP LOCKED``; the timeout runs under the chat lock and applies only if
   the decision is still the one that timed out, so a deadline fires exactly once.
 * :class:`ChatLeases`: the courier delivers a chat's outbox only while this worker holds
-  the chat's lease, in order; a step committed elsewhere rings the holder; a dead worker's chats are
-  taken over by a sweep (the live table message id is read from the outbox rows).
+  the chat's lease, in order; a step committed elsewhere rings the holder; a dead
+  worker's chats are taken over by a sweep (the live table message id is read from the
+  outbox rows).
 """
 
 from __future__ import annotations

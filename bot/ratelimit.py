@@ -181,7 +181,7 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
 
     async def process_request(
         self,
-        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        callback: Call,
         args: Any,
         kwargs: dict[str, Any],
         endpoint: str,

@@ -322,8 +322,9 @@ class Tables:
             if (meta.decision != decision or meta.due is not None or meta.paused
                     or not awaited or not awaited <= seen):
                 return
-            meta = meta.model_copy(update={"due": self.clock() + self.timeout_of(meta)})
-            real = self._due_from_now(meta)
+            due = self.clock() + self.timeout_of(meta)
+            meta = meta.model_copy(update={"due": due})
+            real = self._due_of(meta) or due  # with a resume's grace
             # drawn to within half a second before the deadline (never after it): the
             # table message stays; the date-time entity shows whole seconds anyway
             drawn = shown is not None and 0 <= real - shown < SHOWN_SLACK
