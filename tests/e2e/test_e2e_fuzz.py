@@ -21,6 +21,8 @@ from harness import DEFAULT, BotProcess, Game, Player, chips, decode_action, pha
 from test_e2e_faults import assert_answered_once, open_table, prefer
 
 from bot import i18n
+from bot.decoder import parse_amount
+from bot.handlers import clean
 from sandbox.client import SandboxError
 from sandbox.state import bot_user
 
@@ -34,6 +36,14 @@ UNKNOWN_KINDS = ["zzz", "Stake", "stake ", "__init__", "a" * 24, "", "a|b"]
 # arguments no renderer writes (a real kind with one of these is still a forgery)
 BAD_ARGS = ["-5", "-0", "9999999999999", "99999999999999999999", "1e9", " 5", "c-1", "c999",
             "s999999", "k999", "k-1", "5|leave|k999", "\ud800", "\udfff\ud800", "x" * 40]
+
+
+def _a_real_amount(text: str) -> bool:
+    """Whether the bot reads ``text`` in a group as "@bot N", an amount (bot.handlers)."""
+    mention = "@banco_bot"
+    cleaned = clean(text)
+    return mention in cleaned.lower() and parse_amount(
+        cleaned.lower().replace(mention, " ")) is not None
 
 
 class Fuzzer:
@@ -137,8 +147,10 @@ class Fuzzer:
         ])
         private = rng.random() < 0.25
         sender = self._user(game)
-        if sender["id"] == game.players[0].id:
-            sender = STRANGER  # the admin could legitimately close the table
+        if sender["id"] == game.players[0].id or _a_real_amount(text):
+            # the admin could legitimately close the table, and a seated player's
+            # "@banco_bot 50" is his real stake when he may stake
+            sender = STRANGER
         chat = {"id": sender["id"], "type": "private", "first_name": "X"} if private \
             else self._chat(game)
         table = self.tables.get(game.chat_id)
