@@ -216,6 +216,10 @@ class Courier:
         self.unsent.add(chat_id)
         self._wake(chat_id)
 
+    def _delivers(self, chat_id: int) -> bool:
+        """Whether this process delivers the chat now (always, without leases)."""
+        return self.leases is None or self.leases.holds(chat_id)
+
     def idle(self, chat_id: int) -> bool:
         """Whether nothing of the chat is being sent."""
         worker = self.workers.get(chat_id)
@@ -225,7 +229,8 @@ class Courier:
     def _wake(self, chat_id: int) -> None:
         if self.stopping or chat_id in self.lost:
             return
-        if self.leases is not None and not self.leases.holds(chat_id):
+        if not self._delivers(chat_id):
+            assert self.leases is not None
             self.leases.ask(chat_id)
             return
         task = self.workers.get(chat_id)
@@ -262,10 +267,14 @@ class Courier:
                             self._queue_dm(item)
                     for item in items:
                         if item.kind != DM:
+                            if not self._delivers(chat_id):
+                                return  # the lease went (its connection died): not ours now
                             await self._deliver(item)
                     if len(items) == BATCH:
                         self.unsent.add(chat_id)
                         continue
+                if not self._delivers(chat_id):
+                    return
                 await self._edit_table(chat_id)
                 if chat_id not in self.again or self.stopping:
                     return
