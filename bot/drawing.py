@@ -173,8 +173,9 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                     prompts: frozenset[int] = frozenset(), decision: int | None = None
                     ) -> list[OutboxDraft]:
     """Each reader's private events with his cards, in his own language (``langs``); every
-    awaited player of ``prompts`` (and, in a private step, every awaited player) also gets
-    his turn with his decision keyboard (with his cards, or on its own): such a DM carries
+    awaited player of ``prompts`` (the host's choice: in a private step every awaited
+    player, when his decision is new or its buttons changed) also gets his turn with his
+    decision keyboard (with his cards, or on its own): such a DM carries
     ``turn`` (the decision), so that its delivery starts his clock. What a player was told
     about a coup this step settled comes first, under that coup's number, before what he is
     dealt for the next."""
@@ -197,7 +198,7 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
     awaited = list(sight.view().awaiting)
     mine_later = dict(_private(later))
     for p in awaited:
-        if sight.private or p in prompts:
+        if p in prompts:
             mine_later.setdefault(p, [])
     for player, mine in mine_later.items():
         lang, view = langs[player], sight.view(player)

@@ -196,7 +196,8 @@ class Presses:
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
         try:
-            await self.tables.commit(table, step, actor=user_id)
+            await self.tables.commit(table, step, actor=user_id,
+                                     decided=action.kind not in render.UTILITIES)
         except StaleVersion:
             return Outcome(i18n.t(lang, "stale"), refusal="stale")
         except TableNotFound:  # closed meanwhile (python -m bot.admin close)

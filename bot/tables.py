@@ -141,11 +141,13 @@ class Tables:
     async def commit(self, table: Table, step: Step[Any] | None = None, *,
                      meta: TableMeta | None = None, outbox: Sequence[OutboxDraft] = (),
                      timed_out: Sequence[int] = (), actor: int | None = None,
-                     redraw: bool = True) -> TableMeta:
+                     decided: bool = True, redraw: bool = True) -> TableMeta:
         """Commit an engine step (or, without one, a change of the record alone) with what
         it must send; raises StaleVersion or InsufficientFunds, and then nothing happened.
-        ``redraw=False``: a change of the record the table message already shows (the
-        courier is rung only for what it must send)."""
+        ``decided=False``: the actor's action answers no decision (a utility such as
+        *Leave*): an awaited actor goes on with the decision he has, its buttons and its
+        clock. ``redraw=False``: a change of the record the table message already shows
+        (the courier is rung only for what it must send)."""
         # a shallow copy: nothing below changes a field of the record in place (a changed
         # field gets a new value), so the committed table's record is never touched
         meta = (meta or table.meta).model_copy()
@@ -172,7 +174,8 @@ class Tables:
             if actor in meta.asks or not same:
                 meta.asks = {p: a for p, a in meta.asks.items() if same and p != actor}
         lang = await self.languages.of(chat_id)
-        fresh = self._new_decision(table, step.state, {actor, *timed_out})
+        fresh = self._new_decision(table, step.state,
+                                   {actor, *timed_out} if decided else set(timed_out))
         if fresh:
             # a new decision: its clock starts once every awaited player has been shown it
             meta.decision, meta.due = step.state.version, None
@@ -612,8 +615,9 @@ def cut_how(lang: str, r: dict[str, Any], names: dict[int, str]) -> str:
 
 
 def _offer(sight: Sight, player: int) -> tuple[Any, ...]:
-    """What a player's buttons offer him (his legal actions), to tell when they change."""
+    """What a player's decision offers him (his legal actions but the utilities, which do
+    not make a decision), to tell when it changes."""
     try:
-        return sight.legal(player)
+        return tuple(s for s in sight.legal(player) if s.kind not in render.UTILITIES)
     except IllegalAction:
         return ()

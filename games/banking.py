@@ -163,8 +163,12 @@ def apply_on_fork(state: S, player: PlayerId, action: Action, rng: random.Random
     """Apply ``action`` through ``dispatch`` on a :func:`fork` of ``state``; the input is untouched.
 
     The player's own accepted action resets his consecutive timeouts (docs/rules.md §0
-    "Timeouts"), and the version goes up by exactly one.
+    "Timeouts"), and the version goes up by exactly one. *Leave* from a seat that is
+    already leaving changes nothing the rules care about: it is refused, never a step.
     """
+    if action.kind == "leave" and any(x.player == player and x.leaving
+                                      for x in _seats(state)):
+        raise IllegalAction(Reason.ALREADY_LEAVING)
     ctx = Ctx(fork(state), rng)
     dispatch(ctx, player, action)
     return _finish(ctx, state, reset=player)

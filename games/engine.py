@@ -66,6 +66,7 @@ class Reason(StrEnum):
     NO_OPENERS = "no_openers"
     BAD_DISCARD = "bad_discard"
     IN_COUP = "in_coup"
+    ALREADY_LEAVING = "already_leaving"
 
 
 class GameError(Exception):

@@ -145,6 +145,7 @@ REASONS: dict[Reason, str] = {
     Reason.NO_OPENERS: "You need jacks or better to open.",
     Reason.BAD_DISCARD: "That discard is not allowed.",
     Reason.IN_COUP: "Not during a coup; wait until it is settled.",
+    Reason.ALREADY_LEAVING: "You are already leaving after this coup.",
 }
 
 ACTIONS: dict[str, str] = {

@@ -145,6 +145,7 @@ REASONS: dict[Reason, str] = {
     Reason.NO_OPENERS: "Для открытия нужна пара валетов или лучше.",
     Reason.BAD_DISCARD: "Такой сброс невозможен.",
     Reason.IN_COUP: "Не во время кона; дождитесь расчёта.",
+    Reason.ALREADY_LEAVING: "Вы уже встаёте из-за стола после этого кона.",
 }
 
 ACTIONS: dict[str, str] = {

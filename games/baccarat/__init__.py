@@ -140,7 +140,7 @@ class BaccaratEngine:
         if seat is None:
             return [ActionSpec(kind="join", min=0)] if len(state.seats) < self.max_players \
                 else []
-        out = [ActionSpec(kind="leave")]
+        out = [ActionSpec(kind="leave")] if not seat.leaving else []
         waited = player in self.awaiting(state)
         min_bank, min_stake = state.settings.min_bank, state.settings.min_stake
         if state.phase == IDLE and len(state.seats) >= self.min_players:

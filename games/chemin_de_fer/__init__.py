@@ -167,7 +167,7 @@ class CheminDeFer:
                 return [ActionSpec(kind="join", min=0)]
             return []
         seat = seat_of(state, player)
-        specs = [ActionSpec(kind="leave")]
+        specs = [ActionSpec(kind="leave")] if not seat.leaving else []
         phase = state.phase
         if phase == IDLE and len(state.seats) >= self.min_players:
             specs.append(ActionSpec(kind="start"))
