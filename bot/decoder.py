@@ -16,7 +16,7 @@ from typing import Any
 
 from bot import i18n
 from bot.callbacks import ActionButton
-from bot.render import HOST_FILLED
+from bot.render import HOST_FILLED, amounts_for
 from bot.specs import (
     Sight,
     amount_field,
@@ -33,6 +33,11 @@ MAX_AMOUNT = 10**12
 
 class Forged(Exception):
     """The press could not have come from a button we drew."""
+
+
+class NotOffered(Forged):
+    """An amount no button of the presser's offers now: forged, or drawn for an earlier
+    state of the decision (the group's table may lag behind); refused either way."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +70,10 @@ def _own_cards(spec: ActionSpec) -> bool:
 
 
 def decode_press(sight: Sight, player: int, button: ActionButton, spec: ActionSpec,
-                 private: bool) -> Decoded:
+                 private: bool, typed: bool = False) -> Decoded:
     """What ``button`` asks of ``spec`` (the presser's legal action of that kind) in the
-    state ``sight`` shows; raises :class:`Forged` when no button of ours carries that data."""
+    state ``sight`` shows; raises :class:`Forged` when no button of ours carries that data.
+    ``typed``: the amount was typed (any in the spec's range), not a button's preset."""
     b = button
     engine = sight.engine
     if _own_cards(spec):
@@ -91,13 +97,15 @@ def decode_press(sight: Sight, player: int, button: ActionButton, spec: ActionSp
             raise Forged("no amount to type for this action")
         return AskAmount(spec)
     data: dict[str, Any] = {"kind": b.kind}
+    # a private keyboard is drawn from the presser's own actions, the group's from the union
+    # of everybody's: what a choice's index and an amount button's preset are read against
+    drawn = (player_buttons(sight, player) if private else collect_buttons(sight)
+             ).kinds.get(b.kind, []) if b.choice is not None or (
+                 b.amount is not None and not typed) else []
     if b.choice is not None:
         if not spec.choices or b.kind in HOST_FILLED:
             raise Forged("no choices for this action")
-        # a private keyboard indexes the presser's own choices, the group's the union of
-        # everybody's (what each keyboard was drawn from)
-        buttons = player_buttons(sight, player) if private else collect_buttons(sight)
-        choices = union_choices(buttons.kinds.get(b.kind, []))
+        choices = union_choices(drawn)
         if b.choice >= len(choices):
             raise Forged("choice out of range")
         data.update(choice_data(engine, b.kind, choices[b.choice]))
@@ -105,6 +113,8 @@ def decode_press(sight: Sight, player: int, button: ActionButton, spec: ActionSp
         if field is None or b.kind in HOST_FILLED or (spec.min is None and spec.max is None
                                                       and not spec.presets):
             raise Forged("no amount for this action")
+        if not typed and b.amount not in amounts_for(drawn)[0]:
+            raise NotOffered("no button offers this amount now")
         data[field] = b.amount
     elif b.choice is not None and field is not None:
         raise Forged("this choice comes with an amount")

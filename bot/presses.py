@@ -9,6 +9,7 @@ pop-up and changes nothing. An accepted press is committed through
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ from markupsafe import Markup
 
 from bot import decoder, drawing, i18n, render
 from bot.callbacks import ActionButton
-from bot.decoder import Act, AskAmount, Forged, PickCards
+from bot.decoder import Act, AskAmount, Forged, NotOffered, PickCards
 from bot.languages import Languages
 from bot.record import Ask, Table
 from bot.render import Keyboard
@@ -72,6 +73,8 @@ class Presses:
                 why = i18n.t(lang, "stale_coup", coup=button.coup, now=state.coup) if (
                     button.coup and state.coup) else i18n.t(lang, "stale")
                 return Outcome(self._now(table, user_id, lang, why), refusal="stale_coup")
+            if button.version > table.meta.decision:  # no button of ours carries a later one
+                return Outcome(i18n.t(lang, "forged"), refusal="forged")
             if user_id in table.sight.view().awaiting and button.version != table.meta.decision:
                 return Outcome(self._now(table, user_id, lang, i18n.t(lang, "stale_turn")),
                                refusal="stale_turn")
@@ -85,6 +88,9 @@ class Presses:
                 return self._refusal(table, user_id, button, lang)
             try:
                 decoded = decoder.decode_press(table.sight, user_id, button, specs[0], private)
+            except NotOffered:
+                return Outcome(self._now(table, user_id, lang, i18n.t(lang, "stale")),
+                               refusal="stale_amount")
             except Forged:
                 return Outcome(i18n.t(lang, "forged"), refusal="forged")
             if isinstance(decoded, AskAmount):
@@ -103,7 +109,7 @@ class Presses:
             w = await self.storage.wallet(chat_id=table.chat_id, user_id=user_id, name=name)
             if w.balance <= 0:
                 return Outcome(i18n.t(lang, "wallet_low"), alert=True, refusal="wallet_low")
-            return Join(name=name[:64] or str(user_id), buy_in=w.balance)
+            return Join(name=seat_name(name, user_id), buy_in=w.balance)
         # docs/rules.md §0.4: a cut's depth is the cutter's own (a preset or a typed amount,
         # like any amount); the host never draws it
         try:
@@ -157,7 +163,7 @@ class Presses:
                                                  table.meta.decision, prompted=True)
             if keyboard is None or not keyboard.inline_keyboard:
                 return why
-            labels = ", ".join(b.text for b in keyboard.inline_keyboard[0])
+            labels = ", ".join(b.text for row in keyboard.inline_keyboard for b in row)
             return f"{why} {i18n.t(lang, 'now_yours', labels=labels)}"
         names = render.names_of(view)
         if view.awaiting:
@@ -274,7 +280,7 @@ class Presses:
             try:
                 decoded = decoder.decode_press(table.sight, user_id, ActionButton(
                     chat_id, table.state.coup, table.meta.decision, prompt.kind, amount=amount),
-                    specs[0], False)
+                    specs[0], False, typed=True)
                 action = await self._action(table, user_id, name, decoded, lang) if isinstance(
                     decoded, Act) else Outcome(i18n.t(lang, "forged"), refusal="forged")
             except Forged:
@@ -333,3 +339,12 @@ class Presses:
             return None
         lines = [i18n.t(lang, "decide_private")] if markup is not None else []
         return render.dm_text(lang, view, lines), markup
+
+
+def seat_name(name: str, user_id: int) -> str:
+    """The name a player sits down with: his Telegram name with its runs of white space made
+    one space, at most 64 characters; his id where nothing of it would show (empty, blanks,
+    invisible format characters), so that no text names him with nothing."""
+    name = " ".join(name.split())[:64]
+    visible = any(unicodedata.category(c)[0] not in "CZ" for c in name)
+    return name if visible else str(user_id)

@@ -9,10 +9,12 @@ move" DM again.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from typing import Any
 
 import pytest
+from test_bot_amounts import at_a_stake, stake_of
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
     BOB,
@@ -24,9 +26,12 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     buttons,
     make_host,
     press,
+    private_keyboard,
+    seat_three,
     table_message,
 )
 
+from bot.presses import seat_name
 from games import cards
 from games.engine import IllegalAction, Leave
 
@@ -88,3 +93,56 @@ async def test_leave_pressed_fifty_times_on_an_awaited_seat_is_one_step_and_no_n
     assert new == {ANN: [], BOB: [], CID: []}
     # Leave is offered to him no more (the group's button stays: the others may leave)
     assert all(x.kind != "leave" for x in after.sight.legal(player))
+
+
+async def test_a_button_naming_a_later_decision_than_any_drawn_is_refused_as_forged(
+        make_host: Any) -> None:  # noqa: F811
+    # seen in the fuzz run: a|-204|1|9999999999999|leave| was accepted as Leave
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    table = await host.tables.load(CHAT)
+    leave = next(b for b in buttons(table_message(bot)) if b.kind == "leave")
+    forged = dataclasses.replace(leave, version=9999999999999)
+    outcome = await host.presses.press(CHAT, BOB, "Bob", forged)
+    assert (outcome.text, outcome.committed) == ("This button is not valid.", False)
+    assert (await host.tables.load(CHAT)).state.version == table.state.version
+    # the button as drawn still works
+    assert (await host.presses.press(CHAT, BOB, "Bob", leave)).text == "🚪 Leave"
+
+
+async def test_an_amount_no_button_offers_is_refused_and_a_drawn_one_taken(
+        make_host: Any) -> None:  # noqa: F811
+    # seen in the fuzz run: a stake button of 36 accepted where the keyboard offered 1 and 18
+    host, bot, player, spec = await at_a_stake(make_host)
+    drawn = [b for b in private_keyboard(bot, player) if b.kind == "stake" and b.amount]
+    presets = sorted(b.amount for b in drawn if b.amount is not None)
+    between = next(a for a in range(spec.min or 1, (spec.max or 1) + 1) if a not in presets)
+    table = await host.tables.load(CHAT)
+    forged = dataclasses.replace(drawn[0], amount=between)
+    outcome = await host.presses.press(CHAT, player, NAMES[player], forged, True)
+    labels = ", ".join(["Stake " + str(presets[0]), *map(str, presets[1:]), "✏️ amount"])
+    assert (outcome.text, outcome.committed) == (
+        f"This button is out of date. Your move now: Pass, {labels}, 🚪 Leave.", False)
+    assert (await host.tables.load(CHAT)).state.version == table.state.version
+    # an amount typed in his reply is any in the range, the one no button offers included
+    assert await host.presses.press(CHAT, player, NAMES[player], next(
+        b for b in private_keyboard(bot, player) if b.ask), True)
+    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(between)) is None
+    assert await stake_of(host, player) == between
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\u200b\u2063", "\u202e\u200d \u00a0"])
+async def test_a_player_whose_name_shows_nothing_sits_down_under_his_id(
+        name: str, make_host: Any) -> None:  # noqa: F811
+    # seen in the fuzz run: a Leave answered "🚪 Встать · теперь ход:    "
+    bot = RecordingBot()
+    host = await make_host(bot)
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await host.idle()
+    join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
+    assert (await host.presses.press(CHAT, 7, name, join)).text == "🪑 Join"
+    assert (await host.presses.press(CHAT, ANN, "Ann", join)).text == "🪑 Join"
+    table = await host.tables.load(CHAT)
+    assert [s.name for s in table.sight.view().seats] == ["7", "Ann"]
+    assert seat_name("  Anna \n Maria ", 7) == "Anna Maria"
