@@ -379,7 +379,8 @@ async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEF
         if chat_id is None:
             return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
         name = clean(user.full_name)
-        return await svc.presses.press(chat_id, user.id, name, button, private), chat_id
+        return await svc.presses.press(chat_id, user.id, name, button, private,
+                                       key=query.id), chat_id
     if chat_id is None:
         return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
     if isinstance(button, MyCards):
@@ -410,7 +411,7 @@ async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if mentioned:
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
     answer_text = await svc.presses.typed_amount(
-        chat.id, user.id, clean(user.full_name), text, mentioned)
+        chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
     if answer_text:
         await reply(update, answer_text)
 

@@ -26,6 +26,10 @@ from bot.tables import Tables
 from games.engine import Action, IllegalAction, Join, Reason, parse_action
 from storage.base import InsufficientFunds, StaleVersion, Storage, StorageError, TableNotFound
 
+MAX_DONE = 32
+"""Updates that made a step kept per table (:attr:`bot.record.TableMeta.done`): far more
+than can be in flight again when a worker dies."""
+
 
 @dataclass
 class Outcome:
@@ -55,8 +59,10 @@ class Presses:
         self.clock = clock
 
     async def press(self, chat_id: int, user_id: int, name: str,
-                    button: ActionButton, private: bool = False) -> Outcome:
-        """A table button: validate table/coup/version, decode strictly, apply, commit."""
+                    button: ActionButton, private: bool = False, key: str = "") -> Outcome:
+        """A table button: validate table/coup/version, decode strictly, apply, commit.
+        ``key``: the press's callback query id; a press the table already took (delivered
+        again) is answered as done, and not applied again."""
         lang = await self.languages.of(chat_id)
         if button.chat_id != chat_id:
             return Outcome(i18n.t(lang, "other_table"), refusal="other_table")
@@ -65,6 +71,9 @@ class Presses:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
                 return Outcome(i18n.t(lang, "no_table"), refusal="no_table")
+            if key and key in table.meta.done:
+                return Outcome(self._next(chat_id, user_id, table.meta.done[key], lang),
+                               committed=True)
             if table.meta.paused:
                 return Outcome(i18n.t(lang, "table_paused"), refusal="table_paused")
             state = table.state
@@ -100,7 +109,7 @@ class Presses:
             action = await self._action(table, user_id, name, decoded, lang)
             if isinstance(action, Outcome):
                 return action
-            return await self._apply(table, user_id, action, lang)
+            return await self._apply(table, user_id, action, lang, key)
 
     async def _action(self, table: Table, user_id: int, name: str, decoded: Act,
                       lang: str) -> Action | Outcome:
@@ -196,13 +205,19 @@ class Presses:
             return Reason.NOT_YOUR_TURN
         return Reason.WRONG_PHASE
 
-    async def _apply(self, table: Table, user_id: int, action: Action, lang: str) -> Outcome:
+    async def _apply(self, table: Table, user_id: int, action: Action, lang: str,
+                     key: str = "") -> Outcome:
         try:
             step = table.engine.apply(table.state, user_id, action)
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
+        label = i18n.action_label(lang, action.kind)
+        meta = table.meta
+        if key:  # kept with the step: the update delivered again is answered the same
+            kept = list(meta.done.items())[-(MAX_DONE - 1):]
+            meta = meta.model_copy(update={"done": {**dict(kept), key: label}})
         try:
-            await self.tables.commit(table, step, actor=user_id,
+            await self.tables.commit(table, step, meta=meta, actor=user_id,
                                      decided=action.kind not in render.UTILITIES)
         except StaleVersion:
             return Outcome(i18n.t(lang, "stale"), refusal="stale")
@@ -211,8 +226,7 @@ class Presses:
         except InsufficientFunds:
             return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS),
                            refusal=Reason.INSUFFICIENT_CHIPS)
-        return Outcome(self._next(table.chat_id, user_id, i18n.action_label(lang, action.kind),
-                                  lang), committed=True)
+        return Outcome(self._next(table.chat_id, user_id, label, lang), committed=True)
 
     def _next(self, chat_id: int, user_id: int, done: str, lang: str) -> str:
         """An accepted press's pop-up: what was done, and whose move it is now (a pop-up
@@ -242,13 +256,16 @@ class Presses:
             await self.tables.commit(table, outbox=[drawing.dm_message(user_id, text, markup)])
 
     async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str,
-                           mentioned: bool = False) -> str | None:
+                           mentioned: bool = False, key: str = "") -> str | None:
         """A group message from a player asked for an amount (his reply to the prompt, or
         "@bot 200"); a reply text or None. "@bot 200" without a prompt is the amount of the
-        one amount action he may take now, if there is exactly one."""
+        one amount action he may take now, if there is exactly one. ``key``: the message's,
+        so that a message delivered again is not applied twice."""
         try:
             asked = await self.tables.load(chat_id)
         except TableNotFound:
+            return None
+        if key and key in asked.meta.done:
             return None
         # the player's ask, kept with the table (any worker may have taken the press)
         prompt = asked.meta.asks.get(user_id)
@@ -287,7 +304,9 @@ class Presses:
                 action = Outcome(i18n.t(lang, "forged"), refusal="forged")
             if isinstance(action, Outcome):
                 return i18n.t(lang, "named", name=name, text=action.text)
-            outcome = await self._apply(table, user_id, action, lang)
+            if key and key in table.meta.done:
+                return None
+            outcome = await self._apply(table, user_id, action, lang, key)
             if not outcome.committed:
                 return i18n.t(lang, "named", name=name, text=outcome.text)
             return None

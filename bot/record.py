@@ -66,6 +66,11 @@ class TableMeta(BaseModel):
     asks: dict[int, Ask] = Field(default_factory=dict)
     """Who was asked to type an amount, and for what: kept with the table so that any
     worker takes the reply, whichever took the press."""
+    done: dict[str, str] = Field(default_factory=dict)
+    """The newest updates that made a step here (a press by its callback query id, a typed
+    amount by ``m`` and its message id), each with the label of what it did: committed with
+    its step, so that an update delivered again (its worker died before answering it) is
+    answered with the same truth and never applied twice."""
 
 
 @dataclass(frozen=True)

@@ -146,3 +146,33 @@ async def test_a_player_whose_name_shows_nothing_sits_down_under_his_id(
     table = await host.tables.load(CHAT)
     assert [s.name for s in table.sight.view().seats] == ["7", "Ann"]
     assert seat_name("  Anna \n Maria ", 7) == "Anna Maria"
+
+
+async def test_a_press_delivered_again_is_answered_as_done_and_not_applied_twice(
+        make_host: Any) -> None:  # noqa: F811
+    # a worker that committed a press and died before answering it: Telegram (or the load
+    # balancer) delivers the same callback query to another worker
+    host, bot, player, spec = await at_a_stake(make_host)
+    stake = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.amount)
+    first = await host.presses.press(CHAT, player, NAMES[player], stake, True, key="q-1")
+    table = await host.tables.load(CHAT)
+    again = await host.presses.press(CHAT, player, NAMES[player], stake, True, key="q-1")
+    assert first.committed and again.committed
+    assert again.text == first.text and first.text.startswith("Stake · ")
+    assert (await host.tables.load(CHAT)).state.version == table.state.version
+    assert await stake_of(host, player) == stake.amount
+    # another press of the same button (another query) is refused as ever
+    other = await host.presses.press(CHAT, player, NAMES[player], stake, True, key="q-2")
+    assert not other.committed
+
+
+async def test_a_typed_amount_delivered_again_is_not_staked_twice(
+        make_host: Any) -> None:  # noqa: F811
+    host, bot, player, spec = await at_a_stake(make_host)
+    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min),
+                                           mentioned=True, key="m77") is None
+    table = await host.tables.load(CHAT)
+    assert await stake_of(host, player) == spec.min
+    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min),
+                                           mentioned=True, key="m77") is None
+    assert (await host.tables.load(CHAT)).state.version == table.state.version
