@@ -15,7 +15,9 @@ built on :class:`storage.postgres_coord.PgCoordination`:
 * :class:`ChatLeases`: the courier delivers a chat's outbox only while this worker holds
   the chat's lease, in order; a step committed elsewhere rings the holder; a dead
   worker's chats are taken over by a sweep (the live table message id is read from the
-  outbox rows).
+  outbox rows). When this worker's lease connection goes, its leases end that moment (the
+  courier stops delivering them, as another worker may take them over); once connected
+  again it asks for them anew.
 """
 
 from __future__ import annotations
@@ -164,7 +166,9 @@ class PolledDeadlines:
 class ChatLeases:
     """:class:`bot.delivery.Leases` in the database: this worker delivers the chats whose
     lease it holds; a step committed here for another worker's chat rings that worker;
-    orphaned chats (their worker died) are taken over by a periodic sweep."""
+    orphaned chats (their worker died, or its lease connection did) are taken over by a
+    periodic sweep. The leases this worker lost with its connection are asked for again
+    when it is back."""
 
     def __init__(self, coord: PgCoordination) -> None:
         self.coord = coord
@@ -176,7 +180,7 @@ class ChatLeases:
     async def start(self, courier: Courier) -> None:
         """Hear other workers' rings and sweep for orphans, for ``courier``."""
         self.courier = courier
-        await self.coord.listen(self._rung)
+        await self.coord.listen(self._rung, self._ask_again)
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep(courier))
 
     def stop(self) -> None:
@@ -203,6 +207,11 @@ class ChatLeases:
         if got and self.courier is not None:
             self.courier.take_over(chat_id)
 
+    def _ask_again(self, chats: list[int]) -> None:
+        """The lease connection is back: ask for the chats held when it went."""
+        for chat_id in chats:
+            self.ask(chat_id)
+
     def _rung(self, chat_id: int) -> None:
         """Another worker committed something of a chat: deliver it if it is ours."""
         if self.holds(chat_id) and self.courier is not None:
@@ -212,6 +221,7 @@ class ChatLeases:
         while not courier.stopping:
             await asyncio.sleep(SWEEP * random.uniform(0.5, 1.5))
             try:
+                await self.coord.check_listening()
                 for chat_id in await self.coord.take_orphans(TAKE_PER_SWEEP):
                     log.info("chat %s: delivery taken over", chat_id)
                     courier.take_over(chat_id)

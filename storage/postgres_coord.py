@@ -10,7 +10,11 @@
 * **Delivery leases**: the worker holding a chat's lease (a session advisory lock on its one
   lease connection) delivers the chat's outbox; another worker whose step added to it rings
   the holder (``NOTIFY``). A dead worker's leases end with its connection, and a sweep by
-  any other worker takes the orphaned chats over.
+  any other worker takes the orphaned chats over. So do a live worker's, when its lease
+  connection goes (a restart, a terminated backend): the database has let the locks go
+  that moment, so the worker drops every lease it held at once (it no longer delivers
+  them), connects again, and asks for those chats anew. A lost LISTEN connection is made
+  again too, and every held chat is taken as rung (its rings may have been missed).
 
 Every key is derived from the schema too, so two deployments (or tests) in one database
 never share a lock or a channel.
@@ -30,6 +34,16 @@ log = logging.getLogger(__name__)
 
 CHAT_LOCK, LEASE, RATE = 1, 2, 3
 """Namespaces of the advisory lock keys."""
+QUERY_TIMEOUT = 10.0
+"""Seconds a query on the lease or LISTEN connection may take: a longer one means the
+connection is half-dead (it may never say it is gone), and it is replaced."""
+RECONNECT_FIRST, RECONNECT_MAX = 0.1, 5.0
+"""Seconds before connecting again after a connection was lost, doubling up to the
+second while the database is unreachable."""
+GONE = (OSError, TimeoutError, asyncpg.PostgresConnectionError,
+        asyncpg.exceptions.OperatorInterventionError)
+"""Errors of a query that mean its connection is gone (or as good as gone): the network,
+a timeout, the server shutting the session down. Others leave the session as it was."""
 
 
 def lock_key(schema: str | None, namespace: int, chat_id: int) -> int:
@@ -50,9 +64,15 @@ class PgCoordination:
         self.leases: set[int] = set()
         """The chats whose outbox this process delivers."""
         self._pool: asyncpg.Pool | None = None
+        self._open = False
+        # None while lost (a new one is being made) or closed
         self._lease_conn: asyncpg.Connection | None = None
         self._lease_lock = asyncio.Lock()
         self._listen_conn: asyncpg.Connection | None = None
+        self._rung: Callable[[int], None] | None = None
+        self._ask_again: Callable[[list[int]], None] | None = None
+        self._wanted: set[int] = set()  # chats to ask for once the lease connection is back
+        self._mender: asyncio.Task[None] | None = None
 
     def key(self, namespace: int, chat_id: int) -> int:
         """The advisory lock key of a chat in a namespace (:func:`lock_key`)."""
@@ -65,15 +85,24 @@ class PgCoordination:
         """Connect: a pool for chat locks and claims, one lease connection."""
         self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.max_locks,
                                                server_settings=self._settings())
-        self._lease_conn = await asyncpg.connect(self.dsn, server_settings=self._settings())
+        self._lease_conn = await self._connect()
+        self._lease_conn.add_termination_listener(self._on_termination)
+        self._open = True
 
     async def close(self) -> None:
         """Disconnect; every lock and lease of this process ends."""
-        for conn in (self._listen_conn, self._lease_conn):
-            if conn is not None and not conn.is_closed():
-                await conn.close()
+        self._open = False
+        if self._mender is not None:
+            self._mender.cancel()
+            await asyncio.gather(self._mender, return_exceptions=True)
+            self._mender = None
+        conns = (self._listen_conn, self._lease_conn)
         self._listen_conn = self._lease_conn = None
         self.leases.clear()
+        self._wanted.clear()
+        for conn in conns:
+            if conn is not None and not conn.is_closed():
+                await conn.close()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
@@ -136,34 +165,57 @@ class PgCoordination:
     # ------------------------------------------------------------ delivery leases
 
     async def lease_or_ring(self, chat_id: int) -> bool:
-        """Take the chat's delivery lease (True), or ring its holder (False)."""
+        """Take the chat's delivery lease (True), or ring its holder (False). While the lease
+        connection is lost, False: the chat is asked for again once it is back."""
         if chat_id in self.leases:
             return True
         async with self._lease_lock:
             if chat_id in self.leases:
                 return True
             conn = self._lease()
-            got = bool(await conn.fetchval("SELECT lease_or_ring($1, $2, $3)",
-                                           self.key(LEASE, chat_id), self.channel, chat_id))
-            if got:
-                self.leases.add(chat_id)
-            return got
+            if conn is not None:
+                try:
+                    got = bool(await conn.fetchval(
+                        "SELECT lease_or_ring($1, $2, $3)", self.key(LEASE, chat_id),
+                        self.channel, chat_id, timeout=QUERY_TIMEOUT))
+                except Exception as exc:
+                    if not self._gone_by(conn, exc):
+                        raise
+                else:
+                    if conn is self._lease_conn:  # else the lock went with the connection
+                        if got:
+                            self.leases.add(chat_id)
+                        return got
+            self._wanted.add(chat_id)
+            return False
 
     async def take_orphans(self, limit: int) -> list[int]:
         """Take over up to ``limit`` chats (with an open table or pending outbox) whose
-        lease nobody holds, at random: a dead worker's, or never delivered."""
+        lease nobody holds, at random: a dead worker's, or never delivered. None while the
+        lease connection is lost."""
         async with self._lease_lock:
             conn = self._lease()
-            chats = [int(r[0]) for r in await conn.fetch(
-                "SELECT chat_id FROM tables WHERE chat_id <> ALL($1::bigint[]) UNION"
-                " SELECT DISTINCT chat_id FROM outbox WHERE sent_at IS NULL"
-                "  AND chat_id <> ALL($1::bigint[])", list(self.leases))]
-            if not chats:
+            if conn is None:
                 return []
-            got = [int(r[0]) for r in await conn.fetch(
-                "SELECT c FROM (SELECT c, k FROM unnest($1::bigint[], $2::bigint[]) AS x(c, k)"
-                "  ORDER BY random()) AS y WHERE pg_try_advisory_lock(k) LIMIT $3",
-                chats, [self.key(LEASE, c) for c in chats], limit)]
+            try:
+                chats = [int(r[0]) for r in await conn.fetch(
+                    "SELECT chat_id FROM tables WHERE chat_id <> ALL($1::bigint[]) UNION"
+                    " SELECT DISTINCT chat_id FROM outbox WHERE sent_at IS NULL"
+                    "  AND chat_id <> ALL($1::bigint[])", list(self.leases),
+                    timeout=QUERY_TIMEOUT)]
+                if not chats:
+                    return []
+                got = [int(r[0]) for r in await conn.fetch(
+                    "SELECT c FROM (SELECT c, k FROM unnest($1::bigint[], $2::bigint[])"
+                    "  AS x(c, k) ORDER BY random()) AS y WHERE pg_try_advisory_lock(k)"
+                    " LIMIT $3", chats, [self.key(LEASE, c) for c in chats], limit,
+                    timeout=QUERY_TIMEOUT)]
+            except Exception as exc:
+                if not self._gone_by(conn, exc):
+                    raise
+                return []
+            if conn is not self._lease_conn:  # the locks went with the connection
+                return []
             self.leases.update(got)
             return got
 
@@ -181,24 +233,146 @@ class PgCoordination:
     async def release(self, chat_id: int) -> None:
         """Give the chat's delivery lease up."""
         async with self._lease_lock:
-            if chat_id in self.leases:
+            conn = self._lease()
+            if chat_id in self.leases and conn is not None:
                 self.leases.discard(chat_id)
-                await self._lease().execute("SELECT pg_advisory_unlock($1)",
-                                            self.key(LEASE, chat_id))
+                try:
+                    await conn.execute("SELECT pg_advisory_unlock($1)",
+                                       self.key(LEASE, chat_id), timeout=QUERY_TIMEOUT)
+                except Exception as exc:  # a lost connection has let every lock go
+                    if not self._gone_by(conn, exc):
+                        raise
 
-    async def listen(self, rung: Callable[[int], None]) -> None:
-        """Call ``rung(chat_id)`` whenever another worker rings a chat."""
+    async def listen(self, rung: Callable[[int], None],
+                     ask_again: Callable[[list[int]], None]) -> None:
+        """Call ``rung(chat_id)`` whenever another worker rings a chat. When the lease
+        connection is back after a loss, ``ask_again(chats)`` is called with the chats held
+        then (and those asked for meanwhile): their leases are to be asked for anew."""
+        self._rung, self._ask_again = rung, ask_again
+        conn = await self._connect()
+        await conn.add_listener(self.channel, self._on_notify)
+        self._listen_conn = conn
+        conn.add_termination_listener(self._on_termination)
 
-        def on_notify(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+    async def check_listening(self) -> None:
+        """Make sure the LISTEN connection answers (a half-dead one may never say it is
+        gone): when it does not, it is made again."""
+        conn = self._listen_conn
+        if conn is None:
+            return
+        try:
+            await conn.execute("SELECT 1", timeout=QUERY_TIMEOUT)
+        except Exception as exc:
+            if not self._gone_by(conn, exc):
+                raise
+
+    # ------------------------------------------------------------ lost connections
+
+    def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            chat_id = int(payload)
+        except ValueError:
+            log.warning("odd ring %r", payload)
+            return
+        if self._rung is not None:
+            self._rung(chat_id)
+
+    def _on_termination(self, conn: asyncpg.Connection) -> None:
+        self._gone(conn)
+
+    def _gone_by(self, conn: asyncpg.Connection, exc: Exception) -> bool:
+        """Whether ``exc``, raised by a query on ``conn``, means that the connection is gone
+        (then it is dropped as lost)."""
+        if not (conn.is_closed() or isinstance(exc, GONE)):
+            return False
+        self._gone(conn)
+        return True
+
+    def _gone(self, conn: asyncpg.Connection) -> None:
+        """A connection of ours is gone (it said so, or a query on it failed so): the locks
+        of a lease connection went with it, so its leases end here at once (the courier
+        stops delivering them); a new connection is made in the background."""
+        if not self._open:
+            return  # closing: no new connection
+        if not conn.is_closed():
+            conn.terminate()  # half-dead: its session (and locks) end when the server sees
+        if conn is self._lease_conn:
+            self._lease_conn = None
+            held = sorted(self.leases)
+            self.leases.clear()
+            self._wanted.update(held)
+            log.warning("lease connection lost: %d chats no longer delivered here, until "
+                        "their leases are taken again", len(held))
+        elif conn is self._listen_conn:
+            self._listen_conn = None
+            log.warning("listen connection lost: no rings heard until it is back")
+        else:
+            return  # an earlier one, dropped already
+        if self._mender is None or self._mender.done():
+            self._mender = asyncio.get_running_loop().create_task(self._mend())
+
+    async def _mend(self) -> None:
+        """Connect again what was lost, waiting longer after each failure (up to
+        :data:`RECONNECT_MAX`) while the database is unreachable; then listen again, take
+        every held chat as rung (rings may have been missed), and ask for the chats held
+        before the lease connection went."""
+        delay = RECONNECT_FIRST
+        while self._open and (self._lease_conn is None
+                              or (self._rung is not None and self._listen_conn is None)):
+            await asyncio.sleep(delay)
             try:
-                rung(int(payload))
-            except ValueError:
-                log.warning("odd ring %r", payload)
+                if self._lease_conn is None:
+                    await self._mend_lease()
+                if self._rung is not None and self._listen_conn is None:
+                    await self._mend_listen()
+            except Exception as exc:  # down, starting up, refusing: tried again
+                log.debug("connecting again failed: %r", exc)
+                delay = min(RECONNECT_MAX, delay * 2)
 
-        self._listen_conn = await asyncpg.connect(self.dsn, server_settings=self._settings())
-        await self._listen_conn.add_listener(self.channel, on_notify)
+    async def _mend_lease(self) -> None:
+        conn = await self._connect()
+        async with self._lease_lock:  # no lease query runs on the lost one from here on
+            if not self._open:
+                await conn.close()
+                return
+            self._lease_conn = conn
+            wanted = sorted(self._wanted)
+            self._wanted.clear()
+        conn.add_termination_listener(self._on_termination)
+        if conn.is_closed():  # gone already: the listener will not hear it
+            self._gone(conn)
+            self._wanted.update(wanted)
+            return
+        log.info("lease connection back: asking again for %d chats", len(wanted))
+        if self._ask_again is not None:
+            self._ask_again(wanted)
 
-    def _lease(self) -> asyncpg.Connection:
-        if self._lease_conn is None:
+    async def _mend_listen(self) -> None:
+        conn = await self._connect()
+        try:
+            await conn.add_listener(self.channel, self._on_notify)
+        except BaseException:
+            conn.terminate()
+            raise
+        if not self._open:
+            await conn.close()
+            return
+        self._listen_conn = conn
+        conn.add_termination_listener(self._on_termination)
+        if conn.is_closed():
+            self._gone(conn)
+            return
+        log.info("listen connection back: %d held chats taken as rung", len(self.leases))
+        if self._rung is not None:
+            for chat_id in sorted(self.leases):
+                self._rung(chat_id)
+
+    async def _connect(self) -> asyncpg.Connection:
+        return await asyncpg.connect(self.dsn, server_settings=self._settings(),
+                                     timeout=QUERY_TIMEOUT)
+
+    def _lease(self) -> asyncpg.Connection | None:
+        """The lease connection; None while a lost one is being made again."""
+        if not self._open:
             raise RuntimeError("coordination is not open")
         return self._lease_conn

@@ -7,9 +7,10 @@ recording fake of test_bot_tables.py, one per test, seen by every worker).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,14 +32,18 @@ from storage.postgres_coord import PgCoordination
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
+Call = tuple[str, str, Any]
+"""A Telegram call as the fake saw it begin: (worker, method, chat id); in order."""
+
+
 class Tagged:
     """One worker's view of the shared fake Telegram: records which worker called what."""
 
-    def __init__(self, bot: RecordingBot, tag: str, calls: list[tuple[str, str]]) -> None:
+    def __init__(self, bot: RecordingBot, tag: str, calls: list[Call]) -> None:
         self.bot, self.tag, self.calls, self.id = bot, tag, calls, bot.id
 
     async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> Any:
-        self.calls.append((self.tag, method))
+        self.calls.append((self.tag, method, api_kwargs.get("chat_id")))
         return await self.bot.do_api_request(method, api_kwargs)
 
 
@@ -70,7 +75,7 @@ async def cluster() -> AsyncIterator[Any]:
     schema = f"t_{uuid.uuid4().hex[:16]}"
     workers: list[Worker] = []
     bot = RecordingBot()
-    calls: list[tuple[str, str]] = []
+    calls: list[Call] = []
 
     async def make(name: str, timeout: float = 60) -> Worker:
         storage = PostgresStorage(PG_DSN, starting_grant=1000, daily_bonus=100, schema=schema,
@@ -117,6 +122,24 @@ async def drained(*workers: Worker) -> None:
         if not busy and not await live[0].storage.pending_outbox():
             return
     raise AssertionError("the outbox did not drain")
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Wait until ``condition()`` holds, for ``timeout`` seconds at most."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        await asyncio.sleep(0.02)
+
+
+async def terminate(conn: asyncpg.Connection) -> None:
+    """End a connection's server process from outside (an administrator, a restart)."""
+    killer = await asyncpg.connect(PG_DSN)
+    try:
+        assert await killer.fetchval("SELECT pg_terminate_backend($1)", conn.get_server_pid())
+    finally:
+        await killer.close()
 
 
 async def join_three(workers: list[Worker], bot: RecordingBot) -> list[str]:
@@ -175,7 +198,7 @@ async def test_one_worker_delivers_a_chat_and_another_workers_steps_ring_it(
     for p in (ANN, BOB, CID):
         assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 Join"
     await drained(a, b)
-    assert {tag for tag, _ in calls} == {"a"}
+    assert {tag for tag, *_ in calls} == {"a"}
     assert [s.name for s in (await b.tables.load(CHAT)).sight.view().seats] == [
         "Ann", "Bob", "Cid"]
     assert "Cid" in table_message(bot).text
@@ -203,8 +226,73 @@ async def test_a_dead_workers_chats_are_delivered_by_another(cluster: Any) -> No
         await asyncio.sleep(0.05)
     assert CHAT in b.shared.coord.leases and "Bob" in table_message(bot).text
     assert time.monotonic() - start < 5  # within a few sweeps
-    assert {tag for tag, _ in calls} == {"b"}
+    assert {tag for tag, *_ in calls} == {"b"}
     await drained(b)
+
+
+async def test_a_worker_whose_lease_connection_dies_stops_delivering_at_once_and_recovers(
+        cluster: Any, caplog: pytest.LogCaptureFixture) -> None:
+    make, bot, calls = cluster
+    caplog.set_level(logging.INFO)
+    a, b = await make("a"), await make("b")
+    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await drained(a, b)
+    assert a.shared.leases.holds(CHAT) and not b.shared.leases.holds(CHAT)
+    join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
+    old = a.shared.coord._lease_conn
+    assert old is not None
+    # a's new lease connection waits for this lock, so b's sweep takes the chat over first
+    # (else a, connected again within a moment, would mostly win its chat back)
+    async with a.shared.coord._lease_lock:
+        lost_at = len(calls)  # a is idle: whatever is sent from here on, b must send it
+        await terminate(old)
+        await until(lambda: b.shared.leases.holds(CHAT), "b took the orphaned chat over")
+    for w, p in ((a, ANN), (b, BOB), (a, CID)):
+        assert (await w.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 Join"
+    # the later joins were delivered (a's own rang b: no outbox item to wait for)...
+    await until(lambda: "Cid" in table_message(bot).text, "the joins delivered")
+    await drained(a, b)
+    after = [tag for tag, _, chat in calls[lost_at:] if chat == CHAT]
+    assert after and set(after) == {"b"}  # ...by b alone: a stopped when its lease went
+    assert not a.shared.leases.holds(CHAT) and b.shared.leases.holds(CHAT)
+    # a is whole again: a new live lease connection, on which it holds leases again
+    await until(lambda: a.shared.coord._lease_conn not in (None, old), "a reconnected")
+    new = a.shared.coord._lease_conn
+    assert new is not None and not new.is_closed()
+    await b.die()
+    died_at = len(calls)
+    start = next(x for x in buttons(table_message(bot)) if x.kind == "start")
+    assert (await a.presses.press(CHAT, ANN, "Ann", start)).committed
+    await until(lambda: any(x.kind == "cut" for x in buttons(table_message(bot))),
+                "a delivered the started coup")
+    await drained(a)
+    assert a.shared.leases.holds(CHAT) and a.shared.coord._lease_conn is new
+    assert {tag for tag, _, chat in calls[died_at:] if chat == CHAT} == {"a"}
+    messages = [r.getMessage() for r in caplog.records if r.name == "storage.postgres_coord"]
+    assert len([m for m in messages if "lease connection lost" in m]) == 1
+    assert len([m for m in messages if "lease connection back" in m]) == 1
+    assert not [r for r in caplog.records if r.getMessage() == "the delivery sweep failed"]
+
+
+async def test_a_worker_whose_listen_connection_dies_hears_rings_again(cluster: Any) -> None:
+    make, bot, calls = cluster
+    a, b = await make("a"), await make("b")
+    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await drained(a, b)
+    assert a.shared.leases.holds(CHAT)
+    old = a.shared.coord._listen_conn
+    assert old is not None
+    lost_at = len(calls)
+    await terminate(old)
+    join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
+    for p in (ANN, BOB):  # b's steps ring a: before a listens again, or after
+        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 Join"
+    await until(lambda: "Bob" in table_message(bot).text, "a delivered b's steps")
+    await drained(a, b)
+    assert {tag for tag, _, chat in calls[lost_at:] if chat == CHAT} == {"a"}
+    new = a.shared.coord._listen_conn
+    assert new is not None and new is not old and not new.is_closed()
+    assert a.shared.leases.holds(CHAT)
 
 
 async def test_every_deadline_fires_once_on_whichever_worker_claims_it(cluster: Any) -> None:
