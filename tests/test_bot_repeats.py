@@ -152,7 +152,7 @@ async def test_a_press_delivered_again_is_answered_as_done_and_not_applied_twice
         make_host: Any) -> None:  # noqa: F811
     # a worker that committed a press and died before answering it: Telegram (or the load
     # balancer) delivers the same callback query to another worker
-    host, bot, player, spec = await at_a_stake(make_host)
+    host, bot, player, _ = await at_a_stake(make_host)
     stake = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.amount)
     first = await host.presses.press(CHAT, player, NAMES[player], stake, True, key="q-1")
     table = await host.tables.load(CHAT)
@@ -168,7 +168,7 @@ async def test_a_press_delivered_again_is_answered_as_done_and_not_applied_twice
 
 async def test_a_typed_amount_delivered_again_is_not_staked_twice(
         make_host: Any) -> None:  # noqa: F811
-    host, bot, player, spec = await at_a_stake(make_host)
+    host, _, player, spec = await at_a_stake(make_host)
     assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min),
                                            mentioned=True, key="m77") is None
     table = await host.tables.load(CHAT)

@@ -403,12 +403,12 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
 
 def test_meta_is_plain_json() -> None:
     meta = TableMeta(opener=5, names={5: "Ann"}, dm_blocked=[5],
-                     asks={5: Ask(kind="stake", coup=2, expires=10.5)})
+                     asks={5: Ask(kind="stake", coup=2, expires=10.5)}, done={"q7": "Stake"})
     assert json.loads(meta.model_dump_json()) == {
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
         "msg_coup": 0, "revealed": None, "dm_blocked": [5], "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
-        "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5}}}
+        "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5}}, "done": {"q7": "Stake"}}
     assert TableMeta.model_validate_json(meta.model_dump_json()) == meta
 
 
