@@ -206,18 +206,29 @@ class Storage(Protocol):
         """Undelivered outbox items of one chat (or of all chats), by id."""
         ...
 
-    async def outbox_attempt(self, *, item_id: int) -> int:
+    async def outbox_attempt(self, *, item_id: int, undo: bool = False) -> int:
         """Count one more delivery attempt (call it before a send); returns the new count.
+        ``undo``: take back the attempt just counted, known to have sent nothing.
 
         Raises :class:`OutboxItemNotFound` if the row is gone.
         """
         ...
 
-    async def finish_outbox(self, *, item_id: int, message_id: int | None = None) -> None:
+    async def finish_outbox(self, *, item_id: int, message_id: int | None = None,
+                            live: bool = False) -> None:
         """Mark the item delivered (or given up) and blank its payload; idempotent.
+        ``live``: the message carries buttons until :meth:`retire_sent` (a table message).
 
-        A chat keeps only its newest sent rows (``KEEP_SENT``), pruned here.
+        A chat keeps only its newest sent rows (``KEEP_SENT``), pruned here; a live one stays.
         """
+        ...
+
+    async def live_sent(self, *, chat_id: int) -> list[int]:
+        """Message ids of the chat's sent items still marked live, newest first."""
+        ...
+
+    async def retire_sent(self, *, chat_id: int, message_ids: Sequence[int]) -> None:
+        """These messages of the chat carry no live buttons any more."""
         ...
 
     async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:

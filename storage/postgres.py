@@ -50,7 +50,8 @@ _OUTBOX_COLUMNS = ("id, chat_id, kind, target, payload::text,"
 # KEEP_SENT + 1 entries.
 # Two finishes of one chat racing in two processes may leave one row too many until the next.
 _PRUNE_SENT = (
-    "DELETE FROM outbox WHERE chat_id = $1 AND kind = $2 AND sent_at IS NOT NULL AND id <= ("
+    "DELETE FROM outbox WHERE chat_id = $1 AND kind = $2 AND sent_at IS NOT NULL AND NOT live"
+    " AND id <= ("
     " SELECT id FROM outbox WHERE chat_id = $1 AND kind = $2 AND sent_at IS NOT NULL"
     " ORDER BY id DESC OFFSET $3 LIMIT 1)")
 
@@ -432,37 +433,57 @@ class PostgresStorage:
                     " AND chat_id = $1 ORDER BY id LIMIT $2", chat_id, limit)
         return [_outbox_item(row) for row in rows]
 
-    async def outbox_attempt(self, *, item_id: int) -> int:
+    async def outbox_attempt(self, *, item_id: int, undo: bool = False) -> int:
         """Count one more delivery attempt (call it before a send); returns the new count.
+        ``undo``: take back the attempt just counted, known to have sent nothing.
 
         Raises :class:`OutboxItemNotFound` if there is no such row.
         """
         async with self._tx() as conn:
             attempts = await conn.fetchval(
-                "UPDATE outbox SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts",
-                item_id)
+                "UPDATE outbox SET attempts = attempts + $2 WHERE id = $1 RETURNING attempts",
+                item_id, -1 if undo else 1)
         if attempts is None:
             raise OutboxItemNotFound(str(item_id))
         return int(attempts)
 
-    async def finish_outbox(self, *, item_id: int, message_id: int | None = None) -> None:
+    async def finish_outbox(self, *, item_id: int, message_id: int | None = None,
+                            live: bool = False) -> None:
         """Mark the item delivered (or given up) and blank its payload (DMs hold hidden cards).
+        ``live``: the message carries buttons until :meth:`retire_sent` (a table message).
 
         Idempotent: finishing a sent (or pruned) item changes nothing. The chat
         keeps its ``KEEP_SENT`` newest sent rows of each kind (so a burst of DMs never prunes
-        the id of the live table message); older ones go in the same transaction.
+        the id of the live table message), and every live one; older ones go in the same
+        transaction.
         """
-        await self.finish_outbox_many(done=[(item_id, message_id)])
+        await self.finish_outbox_many(done=[(item_id, message_id)], live=live)
 
-    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
+    async def live_sent(self, *, chat_id: int) -> list[int]:
+        """Message ids of the chat's sent items still marked live, newest first."""
+        async with self._read() as conn:
+            rows = await conn.fetch("SELECT message_id FROM outbox WHERE chat_id = $1 AND live"
+                                    " ORDER BY id DESC", chat_id)
+        return [int(row[0]) for row in rows]
+
+    async def retire_sent(self, *, chat_id: int, message_ids: Sequence[int]) -> None:
+        """These messages of the chat carry no live buttons any more."""
+        if message_ids:
+            async with self._tx() as conn:
+                await conn.execute("UPDATE outbox SET live = false WHERE chat_id = $1 AND live"
+                                   " AND message_id = ANY($2::bigint[])", chat_id,
+                                   list(message_ids))
+
+    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]],
+                                 live: bool = False) -> None:
         """:meth:`finish_outbox` for several items (id, message id) in one transaction."""
         async with self._tx() as conn:
             pruned: set[tuple[int, str]] = set()
             for item_id, message_id in done:
                 row = await conn.fetchrow(
-                    "UPDATE outbox SET sent_at = now(), message_id = $2, payload = '{}'"
-                    " WHERE id = $1 AND sent_at IS NULL RETURNING chat_id, kind",
-                    item_id, message_id)
+                    "UPDATE outbox SET sent_at = now(), message_id = $2, payload = '{}',"
+                    " live = $3 WHERE id = $1 AND sent_at IS NULL RETURNING chat_id, kind",
+                    item_id, message_id, live)
                 if row is not None:
                     pruned.add((row[0], row[1]))
             for chat_id, kind in sorted(pruned):

@@ -62,7 +62,8 @@ _OUTBOX_COLUMNS = "id, chat_id, kind, target, payload, created_at, attempts"
 # "newest" is "highest id"); both lookups walk the partial index outbox_sent, at most
 # KEEP_SENT + 1 entries.
 _PRUNE_SENT = (
-    "DELETE FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL AND id <= ("
+    "DELETE FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL AND live = 0"
+    " AND id <= ("
     " SELECT id FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL"
     " ORDER BY id DESC LIMIT 1 OFFSET ?)")
 # Items finished by one UPDATE of finish_outbox_many: three parameters each, far below
@@ -113,6 +114,10 @@ def _transaction(conn: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> 
 
 def _fetchall(conn: sqlite3.Connection, sql: str, args: Sequence[Any] = ()) -> list[Any]:
     return conn.execute(sql, args).fetchall()
+
+
+def _execute(conn: sqlite3.Connection, sql: str, args: Sequence[Any] = ()) -> None:
+    conn.execute(sql, args)
 
 
 def _table(row: sqlite3.Row | tuple[Any, ...]) -> TableRecord:
@@ -204,7 +209,7 @@ def _queue(conn: sqlite3.Connection, chat_id: int, drafts: Sequence[OutboxDraft]
 
 
 def _finish_outbox(conn: sqlite3.Connection, done: Sequence[tuple[int, int | None]],
-                   now: float) -> None:
+                   now: float, live: bool = False) -> None:
     """Mark ``done`` sent (an UPDATE per chunk of items), then prune the (chat, kind)s touched.
 
     An id listed twice keeps its first message id, as when the items were
@@ -217,9 +222,10 @@ def _finish_outbox(conn: sqlite3.Connection, done: Sequence[tuple[int, int | Non
         marks = ", ".join("?" * len(chunk))
         rows = _fetchall(
             conn,
-            f"UPDATE outbox SET sent_at = ?, message_id = CASE id {cases} END, payload = '{{}}'"
-            f" WHERE id IN ({marks}) AND sent_at IS NULL RETURNING chat_id, kind",
-            (now, *(value for pair in chunk for value in pair), *(i for i, _ in chunk)))
+            f"UPDATE outbox SET sent_at = ?, message_id = CASE id {cases} END, payload = '{{}}',"
+            f" live = ? WHERE id IN ({marks}) AND sent_at IS NULL RETURNING chat_id, kind",
+            (now, *(value for pair in chunk for value in pair), int(live),
+             *(i for i, _ in chunk)))
         touched.update((r[0], r[1]) for r in rows)
     for chat_id, kind in touched:
         conn.execute(_PRUNE_SENT, (chat_id, kind, chat_id, kind, KEEP_SENT))
@@ -534,26 +540,43 @@ class SqliteStorage:
             " ORDER BY id LIMIT ?", (*args, limit))
         return [_outbox_item(row) for row in rows]
 
-    async def outbox_attempt(self, *, item_id: int) -> int:
+    async def outbox_attempt(self, *, item_id: int, undo: bool = False) -> int:
         """Count one more delivery attempt (call it before a send); returns the new count.
+        ``undo``: take back the attempt just counted, known to have sent nothing.
 
         Raises :class:`OutboxItemNotFound` if there is no such row.
         """
         rows = await self._write(
-            _fetchall, "UPDATE outbox SET attempts = attempts + 1 WHERE id = ? RETURNING attempts",
-            (item_id,))
+            _fetchall, "UPDATE outbox SET attempts = attempts + ? WHERE id = ? RETURNING attempts",
+            (-1 if undo else 1, item_id))
         if not rows:
             raise OutboxItemNotFound(str(item_id))
         return int(rows[0][0])
 
-    async def finish_outbox(self, *, item_id: int, message_id: int | None = None) -> None:
+    async def finish_outbox(self, *, item_id: int, message_id: int | None = None,
+                            live: bool = False) -> None:
         """Mark the item delivered (or given up) and blank its payload (DMs hold hidden cards).
+        ``live``: the message carries buttons until :meth:`retire_sent` (a table message).
 
         Idempotent: finishing a sent (or pruned) item changes nothing. The chat
         keeps its ``KEEP_SENT`` newest sent rows of each kind (so a burst of DMs never prunes
-        the id of the live table message); older ones go in the same unit.
+        the id of the live table message), and every live one; older ones go in the same unit.
         """
-        await self.finish_outbox_many(done=[(item_id, message_id)])
+        await self._write(_finish_outbox, [(item_id, message_id)], time.time(), live)
+
+    async def live_sent(self, *, chat_id: int) -> list[int]:
+        """Message ids of the chat's sent items still marked live, newest first."""
+        rows = await self._run(
+            _fetchall, "SELECT message_id FROM outbox WHERE chat_id = ? AND live = 1"
+            " ORDER BY id DESC", (chat_id,))
+        return [int(row[0]) for row in rows]
+
+    async def retire_sent(self, *, chat_id: int, message_ids: Sequence[int]) -> None:
+        """These messages of the chat carry no live buttons any more."""
+        if message_ids:
+            marks = ", ".join("?" * len(message_ids))
+            await self._write(_execute, f"UPDATE outbox SET live = 0 WHERE chat_id = ? AND live = 1"
+                              f" AND message_id IN ({marks})", (chat_id, *message_ids))
 
     async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
         """:meth:`finish_outbox` for several items (id, message id) in one unit."""

@@ -280,7 +280,7 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     # PostgreSQL also has what several workers share (locks, deadline claims, budgets)
     shared = [(3, "shared")] if db.kind == "postgres" else []
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
-        (1, "initial"), (2, "outbox"), *shared]
+        (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages")]
 
 
 # ------------------------------------------------------------- conservation

@@ -268,3 +268,29 @@ async def test_outbox_chats_lists_chats_with_undelivered_items(db: Backend) -> N
     for item in await db.storage.pending_outbox(chat_id=CHAT):
         await db.storage.finish_outbox(item_id=item.id)
     assert await db.storage.outbox_chats() == [OTHER]
+
+
+async def test_live_messages_stay_live_until_retired_and_are_never_pruned(db: Backend) -> None:
+    await open_table(db)
+    total = KEEP_SENT + 10
+    await step(db, 0, outbox=tuple(d("table", CHAT, n=n) for n in range(total)))
+    items = await db.storage.pending_outbox(chat_id=CHAT)
+    # the first post is live (its retirement was cut short), so is the newest
+    await db.storage.finish_outbox(item_id=items[0].id, message_id=0, live=True)
+    for item in items[1:-1]:
+        await db.storage.finish_outbox(item_id=item.id, message_id=item.payload["n"])
+    await db.storage.finish_outbox(item_id=items[-1].id, message_id=total - 1, live=True)
+    assert await db.storage.live_sent(chat_id=CHAT) == [total - 1, 0]
+    assert await outbox_rows(db) == KEEP_SENT + 1  # the old live one outlives the pruning
+    await db.storage.retire_sent(chat_id=CHAT, message_ids=[0, 12345])
+    assert await db.storage.live_sent(chat_id=CHAT) == [total - 1]
+    assert await db.storage.live_sent(chat_id=OTHER) == []
+    await db.storage.retire_sent(chat_id=CHAT, message_ids=[])
+
+
+async def test_an_attempt_known_to_have_sent_nothing_is_taken_back(db: Backend) -> None:
+    await open_table(db, CHAT, d("table", CHAT))
+    [item] = await db.storage.pending_outbox(chat_id=CHAT)
+    assert await db.storage.outbox_attempt(item_id=item.id) == 1
+    assert await db.storage.outbox_attempt(item_id=item.id, undo=True) == 0
+    assert await db.storage.outbox_attempt(item_id=item.id) == 1
