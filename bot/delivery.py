@@ -265,12 +265,22 @@ class Courier:
                     for item in items:
                         if item.kind == DM:
                             self._queue_dm(item)
-                    for item in items:
-                        if item.kind != DM:
-                            if not self._delivers(chat_id):
-                                return  # the lease went (its connection died): not ours now
-                            await self._deliver(item)
-                    if len(items) == BATCH:
+                    group = [item for item in items if item.kind != DM]
+                    for i, item in enumerate(group):
+                        if not self._delivers(chat_id):
+                            return  # the lease went (its connection died): not ours now
+                        if item.kind == TABLE:
+                            if any(later.kind == TABLE for later in group[i + 1:]):
+                                # a later post shows the table as it is then: one post
+                                await self.storage.finish_outbox(item_id=item.id)
+                                continue
+                            if chat_id in self.unsent:
+                                break  # steps committed since: their posts may coalesce
+                        await self._deliver(item)
+                    else:
+                        if len(items) < BATCH:
+                            items = []
+                    if items:  # the rest of the outbox, read again
                         self.unsent.add(chat_id)
                         continue
                 if not self._delivers(chat_id):
@@ -387,37 +397,55 @@ class Courier:
             self.shown.pop(item.chat_id, None)
             self.pace.sent(item.chat_id)
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+            await self.storage.retire_sent(chat_id=item.chat_id, message_ids=[message_id])
             return
         message_id = await self._send(item.chat_id, text, None, kind=metrics.SETTLEMENT)
         self.pace.sent(item.chat_id)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
     async def _post_table(self, item: OutboxItem) -> None:
-        render = await self.tables.current_render(item.chat_id)
+        chat_id = item.chat_id
+        render = await self.tables.current_render(chat_id)
         if render is None:  # the table closed before its message went out
             await self.storage.finish_outbox(item_id=item.id)
             return
-        before = await self._newest_known(item.chat_id)
-        previous = await self._table_id(item.chat_id)
-        previous_text = self.shown[item.chat_id].text if item.chat_id in self.shown else None
+        before = await self._newest_known(chat_id)
+        previous = await self._table_id(chat_id)
+        if (previous is not None and previous == before and self.shown.get(chat_id) == render
+                and not item.payload.get("asked")):
+            # the live message is the bot's newest and shows this already: no second post
+            await self.storage.finish_outbox(item_id=item.id)
+            return
+        previous_text = self.shown[chat_id].text if chat_id in self.shown else None
+        if not self._delivers(chat_id):
+            return
+        # counted before the send: an attempt a crash cut short may have posted a twin
         earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
         uncertain: list[bool] = []
-        message_id = await self._send(item.chat_id, render.text, render.markup_json, uncertain,
-                                      kind=metrics.TABLE_POST)
-        await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+        try:
+            message_id = await self._send(chat_id, render.text, render.markup_json, uncertain,
+                                          kind=metrics.TABLE_POST)
+        except Lost:
+            if not uncertain:  # refused outright: this attempt posted nothing
+                await self.storage.outbox_attempt(item_id=item.id, undo=True)
+            raise
+        await self.storage.finish_outbox(item_id=item.id, message_id=message_id,
+                                         live=message_id is not None)
         if message_id is None:
             return
-        self.table_ids[item.chat_id] = message_id
-        self.shown[item.chat_id] = render
-        self.pace.posted(item.chat_id, render.coup, render.decision)
-        self.hooks.table_shown(item.chat_id, message_id, render.version)
-        self.reposting.discard(item.chat_id)
-        await self._turn_shown(item.chat_id, render)
-        if previous is not None and previous != message_id:
-            await self._retire(item.chat_id, previous, previous_text)
-        await self._pin(item.chat_id, message_id)
+        self.table_ids[chat_id] = message_id
+        self.shown[chat_id] = render
+        self.pace.posted(chat_id, render.coup, render.decision)
+        self.hooks.table_shown(chat_id, message_id, render.version)
+        self.reposting.discard(chat_id)
+        await self._turn_shown(chat_id, render)
+        # every earlier table message still live loses its buttons, the one this replaces
+        # and any a crash left live (the retirement is durable: see _table_id)
+        await self._retire_all(chat_id, [m for m in await self.storage.live_sent(
+            chat_id=chat_id) if m != message_id], {previous: previous_text})
+        await self._pin(chat_id, message_id)
         if (earlier_attempts > 0 or uncertain) and before is not None:
-            await self._disarm_twin(item.chat_id, before, message_id)
+            await self._disarm_twin(chat_id, before, message_id)
 
     async def _pin(self, chat_id: int, message_id: int) -> None:
         """Pin the live table where the bot may (asked once per chat; a refusal ends it)."""
@@ -439,9 +467,17 @@ class Courier:
             log.info("chat %s: no pinning (%s)", chat_id, type(exc).__name__)
             self.can_pin[chat_id] = False
 
-    async def _retire(self, chat_id: int, message_id: int, text: str | None) -> None:
+    async def _retire_all(self, chat_id: int, message_ids: Sequence[int],
+                          texts: dict[int | None, str | None]) -> None:
+        """Each of these table messages loses its buttons, and is marked so for good."""
+        for message_id in message_ids:
+            if await self._retire(chat_id, message_id, texts.get(message_id)):
+                await self.storage.retire_sent(chat_id=chat_id, message_ids=[message_id])
+
+    async def _retire(self, chat_id: int, message_id: int, text: str | None) -> bool:
         """The table message a new one replaces loses its keyboard at once, and its text
-        shrinks to its header line and a pointer down: one chat, one live table."""
+        shrinks to its header line and a pointer down: one chat, one live table. False when
+        Telegram kept refusing for the budget (it is tried again at the next delivery)."""
         for _ in range(3):
             try:
                 if text is None:  # not shown by this process: the keyboard goes, text stays
@@ -452,11 +488,12 @@ class Courier:
                                      text=text.split("\n", 1)[0] + " ⬇️", parse_mode=HTML)
                 metrics.sent(metrics.TABLE_RETIRE)
                 self.pace.sent(chat_id)
-                return
+                return True
             except RetryAfter as exc:
                 await asyncio.sleep(retry_after(exc))
-            except TelegramError:  # gone, or not ours to edit any more
-                return
+            except TelegramError:  # gone, or not ours to edit any more, or no keyboard left
+                return True
+        return False
 
     async def _disarm_twin(self, chat_id: int, before: int, after: int) -> None:
         """An earlier post of this table message may have gone through unseen (a crash or a
@@ -479,14 +516,15 @@ class Courier:
         self.newest[chat_id] = max(self.newest.get(chat_id, 0), message_id)
 
     async def _table_id(self, chat_id: int) -> int | None:
-        """The live table message: the newest posted one, unless a result replaced it."""
+        """The live table message: the newest posted one still live (a result replaces it).
+        Read from storage, any earlier one still marked live (a crash came between a post
+        and the retirement of the message before it) loses its buttons now."""
         if chat_id in self.table_ids:
             return self.table_ids[chat_id]
-        tables = await self.storage.last_sent(chat_id=chat_id, kind=TABLE)
-        results = await self.storage.last_sent(chat_id=chat_id, kind=SETTLE)
-        live = tables[0] if tables and (not results or results[0] != tables[0]) else None
-        self.table_ids[chat_id] = live
-        return live
+        live = await self.storage.live_sent(chat_id=chat_id)
+        self.table_ids[chat_id] = live[0] if live else None
+        await self._retire_all(chat_id, live[1:], {})
+        return self.table_ids[chat_id]
 
     async def _edit_table(self, chat_id: int) -> None:
         """Edit the live table message to the table as it is now, when the group budget's
@@ -501,6 +539,8 @@ class Courier:
             self._look_again(chat_id, wait)
             return
         message_id = await self._table_id(chat_id)
+        if not self._delivers(chat_id):
+            return
         if message_id is not None and await self._edit(chat_id, message_id, render.text,
                                                        render.markup_json):
             metrics.sent(metrics.TABLE_EDIT)

@@ -260,6 +260,7 @@ def settlement(chat_id: int, text: str) -> OutboxDraft:
     return OutboxDraft(kind=SETTLE, target=chat_id, payload={"text": render.clip(text)})
 
 
-def table_post(chat_id: int) -> OutboxDraft:
-    """Post the table message anew (at the bottom of the chat)."""
-    return OutboxDraft(kind=TABLE, target=chat_id, payload={})
+def table_post(chat_id: int, asked: bool = False) -> OutboxDraft:
+    """Post the table message anew (at the bottom of the chat). ``asked``: a player asked for
+    it (/table), so it is posted even where the live message already shows the table."""
+    return OutboxDraft(kind=TABLE, target=chat_id, payload={"asked": True} if asked else {})

@@ -487,7 +487,7 @@ class Tables:
                 table = await self.load(chat_id)
             except TableNotFound:
                 return False
-            await self.commit(table, outbox=[drawing.table_post(chat_id)])
+            await self.commit(table, outbox=[drawing.table_post(chat_id, asked=True)])
         return True
 
     async def set_language(self, chat_id: int, lang: str) -> None:
