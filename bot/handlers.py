@@ -365,7 +365,9 @@ async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEF
     user = query.from_user
     message = query.message
     chat_id = message.chat.id if message is not None else None
-    lang = await svc.languages.of(chat_id) if chat_id is not None else "en"
+    # a pop-up is the presser's own: in his language
+    lang = (await svc.presses.lang_of(chat_id, user.id, user.language_code)
+            if chat_id is not None else i18n.lang_of(user.language_code))
     try:
         button = decode(clean(query.data))
     except Malformed:
@@ -380,13 +382,14 @@ async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEF
             return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
         name = clean(user.full_name)
         return await svc.presses.press(chat_id, user.id, name, button, private,
-                                       key=query.id), chat_id
+                                       key=query.id, language=user.language_code), chat_id
     if chat_id is None:
         return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
     if isinstance(button, MyCards):
         if button.chat_id != chat_id:
             return Outcome(i18n.t(lang, "other_table"), refusal="other_table"), chat_id
-        return Outcome(await svc.presses.my_cards(chat_id, user.id), alert=True), chat_id
+        return Outcome(await svc.presses.my_cards(chat_id, user.id, user.language_code),
+                       alert=True), chat_id
     if isinstance(button, NewTable):
         if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
             return Outcome(i18n.t(lang, "group_only"), refusal="group_only"), chat_id

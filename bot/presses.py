@@ -58,12 +58,20 @@ class Presses:
         self.languages = languages
         self.clock = clock
 
+    async def lang_of(self, chat_id: int, user_id: int, language: str | None) -> str:
+        """The language of a player's pop-ups and private texts: his private chat's, else
+        the one Telegram reports for him (``language``), else the group's."""
+        group = await self.languages.of(chat_id)
+        return await self.languages.of_player(user_id, i18n.lang_of(language, group))
+
     async def press(self, chat_id: int, user_id: int, name: str,
-                    button: ActionButton, private: bool = False, key: str = "") -> Outcome:
+                    button: ActionButton, private: bool = False, key: str = "",
+                    language: str | None = None) -> Outcome:
         """A table button: validate table/coup/version, decode strictly, apply, commit.
         ``key``: the press's callback query id; a press the table already took (delivered
-        again) is answered as done, and not applied again."""
-        lang = await self.languages.of(chat_id)
+        again) is answered as done, and not applied again. The answer is in the presser's
+        language (:meth:`lang_of`, ``language``: his Telegram language)."""
+        lang = await self.lang_of(chat_id, user_id, language)
         if button.chat_id != chat_id:
             return Outcome(i18n.t(lang, "other_table"), refusal="other_table")
         async with self.tables.lock(chat_id):
@@ -103,7 +111,8 @@ class Presses:
             except Forged:
                 return Outcome(i18n.t(lang, "forged"), refusal="forged")
             if isinstance(decoded, AskAmount):
-                return await self._ask(table, user_id, name, decoded, lang)
+                return await self._ask(table, user_id, name, decoded, lang,
+                                       await self.languages.of(chat_id))
             if isinstance(decoded, PickCards):
                 return self._pick(table, user_id, button.kind, decoded, lang, private)
             action = await self._action(table, user_id, name, decoded, lang)
@@ -127,10 +136,11 @@ class Presses:
             return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
 
     async def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
-                   lang: str) -> Outcome:
-        """"✏️ amount": a pop-up, and a ForceReply prompt in the group addressed to the
-        presser (his reply, or "@bot 200", is the amount). The ask is kept with the table
-        too, so that another worker takes the reply."""
+                   lang: str, group_lang: str) -> Outcome:
+        """"✏️ amount": a pop-up (in the presser's ``lang``), and a ForceReply prompt in the
+        group (in its ``group_lang``) addressed to the presser (his reply, or "@bot 200", is
+        the amount). The ask is kept with the table too, so that another worker takes the
+        reply."""
         now = self.clock()
         asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
         asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup,
@@ -144,8 +154,8 @@ class Presses:
         lo, hi = ask.spec.min, ask.spec.max
         span = f"{lo}–{hi}" if lo is not None and hi is not None else ""
         who = Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
-        prompt = (i18n.t(lang, "ask_prompt", who=who, range=span,
-                         label=i18n.action_label(lang, ask.spec.kind)), span)
+        prompt = (i18n.t(group_lang, "ask_prompt", who=who, range=span,
+                         label=i18n.action_label(group_lang, ask.spec.kind)), span)
         if span:
             return Outcome(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt)
         return Outcome(i18n.t(lang, "ask_amount_any"), prompt=prompt)
@@ -324,9 +334,10 @@ class Presses:
         return Ask(kind=kinds.pop(), coup=table.state.coup,
                    expires=self.clock() + self.tables.timeout_of(table.meta))
 
-    async def my_cards(self, chat_id: int, user_id: int) -> str:
-        """The *My cards* pop-up: the presser's own hidden cards, nobody else's."""
-        lang = await self.languages.of(chat_id)
+    async def my_cards(self, chat_id: int, user_id: int, language: str | None = None) -> str:
+        """The *My cards* pop-up: the presser's own hidden cards, nobody else's, in his
+        language."""
+        lang = await self.lang_of(chat_id, user_id, language)
         try:
             table = await self.tables.load(chat_id)
         except TableNotFound:
