@@ -467,7 +467,11 @@ async def test_each_player_reads_his_private_messages_in_his_own_language(
     bot = RecordingBot()
     host = await make_host(bot)
     await host.tables.languages.choose(BOB, "ru")  # Bob chose Russian in his private chat
-    await seat_three(host, bot)
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await host.idle()
+    # his pop-ups are his too: Russian in an English group
+    assert [await press(host, bot, p, ["join"]) for p in (ANN, BOB, CID)] == [
+        "🪑 Join", "🪑 Сесть", "🪑 Join"]
     await play_until_settled(host, bot, coups=2)
     await host.idle()
     bob = [m.text for m in bot.chat(BOB)]
