@@ -8,6 +8,7 @@ writes with the step (see :mod:`bot.delivery`).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -141,15 +142,60 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     buttons = collect_buttons(sight)
     amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
     show_cards = any(s.face_down for s in view.seats)
-    committed = bool(view.info.get("commitment") or view.info.get("commitments"))
     deadline = deadline if view.awaiting else None
-    text = render.table_text(lang, view, deadline,
-                             log_lines(lang, log, {**names, **render.names_of(view)}),
-                             sight.private, committed=committed)
+    text = _table_text(lang, sight, deadline, log, names)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
     return Render(text, markup, view.coup, view.version,
                   view.version if decision is None else decision, tuple(view.awaiting),
                   prompted, deadline)
+
+
+def _table_text(lang: str, sight: Sight, deadline: float | None,
+                log: Sequence[dict[str, Any]], names: dict[int, str],
+                own: Sequence[Markup] = ()) -> str:
+    """The public table as the group sees it (``own``: a player's lines below it)."""
+    view = sight.view()
+    committed = bool(view.info.get("commitment") or view.info.get("commitments"))
+    return render.table_text(lang, view, deadline if view.awaiting else None,
+                             log_lines(lang, log, {**names, **render.names_of(view)}),
+                             sight.private, committed=committed, own=own)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A player's turn prompt in his private chat: the table from his seat and his keyboard.
+    ``digest`` tells two drawings apart by what they show (not the seconds left), so that
+    an open prompt is edited only when the table or his choices changed."""
+
+    text: str
+    markup: Keyboard | None
+    digest: str
+
+
+def prompt(lang: str, chat_id: int, sight: Sight, player: int, deadline: float | None,
+           log: Sequence[dict[str, Any]], names: dict[int, str], *,
+           decision: int | None = None, lines: Sequence[Markup] = (),
+           last: Markup | None = None, keyboard: bool = True) -> Prompt:
+    """A player's turn prompt: everything the group's table shows (every seat, its up
+    cards and stakes, the bank or pot, whose turn, the coup's events), then his own hidden
+    cards and private facts, what happened to him (``lines``) and ``last`` (by default:
+    his move is here), with his decision keyboard. Without ``keyboard``: a prompt whose
+    decision is gone, ``last`` saying what became of it."""
+    mine = sight.view(player)
+    own = []
+    if mine.my_cards:
+        own.append(i18n.t(lang, "your_cards", cards=pretty_all(list(mine.my_cards))))
+    own += render.info_lines(lang, mine.my_info, render.names_of(sight.view()))
+    own += lines
+    own.append(i18n.t(lang, "decide_private") if last is None else last)
+    markup = decision_keyboard(lang, chat_id, sight, player, decision, True) if keyboard \
+        else None
+    bare = _table_text(lang, sight, None, log, names, own)
+    digest = hashlib.blake2b(
+        (bare + (markup.as_json() if markup is not None else "")).encode(),
+        digest_size=8).hexdigest()
+    text = bare if deadline is None else _table_text(lang, sight, deadline, log, names, own)
+    return Prompt(text, markup, digest)
 
 
 def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
@@ -170,7 +216,8 @@ REPEATS = frozenset({"hand_seen", "cards_received", "card_dealt"})
 
 def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                     events: Sequence[Event], names: dict[int, str],
-                    prompts: frozenset[int] = frozenset(), decision: int | None = None
+                    prompts: frozenset[int] = frozenset(), decision: int | None = None,
+                    log: Sequence[dict[str, Any]] = (), deadline: float | None = None
                     ) -> list[OutboxDraft]:
     """Each reader's private events with his cards, in his own language (``langs``); every
     awaited player of ``prompts`` (the host's choice: in a private step every awaited
@@ -178,7 +225,9 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
     decision keyboard (with his cards, or on its own): such a DM carries
     ``turn`` (the decision), so that its delivery starts his clock. What a player was told
     about a coup this step settled comes first, under that coup's number, before what he is
-    dealt for the next."""
+    dealt for the next. A DM with a decision keyboard is his turn prompt (:func:`prompt`):
+    the table from his seat (the coup's ``log``, the time left to ``deadline``), with a
+    ``digest`` of what it shows."""
     settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
     earlier, later = (list(events), []) if settled_at is None else (
         list(events[:settled_at]), list(events[settled_at:]))
@@ -204,15 +253,17 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         lang, view = langs[player], sight.view(player)
         lines = _told(lang, mine, names, hand_shown=bool(view.my_cards))
         markup = decision_keyboard(lang, chat_id, sight, player, decision, player in prompts)
-        if not (lines or markup or view.my_cards or view.my_info):
-            continue  # nothing to tell him: no DM that is a title alone
-        payload: dict[str, Any] = {}
         if markup is not None:
-            lines.append(i18n.t(lang, "decide_private"))
-            payload["turn"] = sight.state.version if decision is None else decision
-        payload |= {"text": render.dm_text(lang, view, lines),
-                    "markup": markup_json(markup)}
-        out.append(OutboxDraft(kind=DM, target=player, payload=payload))
+            turn = prompt(lang, chat_id, sight, player, deadline, log, names,
+                          decision=decision, lines=lines)
+            out.append(OutboxDraft(kind=DM, target=player, payload={
+                "turn": sight.state.version if decision is None else decision,
+                "digest": turn.digest, "text": turn.text, "markup": markup_json(turn.markup)}))
+            continue
+        if not (lines or view.my_cards or view.my_info):
+            continue  # nothing to tell him: no DM that is a title alone
+        out.append(OutboxDraft(kind=DM, target=player, payload={
+            "text": render.dm_text(lang, view, lines), "markup": None}))
     return out
 
 

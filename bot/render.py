@@ -186,9 +186,11 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
 
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
                private: bool = False, now: float | None = None,
-               committed: bool = False) -> str:
+               committed: bool = False, own: Sequence[Markup] = ()) -> str:
     """The one group message of a table, edited in place: a header, one line per seat,
-    whose turn and the time left, the last few events, the whole coup log collapsed."""
+    whose turn and the time left, the last few events, the whole coup log collapsed. With
+    ``own``, a player's turn prompt: the same table, then his own lines last (his cards, his
+    facts, his move), beside his keyboard."""
     names = names_of(view)
     lines = [header(lang, view)]
     facts = info_lines(lang, view.info, names, HIDDEN_INFO)
@@ -209,7 +211,7 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
             lines.append(i18n.t(lang, key + "_nodeadline", names=who))
     lines.extend(Markup("· ") + line for line in log[-RECENT:])
     tail = [i18n.t(lang, "shoe_committed")] if committed else []
-    return fit(lines, log[:-RECENT], tail)
+    return fit(lines, log[:-RECENT], [*tail, *own])
 
 
 def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = ()) -> str:

@@ -258,8 +258,9 @@ class Tables:
         if (settled is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup
             drafts.append(drawing.table_post(chat_id))
+        deadline = (self._due_of(meta) or self._due_from_now(meta)) if view.awaiting else None
         drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names,
-                                          prompts, meta.decision)
+                                          prompts, meta.decision, meta.coup_log, deadline)
         return (settled[0] if settled is not None else old.coup), drafts
 
     @staticmethod
