@@ -32,7 +32,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
 from bot import metrics
-from bot.drawing import DM, GROUP, SETTLE, TABLE, Render
+from bot.drawing import DM, DM_EDIT, GROUP, SETTLE, TABLE, Render
 from bot.hooks import Hooks
 from bot.pace import HELD, Pace
 from storage.base import OutboxItem, Storage
@@ -48,6 +48,8 @@ FINISH_DELAY = 0.05
 # How many message ids after the last known table message may hold the twin of a table
 # message whose first post's answer was lost (other people's messages interleave).
 TWIN_WINDOW = 20
+PRIVATE = (DM, DM_EDIT)
+"""Outbox kinds sent to private chats: their own way, outside the group's budget."""
 HTML = "HTML"
 """Every text the bot drafts is Telegram HTML (values escaped, see :mod:`bot.i18n`)."""
 
@@ -88,9 +90,11 @@ class TableSide(Protocol):
         ...
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
-                        shown: float | None = None) -> None:
+                        shown: float | None = None,
+                        prompt: tuple[int, str] | None = None) -> None:
         """These awaited players have been shown their turn: their clock may start.
-        ``shown``: the group's table message showing it counts down to this deadline."""
+        ``shown``: the group's table message showing it counts down to this deadline.
+        ``prompt``: one player's turn prompt was delivered (its message id and digest)."""
         ...
 
 
@@ -263,9 +267,9 @@ class Courier:
                     # a turn prompt reaches its player at once, never behind a group post
                     # that waits for the group's budget
                     for item in items:
-                        if item.kind == DM:
+                        if item.kind in PRIVATE:
                             self._queue_dm(item)
-                    group = [item for item in items if item.kind != DM]
+                    group = [item for item in items if item.kind not in PRIVATE]
                     for i, item in enumerate(group):
                         if not self._delivers(chat_id):
                             return  # the lease went (its connection died): not ours now
@@ -315,7 +319,8 @@ class Courier:
             turn = item.payload.get("turn")
             if sent is not None and isinstance(turn, int):
                 try:
-                    await self.tables.turn_seen(chat_id, turn, [item.target])
+                    await self.tables.turn_seen(chat_id, turn, [item.target], prompt=(
+                        sent, str(item.payload.get("digest", ""))))
                 except Exception:  # the clock starts with the group's table instead
                     log.exception("turn of chat %s not marked seen", chat_id)
 
@@ -345,7 +350,7 @@ class Courier:
             self.sent_dms.pop(item_id, None)
 
     async def _deliver(self, item: OutboxItem) -> None:
-        if item.kind == DM:
+        if item.kind in PRIVATE:
             await self.storage.finish_outbox(item_id=item.id, message_id=await self._dm(item))
         elif item.kind == SETTLE:
             await self._settle(item)
@@ -366,9 +371,16 @@ class Courier:
         before that write sends them again, a private repeat rather than a loss)."""
         text = str(item.payload.get("text", ""))
         markup = markup_param(item.payload.get("markup"))
+        edited = item.payload.get("message_id") if item.kind == DM_EDIT else None
         delay = 0.5
         while True:
             try:
+                if isinstance(edited, int):  # a turn prompt brought up to date, or closed
+                    await self._call("editMessageText", chat_id=item.target,
+                                     message_id=edited, text=text, reply_markup=markup,
+                                     parse_mode=HTML)
+                    metrics.sent(metrics.DM)
+                    return edited
                 msg = await self._call("sendMessage", chat_id=item.target, text=text,
                                        reply_markup=markup, parse_mode=HTML)
                 log.debug("DM to %s: %s", item.target, text)
@@ -380,6 +392,8 @@ class Courier:
                 await self.tables.dm_blocked(item.chat_id, item.target)
                 return None
             except BadRequest as exc:
+                if "not modified" in exc.message.lower():
+                    return edited if isinstance(edited, int) else None
                 log.warning("DM to %s refused: %s", item.target, exc.message)
                 return None
             except TelegramError as exc:  # a network error: the DM may or may not be there

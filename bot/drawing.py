@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,8 @@ TABLE = "table"
 """Outbox kind: post the table message anew (drawn when it is sent)."""
 DM = "dm"
 """Outbox kind: a direct message to a player (``text``, optional ``markup``)."""
+DM_EDIT = "dm_edit"
+"""Outbox kind: a player's turn prompt edited (``message_id``, ``text``, ``markup``)."""
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,8 @@ REPEATS = frozenset({"hand_seen", "cards_received", "card_dealt"})
 def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                     events: Sequence[Event], names: dict[int, str],
                     prompts: frozenset[int] = frozenset(), decision: int | None = None,
-                    log: Sequence[dict[str, Any]] = (), deadline: float | None = None
+                    log: Sequence[dict[str, Any]] = (), deadline: float | None = None,
+                    open_prompts: Mapping[int, tuple[int, str]] | None = None
                     ) -> list[OutboxDraft]:
     """Each reader's private events with his cards, in his own language (``langs``); every
     awaited player of ``prompts`` (the host's choice: in a private step every awaited
@@ -227,7 +230,10 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
     about a coup this step settled comes first, under that coup's number, before what he is
     dealt for the next. A DM with a decision keyboard is his turn prompt (:func:`prompt`):
     the table from his seat (the coup's ``log``, the time left to ``deadline``), with a
-    ``digest`` of what it shows."""
+    ``digest`` of what it shows. A player whose prompt of this decision is open
+    (``open_prompts``: its message id and digest) gets no new one: it is edited
+    (:data:`DM_EDIT`) where what it shows changed."""
+    open_prompts = open_prompts or {}
     settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
     earlier, later = (list(events), []) if settled_at is None else (
         list(events[:settled_at]), list(events[settled_at:]))
@@ -247,12 +253,20 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
     awaited = list(sight.view().awaiting)
     mine_later = dict(_private(later))
     for p in awaited:
-        if p in prompts:
+        if p in prompts or p in open_prompts:
             mine_later.setdefault(p, [])
     for player, mine in mine_later.items():
         lang, view = langs[player], sight.view(player)
         lines = _told(lang, mine, names, hand_shown=bool(view.my_cards))
-        markup = decision_keyboard(lang, chat_id, sight, player, decision, player in prompts)
+        shown = open_prompts.get(player) if player in awaited else None
+        markup = decision_keyboard(lang, chat_id, sight, player, decision,
+                                   player in prompts or shown is not None)
+        if markup is not None and shown is not None:
+            turn = prompt(lang, chat_id, sight, player, deadline, log, names,
+                          decision=decision, lines=lines)
+            if turn.digest != shown[1]:
+                out.append(prompt_edit(player, shown[0], turn))
+            continue
         if markup is not None:
             turn = prompt(lang, chat_id, sight, player, deadline, log, names,
                           decision=decision, lines=lines)
@@ -265,6 +279,13 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         out.append(OutboxDraft(kind=DM, target=player, payload={
             "text": render.dm_text(lang, view, lines), "markup": None}))
     return out
+
+
+def prompt_edit(player: int, message_id: int, turn: Prompt) -> OutboxDraft:
+    """Edit a player's delivered turn prompt into ``turn`` (its digest goes with it)."""
+    return OutboxDraft(kind=DM_EDIT, target=player, payload={
+        "message_id": message_id, "text": turn.text, "markup": markup_json(turn.markup),
+        "digest": turn.digest})
 
 
 def _private(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:

@@ -228,7 +228,8 @@ class Presses:
             meta = meta.model_copy(update={"done": {**dict(kept), key: label}})
         try:
             await self.tables.commit(table, step, meta=meta, actor=user_id,
-                                     decided=action.kind not in render.UTILITIES)
+                                     decided=action.kind not in render.UTILITIES,
+                                     action=action.kind)
         except StaleVersion:
             return Outcome(i18n.t(lang, "stale"), refusal="stale")
         except TableNotFound:  # closed meanwhile (python -m bot.admin close)

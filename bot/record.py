@@ -28,6 +28,16 @@ class Ask(BaseModel):
     expires: float
 
 
+class OpenPrompt(BaseModel):
+    """A player's turn prompt delivered to his private chat, while its decision is open: it
+    is edited as the table changes, and loses its keyboard once the decision is gone."""
+
+    message_id: int
+    decision: int
+    digest: str
+    """What it shows now (:attr:`bot.drawing.Prompt.digest`)."""
+
+
 class TableMeta(BaseModel):
     """The host's typed record of one table."""
 
@@ -66,6 +76,8 @@ class TableMeta(BaseModel):
     asks: dict[int, Ask] = Field(default_factory=dict)
     """Who was asked to type an amount, and for what: kept with the table so that any
     worker takes the reply, whichever took the press."""
+    prompts: dict[int, OpenPrompt] = Field(default_factory=dict)
+    """The open turn prompts in the players' private chats, by player."""
     done: dict[str, str] = Field(default_factory=dict)
     """The newest updates that made a step here (a press by its callback query id, a typed
     amount by ``m`` and its message id), each with the label of what it did: committed with

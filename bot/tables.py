@@ -27,7 +27,7 @@ from bot.delivery import Doorbell
 from bot.drawing import Render
 from bot.hooks import Hooks
 from bot.languages import Languages
-from bot.record import Table, TableMeta, load
+from bot.record import OpenPrompt, Table, TableMeta, load
 from bot.specs import Sight
 from games import registry
 from games.cards import Shoe, timeout_cut
@@ -141,13 +141,15 @@ class Tables:
     async def commit(self, table: Table, step: Step[Any] | None = None, *,
                      meta: TableMeta | None = None, outbox: Sequence[OutboxDraft] = (),
                      timed_out: Sequence[int] = (), actor: int | None = None,
-                     decided: bool = True, redraw: bool = True) -> TableMeta:
+                     decided: bool = True, action: str = "", redraw: bool = True
+                     ) -> TableMeta:
         """Commit an engine step (or, without one, a change of the record alone) with what
         it must send; raises StaleVersion or InsufficientFunds, and then nothing happened.
         ``decided=False``: the actor's action answers no decision (a utility such as
         *Leave*): an awaited actor goes on with the decision he has, its buttons and its
-        clock. ``redraw=False``: a change of the record the table message already shows
-        (the courier is rung only for what it must send)."""
+        clock. ``action``: the kind of the actor's action (his closed prompt names it).
+        ``redraw=False``: a change of the record the table message already shows (the
+        courier is rung only for what it must send)."""
         # a shallow copy: nothing below changes a field of the record in place (a changed
         # field gets a new value), so the committed table's record is never touched
         meta = (meta or table.meta).model_copy()
@@ -183,14 +185,33 @@ class Tables:
             meta.due = None
         deadline = self._due_of(meta) if table.engine.awaiting(step.state) else None
         sight = Sight(table.engine, step.state)
-        readers = {p for e in step.events for p in e.to or ()} | set(sight.view().awaiting)
+        awaited = set(sight.view().awaiting)
+        readers = {p for e in step.events for p in e.to or ()} | awaited | set(meta.prompts)
         langs = {p: await self.languages.of_player(p, lang) for p in readers}
         prompts = self._prompted(meta, sight)
         if not fresh:  # the decision goes on: a new prompt only where its buttons changed
             prompts = frozenset(p for p in prompts if _offer(table.sight, p) != _offer(sight, p))
-        result_coup, new_drafts = self._step_drafts(lang, langs, table, step, sight, meta,
-                                                    timed_out, prompts)
+        # a delivered prompt of the decision that goes on is edited where it changed; any
+        # other open prompt loses its keyboard and says what became of its decision
+        going_on = {p: r for p, r in meta.prompts.items()
+                    if r.decision == meta.decision and p in awaited and p not in meta.dm_blocked}
+        closed = {p: r for p, r in meta.prompts.items() if p not in going_on}
+        prompts = prompts - set(going_on)
+        result_coup, new_drafts = self._step_drafts(
+            lang, langs, table, step, sight, meta, timed_out, prompts,
+            {p: (r.message_id, r.digest) for p, r in going_on.items()})
         drafts += new_drafts
+        if meta.prompts:
+            edited = {d.target: str(d.payload["digest"]) for d in new_drafts
+                      if d.kind == drawing.DM_EDIT}
+            meta.prompts = {p: r.model_copy(update={"digest": edited[p]}) if p in edited
+                            else r for p, r in going_on.items()}
+            for p, r in closed.items():
+                drafts.append(drawing.prompt_edit(p, r.message_id, drawing.prompt(
+                    langs[p], chat_id, table.sight, p, None, table.meta.coup_log,
+                    meta.names, keyboard=False, last=_outcome(
+                        langs[p], p, actor if decided else None, action, timed_out,
+                        table.state.coup != step.state.coup))))
         meta_json = meta.model_dump_json()  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:
@@ -216,7 +237,8 @@ class Tables:
 
     def _step_drafts(self, lang: str, langs: dict[int, str], table: Table, step: Step[Any],
                      sight: Sight, meta: TableMeta, timed_out: Sequence[int],
-                     prompts: frozenset[int]) -> tuple[int, list[OutboxDraft]]:
+                     prompts: frozenset[int], open_prompts: dict[int, tuple[int, str]]
+                     ) -> tuple[int, list[OutboxDraft]]:
         """What a step sends (and its record updated in ``meta``): the coup's result, stand-
         ups, the table anew for a new coup, and each player's private events in his own
         language. Also the coup the step's chips belong to: a step that settles a coup and
@@ -260,7 +282,8 @@ class Tables:
             drafts.append(drawing.table_post(chat_id))
         deadline = (self._due_of(meta) or self._due_from_now(meta)) if view.awaiting else None
         drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names,
-                                          prompts, meta.decision, meta.coup_log, deadline)
+                                          prompts, meta.decision, meta.coup_log, deadline,
+                                          open_prompts)
         return (settled[0] if settled is not None else old.coup), drafts
 
     @staticmethod
@@ -306,11 +329,15 @@ class Tables:
         return frozenset(p for p in awaited if p not in meta.dm_blocked)
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
-                        shown: float | None = None) -> None:
+                        shown: float | None = None,
+                        prompt: tuple[int, str] | None = None) -> None:
         """``players`` have been shown decision ``decision`` (their DM prompt, or the group's
         table message, was delivered): once every awaited player has, its clock starts.
         ``shown``: the group's table message was delivered counting down to this deadline
-        (drawn as from its drawing, see :meth:`current_render`)."""
+        (drawn as from its drawing, see :meth:`current_render`). ``prompt``: the one
+        player's turn prompt was delivered as this message, showing this digest: it is
+        kept open (and brought up to date if the table moved on meanwhile), or closed at
+        once if its decision is already gone."""
         seen_decision, seen = self.seen.get(chat_id, (None, set()))
         if seen_decision != decision:
             seen = set()
@@ -323,21 +350,45 @@ class Tables:
                 return
             meta = table.meta
             awaited = set(table.engine.awaiting(table.state))
-            if (meta.decision != decision or meta.due is not None or meta.paused
-                    or not awaited or not awaited <= seen):
+            start = not (meta.decision != decision or meta.due is not None or meta.paused
+                         or not awaited or not awaited <= seen)
+            if start:
+                meta = meta.model_copy(update={"due": self.clock() + self.timeout_of(meta)})
+            outbox: list[OutboxDraft] = []
+            if prompt is not None and len(players) == 1:
+                meta, outbox = await self._prompt_seen(table, meta, decision, players[0],
+                                                       *prompt)
+            if not start and not outbox and meta is table.meta:
                 return
-            due = self.clock() + self.timeout_of(meta)
-            meta = meta.model_copy(update={"due": due})
-            real = self._due_of(meta) or due  # with a resume's grace
+            real = self._due_of(meta)
             # drawn to within half a second before the deadline (never after it): the
             # table message stays; the date-time entity shows whole seconds anyway
-            drawn = shown is not None and 0 <= real - shown < SHOWN_SLACK
+            drawn = shown is not None and real is not None and 0 <= real - shown < SHOWN_SLACK
             try:
-                await self.commit(table, meta=meta, redraw=not drawn)
+                await self.commit(table, meta=meta, outbox=outbox, redraw=start and not drawn)
             except StorageError:
                 log.warning("the clock of chat %s was not started", chat_id)
                 return
-            self.deadlines.schedule(chat_id, table.state.version, real, self.on_deadline)
+            if start:
+                self.deadlines.schedule(chat_id, table.state.version, real, self.on_deadline)
+
+    async def _prompt_seen(self, table: Table, meta: TableMeta, decision: int, player: int,
+                           message_id: int, digest: str) -> tuple[TableMeta, list[OutboxDraft]]:
+        """A delivered turn prompt: open while its decision is, edited at once if the table
+        moved on since it was drawn; closed if its decision is gone already."""
+        lang = await self.languages.of_player(player, await self.languages.of(table.chat_id))
+        sight = table.sight
+        if meta.decision == decision and player in sight.view().awaiting:
+            now = drawing.prompt(lang, table.chat_id, sight, player, self._due_of(meta),
+                                 meta.coup_log, meta.names, decision=decision)
+            prompts = {**meta.prompts, player: OpenPrompt(
+                message_id=message_id, decision=decision, digest=now.digest)}
+            meta = meta.model_copy(update={"prompts": prompts})
+            return meta, [] if now.digest == digest else [
+                drawing.prompt_edit(player, message_id, now)]
+        gone = drawing.prompt(lang, table.chat_id, sight, player, None, meta.coup_log,
+                              meta.names, keyboard=False, last=i18n.t(lang, "prompt_over"))
+        return meta, [drawing.prompt_edit(player, message_id, gone)]
 
     async def on_deadline(self, chat_id: int, version: int) -> None:
         """The deadline of step ``version`` passed: apply the engine's safe defaults."""
@@ -552,10 +603,16 @@ class Tables:
             for event in step.events:
                 if isinstance(event, ShoeRevealed):
                     lines.append(revealed_text(lang, dict(event.data), names))
+            closed = []  # every open turn prompt says the table is closed, without buttons
+            for player, open_prompt in table.meta.prompts.items():
+                mine = await self.languages.of_player(player, lang)
+                closed.append(drawing.prompt_edit(player, open_prompt.message_id, drawing.prompt(
+                    mine, chat_id, table.sight, player, None, table.meta.coup_log, names,
+                    keyboard=False, last=i18n.t(mine, "prompt_closed"))))
             await self.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
-                outbox=[drawing.settlement(chat_id, "\n\n".join(lines))])
+                outbox=[drawing.settlement(chat_id, "\n\n".join(lines)), *closed])
             self.deadlines.cancel(chat_id)
             self.tables.pop(chat_id, None)
         self.doorbell.ring(chat_id)
@@ -622,3 +679,13 @@ def _offer(sight: Sight, player: int) -> tuple[Any, ...]:
         return tuple(s for s in sight.legal(player) if s.kind not in render.UTILITIES)
     except IllegalAction:
         return ()
+
+
+def _outcome(lang: str, player: int, actor: int | None, action: str, timed_out: Sequence[int],
+             new_coup: bool) -> Markup:
+    """What became of a player's decision, in one line of his closed prompt."""
+    if player == actor and action:
+        return i18n.t(lang, "prompt_done", label=i18n.action_label(lang, action))
+    if player in timed_out:
+        return i18n.t(lang, "prompt_timed_out")
+    return i18n.t(lang, "prompt_coup_over" if new_coup else "prompt_over")

@@ -4,19 +4,28 @@ from his seat, kept current while his decision is open and disarmed once it is g
 from __future__ import annotations
 
 import dataclasses
+import random
+import time
 from typing import Any
 
+import pytest
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
     BOB,
     CHAT,
     CID,
+    NAMES,
+    PREFERRED,
     RecordingBot,
     buttons,
     make_host,
+    press,
     seat_three,
     table_message,
 )
+
+from bot import i18n
+from games import cards
 
 
 async def test_pop_ups_are_in_the_pressers_language_not_the_groups(
@@ -40,3 +49,85 @@ async def test_pop_ups_are_in_the_pressers_language_not_the_groups(
     assert await host.presses.my_cards(CHAT, CID, "ru") == "Сейчас у вас нет закрытых карт."
     assert await host.presses.my_cards(CHAT, CID, "en") == "You have no hidden cards now."
     assert (await host.tables.load(CHAT)).state.version == table.state.version
+
+
+def keyboards(bot: RecordingBot, player: int) -> list[Any]:
+    """The player's private messages that still carry buttons."""
+    return [m for m in bot.chat(player) if m.markup is not None]
+
+
+async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
+        make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    seeded = random.Random("prompts")
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await host.tables.languages.choose(BOB, "ru")
+    await press(host, bot, ANN, ["start"])
+    for _ in range(40):  # every decision made from the prompt in the player's private chat
+        table = await host.tables.load(CHAT)
+        awaited = table.engine.awaiting(table.state)
+        if not awaited or table.state.coup > 1:
+            break
+        player = awaited[0]
+        [live] = keyboards(bot, player)  # his one live prompt, the table from his seat
+        assert live.text.startswith("<b>"), live.text
+        offered = buttons(live)
+        kind = next(k for k in PREFERRED if any(b.kind == k and not b.ask for b in offered))
+        button = next(b for b in offered if b.kind == kind and not b.ask)
+        outcome = await host.presses.press(CHAT, player, NAMES[player], button, True)
+        assert outcome.committed, outcome.text
+        await host.idle()
+        # that prompt keeps the table as it was, without buttons, and says what he did
+        label = i18n.action_label("ru" if player == BOB else "en", kind)
+        assert live.markup is None and live.text.endswith(f"\n✅ {label}"), live.text
+        for p in (ANN, BOB, CID):  # never a stack of live-looking keyboards
+            assert len(keyboards(bot, p)) <= 1
+    else:
+        raise AssertionError("the first coup did not end")
+
+
+async def test_an_open_prompt_is_edited_as_the_table_changes_not_sent_again(
+        make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await press(host, bot, ANN, ["start"])
+    table = await host.tables.load(CHAT)
+    [cutter] = table.engine.awaiting(table.state)
+    [live] = keyboards(bot, cutter)
+    sent = len(bot.chat(cutter))
+    assert "Dan" not in live.text
+    join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
+    assert (await host.presses.press(CHAT, 4, "Dan", join)).committed  # Dan sits down
+    await host.idle()
+    assert len(bot.chat(cutter)) == sent  # no new message: the same prompt, edited
+    assert "\nDan (punter) · 💰1000" in live.text and live.markup is not None
+    assert {b.kind for b in buttons(live)} >= {"cut"}
+    table = await host.tables.load(CHAT)
+    assert list(table.meta.prompts) == [cutter]
+
+
+async def test_a_prompt_says_when_time_ran_out_and_when_the_table_closed(
+        make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await press(host, bot, ANN, ["start"])
+    table = await host.tables.load(CHAT)
+    [cutter] = table.engine.awaiting(table.state)
+    [first] = keyboards(bot, cutter)
+    host.tables.clock = lambda: time.time() + 61  # nobody cut: his time is up
+    await host.tables.on_deadline(CHAT, table.state.version)
+    host.tables.clock = time.time
+    await host.idle()
+    assert first.markup is None
+    assert first.text.endswith("\n⏰ Time ran out: the table decided for you."), first.text
+    table = await host.tables.load(CHAT)
+    awaited = table.engine.awaiting(table.state)
+    [second] = keyboards(bot, awaited[0])
+    assert await host.tables.close_table(CHAT) is None
+    await host.idle()
+    assert second.markup is None and second.text.endswith("\n🚪 The table is closed.")
+    assert all(not keyboards(bot, p) for p in (ANN, BOB, CID))
