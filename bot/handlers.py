@@ -339,8 +339,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         if outcome.prompt is not None and chat_id is not None and update.effective_user:
             text, placeholder = outcome.prompt
+            # pressed on his prompt in his private chat: asked there, outside the group
+            where = (query.message.chat.id if outcome.prompt_private and query.message
+                     else chat_id)
             await context.bot.send_message(
-                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=ForceReply(
+                where, text, parse_mode=ParseMode.HTML, reply_markup=ForceReply(
                     selective=True, input_field_placeholder=placeholder or None))
         if outcome.keyboard is not None and query.message is not None:
             await query.edit_message_reply_markup(outcome.keyboard.markup())
@@ -415,8 +418,31 @@ async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
     answer_text = await svc.presses.typed_amount(
         chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
-    if answer_text:
-        await reply(update, answer_text)
+    await reply_amount(update, svc, chat.id, user.id, answer_text)
+
+
+async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A message in a player's private chat: the amount he was asked there, if he was."""
+    chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or msg is None or not msg.text:
+        return
+    svc = services(context)
+    table_chat = await svc.presses.private_ask(user.id)
+    if table_chat is None:
+        return
+    answer_text = await svc.presses.typed_amount(
+        table_chat, user.id, clean(user.full_name), clean(msg.text),
+        key=f"p{user.id}.{msg.message_id}", private=True, language=user.language_code)
+    await reply_amount(update, svc, table_chat, user.id, answer_text)
+
+
+async def reply_amount(update: Update, svc: Services, table_chat: int, user_id: int,
+                       text: str | None) -> None:
+    """What a typed amount got (a refusal, or nothing once taken); while he is still asked,
+    the reply stays open for the next try (no ✏️ press again)."""
+    if text:
+        await reply(update, text, reply_markup=ForceReply(selective=True) if svc.presses.asked(
+            table_chat, user_id) else None)
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -19,7 +19,7 @@ from bot import decoder, drawing, i18n, render
 from bot.callbacks import ActionButton
 from bot.decoder import Act, AskAmount, Forged, NotOffered, PickCards
 from bot.languages import Languages
-from bot.record import Ask, Table
+from bot.record import Ask, Table, TableMeta
 from bot.render import Keyboard
 from bot.specs import amount_field
 from bot.tables import Tables
@@ -41,8 +41,10 @@ class Outcome:
     keyboard: Keyboard | None = None
     dm: tuple[int, str, Keyboard] | None = None
     prompt: tuple[str, str] | None = None
-    """A ForceReply prompt to post in the group for the presser: its text and the input
-    field's placeholder (the amounts it takes)."""
+    """A ForceReply prompt to post for the presser: its text and the input field's
+    placeholder (the amounts it takes); in the group, or in his private chat where he
+    pressed (``prompt_private``)."""
+    prompt_private: bool = False
     committed: bool = False
     refusal: str = ""
     """Why the press changed nothing (a refusal), for the metrics; empty otherwise."""
@@ -112,7 +114,7 @@ class Presses:
                 return Outcome(i18n.t(lang, "forged"), refusal="forged")
             if isinstance(decoded, AskAmount):
                 return await self._ask(table, user_id, name, decoded, lang,
-                                       await self.languages.of(chat_id))
+                                       await self.languages.of(chat_id), private)
             if isinstance(decoded, PickCards):
                 return self._pick(table, user_id, button.kind, decoded, lang, private)
             action = await self._action(table, user_id, name, decoded, lang)
@@ -136,15 +138,17 @@ class Presses:
             return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
 
     async def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
-                   lang: str, group_lang: str) -> Outcome:
+                   lang: str, group_lang: str, private: bool = False) -> Outcome:
         """"✏️ amount": a pop-up (in the presser's ``lang``), and a ForceReply prompt in the
         group (in its ``group_lang``) addressed to the presser (his reply, or "@bot 200", is
-        the amount). The ask is kept with the table too, so that another worker takes the
-        reply."""
+        the amount); pressed in his private chat, the prompt is there, in his language, and
+        what he types there counts. The ask is kept with the table too, so that another
+        worker takes the reply."""
         now = self.clock()
         asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
         asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup,
-                            expires=now + int(self.tables.timeout_of(table.meta)))
+                            expires=now + int(self.tables.timeout_of(table.meta)),
+                            private=private)
         try:
             # asks are never drawn: the table message stays as it is
             await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}),
@@ -154,11 +158,14 @@ class Presses:
         lo, hi = ask.spec.min, ask.spec.max
         span = f"{lo}–{hi}" if lo is not None and hi is not None else ""
         who = Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
-        prompt = (i18n.t(group_lang, "ask_prompt", who=who, range=span,
-                         label=i18n.action_label(group_lang, ask.spec.kind)), span)
+        prompt = (i18n.t(lang, "ask_prompt_private", range=span,
+                         label=i18n.action_label(lang, ask.spec.kind)) if private
+                  else i18n.t(group_lang, "ask_prompt", who=who, range=span,
+                              label=i18n.action_label(group_lang, ask.spec.kind)), span)
         if span:
-            return Outcome(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt)
-        return Outcome(i18n.t(lang, "ask_amount_any"), prompt=prompt)
+            return Outcome(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt,
+                           prompt_private=private)
+        return Outcome(i18n.t(lang, "ask_amount_any"), prompt=prompt, prompt_private=private)
 
     def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
               lang: str, private: bool) -> Outcome:
@@ -267,11 +274,14 @@ class Presses:
             await self.tables.commit(table, outbox=[drawing.dm_message(user_id, text, markup)])
 
     async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str,
-                           mentioned: bool = False, key: str = "") -> str | None:
+                           mentioned: bool = False, key: str = "", private: bool = False,
+                           language: str | None = None) -> str | None:
         """A group message from a player asked for an amount (his reply to the prompt, or
         "@bot 200"); a reply text or None. "@bot 200" without a prompt is the amount of the
         one amount action he may take now, if there is exactly one. ``key``: the message's,
-        so that a message delivered again is not applied twice."""
+        so that a message delivered again is not applied twice. ``private``: typed in his
+        private chat, for an ask made there (answered in his ``language``). A wrong amount
+        leaves the ask open: his next message may be the right one."""
         try:
             asked = await self.tables.load(chat_id)
         except TableNotFound:
@@ -280,6 +290,8 @@ class Presses:
             return None
         # the player's ask, kept with the table (any worker may have taken the press)
         prompt = asked.meta.asks.get(user_id)
+        if prompt is not None and prompt.private != private:
+            prompt = None  # asked in the other chat: answered there
         if prompt is None and mentioned:
             prompt = self._only_amount(asked, user_id)
             if prompt is None:
@@ -287,7 +299,8 @@ class Presses:
                 return i18n.t(lang, "amount_which", name=name, bot=self.tables.bot_username)
         if prompt is None or prompt.expires < self.clock():
             return None
-        lang = await self.languages.of(chat_id)
+        lang = (await self.lang_of(chat_id, user_id, language) if private
+                else await self.languages.of(chat_id))
         amount = decoder.parse_amount(text)
         if amount is None:
             return i18n.t(lang, "amount_not_number", name=name)
@@ -321,6 +334,30 @@ class Presses:
             if not outcome.committed:
                 return i18n.t(lang, "named", name=name, text=outcome.text)
             return None
+
+    async def private_ask(self, user_id: int) -> int | None:
+        """The table (its chat) that asked this player to type an amount in his private
+        chat, if one still does (the newest ask): read from this process's tables, else
+        from every open table (another worker took the press)."""
+        now = self.clock()
+
+        def newest(metas: list[tuple[int, TableMeta]]) -> int | None:
+            asks = [(a.expires, chat) for chat, meta in metas
+                    if (a := meta.asks.get(user_id)) is not None and a.private
+                    and a.expires >= now]
+            return max(asks)[1] if asks else None
+
+        found = newest([(c, t.meta) for c, t in self.tables.tables.items()])
+        if found is None:
+            found = newest([(r.chat_id, TableMeta.model_validate_json(r.meta_json))
+                            for r in await self.storage.open_tables()])
+        return found
+
+    def asked(self, chat_id: int, user_id: int) -> bool:
+        """Whether the player is still asked for an amount at the chat's table."""
+        table = self.tables.tables.get(chat_id)
+        ask = table.meta.asks.get(user_id) if table is not None else None
+        return ask is not None and ask.expires >= self.clock()
 
     def _only_amount(self, table: Table, user_id: int) -> Ask | None:
         """An ask for the one action with an amount the player may take now, if one."""

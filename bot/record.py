@@ -26,6 +26,8 @@ class Ask(BaseModel):
     kind: str
     coup: int
     expires: float
+    private: bool = False
+    """Asked in his private chat (✏️ pressed on his prompt there): he answers there."""
 
 
 class OpenPrompt(BaseModel):

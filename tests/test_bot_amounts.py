@@ -13,6 +13,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     buttons,
     make_host,
     press,
+    private_keyboard,
     seat_three,
     table_message,
 )
@@ -114,3 +115,41 @@ async def test_the_reply_is_taken_by_another_worker_and_ends_the_ask(make_host: 
     assert await stake_of(other, player) == spec.min + 1
     assert player not in (await other.tables.load(CHAT)).meta.asks
     assert await other.presses.typed_amount(CHAT, player, NAMES[player], "nice hand") is None
+
+
+async def test_amount_pressed_in_the_private_chat_is_asked_and_typed_there(
+        make_host: Any) -> None:  # noqa: F811
+    host, bot, player, spec = await at_a_stake(make_host)
+    name = NAMES[player]
+    ask = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.ask)
+    outcome = await host.presses.press(CHAT, player, name, ask, True)
+    assert outcome.prompt == (f"✏️ Stake: how much? {spec.min}–{spec.max}",
+                              f"{spec.min}–{spec.max}")
+    assert outcome.prompt_private
+    assert await host.presses.private_ask(player) == CHAT
+    # a line in the group is not his answer: he was asked in private
+    assert await host.presses.typed_amount(CHAT, player, name, str(spec.min)) is None
+    # wrong amounts are refused and leave the reply open for the next try
+    for typed, said in (("abc", f"{name}, send a whole number of chips (e.g. 50)."),
+                        ("99999", f"{name}, the amount must be from {spec.min} to {spec.max}."),
+                        ("-5", f"{name}, the amount must be from {spec.min} to {spec.max}.")):
+        assert await host.presses.typed_amount(CHAT, player, name, typed, private=True) == said
+        assert host.presses.asked(CHAT, player)
+    assert await stake_of(host, player) == 0
+    assert await host.presses.typed_amount(CHAT, player, name, str(spec.min), private=True,
+                                           key="p1.9") is None
+    assert await stake_of(host, player) == spec.min
+    assert not host.presses.asked(CHAT, player)
+    assert await host.presses.private_ask(player) is None
+
+
+async def test_a_private_amount_is_answered_in_the_players_language(
+        make_host: Any) -> None:  # noqa: F811
+    host, bot, player, spec = await at_a_stake(make_host)
+    ask = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.ask)
+    outcome = await host.presses.press(CHAT, player, "Иван", ask, True, language="ru")
+    assert outcome.prompt is not None
+    assert outcome.prompt[0] == f"✏️ Ставка: сколько? {spec.min}–{spec.max}"
+    assert await host.presses.typed_amount(CHAT, player, "Иван", "сто", private=True,
+                                           language="ru") == (
+        "Иван, отправьте целое число фишек (например, 50).")

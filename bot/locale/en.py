@@ -81,6 +81,7 @@ TEXTS: dict[str, str] = {
     "ask_amount": "Type the amount ({min}–{max}) in the reply I opened for you.",
     "ask_amount_any": "Type the amount in the reply I opened for you.",
     "ask_prompt": "{who}, {label}: how much? {range}",
+    "ask_prompt_private": "✏️ {label}: how much? {range}",
     "amount_which": "{name}, write @{bot} and an amount while one amount is asked of you; "
                     "for anything else press ✏️ first.",
     "amount_not_number": "{name}, send a whole number of chips (e.g. 50).",
