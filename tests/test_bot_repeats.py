@@ -128,7 +128,8 @@ async def test_an_amount_no_button_offers_is_refused_and_a_drawn_one_taken(
     # an amount typed in his reply is any in the range, the one no button offers included
     assert await host.presses.press(CHAT, player, NAMES[player], next(
         b for b in private_keyboard(bot, player) if b.ask), True)
-    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(between)) is None
+    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(between),
+                                           private=True) is None
     assert await stake_of(host, player) == between
 
 
