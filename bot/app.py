@@ -3,9 +3,11 @@
 ``post_init`` builds every collaborator once and hands each the others it needs:
 the storage, the chat languages, the doorbell and the courier that deliver the
 durable outbox (:mod:`bot.delivery`), the deadlines, the tables (the one commit
-path, :mod:`bot.tables`) and the presses (:mod:`bot.presses`). ``post_stop`` lets
-the courier finish within two seconds while the HTTP client is still open (what
-is left stays queued in the database); ``post_shutdown`` closes the database.
+path, :mod:`bot.tables`) and the presses (:mod:`bot.presses`). Stopping, the rate
+limiter stops holding sends first (:class:`BancoApplication`), so that the handlers
+still running end at once; ``post_stop`` then lets the courier finish within
+``STOP_FLUSH`` seconds while the HTTP client is still open (what is left stays queued
+in the database); ``post_shutdown`` closes the database.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from bot.intake import ScreeningBot
 from bot.languages import Languages
 from bot.pace import Pace
 from bot.presses import Presses
-from bot.ratelimit import GroupWindowLimiter
+from bot.ratelimit import GroupWindowLimiter, stopping
 from bot.tables import Tables
 from bot.transport import api_request, updates_request
 from storage.factory import open_storage
@@ -75,6 +77,21 @@ DESCRIPTIONS = {
         "settings": "Настройки стола (админы)", "closetable": "Закрыть стол (админы)",
     },
 }
+
+
+class BancoApplication(Application):  # type: ignore[type-arg]
+    """PTB's Application, whose stop first ends the rate limiter's waits.
+
+    PTB's stop (polling's, and webhook mode's after the server's) waits for every update
+    taken to be handled; a handler's reply to a group whose window is full would wait for
+    its turn, a slot every three seconds, and the stop with it (once half an hour, with
+    Telegram unreachable). Now such a send fails at once and is logged.
+    """
+
+    async def stop(self) -> None:
+        """The limiter's waits end (:func:`bot.ratelimit.stopping`), then PTB's stop."""
+        stopping(self.bot)
+        await super().stop()
 
 
 def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
@@ -176,7 +193,7 @@ def build_application(settings: Settings, token: str,
             settings.storage_url, settings.shared, settings.redis_url,
             settings.group_messages_per_minute, settings.group_rate_period,
             settings.rate_limit_retries, settings.overall_messages_per_second))
-    builder = (ApplicationBuilder().bot(bot)
+    builder = (ApplicationBuilder().bot(bot).application_class(BancoApplication)
                .concurrent_updates(64)
                .post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown))
     app = builder.build()

@@ -11,13 +11,18 @@ window of ``period`` seconds ever holds more than ``max_messages``, and a 429
 
 A message counts from the moment its call *returned*, which is after Telegram
 received it, so network jitter cannot squeeze 21 into one window.
+
+Stopping (:meth:`GroupWindowLimiter.stop`), nothing waits for its turn any longer: a full
+window frees one slot every three seconds, so the sends queued behind a few busy groups
+could hold a stopping bot for half an hour (its handlers, then PTB's stop, waiting on
+them). A request still waiting :data:`STOPPING_WAIT` after the stop (or after it was made,
+if later) fails with :class:`Stopping`; a call already made is never cut.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections import deque
@@ -25,8 +30,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from aiolimiter import AsyncLimiter
-from telegram.error import RetryAfter
-from telegram.ext import BaseRateLimiter
+from telegram import Bot
+from telegram.error import NetworkError, RetryAfter
+from telegram.ext import BaseRateLimiter, ExtBot
 
 from bot import metrics
 
@@ -36,6 +42,20 @@ JSONDict = dict[str, Any]
 # Methods that put a message in a chat (or change one): what Telegram's group limit counts.
 MESSAGE_PREFIXES = ("send", "edit", "copy", "forward", "stop")
 OVERALL_PER_SECOND = 30
+STOPPING_WAIT = 0.5
+"""Seconds a request may still wait for its turn (a group's window, the overall cap, the
+pause a 429 asked for) once the bot is stopping: one whose slot is due at once still goes."""
+
+
+class Stopping(NetworkError):
+    """The bot is stopping and the request was still waiting for its turn: it was not sent.
+
+    A network error, as every caller already expects one: a handler logs it and ends, the
+    courier keeps the item in the outbox (for the next start, once ``STOP_FLUSH`` is over).
+    """
+
+    def __init__(self, endpoint: str) -> None:
+        super().__init__(f"{endpoint} not sent: the bot is stopping")
 
 
 class Window:
@@ -166,6 +186,9 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         self.max_retries = max_retries
         self.windows = Windows(max_messages, period)
         self.admission = admission or LocalAdmission(overall_per_second)
+        # the requests waiting for their turn, each as the timeout a stop brings forward
+        self.waiting: set[asyncio.Timeout] = set()
+        self.stopping = False
 
     async def initialize(self) -> None:
         """Connect the admission's count."""
@@ -178,6 +201,25 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
     def spare(self, group: int) -> int:
         """How many more messages the group's window takes right now."""
         return self.windows.spare(group)
+
+    def stop(self) -> None:
+        """The bot is stopping: from now on no request waits for its turn longer than
+        :data:`STOPPING_WAIT`; one that would fails with :class:`Stopping`."""
+        if self.stopping:
+            return
+        self.stopping = True
+        if self.waiting:
+            log.info("stopping: %d request(s) waiting for their turn fail unless it comes "
+                     "within %.1f s", len(self.waiting), STOPPING_WAIT)
+        deadline = self._deadline()
+        for wait in self.waiting:
+            wait.reschedule(deadline)
+
+    def _deadline(self) -> float | None:
+        """Until when a request may wait for its turn from now (None: as long as it takes)."""
+        if not self.stopping:
+            return None
+        return asyncio.get_running_loop().time() + STOPPING_WAIT
 
     async def process_request(
         self,
@@ -198,17 +240,49 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         if is_group and message:
             group = chat_id
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
-        for attempt in range(retries + 1):
-            try:
-                return await self.admission.admit(
-                    self.windows, group, message, functools.partial(callback, *args, **kwargs))
-            except RetryAfter as exc:
-                metrics.retry_after(endpoint)
-                if attempt == retries:
-                    raise
-                wait = exc.retry_after
-                seconds = float(wait if isinstance(wait, int | float) else wait.total_seconds())
-                log.warning("%s to chat %s: Telegram asks to wait %.0f s", endpoint, chat_id,
-                            seconds)
-                await asyncio.sleep(seconds + 0.1)
+        # the wait for a turn is one asyncio timeout, so that a stop can end it wherever it
+        # is (the group's lock, its window, the overall cap, a shared count, a 429's pause)
+        wait = asyncio.timeout_at(self._deadline())
+
+        async def call() -> bool | JSONDict | list[JSONDict]:
+            # from here the request may reach Telegram: a stop no longer cuts it short
+            self.waiting.discard(wait)
+            if not wait.expired():  # (expired, the task is already cancelled: it ends here)
+                wait.reschedule(None)
+            return await callback(*args, **kwargs)
+
+        self.waiting.add(wait)
+        try:
+            async with wait:
+                for attempt in range(retries + 1):
+                    try:
+                        return await self.admission.admit(self.windows, group, message, call)
+                    except RetryAfter as exc:
+                        metrics.retry_after(endpoint)
+                        if attempt == retries:
+                            raise
+                        pause = exc.retry_after
+                        seconds = float(pause if isinstance(pause, int | float)
+                                        else pause.total_seconds())
+                        log.warning("%s to chat %s: Telegram asks to wait %.0f s", endpoint,
+                                    chat_id, seconds)
+                        self.waiting.add(wait)
+                        wait.reschedule(self._deadline())
+                        await asyncio.sleep(seconds + 0.1)
+        except TimeoutError:
+            if not wait.expired():  # not the stop's: the request's own
+                raise
+            log.warning("stopping: %s to chat %s not sent, it was still waiting for its turn",
+                        endpoint, chat_id)
+            raise Stopping(endpoint) from None
+        finally:
+            self.waiting.discard(wait)
         raise AssertionError("unreachable")
+
+
+def stopping(bot: Bot) -> None:
+    """The bot is stopping: its rate limiter, if one of ours, holds no request any longer
+    (:meth:`GroupWindowLimiter.stop`)."""
+    limiter = bot.rate_limiter if isinstance(bot, ExtBot) else None
+    if isinstance(limiter, GroupWindowLimiter):
+        limiter.stop()

@@ -1,4 +1,5 @@
-"""Graceful stop: SIGTERM with messages queued behind a slow Telegram loses nothing."""
+"""Graceful stop: SIGTERM with messages queued behind a slow Telegram loses nothing, and
+replies held by full group windows do not hold the stop."""
 
 from __future__ import annotations
 
@@ -77,3 +78,43 @@ async def test_sigterm_with_a_slow_telegram_exits_fast_and_loses_nothing(
     awaited = game.awaited(table)
     if awaited:
         await game.step(awaited[0], prefer("twenty_one", table))
+
+
+async def test_sigterm_with_replies_held_by_a_full_group_window_exits_at_once(
+    sandbox, bot_factory, tmp_path: Path
+) -> None:
+    handle, sb = sandbox
+    # two group messages a minute, Telegram's window: the third of the group waits most of it
+    bot = BotProcess(handle.url, tmp_path / "data", extra={"GROUP_MESSAGES_PER_MINUTE": "2"})
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, -3401, [Player(3411, "Ann")])
+    await game.setup()  # the bot greets the group: one of the two
+    asked = [await sb.send(game.chat_id, 3411, "/balance") for _ in range(5)]
+    last = max(a["update_id"] for a in asked)
+
+    async def taken() -> bool:  # the bot's next poll confirmed every /balance
+        return any((e["params"].get("offset") or 0) > last for e in await sb.log("getUpdates"))
+
+    async def window_full() -> bool:
+        return len([e for e in await sb.log("sendMessage")
+                    if e["params"].get("chat_id") == game.chat_id and e["ok"]]) == 2
+    await sb.wait_for(taken, timeout=20)
+    await sb.wait_for(window_full, timeout=20)
+
+    started = time.monotonic()
+    bot.proc.terminate()
+    while bot.proc.poll() is None and time.monotonic() - started < 10:
+        await asyncio.sleep(0.02)  # this loop serves the sandbox the bot is still calling
+    took = time.monotonic() - started
+    assert took < 1.5 + 2.5, f"SIGTERM took {took:.1f} s"  # STOP_FLUSH and a little
+    assert bot.proc.returncode == 0
+    log = bot.log_text()
+    assert "Traceback" not in log, log[-3000:]
+    # the window took the greeting and one reply; the other four were dropped, each logged
+    replies = [e for e in await sb.log("sendMessage")
+               if e["params"].get("chat_id") == game.chat_id
+               and "chips in the wallet" in e["params"]["text"]]
+    dropped = log.count(f"stopping: sendMessage to chat {game.chat_id} not sent")
+    print(f"\nstopped in {took:.2f} s: {len(replies)} replies sent, {dropped} dropped")
+    assert (len(replies), dropped) == (1, 4)
