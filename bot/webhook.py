@@ -12,7 +12,15 @@ POSTs on ``WEBHOOK_PATH``:
   an update the bot cannot read is answered 200 and ignored, since any other answer would
   make Telegram send it again and again and hold up its chat; a body that is not JSON
   gets 400;
-* a readable update goes on the Application's queue and is answered 200 at once.
+* a readable update is handled by the Application's handlers (through its update
+  processor, which keeps ``concurrent_updates``) and answered 200 once they are done,
+  so that a worker killed meanwhile has taken nothing: Telegram sends the update again.
+  A handler that fails still gets the update answered 200 (the error handler logged it;
+  a retry would only fail again and hold up its chat). Telegram keeps a chat's updates
+  in order and sends the next only after this answer; nothing a handler waits for needs
+  that next update (the chat locks are held for a commit at most), and other chats are
+  handled meanwhile. Past :data:`HANDLING_WAIT` the update is answered 200 anyway and
+  its handling goes on (logged), well before Telegram gives up and sends it again.
 
 PTB's own ``run_webhook`` serves with tornado, answers 400 to an update it cannot read
 and reads one with a required field missing; ours is aiohttp, the HTTP library the bot
@@ -20,11 +28,12 @@ already uses, and reads updates as polling does.
 
 Starting, the server listens first, then ``setWebhook`` is called (the URL, the secret,
 every update type, pending updates kept). Several workers may set the same URL; the
-call is idempotent. Stopping (SIGTERM or SIGINT), the server stops taking requests
-(Telegram keeps what it could not deliver and sends it again, to another worker or
-after the restart), the updates already taken are handled, and ``post_stop`` lets the
-outbox send while the HTTP client is still open. The webhook is never deleted on stop:
-other workers may still be serving it.
+call is idempotent. Stopping (SIGTERM or SIGINT), the rate limiter stops holding sends
+(:func:`bot.ratelimit.stopping`), the server stops taking requests (Telegram keeps what
+it could not deliver and sends it again, to another worker or after the restart), the
+updates being handled are finished and answered, and ``post_stop`` lets the outbox send
+while the HTTP client is still open. The webhook is never deleted on stop: other
+workers may still be serving it.
 """
 
 from __future__ import annotations
@@ -43,10 +52,14 @@ from telegram.ext import Application
 
 from bot.config import Settings
 from bot.intake import screened
+from bot.ratelimit import stopping
 
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+HANDLING_WAIT = 25.0
+"""Seconds a POST waits for its update's handling before it is answered 200 regardless
+(Telegram waits about a minute for an answer, then counts the delivery as failed)."""
 
 
 def webhook_app(app: Application, path: str, secret: str) -> web.Application:  # type: ignore[type-arg]
@@ -66,12 +79,35 @@ def webhook_app(app: Application, path: str, secret: str) -> web.Application:  #
             return web.Response(status=400, text="Bad Request")
         for update in screened([raw], app.bot):
             app.bot.insert_callback_data(update)
-            await app.update_queue.put(update)
+            await handled(update)
         return web.Response(status=200)
+
+    async def handled(update: Update) -> None:
+        # a task of the Application's: its stop waits for it, and a stop or a hung-up
+        # request that ends this wait leaves the handling going on
+        handling = app.create_task(
+            app.update_processor.process_update(update, app.process_update(update)),
+            update=update, name=f"webhook:update:{update.update_id}")
+        try:
+            done, _ = await asyncio.wait({handling}, timeout=HANDLING_WAIT)
+        except asyncio.CancelledError:
+            log.warning("update %s not answered: the server stopped while it was handled",
+                        update.update_id)
+            raise
+        if not done:
+            log.warning("update %s still handled after %.0f s: answered, its handling goes on",
+                        update.update_id, HANDLING_WAIT)
 
     server = web.Application()
     server.router.add_post(path, receive)
     return server
+
+
+def webhook_runner(app: Application, path: str, secret: str) -> web.AppRunner:  # type: ignore[type-arg]
+    """The runner of :func:`webhook_app`. Its cleanup closes the port, then waits for every
+    request under way to be answered: each is within :data:`HANDLING_WAIT`, never cut."""
+    return web.AppRunner(webhook_app(app, path, secret), access_log=None,
+                         shutdown_timeout=HANDLING_WAIT + 1.0)
 
 
 def run_webhook(app: Application, settings: Settings) -> None:  # type: ignore[type-arg]
@@ -96,8 +132,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(webhook_app(app, settings.webhook_path, secret), access_log=None,
-                           shutdown_timeout=1.0)
+    runner = webhook_runner(app, settings.webhook_path, secret)
     await app.initialize()
     try:
         if app.post_init:
@@ -118,6 +153,8 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
             await stop.wait()
             log.info("stopping: no more webhook requests taken")
         finally:
+            # the updates being handled must not wait for their groups' windows
+            stopping(app.bot)
             await runner.cleanup()
             await app.stop()
             if app.post_stop:
