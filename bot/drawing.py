@@ -137,15 +137,20 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
 
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
-                 decision: int | None = None, prompted: frozenset[int] = frozenset()
-                 ) -> Render:
-    """The group's table message: the public view, its buttons and the coup's log."""
+                 decision: int | None = None, prompted: frozenset[int] = frozenset(),
+                 last: dict[str, Any] | None = None) -> Render:
+    """The group's table message: the public view, its buttons and the coup's log; while
+    the coup after it is on, the ``last`` coup's result leads it."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
     amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
     show_cards = any(s.face_down for s in view.seats)
     deadline = deadline if view.awaiting else None
-    text = _table_text(lang, sight, deadline, log, names)
+    coup = last.get("coup") if last else None
+    lead = [render.result_line(lang, coup, last.get("data") or {}, {
+        **names, **render.names_of(view)})] if last and isinstance(coup, int) \
+        and view.coup <= coup + 1 else []
+    text = _table_text(lang, sight, deadline, log, names, lead=lead)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
     return Render(text, markup, view.coup, view.version,
                   view.version if decision is None else decision, tuple(view.awaiting),
@@ -154,13 +159,14 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
 
 def _table_text(lang: str, sight: Sight, deadline: float | None,
                 log: Sequence[dict[str, Any]], names: dict[int, str],
-                own: Sequence[Markup] = ()) -> str:
-    """The public table as the group sees it (``own``: a player's lines below it)."""
+                own: Sequence[Markup] = (), lead: Sequence[Markup] = ()) -> str:
+    """The public table as the group sees it (``own``: a player's lines below it,
+    ``lead``: lines above)."""
     view = sight.view()
     committed = bool(view.info.get("commitment") or view.info.get("commitments"))
     return render.table_text(lang, view, deadline if view.awaiting else None,
                              log_lines(lang, log, {**names, **render.names_of(view)}),
-                             sight.private, committed=committed, own=own)
+                             sight.private, committed=committed, own=own, lead=lead)
 
 
 @dataclass(frozen=True)

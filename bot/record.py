@@ -78,6 +78,10 @@ class TableMeta(BaseModel):
     asks: dict[int, Ask] = Field(default_factory=dict)
     """Who was asked to type an amount, and for what: kept with the table so that any
     worker takes the reply, whichever took the press."""
+    last_result: dict[str, Any] | None = None
+    """The last settled coup (``coup``, the settlement's ``data``): the next coup's table
+    message leads with its headline, at the bottom of the chat where players look (the
+    result itself replaced a table message that may be far up by now)."""
     prompts: dict[int, OpenPrompt] = Field(default_factory=dict)
     """The open turn prompts in the players' private chats, by player."""
     done: dict[str, str] = Field(default_factory=dict)

@@ -186,13 +186,15 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
 
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
                private: bool = False, now: float | None = None,
-               committed: bool = False, own: Sequence[Markup] = ()) -> str:
+               committed: bool = False, own: Sequence[Markup] = (),
+               lead: Sequence[Markup] = ()) -> str:
     """The one group message of a table, edited in place: a header, one line per seat,
     whose turn and the time left, the last few events, the whole coup log collapsed. With
     ``own``, a player's turn prompt: the same table, then his own lines last (his cards, his
-    facts, his move), beside his keyboard."""
+    facts, his move), beside his keyboard. ``lead``: lines above it all (the last coup's
+    result)."""
     names = names_of(view)
-    lines = [header(lang, view)]
+    lines = [*lead, header(lang, view)]
     facts = info_lines(lang, view.info, names, HIDDEN_INFO)
     if facts:
         lines.append(Markup(" · ").join(facts))
@@ -442,6 +444,12 @@ def net_line(lang: str, data: dict[str, Any], names: dict[int, str]) -> Markup:
         parts.append(i18n.fill("{} {}", name, f"+{n}" if n > 0 else
                                (f"−{-n}" if n < 0 else "±0")))
     return Markup(" · ").join(parts)
+
+
+def result_line(lang: str, coup: int, data: dict[str, Any], names: dict[int, str]) -> Markup:
+    """The last coup's result in one line, leading the next coup's table message."""
+    return i18n.t(lang, "last_result", coup=coup, headline=headline(lang, data, names),
+                  nets=net_line(lang, data, names))
 
 
 def settlement_text(lang: str, game: str, coup: int, data: dict[str, Any],

@@ -274,6 +274,7 @@ class Tables:
         drafts = []
         if settled is not None:
             coup, data, coup_log = settled
+            meta.last_result = {"coup": coup, "data": data}
             drafts.append(drawing.settlement(chat_id, render.settlement_text(
                 lang, view.game, coup, data, names, drawing.log_lines(lang, coup_log, names))))
         drafts += [drawing.group_message(chat_id, text) for text in announcements]
@@ -433,7 +434,8 @@ class Tables:
             due = self._due_of(meta) or self._due_from_now(meta)
         return drawing.table_render(lang, chat_id, table.sight, due,
                                     meta.coup_log, meta.names, decision=meta.decision,
-                                    prompted=self._prompted(meta, table.sight))
+                                    prompted=self._prompted(meta, table.sight),
+                                    last=meta.last_result)
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,

@@ -19,6 +19,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     RecordingBot,
     buttons,
     make_host,
+    play_until_settled,
     press,
     seat_three,
     table_message,
@@ -131,3 +132,24 @@ async def test_a_prompt_says_when_time_ran_out_and_when_the_table_closed(
     await host.idle()
     assert second.markup is None and second.text.endswith("\n🚪 The table is closed.")
     assert all(not keyboards(bot, p) for p in (ANN, BOB, CID))
+
+
+async def test_the_next_table_message_leads_with_the_last_coups_result(
+        make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    seeded = random.Random("results")
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    await play_until_settled(host, bot, coups=2)  # into coup 2: coup 1 is settled
+    [result] = [m for m in bot.chat(CHAT) if " settled\n" in m.text]
+    headline, _, nets = result.text.split("\n")[:3]
+    live = table_message(bot)
+    assert live.message_id > result.message_id  # at the bottom, where players look
+    # "🏆 <b>Ann wins 10</b>" and "Ann +10 · Bob −10" in one line: the coup and its nets
+    won = headline.removeprefix("🏆 <b>").removesuffix("</b>")
+    assert live.text.split("\n")[0] == f"🏆 Coup #1: {won} ({nets})"
+    await host.tables.set_language(CHAT, "ru")
+    await host.idle()
+    first = table_message(bot).text.split("\n")[0]
+    assert first.startswith("🏆 Кон №1: ") and first.endswith(")")

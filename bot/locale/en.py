@@ -118,6 +118,7 @@ TEXTS: dict[str, str] = {
     "no_seats": "Nobody is seated.",
     "stood_up": "{name} timed out twice and is stood up.",
     "timed_out": "⏰ Time is up: {names}.",
+    "last_result": "🏆 Coup #{coup}: {headline} ({nets})",
     "settled_title": "{game} · coup #{coup} settled",
     "result_line": "{name}: {delta}",
     "new_coup": "New coup",

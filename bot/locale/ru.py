@@ -118,6 +118,7 @@ TEXTS: dict[str, str] = {
     "no_seats": "За столом никого.",
     "stood_up": "{name} дважды не успел и встаёт из-за стола.",
     "timed_out": "⏰ Время вышло: {names}.",
+    "last_result": "🏆 Кон №{coup}: {headline} ({nets})",
     "settled_title": "{game} · кон №{coup}: расчёт",
     "result_line": "{name}: {delta}",
     "new_coup": "Новый кон",
