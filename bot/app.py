@@ -211,6 +211,8 @@ def build_application(settings: Settings, token: str,
     app.add_handler(CallbackQueryHandler(handlers.on_button))
     app.add_handler(MessageHandler(group & filters.TEXT & ~filters.COMMAND,
                                    handlers.on_group_text))
+    app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
+                                   handlers.on_private_text))
     app.add_handler(ChatMemberHandler(handlers.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(handlers.on_error)
