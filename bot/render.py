@@ -191,10 +191,10 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
     """The one group message of a table, edited in place: a header, one line per seat,
     whose turn and the time left, the last few events, the whole coup log collapsed. With
     ``own``, a player's turn prompt: the same table, then his own lines last (his cards, his
-    facts, his move), beside his keyboard. ``lead``: lines above it all (the last coup's
-    result)."""
+    facts, his move), beside his keyboard. ``lead``: lines right under the header (the
+    last coup's result)."""
     names = names_of(view)
-    lines = [*lead, header(lang, view)]
+    lines = [header(lang, view), *lead]
     facts = info_lines(lang, view.info, names, HIDDEN_INFO)
     if facts:
         lines.append(Markup(" · ").join(facts))

@@ -148,8 +148,8 @@ async def test_the_next_table_message_leads_with_the_last_coups_result(
     assert live.message_id > result.message_id  # at the bottom, where players look
     # "🏆 <b>Ann wins 10</b>" and "Ann +10 · Bob −10" in one line: the coup and its nets
     won = headline.removeprefix("🏆 <b>").removesuffix("</b>")
-    assert live.text.split("\n")[0] == f"🏆 Coup #1: {won} ({nets})"
+    assert live.text.split("\n")[1] == f"🏆 Coup #1: {won} ({nets})"  # under its header
     await host.tables.set_language(CHAT, "ru")
     await host.idle()
-    first = table_message(bot).text.split("\n")[0]
+    first = table_message(bot).text.split("\n")[1]
     assert first.startswith("🏆 Кон №1: ") and first.endswith(")")
