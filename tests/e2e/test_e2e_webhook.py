@@ -84,7 +84,9 @@ async def test_a_table_played_through_the_webhook_ignores_requests_without_the_s
     assert [(c["url"], c["secret_token"], c["drop_pending_updates"]) for c in calls] == [
         (f"http://127.0.0.1:{port}/telegram", SECRET, False)]
     assert calls[0]["allowed_updates"] == list(Update.ALL_TYPES)
-    hook = await sb.webhook()
+    # the last press's POST is answered once its update is handled, a moment after the
+    # step it made shows: nothing stays pending
+    hook = await sb.wait_for(lambda: _settled(sb), timeout=10)
     assert hook["pending"] == 0
     assert {(a["url"], a["status"]) for a in hook["attempts"]} == {
         (f"http://127.0.0.1:{port}/telegram", 200)}
@@ -179,3 +181,9 @@ async def test_sigterm_flushes_what_was_taken_and_keeps_the_webhook_for_the_rest
     await sb.wait_for(answered, timeout=20)
     message = await game.synced()
     await game.step(game.awaited(message)[0], prefer(GAME, message))
+
+
+async def _settled(sb: Any) -> dict[str, Any] | None:
+    """The sandbox's webhook state once nothing is pending, else None."""
+    hook = await sb.webhook()
+    return hook if hook["pending"] == 0 else None

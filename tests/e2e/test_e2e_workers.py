@@ -411,6 +411,20 @@ class Press:
                 f"{self.text!r}; POSTs: [{tries}]; answers: [{answers}]; killed: [{deaths}]")
 
 
+def answered_once(press: Press) -> bool:
+    """One answer reached the presser: exactly one call, or a second one only where the
+    worker that answered first died before its 200 (the update comes again, as Telegram
+    sends it again, and is answered again with the same truth; Telegram refuses a second
+    answer to one query, so the presser sees one pop-up)."""
+    if press.calls == 1:
+        return True
+    if press.calls != 2 or not press.answers:
+        return False
+    first = press.answers[0][0]
+    taken = [a for a in press.attempts if not a.refused]
+    return len(taken) >= 2 and any(w == first for w, _ in press.deaths)
+
+
 def presses_of(answers: list[dict[str, Any]], relays: Relays, killer: Killer) -> list[Press]:
     """Every callback query the players made, with its window (see :class:`Press`)."""
     out = []
@@ -627,7 +641,7 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         answers = await sb.answers()
         presses = presses_of(answers, relays, killer)
         for press in presses:
-            if press.calls != 1:
+            if not answered_once(press):
                 problems.append(f"chat {press.chat}: {press.describe(t0)}")
         lies, matched = untruthful(presses, steps, {(c, v + 1) for c, v in fired}, t0)
         problems += lies
