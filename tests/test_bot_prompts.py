@@ -89,8 +89,9 @@ async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
         raise AssertionError("the first coup did not end")
 
 
-async def test_an_open_prompt_is_edited_as_the_table_changes_not_sent_again(
-        make_host: Any) -> None:  # noqa: F811
+async def at_the_cut(make_host: Any) -> tuple[Any, RecordingBot, Any, int, Any]:  # noqa: F811
+    """Twenty-one started by three: the host, its Telegram, the table, the cutter and his
+    one live prompt."""
     bot = RecordingBot()
     host = await make_host(bot)
     await seat_three(host, bot)
@@ -98,6 +99,12 @@ async def test_an_open_prompt_is_edited_as_the_table_changes_not_sent_again(
     table = await host.tables.load(CHAT)
     [cutter] = table.engine.awaiting(table.state)
     [live] = keyboards(bot, cutter)
+    return host, bot, table, cutter, live
+
+
+async def test_an_open_prompt_is_edited_as_the_table_changes_not_sent_again(
+        make_host: Any) -> None:  # noqa: F811
+    host, bot, table, cutter, live = await at_the_cut(make_host)
     sent = len(bot.chat(cutter))
     assert "Dan" not in live.text
     join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
@@ -112,13 +119,7 @@ async def test_an_open_prompt_is_edited_as_the_table_changes_not_sent_again(
 
 async def test_a_prompt_says_when_time_ran_out_and_when_the_table_closed(
         make_host: Any) -> None:  # noqa: F811
-    bot = RecordingBot()
-    host = await make_host(bot)
-    await seat_three(host, bot)
-    await press(host, bot, ANN, ["start"])
-    table = await host.tables.load(CHAT)
-    [cutter] = table.engine.awaiting(table.state)
-    [first] = keyboards(bot, cutter)
+    host, bot, table, _, first = await at_the_cut(make_host)
     host.tables.clock = lambda: time.time() + 61  # nobody cut: his time is up
     await host.tables.on_deadline(CHAT, table.state.version)
     host.tables.clock = time.time
