@@ -198,12 +198,22 @@ def prompt(lang: str, chat_id: int, sight: Sight, player: int, deadline: float |
     own.append(i18n.t(lang, "decide_private") if last is None else last)
     markup = decision_keyboard(lang, chat_id, sight, player, decision, True) if keyboard \
         else None
-    bare = _table_text(lang, sight, None, log, names, own)
-    digest = hashlib.blake2b(
-        (bare + (markup.as_json() if markup is not None else "")).encode(),
-        digest_size=8).hexdigest()
-    text = bare if deadline is None else _table_text(lang, sight, deadline, log, names, own)
-    return Prompt(text, markup, digest)
+    text = _table_text(lang, sight, deadline, log, names, own)
+    shows = _TIME_LEFT.sub("", text) + (markup.as_json() if markup is not None else "")
+    return Prompt(text, markup, hashlib.blake2b(shows.encode(), digest_size=8).hexdigest())
+
+
+_TIME_LEFT = re.compile(r"<tg-time [^>]*>[^<]*</tg-time>")
+"""The time left as drawn: not what tells two drawings of a prompt apart."""
+
+
+def closed_prompt(lang: str, chat_id: int, sight: Sight, player: int, message_id: int,
+                  log: Sequence[dict[str, Any]], names: dict[int, str], last: Markup
+                  ) -> OutboxDraft:
+    """A delivered turn prompt whose decision is gone, edited: the table as it was, no
+    keyboard, and ``last``, what became of the decision."""
+    return prompt_edit(player, message_id, prompt(lang, chat_id, sight, player, None, log,
+                                                  names, keyboard=False, last=last))
 
 
 def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,

@@ -206,12 +206,11 @@ class Tables:
                       if d.kind == drawing.DM_EDIT}
             meta.prompts = {p: r.model_copy(update={"digest": edited[p]}) if p in edited
                             else r for p, r in going_on.items()}
-            for p, r in closed.items():
-                drafts.append(drawing.prompt_edit(p, r.message_id, drawing.prompt(
-                    langs[p], chat_id, table.sight, p, None, table.meta.coup_log,
-                    meta.names, keyboard=False, last=_outcome(
-                        langs[p], p, actor if decided else None, action, timed_out,
-                        table.state.coup != step.state.coup))))
+            drafts += [drawing.closed_prompt(
+                langs[p], chat_id, table.sight, p, r.message_id, table.meta.coup_log,
+                meta.names, _outcome(langs[p], p, actor if decided else None, action,
+                                     timed_out, table.state.coup != step.state.coup))
+                for p, r in closed.items()]
         meta_json = meta.model_dump_json()  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:
@@ -380,16 +379,18 @@ class Tables:
         lang = await self.languages.of_player(player, await self.languages.of(table.chat_id))
         sight = table.sight
         if meta.decision == decision and player in sight.view().awaiting:
-            now = drawing.prompt(lang, table.chat_id, sight, player, self._due_of(meta),
+            # drawn as its step drew it: the time left as from now until the clock starts
+            now = drawing.prompt(lang, table.chat_id, sight, player,
+                                 self._due_of(meta) or self._due_from_now(meta),
                                  meta.coup_log, meta.names, decision=decision)
             prompts = {**meta.prompts, player: OpenPrompt(
                 message_id=message_id, decision=decision, digest=now.digest)}
             meta = meta.model_copy(update={"prompts": prompts})
             return meta, [] if now.digest == digest else [
                 drawing.prompt_edit(player, message_id, now)]
-        gone = drawing.prompt(lang, table.chat_id, sight, player, None, meta.coup_log,
-                              meta.names, keyboard=False, last=i18n.t(lang, "prompt_over"))
-        return meta, [drawing.prompt_edit(player, message_id, gone)]
+        return meta, [drawing.closed_prompt(lang, table.chat_id, sight, player, message_id,
+                                            meta.coup_log, meta.names,
+                                            i18n.t(lang, "prompt_over"))]
 
     async def on_deadline(self, chat_id: int, version: int) -> None:
         """The deadline of step ``version`` passed: apply the engine's safe defaults."""
@@ -608,9 +609,9 @@ class Tables:
             closed = []  # every open turn prompt says the table is closed, without buttons
             for player, open_prompt in table.meta.prompts.items():
                 mine = await self.languages.of_player(player, lang)
-                closed.append(drawing.prompt_edit(player, open_prompt.message_id, drawing.prompt(
-                    mine, chat_id, table.sight, player, None, table.meta.coup_log, names,
-                    keyboard=False, last=i18n.t(mine, "prompt_closed"))))
+                closed.append(drawing.closed_prompt(
+                    mine, chat_id, table.sight, player, open_prompt.message_id,
+                    table.meta.coup_log, names, i18n.t(mine, "prompt_closed")))
             await self.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
