@@ -50,6 +50,7 @@ from test_e2e_faults import open_table, prefer
 from test_e2e_webhook import free_port
 
 from bot import i18n
+from games import registry
 from sandbox.client import SandboxClient
 from storage.booking import AUDIT_QUERIES
 
@@ -577,14 +578,17 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         print(f"\n{killer.total} kills {killer.kills}, {counts}")
         assert killer.total >= 6 and killer.total - killer.kills.get("random", 0) >= 2
 
-        # every worker up again: whatever was pending is delivered, nothing stays overdue
+        # every worker up again: whatever was pending is delivered, nothing stays overdue,
+        # and every table has come to rest (nobody pressing, their deadlines went on until
+        # nobody is awaited: a settlement committed after the checks began would be unseen)
         async def quiet() -> bool:
             pending = db.fetch("SELECT count(*) FROM outbox WHERE sent_at IS NULL")[0][0]
             overdue = db.fetch("SELECT count(*) FROM tables WHERE due < $1",
                                time.time() - 3 * TIMEOUT)[0][0]
             webhook = await sb.webhook()
-            return bool(pending == overdue == webhook["pending"] == webhook["in_flight"] == 0)
-        await sb.wait_for(quiet, timeout=60)
+            return bool(pending == overdue == webhook["pending"] == webhook["in_flight"] == 0
+                        and all(at_rest(view.db_table(g.chat_id)) for g, _ in tables))
+        await sb.wait_for(quiet, timeout=120)
         await asyncio.sleep(1.0)
 
         problems: list[str] = []
@@ -680,7 +684,13 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         await drop_schema(schema)
 
 
-def registry_games() -> list[str]:
-    from games import registry
+def at_rest(row: tuple[str, str, int] | None) -> bool:
+    """Whether a stored table awaits nobody (no deadline can make another step)."""
+    if row is None:
+        return True
+    engine = registry.engine(row[0])
+    return not engine.awaiting(engine.state_type.model_validate_json(row[1]))
 
+
+def registry_games() -> list[str]:
     return list(registry.GAMES)
