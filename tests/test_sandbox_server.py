@@ -385,6 +385,31 @@ async def test_an_unanswered_press_reports_answered_false(bot: PtbBot, sb: Sandb
     assert (result["answered"], result["text"], result["show_alert"]) == (False, None, False)
 
 
+async def test_a_press_can_be_waited_for_after_the_press_call_gave_up(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    sent = await bot.send_message(ANN, "?", reply_markup=keyboard("x"))
+    pressed = await sb.press(ANN, sent.message_id, ANN, "x", wait=0)
+    query_id = pressed["callback_query_id"]
+    # not answered yet: a short wait reports just that
+    assert (await sb.answer(query_id, wait=0.05))["answered"] is False
+    # a longer wait returns as soon as the bot answers, with the answer
+    waiting = asyncio.create_task(sb.answer(query_id, wait=30))
+    assert await bot.answer_callback_query(query_id, "Late", show_alert=True)
+    result = await asyncio.wait_for(waiting, 5)  # not the 30 s
+    fields = ("callback_query_id", "data", "answered", "text", "show_alert")
+    assert {k: result[k] for k in fields} == {
+        "callback_query_id": query_id, "data": "x", "answered": True, "text": "Late",
+        "show_alert": True,
+    }
+    # an answered press answers at once; an unknown one is not found
+    assert (await sb.answer(query_id, wait=30))["text"] == "Late"
+    with pytest.raises(SandboxError) as unknown:
+        await sb.answer("12345")
+    assert unknown.value.status == 404
+
+
 async def test_pressing_data_not_on_the_keyboard_needs_forge(
     bot: PtbBot, sb: SandboxClient
 ) -> None:
