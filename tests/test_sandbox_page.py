@@ -177,6 +177,18 @@ async def visible_chats(page: Any) -> list[str]:
     return ids
 
 
+async def newest_press(sb: SandboxClient) -> dict[str, Any]:
+    """The newest button press waiting for the bot (its callback_query), once there is one."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    while True:
+        queries = [u["callback_query"] for u in await sb.updates() if "callback_query" in u]
+        if queries:
+            return queries[-1]
+        assert loop.time() < deadline, "no press reached the sandbox"
+        await asyncio.sleep(0.02)
+
+
 async def scroll_width(page: Any) -> int:
     width: int = await page.evaluate("document.documentElement.scrollWidth")
     return width
@@ -462,6 +474,66 @@ async def test_force_reply_prompt_starts_a_reply_for_the_addressed_player(
         "@bob_player, how much do you stake?"
     )
     assert await input_field.get_attribute("placeholder") == "Bob's stake"
+    assert page.errors == []
+
+
+# --- buttons ---------------------------------------------------------------------------
+
+
+@needs_chromium
+async def test_a_pressed_button_spins_until_its_answer_not_until_its_message_changes(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    page = await page_at(PHONE)
+    table = page.locator(f'#groupchat .msg[data-id="{ids["table"]}"]')
+    passing = table.locator(".kb button", has_text="Pass")
+    await passing.click()
+    query = await newest_press(sb)
+    assert (query["data"], query["from"]["id"]) == ("pass", ANN)
+    assert await passing.is_disabled()
+    assert await passing.get_attribute("aria-busy") == "true"
+    assert not await table.locator(".kb button", has_text="Banco!").is_disabled()
+    await shot(page, "phone-390-press-spinning")
+
+    # the bot edits the message before it answers: the press is still waiting
+    await call(botapi, "editMessageText", chat_id=GROUP, message_id=ids["table"],
+               text="Ann passes?", reply_markup=KEYBOARD)
+    await redraw(page)
+    await table.locator(".text >> text=Ann passes?").wait_for()
+    assert await passing.is_disabled()
+    # it is Ann's press: acting as Bob the button is his to press
+    await page.click("#menu")
+    await page.click(f'#users .item[data-user="{BOB}"]')
+    await table.locator(".kb button:enabled", has_text="Pass").wait_for()
+    await page.click("#menu")
+    await page.click(f'#users .item[data-user="{ANN}"]')
+    await table.locator(".kb button:disabled", has_text="Pass").wait_for()
+
+    # the answer brings the button back, its text as a toast; the message is as it was
+    await call(botapi, "answerCallbackQuery", callback_query_id=query["id"], text="You pass")
+    await table.locator(".kb button:enabled", has_text="Pass").wait_for()
+    assert await passing.get_attribute("aria-busy") is None
+    await page.locator(".toast >> text=You pass").wait_for()
+    assert await table.locator(".text").inner_text() == "Ann passes?"
+    assert page.errors == []
+
+
+@needs_chromium
+async def test_a_press_answered_late_still_brings_the_button_back(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    page = await page_at(DESKTOP)
+    table = page.locator(f'#groupchat .msg[data-id="{ids["table"]}"]')
+    banco = table.locator(".kb button", has_text="Banco!")
+    await banco.click()
+    query = await newest_press(sb)
+    # after the page's first 5 s wait it says so, and keeps waiting
+    await page.locator(".toast.err >> text=has not answered this press yet").wait_for(timeout=9000)
+    assert await banco.is_disabled()
+    await call(botapi, "answerCallbackQuery", callback_query_id=query["id"],
+               text="Banco is called", show_alert=True)
+    await page.locator("#alert >> text=Banco is called").wait_for()
+    await table.locator(".kb button:enabled", has_text="Banco!").wait_for()
     assert page.errors == []
 
 
