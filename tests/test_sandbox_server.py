@@ -283,6 +283,30 @@ async def test_html_is_parsed_into_entities_and_bad_markup_refused(
         await bot.send_message(ANN, "<b>hi", parse_mode="HTML")
 
 
+async def test_commands_are_found_as_whole_tokens_outside_code_links_and_urls(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    sent = await bot.send_message(
+        ANN,
+        "Check with /verify, chips: <b>/balance@banco_bot</b>. /top_10\n"
+        "Not: <code>/notme</code> <a href=\"https://example.org/rules\">/rules</a> "
+        "https://example.org/a-/help and/or &lt;/code&gt; /x&gt; /é",
+        parse_mode="HTML",
+    )
+    commands = [sent.text[e.offset : e.offset + e.length] for e in sent.entities
+                if e.type == "bot_command"]
+    assert commands == ["/verify", "/balance@banco_bot", "/top_10"]
+    urls = [sent.text[e.offset : e.offset + e.length] for e in sent.entities if e.type == "url"]
+    assert urls == ["https://example.org/a-/help"]
+    # a person's text: the same rules
+    await sb.send(ANN, ANN, "I say </code> & <i>hi</i>, then /help")
+    mine = (await sb.messages(ANN))[-1]
+    assert [(e["type"], e["offset"], e["length"]) for e in mine["entities"]] == [
+        ("bot_command", 32, 5)
+    ]
+
+
 async def test_markdown_v2_requires_escaping(bot: PtbBot, sb: SandboxClient) -> None:
     await started(sb, ANN)
     sent = await bot.send_message(ANN, r"*Bank* 1\.5 \(x\)", parse_mode="MarkdownV2")
