@@ -370,6 +370,60 @@ async def test_names_and_texts_show_as_written(
     assert page.errors == []
 
 
+@needs_chromium
+async def test_commands_in_a_text_are_links_that_send_them_in_that_chat(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    await sb.send(BOB, BOB, "/start")
+    await call(botapi, "sendMessage", chat_id=BOB, text="Bob, see /help")
+    sent = await call(
+        botapi, "sendMessage", chat_id=GROUP, parse_mode="HTML",
+        text="Check the shoe with /verify, your chips with <b>/balance@banco_bot</b>.\n"
+             'Not these: <code>/notme</code> <a href="https://example.org/rules">/rules</a> '
+             "https://example.org/a-/help &lt;/code&gt;",
+    )
+    page = await page_at(DESKTOP)
+    message = page.locator(f'#groupchat .msg[data-id="{sent["message_id"]}"]')
+    await message.wait_for()
+    commands = message.locator(".text a.cmd")
+    assert await commands.all_inner_texts() == ["/verify", "/balance@banco_bot"]
+    assert await message.locator(".text b a.cmd").inner_text() == "/balance@banco_bot"
+    assert await message.locator(".text code").inner_text() == "/notme"
+    assert await message.locator(".text a:not(.cmd)").all_inner_texts() == [
+        "/rules", "https://example.org/a-/help"
+    ]
+    # a person's "</code>" and "</i>" are no commands
+    odd = page.locator(f'#groupchat .msg[data-id="{ids["odd"]}"]')
+    assert await odd.locator(".text a.cmd, .text .link").count() == 0
+    await shot(page, "desktop-1280-commands")
+
+    # a click sends the command, as written, in the message's chat as the acting user
+    for command in ("/verify", "/balance@banco_bot"):
+        await commands.filter(has_text=command).click()
+        await page.locator(f'#groupchat .msg.me .text >> text="{command}"').wait_for()
+        mine = (await sb.messages(GROUP))[-1]
+        assert (mine["from_id"], mine["text"], mine.get("reply_to_message_id")) == (
+            ANN, command, None
+        )
+        update = (await sb.updates())[-1]["message"]
+        assert (update["chat"]["id"], update["from"]["id"], update["text"]) == (
+            GROUP, ANN, command
+        )
+    # in another user's private chat the acting user cannot write: nothing is sent
+    await page.click(f'#privatechat .tabs button[data-dm="{BOB}"]')
+    help_link = page.locator("#privatechat .msg.bot .text a.cmd", has_text="/help")
+    await help_link.click()
+    await page.locator(".toast.err >> text=Only Bob writes in this private chat").wait_for()
+    assert [m["text"] for m in await sb.messages(BOB)] == ["/start", "Bob, see /help"]
+    # acting as Bob it is sent there
+    await page.click(f'#users .item[data-user="{BOB}"]')
+    await page.locator(f'#users .item.sel[data-user="{BOB}"]').wait_for()
+    await help_link.click()
+    await page.locator('#privatechat .msg.me .text >> text="/help"').wait_for()
+    assert [(m["from_id"], m["text"]) for m in await sb.messages(BOB)][-1] == (BOB, "/help")
+    assert page.errors == []
+
+
 # --- replies ---------------------------------------------------------------------------
 
 
