@@ -518,7 +518,7 @@ async def test_force_reply_prompt_starts_a_reply_for_the_addressed_player(
     # answered: the prompt does not start again
     await redraw(page)
     assert await composer.locator(".replybar").count() == 0
-    assert await input_field.get_attribute("placeholder") == "Message as Ann (try /start)"
+    assert await input_field.get_attribute("placeholder") == "Message as Ann"
 
     # Bob's own prompt is waiting for him when the page acts as Bob
     await page.click("#menu")
@@ -528,6 +528,46 @@ async def test_force_reply_prompt_starts_a_reply_for_the_addressed_player(
         "@bob_player, how much do you stake?"
     )
     assert await input_field.get_attribute("placeholder") == "Bob's stake"
+    assert page.errors == []
+
+
+# --- the composer ------------------------------------------------------------------------
+
+
+@needs_chromium
+async def test_the_try_start_hint_shows_only_while_a_chat_is_empty(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient
+) -> None:
+    await sb.add_user(ANN, "Ann", "ann_player", "en")
+    await sb.add_user(BOB, "Bob", "bob_player", "en")
+    await sb.add_chat(GROUP, GROUP_TITLE, "supergroup", members=[ANN, BOB], admins=[ANN])
+    await sb.add_bot(GROUP, ANN)  # a note that Ann added the bot: still an empty chat
+    page = await page_at(PHONE)
+    group_input = page.locator("#groupchat .composer input")
+    private_input = page.locator("#privatechat .composer input")
+    await page.locator("#groupchat .msg.service").wait_for()
+    assert await group_input.get_attribute("placeholder") == "Message as Ann (try /start)"
+    await page.click('#switch button[data-view="dm"]')
+    assert await private_input.get_attribute("placeholder") == "Message as Ann (try /start)"
+    await shot(page, "phone-390-try-start")
+
+    # Ann starts the bot: her private chat has begun
+    await private_input.fill("/start")
+    await private_input.press("Enter")
+    await page.locator('#privatechat .msg.me .text >> text="/start"').wait_for()
+    assert await private_input.get_attribute("placeholder") == "Message as Ann"
+    # the group is still empty until someone, the bot too, writes there
+    assert await group_input.get_attribute("placeholder") == "Message as Ann (try /start)"
+    await call(botapi, "sendMessage", chat_id=GROUP, text="Hello! /newtable opens a table.")
+    await redraw(page)
+    await page.locator("#groupchat .msg.bot").wait_for(state="attached")
+    assert await group_input.get_attribute("placeholder") == "Message as Ann"
+    # Bob's private chat is still empty
+    await page.click("#menu")
+    await page.click(f'#users .item[data-user="{BOB}"]')
+    await page.locator(f'#privatechat[data-chat="{BOB}"]').wait_for()
+    assert await private_input.get_attribute("placeholder") == "Message as Bob (try /start)"
+    assert await group_input.get_attribute("placeholder") == "Message as Bob"
     assert page.errors == []
 
 
