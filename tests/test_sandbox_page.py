@@ -265,6 +265,29 @@ async def test_desktop_width_keeps_the_sidebar_and_both_chats(
     assert page.errors == []
 
 
+@needs_chromium
+async def test_the_header_card_is_drawn_not_left_to_the_fonts(
+    page_at: Any, ids: dict[str, int]
+) -> None:
+    # Debian's fonts have no playing-card emoji (U+1F0A0-1F0FF shows as a box), so the
+    # header's card is an SVG and the title is plain text
+    for viewport, title in ((DESKTOP, "Banco sandbox"), (PHONE, "Banco")):
+        page = await page_at(viewport)
+        heading = page.locator("header h1")
+        assert await heading.inner_text() == title
+        card = await heading.locator("svg.logo").bounding_box()
+        text = await heading.bounding_box()
+        assert card and text
+        assert 14 <= card["width"] <= 24 and 18 <= card["height"] <= 26
+        # before the title, on its middle
+        assert abs(card["x"] - text["x"]) <= 3
+        middle = text["y"] + text["height"] / 2
+        assert abs(card["y"] + card["height"] / 2 - middle) <= 3
+        await page.screenshot(path=str(SHOTS / f"header-{viewport['width']}.png"),
+                              clip={"x": 0, "y": 0, "width": viewport["width"], "height": 48})
+        assert page.errors == []
+
+
 # --- rich text and literal text ------------------------------------------------------------
 
 
