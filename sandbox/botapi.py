@@ -179,7 +179,7 @@ def message_text(params: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
         text, entities = raw, params["entities"]
     else:
         text, entities = render(raw, params.get("parse_mode"))
-        detected = auto_entities(text)
+        detected = auto_entities(text, entities)
         entities = sorted([*entities, *detected], key=lambda e: (e["offset"], -e["length"]))
     if not text.strip():
         raise bad_request("message text is empty")

@@ -261,6 +261,13 @@ class SandboxClient:
         result: list[dict[str, Any]] = await self._call("GET", "/sandbox/answers")
         return result
 
+    async def answer(self, callback_query_id: str, *, wait: float = 0.0) -> dict[str, Any]:
+        """One press with its answer, waiting up to `wait` s (at most 60) for the answer."""
+        result: dict[str, Any] = await self._call(
+            "GET", f"/sandbox/answers/{callback_query_id}", wait=wait
+        )
+        return result
+
     async def commands(self) -> list[dict[str, Any]]:
         """Stored setMyCommands lists: [{scope, language_code, commands}]."""
         result: list[dict[str, Any]] = await self._call("GET", "/sandbox/commands")

@@ -324,23 +324,32 @@ def parse_markdown(source: str) -> tuple[str, list[dict[str, Any]]]:
     return out.text(), out.entities
 
 
-_COMMAND = re.compile(r"(?<![\w/])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?")
+# A command is a whole token, as Telegram (TDLib) finds it: no word character, "/", "<" or
+# ">" right before or after it, so "a/b", "</code>" and "/x>" hold none.
+_COMMAND = re.compile(
+    r"(?<![\w/<>])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![\w/<>])"
+)
 _URL = re.compile(r"https?://[^\s<>\"']+")
 _MENTION = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
+# Markup no detected entity goes inside: its text is code, a link or a custom emoji already.
+_WHOLE = {"code", "pre", "text_link", "text_mention", "custom_emoji", "date_time"}
 
 
-def auto_entities(text: str) -> list[dict[str, Any]]:
-    """Entities Telegram detects by itself in plain text: commands, URLs, @mentions."""
+def auto_entities(
+    text: str, markup: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """Entities Telegram detects by itself in a text: URLs, commands, @mentions. None overlaps
+    another or lies across code, pre, a text link or a custom emoji of the `markup` entities."""
+    taken = [(e["offset"], e["offset"] + e["length"]) for e in markup or [] if e["type"] in _WHOLE]
     found: list[dict[str, Any]] = []
-    for pattern, kind in ((_COMMAND, "bot_command"), (_URL, "url"), (_MENTION, "mention")):
+    for pattern, kind in ((_URL, "url"), (_COMMAND, "bot_command"), (_MENTION, "mention")):
         for match in pattern.finditer(text):
-            found.append(
-                {
-                    "type": kind,
-                    "offset": utf16_len(text[: match.start()]),
-                    "length": utf16_len(match.group(0)),
-                }
-            )
+            start = utf16_len(text[: match.start()])
+            end = start + utf16_len(match.group(0))
+            if any(start < stop and begin < end for begin, stop in taken):
+                continue
+            taken.append((start, end))
+            found.append({"type": kind, "offset": start, "length": end - start})
     found.sort(key=lambda e: e["offset"])
     return found
 

@@ -498,6 +498,22 @@ async def answers(request: web.Request) -> web.Response:
     return web.json_response([q.as_control() for q in world.callbacks.values()])
 
 
+async def answer(request: web.Request) -> web.Response:
+    """GET /sandbox/answers/{callback_query_id}?wait=: one press and its answer, waiting up
+    to `wait` s (at most 60) for the bot to answer it. The page keeps a pressed button
+    spinning until this says answered."""
+    world = request.app[WORLD_KEY]
+    query_id = request.match_info["callback_query_id"]
+    query = world.callbacks.get(query_id)
+    if query is None:
+        raise ControlError(404, f"callback query {query_id} not found")
+    wait = min(max(float(request.query.get("wait", 0)), 0.0), 60.0)
+    if wait > 0:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(query.answered.wait(), wait)
+    return web.json_response(query.as_control())
+
+
 async def commands(request: web.Request) -> web.Response:
     """GET /sandbox/commands: each setMyCommands scope and language with its list."""
     world = request.app[WORLD_KEY]
@@ -598,6 +614,7 @@ def make_app(world: World | None = None, state: StateFile | None = None,
     app.router.add_post("/sandbox/flood", flood)
     app.router.add_get("/sandbox/log", call_log)
     app.router.add_get("/sandbox/answers", answers)
+    app.router.add_get("/sandbox/answers/{callback_query_id}", answer)
     app.router.add_get("/sandbox/commands", commands)
     app.router.add_get("/sandbox/updates", updates)
     app.router.add_get("/sandbox/state", overview)

@@ -177,6 +177,18 @@ async def visible_chats(page: Any) -> list[str]:
     return ids
 
 
+async def newest_press(sb: SandboxClient) -> dict[str, Any]:
+    """The newest button press waiting for the bot (its callback_query), once there is one."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    while True:
+        queries = [u["callback_query"] for u in await sb.updates() if "callback_query" in u]
+        if queries:
+            return queries[-1]
+        assert loop.time() < deadline, "no press reached the sandbox"
+        await asyncio.sleep(0.02)
+
+
 async def scroll_width(page: Any) -> int:
     width: int = await page.evaluate("document.documentElement.scrollWidth")
     return width
@@ -251,6 +263,29 @@ async def test_desktop_width_keeps_the_sidebar_and_both_chats(
     assert sidebar["x"] + sidebar["width"] <= group["x"] < private["x"]  # side by side
     await shot(page, "desktop-1280")
     assert page.errors == []
+
+
+@needs_chromium
+async def test_the_header_card_is_drawn_not_left_to_the_fonts(
+    page_at: Any, ids: dict[str, int]
+) -> None:
+    # Debian's fonts have no playing-card emoji (U+1F0A0-1F0FF shows as a box), so the
+    # header's card is an SVG and the title is plain text
+    for viewport, title in ((DESKTOP, "Banco sandbox"), (PHONE, "Banco")):
+        page = await page_at(viewport)
+        heading = page.locator("header h1")
+        assert await heading.inner_text() == title
+        card = await heading.locator("svg.logo").bounding_box()
+        text = await heading.bounding_box()
+        assert card and text
+        assert 14 <= card["width"] <= 24 and 18 <= card["height"] <= 26
+        # before the title, on its middle
+        assert abs(card["x"] - text["x"]) <= 3
+        middle = text["y"] + text["height"] / 2
+        assert abs(card["y"] + card["height"] / 2 - middle) <= 3
+        await page.screenshot(path=str(SHOTS / f"header-{viewport['width']}.png"),
+                              clip={"x": 0, "y": 0, "width": viewport["width"], "height": 48})
+        assert page.errors == []
 
 
 # --- rich text and literal text ------------------------------------------------------------
@@ -358,6 +393,60 @@ async def test_names_and_texts_show_as_written(
     assert page.errors == []
 
 
+@needs_chromium
+async def test_commands_in_a_text_are_links_that_send_them_in_that_chat(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    await sb.send(BOB, BOB, "/start")
+    await call(botapi, "sendMessage", chat_id=BOB, text="Bob, see /help")
+    sent = await call(
+        botapi, "sendMessage", chat_id=GROUP, parse_mode="HTML",
+        text="Check the shoe with /verify, your chips with <b>/balance@banco_bot</b>.\n"
+             'Not these: <code>/notme</code> <a href="https://example.org/rules">/rules</a> '
+             "https://example.org/a-/help &lt;/code&gt;",
+    )
+    page = await page_at(DESKTOP)
+    message = page.locator(f'#groupchat .msg[data-id="{sent["message_id"]}"]')
+    await message.wait_for()
+    commands = message.locator(".text a.cmd")
+    assert await commands.all_inner_texts() == ["/verify", "/balance@banco_bot"]
+    assert await message.locator(".text b a.cmd").inner_text() == "/balance@banco_bot"
+    assert await message.locator(".text code").inner_text() == "/notme"
+    assert await message.locator(".text a:not(.cmd)").all_inner_texts() == [
+        "/rules", "https://example.org/a-/help"
+    ]
+    # a person's "</code>" and "</i>" are no commands
+    odd = page.locator(f'#groupchat .msg[data-id="{ids["odd"]}"]')
+    assert await odd.locator(".text a.cmd, .text .link").count() == 0
+    await shot(page, "desktop-1280-commands")
+
+    # a click sends the command, as written, in the message's chat as the acting user
+    for command in ("/verify", "/balance@banco_bot"):
+        await commands.filter(has_text=command).click()
+        await page.locator(f'#groupchat .msg.me .text >> text="{command}"').wait_for()
+        mine = (await sb.messages(GROUP))[-1]
+        assert (mine["from_id"], mine["text"], mine.get("reply_to_message_id")) == (
+            ANN, command, None
+        )
+        update = (await sb.updates())[-1]["message"]
+        assert (update["chat"]["id"], update["from"]["id"], update["text"]) == (
+            GROUP, ANN, command
+        )
+    # in another user's private chat the acting user cannot write: nothing is sent
+    await page.click(f'#privatechat .tabs button[data-dm="{BOB}"]')
+    help_link = page.locator("#privatechat .msg.bot .text a.cmd", has_text="/help")
+    await help_link.click()
+    await page.locator(".toast.err >> text=Only Bob writes in this private chat").wait_for()
+    assert [m["text"] for m in await sb.messages(BOB)] == ["/start", "Bob, see /help"]
+    # acting as Bob it is sent there
+    await page.click(f'#users .item[data-user="{BOB}"]')
+    await page.locator(f'#users .item.sel[data-user="{BOB}"]').wait_for()
+    await help_link.click()
+    await page.locator('#privatechat .msg.me .text >> text="/help"').wait_for()
+    assert [(m["from_id"], m["text"]) for m in await sb.messages(BOB)][-1] == (BOB, "/help")
+    assert page.errors == []
+
+
 # --- replies ---------------------------------------------------------------------------
 
 
@@ -452,7 +541,7 @@ async def test_force_reply_prompt_starts_a_reply_for_the_addressed_player(
     # answered: the prompt does not start again
     await redraw(page)
     assert await composer.locator(".replybar").count() == 0
-    assert await input_field.get_attribute("placeholder") == "Message as Ann (try /start)"
+    assert await input_field.get_attribute("placeholder") == "Message as Ann"
 
     # Bob's own prompt is waiting for him when the page acts as Bob
     await page.click("#menu")
@@ -462,6 +551,106 @@ async def test_force_reply_prompt_starts_a_reply_for_the_addressed_player(
         "@bob_player, how much do you stake?"
     )
     assert await input_field.get_attribute("placeholder") == "Bob's stake"
+    assert page.errors == []
+
+
+# --- the composer ------------------------------------------------------------------------
+
+
+@needs_chromium
+async def test_the_try_start_hint_shows_only_while_a_chat_is_empty(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient
+) -> None:
+    await sb.add_user(ANN, "Ann", "ann_player", "en")
+    await sb.add_user(BOB, "Bob", "bob_player", "en")
+    await sb.add_chat(GROUP, GROUP_TITLE, "supergroup", members=[ANN, BOB], admins=[ANN])
+    await sb.add_bot(GROUP, ANN)  # a note that Ann added the bot: still an empty chat
+    page = await page_at(PHONE)
+    group_input = page.locator("#groupchat .composer input")
+    private_input = page.locator("#privatechat .composer input")
+    await page.locator("#groupchat .msg.service").wait_for()
+    assert await group_input.get_attribute("placeholder") == "Message as Ann (try /start)"
+    await page.click('#switch button[data-view="dm"]')
+    assert await private_input.get_attribute("placeholder") == "Message as Ann (try /start)"
+    await shot(page, "phone-390-try-start")
+
+    # Ann starts the bot: her private chat has begun
+    await private_input.fill("/start")
+    await private_input.press("Enter")
+    await page.locator('#privatechat .msg.me .text >> text="/start"').wait_for()
+    assert await private_input.get_attribute("placeholder") == "Message as Ann"
+    # the group is still empty until someone, the bot too, writes there
+    assert await group_input.get_attribute("placeholder") == "Message as Ann (try /start)"
+    await call(botapi, "sendMessage", chat_id=GROUP, text="Hello! /newtable opens a table.")
+    await redraw(page)
+    await page.locator("#groupchat .msg.bot").wait_for(state="attached")
+    assert await group_input.get_attribute("placeholder") == "Message as Ann"
+    # Bob's private chat is still empty
+    await page.click("#menu")
+    await page.click(f'#users .item[data-user="{BOB}"]')
+    await page.locator(f'#privatechat[data-chat="{BOB}"]').wait_for()
+    assert await private_input.get_attribute("placeholder") == "Message as Bob (try /start)"
+    assert await group_input.get_attribute("placeholder") == "Message as Bob"
+    assert page.errors == []
+
+
+# --- buttons ---------------------------------------------------------------------------
+
+
+@needs_chromium
+async def test_a_pressed_button_spins_until_its_answer_not_until_its_message_changes(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    page = await page_at(PHONE)
+    table = page.locator(f'#groupchat .msg[data-id="{ids["table"]}"]')
+    passing = table.locator(".kb button", has_text="Pass")
+    await passing.click()
+    query = await newest_press(sb)
+    assert (query["data"], query["from"]["id"]) == ("pass", ANN)
+    assert await passing.is_disabled()
+    assert await passing.get_attribute("aria-busy") == "true"
+    assert not await table.locator(".kb button", has_text="Banco!").is_disabled()
+    await shot(page, "phone-390-press-spinning")
+
+    # the bot edits the message before it answers: the press is still waiting
+    await call(botapi, "editMessageText", chat_id=GROUP, message_id=ids["table"],
+               text="Ann passes?", reply_markup=KEYBOARD)
+    await redraw(page)
+    await table.locator(".text >> text=Ann passes?").wait_for()
+    assert await passing.is_disabled()
+    # it is Ann's press: acting as Bob the button is his to press
+    await page.click("#menu")
+    await page.click(f'#users .item[data-user="{BOB}"]')
+    await table.locator(".kb button:enabled", has_text="Pass").wait_for()
+    await page.click("#menu")
+    await page.click(f'#users .item[data-user="{ANN}"]')
+    await table.locator(".kb button:disabled", has_text="Pass").wait_for()
+
+    # the answer brings the button back, its text as a toast; the message is as it was
+    await call(botapi, "answerCallbackQuery", callback_query_id=query["id"], text="You pass")
+    await table.locator(".kb button:enabled", has_text="Pass").wait_for()
+    assert await passing.get_attribute("aria-busy") is None
+    await page.locator(".toast >> text=You pass").wait_for()
+    assert await table.locator(".text").inner_text() == "Ann passes?"
+    assert page.errors == []
+
+
+@needs_chromium
+async def test_a_press_answered_late_still_brings_the_button_back(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    page = await page_at(DESKTOP)
+    table = page.locator(f'#groupchat .msg[data-id="{ids["table"]}"]')
+    banco = table.locator(".kb button", has_text="Banco!")
+    await banco.click()
+    query = await newest_press(sb)
+    # after the page's first 5 s wait it says so, and keeps waiting
+    await page.locator(".toast.err >> text=has not answered this press yet").wait_for(timeout=9000)
+    assert await banco.is_disabled()
+    await call(botapi, "answerCallbackQuery", callback_query_id=query["id"],
+               text="Banco is called", show_alert=True)
+    await page.locator("#alert >> text=Banco is called").wait_for()
+    await table.locator(".kb button:enabled", has_text="Banco!").wait_for()
     assert page.errors == []
 
 

@@ -283,6 +283,30 @@ async def test_html_is_parsed_into_entities_and_bad_markup_refused(
         await bot.send_message(ANN, "<b>hi", parse_mode="HTML")
 
 
+async def test_commands_are_found_as_whole_tokens_outside_code_links_and_urls(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    sent = await bot.send_message(
+        ANN,
+        "Check with /verify, chips: <b>/balance@banco_bot</b>. /top_10\n"
+        "Not: <code>/notme</code> <a href=\"https://example.org/rules\">/rules</a> "
+        "https://example.org/a-/help and/or &lt;/code&gt; /x&gt; /é",
+        parse_mode="HTML",
+    )
+    commands = [sent.text[e.offset : e.offset + e.length] for e in sent.entities
+                if e.type == "bot_command"]
+    assert commands == ["/verify", "/balance@banco_bot", "/top_10"]
+    urls = [sent.text[e.offset : e.offset + e.length] for e in sent.entities if e.type == "url"]
+    assert urls == ["https://example.org/a-/help"]
+    # a person's text: the same rules
+    await sb.send(ANN, ANN, "I say </code> & <i>hi</i>, then /help")
+    mine = (await sb.messages(ANN))[-1]
+    assert [(e["type"], e["offset"], e["length"]) for e in mine["entities"]] == [
+        ("bot_command", 32, 5)
+    ]
+
+
 async def test_markdown_v2_requires_escaping(bot: PtbBot, sb: SandboxClient) -> None:
     await started(sb, ANN)
     sent = await bot.send_message(ANN, r"*Bank* 1\.5 \(x\)", parse_mode="MarkdownV2")
@@ -383,6 +407,31 @@ async def test_an_unanswered_press_reports_answered_false(bot: PtbBot, sb: Sandb
     sent = await bot.send_message(ANN, "?", reply_markup=keyboard("x"))
     result = await sb.press(ANN, sent.message_id, ANN, "x", wait=0.1)
     assert (result["answered"], result["text"], result["show_alert"]) == (False, None, False)
+
+
+async def test_a_press_can_be_waited_for_after_the_press_call_gave_up(
+    bot: PtbBot, sb: SandboxClient
+) -> None:
+    await started(sb, ANN)
+    sent = await bot.send_message(ANN, "?", reply_markup=keyboard("x"))
+    pressed = await sb.press(ANN, sent.message_id, ANN, "x", wait=0)
+    query_id = pressed["callback_query_id"]
+    # not answered yet: a short wait reports just that
+    assert (await sb.answer(query_id, wait=0.05))["answered"] is False
+    # a longer wait returns as soon as the bot answers, with the answer
+    waiting = asyncio.create_task(sb.answer(query_id, wait=30))
+    assert await bot.answer_callback_query(query_id, "Late", show_alert=True)
+    result = await asyncio.wait_for(waiting, 5)  # not the 30 s
+    fields = ("callback_query_id", "data", "answered", "text", "show_alert")
+    assert {k: result[k] for k in fields} == {
+        "callback_query_id": query_id, "data": "x", "answered": True, "text": "Late",
+        "show_alert": True,
+    }
+    # an answered press answers at once; an unknown one is not found
+    assert (await sb.answer(query_id, wait=30))["text"] == "Late"
+    with pytest.raises(SandboxError) as unknown:
+        await sb.answer("12345")
+    assert unknown.value.status == 404
 
 
 async def test_pressing_data_not_on_the_keyboard_needs_forge(
