@@ -166,6 +166,9 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
 
 # Private events that only say what the DM's "Your cards" line says anyway.
 REPEATS = frozenset({"hand_seen", "cards_received", "card_dealt"})
+# What such an event may tell of the hand besides its cards, told under them as his view's
+# facts would be ("Your points: 8").
+HAND_FACTS = ("points",)
 
 
 def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
@@ -230,13 +233,16 @@ def _told(lang: str, mine: Sequence[Event], names: dict[int, str], *,
     """A player's private events as DM lines, less those that only repeat his cards. Where
     the DM shows no hand of his (``hand_shown`` false: a coup this step settled, or cards
     he has since turned face up), the hand the step dealt him leads as the "Your cards"
-    line, or, where his events do not name the whole hand, those events tell it."""
+    line, with its points where the event tells them (no view of a settled coup does), or,
+    where his events do not name the whole hand, those events tell it."""
     rest = [e for e in mine if e.kind not in REPEATS]
-    hand = None if hand_shown else next(
-        (e.data["cards"] for e in reversed(mine)
+    dealt = None if hand_shown else next(
+        (e for e in reversed(mine)
          if e.kind in REPEATS and isinstance(e.data.get("cards"), list)), None)
-    if hand is not None:
-        return [i18n.t(lang, "your_cards", cards=pretty_all(hand)),
+    if dealt is not None:
+        facts = {k: dealt.data[k] for k in HAND_FACTS if isinstance(dealt.data.get(k), int)}
+        return [i18n.t(lang, "your_cards", cards=pretty_all(dealt.data["cards"])),
+                *render.info_lines(lang, facts, names),
                 *render.event_lines(lang, rest, names)]
     return render.event_lines(lang, rest if hand_shown else mine, names)
 

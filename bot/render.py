@@ -105,6 +105,8 @@ HIDDEN_INFO = frozenset({
     "last_banker", "bank_start", "draw_order", "drew", "playing", "button"})
 RECENT = 3
 """How many of the coup's last events the table message shows above its collapsed log."""
+ZERO_TELLS = frozenset({"points"})
+"""Facts whose zero is news: a hand of no points (a baccara) is told like any other."""
 
 
 def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
@@ -145,8 +147,8 @@ def info_lines(lang: str, info: dict[str, Any], names: dict[int, str],
     word values (a hint, a poker hand) translated; keys in ``hidden`` are left out."""
     lines = []
     for key, value in info.items():
-        if key in hidden or value is None or value is False or value in ("", 0) \
-                or value == [] or value == {}:
+        if key in hidden or value is None or value is False or value == "" \
+                or (value == 0 and key not in ZERO_TELLS) or value == [] or value == {}:
             continue
         if key.startswith("last") and (isinstance(value, dict) or (
                 isinstance(value, list) and any(isinstance(v, dict) for v in value))):

@@ -8,9 +8,27 @@ from __future__ import annotations
 
 from test_banchok_rules import HANDS
 from test_banchok_rules import banked as banchok_banked
+from test_chemin_de_fer_rules import shoe_of as chemin_shoe
+from test_chemin_de_fer_rules import staking as chemin_staking
+from test_twenty_one_rules import table as twenty_one_table
 
-from bot import render
-from games import banchok
+from bot import drawing, render
+from bot.specs import Sight
+from games import banchok, chemin_de_fer, twenty_one
+from games.engine import Event, GameState, Step
+
+NAMES = {1: "Ann", 2: "Boris", 3: "Chloé", 4: "Dan"}
+
+
+def dms(step: Step[GameState], engine: object, lang: str) -> dict[int, str]:
+    """Each player's direct message of ``step``, by player."""
+    return {d.target: str(d.payload["text"]) for d in drawing.direct_messages(
+        dict.fromkeys(NAMES, lang), -1, Sight(engine, step.state),  # type: ignore[arg-type]
+        step.events, NAMES)}
+
+
+def settled(events: list[Event]) -> dict[str, object]:
+    return next(e.data for e in events if e.kind == "coup_settled")
 
 
 def test_a_banchok_result_names_the_bankers_net() -> None:
@@ -25,3 +43,48 @@ def test_a_banchok_result_names_the_bankers_net() -> None:
     assert render.settlement_text("ru", "banchok", 1, data, names, []).splitlines() == [
         "🏆 <b>Boris выигрывает 100</b>", "Польский банчок · кон №1: расчёт",
         "Boris +100 · Ann (банкомёт) −100"]
+
+
+def test_a_twenty_one_bust_is_named_in_the_players_private_chat() -> None:
+    # Boris 5h 8h stands; Chloé 9c 7c buys the 10s: 26
+    state = twenty_one_table({1: 100, 2: 100, 3: 100},
+                             ["5h", "9c", "5s", "8h", "7c", "6s", "Ts", "2d"])
+    for player in (2, 3):
+        state = twenty_one.ENGINE.apply(state, player, twenty_one.Stake(amount=10)).state
+    state = twenty_one.ENGINE.apply(state, 2, twenty_one.Stand()).state
+    step = twenty_one.ENGINE.apply(state, 3, twenty_one.Buy())
+    assert dms(step, twenty_one.ENGINE, "en")[3].splitlines()[1:3] == [
+        "Your cards: <b>9♣ 7♣ 10♠</b>", "Bust: 26"]
+    assert dms(step, twenty_one.ENGINE, "ru")[3].splitlines()[1:3] == [
+        "Ваши карты: <b>9♣ 7♣ 10♠</b>", "Перебор: 26"]
+    # short of a bust, his total as before
+    assert twenty_one.ENGINE.view(state, 3).my_info == {"total": 16}
+
+
+def test_chemin_de_fer_points_of_two_cards_and_the_bankers_own_third_card_reach_him() -> None:
+    # Dan plays K♦ 5♣ (5) against Ann's Q♥ J♠ (0, a baccara); he stands, she draws the 4♥
+    state = chemin_staking(chemin_shoe("Kd", "Qh", "5c", "Js", "4h"), bank=100)
+    step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
+    en = dms(step, chemin_de_fer.ENGINE, "en")
+    assert en[1] == "<b>Chemin de fer · coup #1</b>\nYour cards: <b>Q♥ J♠</b>\nYour points: 0"
+    assert en[4].splitlines()[1:3] == ["Your cards: <b>K♦ 5♣</b>", "Your points: 5"]
+    assert dms(step, chemin_de_fer.ENGINE, "ru")[1] == \
+        "<b>Шмен де фер · кон №1</b>\nВаши карты: <b>Q♥ J♠</b>\nВаши очки: 0"
+    state = chemin_de_fer.ENGINE.apply(step.state, 4, chemin_de_fer.Stand()).state
+    step = chemin_de_fer.ENGINE.apply(state, 1, chemin_de_fer.Draw())
+    assert settled(step.events)["outcome"] == "punters"  # 4 against 5: the coup is settled
+    assert dms(step, chemin_de_fer.ENGINE, "en")[1] == \
+        "<b>Chemin de fer · coup #1</b>\nYou draw 4♥"
+    assert dms(step, chemin_de_fer.ENGINE, "ru")[1] == \
+        "<b>Шмен де фер · кон №1</b>\nВы прикупили 4♥"
+
+
+def test_chemin_de_fer_hands_settled_at_the_deal_come_with_their_points() -> None:
+    # Dan's 4♦ 4♥ is a natural 8 against Ann's 5♥ 4♠ (9): settled in the step that deals
+    state = chemin_staking(chemin_shoe("4d", "5h", "4h", "4s"), bank=100)
+    step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
+    assert dms(step, chemin_de_fer.ENGINE, "en") == {
+        4: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>4♦ 4♥</b>\nYour points: 8",
+        1: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>5♥ 4♠</b>\nYour points: 9"}
+    assert dms(step, chemin_de_fer.ENGINE, "ru")[4] == \
+        "<b>Шмен де фер · кон №1</b>\nВаши карты: <b>4♦ 4♥</b>\nВаши очки: 8"

@@ -326,6 +326,7 @@ INFO: dict[str, str] = {
     "drew": "Cards drawn", "showing": "Showing",
     # my_info: the viewer's own facts
     "points": "Your points", "total": "Your total", "hand": "Your hand", "hint": "Tableau",
+    "bust": "Bust",
 }
 
 # The phases stay the phase names with spaces: the e2e policies read them back.
