@@ -6,16 +6,20 @@ it is about words.
 
 from __future__ import annotations
 
+from poker_fixtures import draw_order, fixed_shoe, seated, stud_order
 from test_banchok_rules import HANDS
 from test_banchok_rules import banked as banchok_banked
 from test_chemin_de_fer_rules import shoe_of as chemin_shoe
 from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot import drawing, render
+from bot import drawing, i18n, render
 from bot.specs import Sight
 from games import banchok, chemin_de_fer, twenty_one
 from games.engine import Event, GameState, Step
+from games.poker import draw as draw_poker
+from games.poker import stud as stud_poker
+from games.poker.common import Bet, Call, Check
 
 NAMES = {1: "Ann", 2: "Boris", 3: "Chloé", 4: "Dan"}
 
@@ -88,3 +92,46 @@ def test_chemin_de_fer_hands_settled_at_the_deal_come_with_their_points() -> Non
         1: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>5♥ 4♠</b>\nYour points: 9"}
     assert dms(step, chemin_de_fer.ENGINE, "ru")[4] == \
         "<b>Шмен де фер · кон №1</b>\nВаши карты: <b>4♦ 4♥</b>\nВаши очки: 8"
+
+
+def test_antes_after_a_passed_deal_say_what_each_paid_now_and_has_in_the_pot() -> None:
+    nothing = [["Tc", "Td", "2d", "3d", "4d"], ["Ah", "Kd", "7h", "3h", "5s"],
+               ["9c", "8d", "2h", "3s", "5h"]]
+    state = seated(draw_poker.ENGINE, [100, 100, 100],
+                   [fixed_shoe(draw_order(nothing)), fixed_shoe(draw_order(nothing))])
+    names = {1: "Ann", 2: "Boris", 3: "Chloé"}
+    for player in (2, 3):
+        state = draw_poker.ENGINE.apply(state, player, Check()).state
+    first = draw_poker.ENGINE.apply(state, 1, Check())  # nobody opens: a new deal
+    antes = [e for e in first.events if e.kind == "antes_posted"]
+    assert [i18n.event_text("en", e, names) for e in antes] == [
+        "Antes again for the new deal: Boris 1, Chloé 1, Ann 1; "
+        "in the pot from each: Boris 2, Chloé 2, Ann 2"]
+    assert [i18n.event_text("ru", e, names) for e in antes] == [
+        "Снова анте на новую сдачу: Boris 1, Chloé 1, Ann 1; "
+        "всего в банке от каждого: Boris 2, Chloé 2, Ann 2"]
+    # the first deal's antes read as before
+    posted = Event(kind="antes_posted", data={"antes": {"2": 1, "3": 1, "1": 1}})
+    assert i18n.event_text("en", posted, names) == "Antes posted: Boris 1, Chloé 1, Ann 1"
+    assert i18n.event_text("ru", posted, names) == "Анте внесено: Boris 1, Chloé 1, Ann 1"
+
+
+def test_the_stud_table_shows_the_pot_with_the_bets_of_the_round() -> None:
+    # no ante; dealt to Boris, Chloé, Ann (Ann deals): Boris's K♦ up speaks first and bets 2
+    shoe = fixed_shoe(stud_order([["Ah", "Kd"], ["2c", "7s"], ["3d", "9c"]]))
+    engine = stud_poker.ENGINE
+    state = seated(engine, [100, 100, 100], [shoe])
+    state = state.model_copy(update={"seats": [
+        seat.model_copy(update={"name": NAMES[seat.player]}) for seat in state.seats]})
+    state = engine.apply(state, 2, Bet()).state
+    view = engine.view(state, None)
+    assert render.table_text("en", view, None, []).splitlines()[:4] == [
+        "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 2",
+        "Ann (dealer) · 💰100 · 9♣ 🂠 · in hand",
+        "Boris · 💰98 · stake 2 · K♦ 🂠 · in hand",
+        "▶ <b>Chloé</b> · 💰100 · 7♠ 🂠 · to act"]
+    assert render.table_text("ru", view, None, []).splitlines()[0] == \
+        "<b>Стад-покер · кон №1</b> · <i>торговля</i> · в банке 2"
+    state = engine.apply(state, 3, Call()).state
+    assert render.table_text("en", engine.view(state, None), None, []).splitlines()[0] == \
+        "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 4"

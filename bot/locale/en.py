@@ -232,7 +232,10 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "hands_thrown_in": "Nobody opened: hands thrown in",
     "table_closed": "Table closed (an unfinished coup is void). Back to the wallets: {returned}",
     "openers_shown": ("{player} shows the openers: {cards}", "{player} shows the openers"),
-    "antes_posted": "Antes posted: {antes}",
+    "antes_posted": (
+        "Antes again for the new deal: {antes}; in the pot from each: {totals}",
+        "Antes posted: {antes}",
+    ),
     "stood_up": "{player} timed out twice and is stood up",
     "timed_out": ("{player} timed out: {action}", "{player} timed out"),
     "coup_settled": (

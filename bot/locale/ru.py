@@ -236,7 +236,10 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "{player} показывает карты открытия: {cards}",
         "{player} показывает карты открытия",
     ),
-    "antes_posted": "Анте внесено: {antes}",
+    "antes_posted": (
+        "Снова анте на новую сдачу: {antes}; всего в банке от каждого: {totals}",
+        "Анте внесено: {antes}",
+    ),
     "stood_up": "{player} дважды не успел сходить и встаёт из-за стола",
     "timed_out": ("{player}: время вышло, за него — «{action}»", "{player}: время вышло"),
     "coup_settled": ("Расчёт ({outcome}): {results}", "Расчёт: {results}", "Расчёт: {net}"),
