@@ -132,6 +132,29 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
     return out
 
 
+SHOWDOWN = frozenset({"hands_shown", "hand_shown", "natural_shown", "cards_shown",
+                      "card_turned", "openers_shown", "baccara_declared", "banker_baccara"})
+"""Log entries that show the cards deciding a coup: a showdown, a natural, a turned card."""
+
+
+def hands_first(log: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The coup's log with the entries that show hands (:data:`SHOWDOWN`) before the rest,
+    each part in its order, and how many lead. A collapsed log shows its first lines: they
+    must be the hands, not who took the bank or cut the shoe."""
+    shown = [e for e in log if e.get("kind") in SHOWDOWN]
+    if not shown:
+        return list(log), 0
+    return shown + [e for e in log if e.get("kind") not in SHOWDOWN], len(shown)
+
+
+def result_text(lang: str, game: str, coup: int, data: dict[str, Any],
+                names: dict[int, str], log: Sequence[dict[str, Any]]) -> str:
+    """A settled coup's message: its result, then its log collapsed, the hands first."""
+    ordered, lead = hands_first(log)
+    return render.settlement_text(lang, game, coup, data, names,
+                                  log_lines(lang, ordered, names), lead)
+
+
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
                  decision: int | None = None, prompted: frozenset[int] = frozenset()
@@ -143,9 +166,12 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     show_cards = any(s.face_down for s in view.seats)
     committed = bool(view.info.get("commitment") or view.info.get("commitments"))
     deadline = deadline if view.awaiting else None
+    # the last few entries show as they came; the hands lead the collapsed rest
+    older, lead = hands_first(log[:-render.RECENT])
     text = render.table_text(lang, view, deadline,
-                             log_lines(lang, log, {**names, **render.names_of(view)}),
-                             sight.private, committed=committed)
+                             log_lines(lang, [*older, *log[-render.RECENT:]],
+                                       {**names, **render.names_of(view)}),
+                             sight.private, committed=committed, lead=lead)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
     return Render(text, markup, view.coup, view.version,
                   view.version if decision is None else decision, tuple(view.awaiting),

@@ -188,9 +188,10 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
 
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
                private: bool = False, now: float | None = None,
-               committed: bool = False) -> str:
+               committed: bool = False, lead: int = 0) -> str:
     """The one group message of a table, edited in place: a header, one line per seat,
-    whose turn and the time left, the last few events, the whole coup log collapsed."""
+    whose turn and the time left, the last few events, the rest of the coup log collapsed
+    (its first ``lead`` lines first: see :func:`fit`)."""
     names = names_of(view)
     lines = [header(lang, view)]
     facts = info_lines(lang, view.info, names, HIDDEN_INFO)
@@ -211,24 +212,34 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
             lines.append(i18n.t(lang, key + "_nodeadline", names=who))
     lines.extend(Markup("· ") + line for line in log[-RECENT:])
     tail = [i18n.t(lang, "shoe_committed")] if committed else []
-    return fit(lines, log[:-RECENT], tail)
+    return fit(lines, log[:-RECENT], tail, lead)
 
 
-def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = ()) -> str:
+def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = (),
+        lead: int = 0) -> str:
     """``head``, then ``log`` in an expandable quote, then ``tail``, kept under Telegram's
-    length: the log loses its oldest lines first (tags are never cut)."""
+    length. The log's first ``lead`` lines are what players must notice (the hands shown),
+    put before the rest: a collapsed quote shows its first lines. The log loses its other
+    lines first, oldest first, then those (tags are never cut)."""
     body = "\n".join(head)
     end = "\n".join(tail)
     room = MAX_TEXT - len(body) - len(end) - 40
+    first: list[str] = []
+    for line in log[:lead]:
+        if len(line) + 1 > room:
+            break
+        first.append(line)
+        room -= len(line) + 1
     kept: list[str] = []
-    for line in reversed(log):
+    for line in reversed(log[lead:]):
         if len(line) + 1 > room:
             break
         kept.append(line)
         room -= len(line) + 1
+    quoted = first + kept[::-1]
     parts = [body]
-    if kept:
-        parts.append("<blockquote expandable>" + "\n".join(reversed(kept)) + "</blockquote>")
+    if quoted:
+        parts.append("<blockquote expandable>" + "\n".join(quoted) + "</blockquote>")
     if end:
         parts.append(end)
     return "\n".join(parts) if len(body) <= MAX_TEXT else body[:MAX_TEXT]
@@ -445,15 +456,16 @@ def net_line(lang: str, data: dict[str, Any], names: dict[int, str]) -> Markup:
 
 
 def settlement_text(lang: str, game: str, coup: int, data: dict[str, Any],
-                    names: dict[int, str], log: Sequence[Markup]) -> str:
+                    names: dict[int, str], log: Sequence[Markup], lead: int = 0) -> str:
     """A settled coup: the result first (who won what, with which hand; every player's net,
-    the banker's included), the coup's log collapsed under it."""
+    the banker's included), the coup's log collapsed under it (its first ``lead`` lines
+    first: see :func:`fit`)."""
     head = [i18n.fill("🏆 <b>{}</b>", headline(lang, data, names)),
             i18n.t(lang, "settled_title", game=i18n.game_name(lang, game), coup=coup)]
     nets = net_line(lang, data, names)
     if nets:
         head.append(nets)
-    return fit(head, log)
+    return fit(head, log, lead=lead)
 
 
 def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,

@@ -252,8 +252,8 @@ class Tables:
         drafts = []
         if settled is not None:
             coup, data, coup_log = settled
-            drafts.append(drawing.settlement(chat_id, render.settlement_text(
-                lang, view.game, coup, data, names, drawing.log_lines(lang, coup_log, names))))
+            drafts.append(drawing.settlement(chat_id, drawing.result_text(
+                lang, view.game, coup, data, names, coup_log)))
         drafts += [drawing.group_message(chat_id, text) for text in announcements]
         if (settled is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup

@@ -6,6 +6,7 @@ it is about words.
 
 from __future__ import annotations
 
+from markupsafe import Markup
 from poker_fixtures import draw_order, fixed_shoe, seated, stud_order
 from test_banchok_rules import HANDS
 from test_banchok_rules import banked as banchok_banked
@@ -16,7 +17,7 @@ from test_twenty_one_rules import table as twenty_one_table
 from bot import drawing, i18n, render
 from bot.specs import Sight
 from games import banchok, chemin_de_fer, twenty_one
-from games.engine import Event, GameState, Step
+from games.engine import Event, GameState, Settlement, Step
 from games.poker import draw as draw_poker
 from games.poker import stud as stud_poker
 from games.poker.common import Bet, Call, Check
@@ -135,3 +136,74 @@ def test_the_stud_table_shows_the_pot_with_the_bets_of_the_round() -> None:
     state = engine.apply(state, 3, Call()).state
     assert render.table_text("en", engine.view(state, None), None, []).splitlines()[0] == \
         "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 4"
+
+
+def coup_log(events: list[Event]) -> tuple[list[dict[str, object]], dict[str, object]]:
+    """The coup's log as the table keeps it (its public events up to the settlement), and
+    the settlement's data."""
+    log = []
+    for event in events:
+        if isinstance(event, Settlement):
+            return log, event.data
+        if event.to is None:
+            log.append(drawing.log_entry(event))
+    raise AssertionError("no settlement")
+
+
+def test_a_result_leads_its_collapsed_log_with_the_hands() -> None:
+    # Dan's natural 8 against Ann's natural 9, dealt after the auction and the cut
+    events: list[Event] = []
+    state = chemin_staking(chemin_shoe("4d", "5h", "4h", "4s"), bank=100, events=events)
+    step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
+    log, data = coup_log([*events, *step.events])
+    assert drawing.result_text("en", "chemin_de_fer", 1, data, NAMES, log).splitlines() == [
+        "🏆 <b>Ann wins 100 with 9 points</b>",
+        "Chemin de fer · coup #1 settled",
+        "Ann (banker) +100 · Dan −100",
+        "<blockquote expandable>Dan shows a natural 8: 4♦ 4♥",
+        "Ann shows a natural 9: 5♥ 4♠",
+        "Dan: 4♦ 4♥, points: 8; banker: 5♥ 4♠, points: 9",
+        "Bank auction: bids from 1",
+        "Ann bids 100", "Boris passes", "Chloé passes", "Dan passes",
+        "Ann holds the bank",
+        "Dan cuts the shoe", "Dan cut the shoe", "Burned: 2♣ 3♣ 4♣",
+        "Coup 1: bank 100, stakes please",
+        "Dan stakes 100",
+        "Cards dealt to Dan and the banker Ann</blockquote>"]
+    assert drawing.result_text("ru", "chemin_de_fer", 1, data, NAMES, log).splitlines()[3:7] \
+        == ["<blockquote expandable>Dan: натуральная 8 — 4♦ 4♥",
+            "Ann: натуральная 9 — 5♥ 4♠",
+            "Dan: 4♦ 4♥, очков: 8; банкомёт: 5♥ 4♠, очков: 9",
+            "Торг за банк: от 1"]
+
+
+def test_the_table_message_leads_its_collapsed_log_with_the_hands() -> None:
+    # Boris shows a natural A♥ K♦ at the deal; then Chloé buys and stands, Dan stands
+    state = twenty_one_table({1: 100, 2: 100, 3: 100, 4: 100},
+                             ["Ah", "9c", "7d", "5s", "Kd", "7c", "9d", "6s", "2h", "3h"])
+    state = state.model_copy(update={"seats": [
+        seat.model_copy(update={"name": NAMES[seat.player]}) for seat in state.seats]})
+    log = []
+    for player, action in [(2, twenty_one.Stake(amount=10)), (3, twenty_one.Stake(amount=10)),
+                           (4, twenty_one.Stake(amount=10)), (3, twenty_one.Buy()),
+                           (3, twenty_one.Stand()), (4, twenty_one.Stand())]:
+        step = twenty_one.ENGINE.apply(state, player, action)
+        log += [drawing.log_entry(e) for e in step.events if e.to is None]
+        state = step.state
+    sight = Sight(twenty_one.ENGINE, state)
+    assert drawing.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[7:] == [
+        "· Chloé buys a card", "· Chloé stands", "· Dan stands",
+        "<blockquote expandable>Boris shows a natural: A♥ K♦",
+        "Boris stakes 10", "Chloé stakes 10", "Dan stakes 10", "Cards are dealt</blockquote>",
+        "🔒 shoe committed · /verify"]
+    assert drawing.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[10:12] == [
+        "<blockquote expandable>Boris: очко! A♥ K♦", "Boris ставит 10"]
+
+
+def test_a_log_too_long_loses_its_oldest_lines_before_the_hands() -> None:
+    hands = Markup("Dan: 4♦ 4♥, points: 8; banker: 5♥ 4♠, points: 9")
+    rest = [Markup(f"line {i} " + "x" * 90) for i in range(60)]
+    text = render.fit([Markup("head")], [hands, *rest], lead=1)
+    assert len(text) <= render.MAX_TEXT
+    quoted = text.split("<blockquote expandable>")[1].split("</blockquote>")[0].splitlines()
+    assert quoted[0] == hands and quoted[-1] == rest[-1] and rest[0] not in quoted
