@@ -488,8 +488,16 @@ def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: s
 
 
 def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) -> list[str]:
-    """A player's latest results, newest first: his net per coup (moves between his own
-    wallet, stack and stake cancel out), and grants and bonuses."""
+    """A player's latest results, newest first: his net per coup, and grants and bonuses.
+
+    **Decision** (what a player expects): a coup's line is what he won or lost in it, the
+    figure its result showed him, as punter or as banker. Moves between his own wallet,
+    stack and stake cancel out; so do a bank's posting and its return, because the ledger
+    books a bank to its banker while it is his (:func:`games.banking.bank_holders`): the
+    bank's wins and losses are his. Chips are booked under the coup they are for (a bank
+    posted or antes paid for a coup about to begin are that coup's, never a coup #0; a
+    step that settles one coup and deals the next splits, see
+    :func:`bot.tables.booked_coups`), so no line merges two coups' movements."""
     groups: list[tuple[str, int, str, int]] = []  # game, coup, reason, net
     for e in entries:
         key = (e.game, e.coup, "" if e.game else e.reason)

@@ -30,6 +30,7 @@ from bot.languages import Languages
 from bot.record import Table, TableMeta, load
 from bot.specs import Sight
 from games import registry
+from games.banking import bank_holders
 from games.cards import Shoe, timeout_cut
 from games.engine import (
     GameState,
@@ -38,6 +39,7 @@ from games.engine import (
     ShoeRevealed,
     Step,
     StoodUp,
+    Transfer,
     visible_events,
 )
 from games.verify.check import compact
@@ -188,16 +190,18 @@ class Tables:
         prompts = self._prompted(meta, sight)
         if not fresh:  # the decision goes on: a new prompt only where its buttons changed
             prompts = frozenset(p for p in prompts if _offer(table.sight, p) != _offer(sight, p))
-        result_coup, new_drafts = self._step_drafts(lang, langs, table, step, sight, meta,
-                                                    timed_out, prompts)
+        settled, new_drafts = self._step_drafts(lang, langs, table, step, sight, meta,
+                                                timed_out, prompts)
         drafts += new_drafts
+        coup, coups = booked_coups(step, settled)
         meta_json = meta.model_dump_json()  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:
             await self.storage.commit_step(
                 chat_id=chat_id, expected_version=table.state.version, state_json=state_json,
-                version=step.state.version, transfers=step.transfers, coup=result_coup,
-                deadline=deadline, meta_json=meta_json, outbox=drafts, expected_rev=rec.rev)
+                version=step.state.version, transfers=step.transfers, coup=coup, coups=coups,
+                holders=holders_of(table.sight, step.transfers), deadline=deadline,
+                meta_json=meta_json, outbox=drafts, expected_rev=rec.rev)
         except StorageError:
             self.forget(chat_id)
             self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
@@ -216,11 +220,10 @@ class Tables:
 
     def _step_drafts(self, lang: str, langs: dict[int, str], table: Table, step: Step[Any],
                      sight: Sight, meta: TableMeta, timed_out: Sequence[int],
-                     prompts: frozenset[int]) -> tuple[int, list[OutboxDraft]]:
+                     prompts: frozenset[int]) -> tuple[int | None, list[OutboxDraft]]:
         """What a step sends (and its record updated in ``meta``): the coup's result, stand-
         ups, the table anew for a new coup, and each player's private events in his own
-        language. Also the coup the step's chips belong to: a step that settles a coup and
-        deals the next books its transfers under the settled one."""
+        language. Also the coup the step settles, if it settles one."""
         old, new, chat_id = table.state, step.state, table.chat_id
         view = sight.view()
         names = meta.names
@@ -260,7 +263,7 @@ class Tables:
             drafts.append(drawing.table_post(chat_id))
         drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names,
                                           prompts, meta.decision)
-        return (settled[0] if settled is not None else old.coup), drafts
+        return (settled[0] if settled is not None else None), drafts
 
     @staticmethod
     def _new_decision(table: Table, new: GameState, acted: set[int | None]) -> bool:
@@ -554,6 +557,7 @@ class Tables:
             await self.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
+                holders=holders_of(table.sight, step.transfers),
                 outbox=[drawing.settlement(chat_id, "\n\n".join(lines))])
             self.deadlines.cancel(chat_id)
             self.tables.pop(chat_id, None)
@@ -587,6 +591,31 @@ class Tables:
                 parts.pop(0)  # the record is what the verifier needs whole
             return "\n\n".join([*parts, record])
         return "\n\n".join(parts)
+
+
+def booked_coups(step: Step[Any], settled: int | None) -> tuple[int, list[int]]:
+    """The coup a step's chips are booked under (and /history shows them under): the coup
+    it settles, if it settles one, else the coup the table is in after it, so a bank posted
+    or antes paid for a coup about to begin are that coup's, not the one before (nor a coup
+    #0). A step that settles a coup and deals the next (poker's next antes) books what came
+    after the settlement under the next: the per-transfer coups, or none when one coup
+    takes them all."""
+    if settled is None:
+        return step.state.coup, []
+    after = len(step.transfers) - (step.settled if step.settled is not None
+                                   else len(step.transfers))
+    if not after or step.state.coup == settled:
+        return settled, []
+    return settled, [settled] * (len(step.transfers) - after) + [step.state.coup] * after
+
+
+def holders_of(sight: Sight, transfers: Sequence[Transfer]) -> list[int | None]:
+    """Whose each transfer's bank side is (see :func:`games.banking.bank_holders`), the banker
+    before the step being the seat the table showed as the banker; empty when no transfer
+    touches a bank."""
+    banker = next((s.player for s in sight.view().seats if s.role == "banker"), None)
+    holders = bank_holders(transfers, banker)
+    return holders if any(h is not None for h in holders) else []
 
 
 def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],

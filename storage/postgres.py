@@ -299,12 +299,13 @@ class PostgresStorage:
         if booking.rows:
             await conn.execute(
                 "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game)"
-                " SELECT $1, $2, $3, a, o, d, r, $4"
-                " FROM unnest($5::text[], $6::bigint[], $7::bigint[], $8::text[])"
-                "   WITH ORDINALITY AS x(a, o, d, r, n) ORDER BY n",
-                step_id, chat_id, coup, game,
+                " SELECT $1, $2, c, a, o, d, r, $3"
+                " FROM unnest($4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::int[])"
+                "   WITH ORDINALITY AS x(a, o, d, r, c, n) ORDER BY n",
+                step_id, chat_id, game,
                 [r.account for r in booking.rows], [r.owner for r in booking.rows],
-                [r.delta for r in booking.rows], [r.reason for r in booking.rows])
+                [r.delta for r in booking.rows], [r.reason for r in booking.rows],
+                [coup if r.coup is None else r.coup for r in booking.rows])
         if booking.wallets:
             await conn.execute(
                 "UPDATE wallets w SET balance = w.balance + x.d"
@@ -337,7 +338,8 @@ class PostgresStorage:
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
-                          expected_rev: int | None = None) -> int:
+                          expected_rev: int | None = None, coups: Sequence[int] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
@@ -348,7 +350,7 @@ class PostgresStorage:
         """
         if version <= expected_version:
             raise ValueError("a step must raise the table version")
-        booking = plan(transfers)
+        booking = plan(transfers, coups, holders)
         async with self._tx() as conn:
             game = await conn.fetchval(
                 "UPDATE tables SET state = $1, version = $2, deadline = $3,"
@@ -391,14 +393,15 @@ class PostgresStorage:
 
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
+                          outbox: Sequence[OutboxDraft] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
         account ends at zero; the history stays in the ledger, and ``outbox``
         (written in the same transaction) stays until it is delivered.
         """
-        booking = plan(transfers)
+        booking = plan(transfers, holders=holders)
         async with self._tx() as conn:
             row = await conn.fetchrow(
                 "SELECT game, version FROM tables WHERE chat_id = $1 FOR UPDATE", chat_id)

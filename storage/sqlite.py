@@ -412,8 +412,8 @@ class SqliteStorage:
             conn.executemany(
                 "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(step_id, chat_id, coup, r.account, r.owner, r.delta, r.reason, game, now)
-                 for r in booking.rows])
+                [(step_id, chat_id, coup if r.coup is None else r.coup, r.account, r.owner,
+                  r.delta, r.reason, game, now) for r in booking.rows])
         if booking.wallets:
             conn.executemany(
                 "UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
@@ -440,7 +440,8 @@ class SqliteStorage:
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
-                          expected_rev: int | None = None) -> int:
+                          expected_rev: int | None = None, coups: Sequence[int] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
@@ -452,7 +453,7 @@ class SqliteStorage:
         """
         if version <= expected_version:
             raise ValueError("a step must raise the table version")
-        booking = plan(transfers)
+        booking = plan(transfers, coups, holders)
         now = time.time()
         rev_check = "" if expected_rev is None else " AND rev = ?"
         rev_args = () if expected_rev is None else (expected_rev,)
@@ -499,14 +500,15 @@ class SqliteStorage:
 
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
+                          outbox: Sequence[OutboxDraft] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
         account ends at zero; the history stays in the ledger, and ``outbox``
         (written in the same unit) stays until it is delivered.
         """
-        booking = plan(transfers)
+        booking = plan(transfers, holders=holders)
         now = time.time()
 
         def unit(conn: sqlite3.Connection) -> int:

@@ -158,6 +158,33 @@ async def test_a_step_books_each_transfer_as_two_ledger_rows(db: Backend) -> Non
                                      version=1, transfers=[], coup=1, deadline=None)
 
 
+async def test_a_step_books_each_transfer_under_its_coup_and_the_bank_to_its_holder(
+        db: Backend) -> None:
+    # coup 3 settles (the bank pays Bob 50), then Ann takes her bank back and Bob posts one
+    # for coup 4
+    await open_table(db)
+    await step(db, 0, t("wallet:1", "stack:1", 500), t("wallet:2", "stack:2", 500),
+               t("stack:1", "bank", 300, "bank_posted"), t("stack:2", "stake:2", 50, "stake"))
+    moves = [t("bank", "stack:2", 50, "won"), t("stake:2", "stack:2", 50, "stake_returned"),
+             t("bank", "stack:1", 250, "bank_returned"), t("stack:2", "bank", 100, "bank_posted")]
+    step_id = await db.storage.commit_step(
+        chat_id=CHAT, expected_version=1, state_json="{}", version=2, transfers=moves, coup=3,
+        deadline=None, coups=[3, 3, 3, 4], holders=[1, None, 1, 2])
+    rows = await db.raw("SELECT account, owner, delta, coup FROM ledger"
+                        " WHERE step_id = ? ORDER BY entry_id", step_id)
+    assert rows == [("bank", 1, -50, 3), ("stack:2", 2, 50, 3),
+                    ("stake:2", 2, -50, 3), ("stack:2", 2, 50, 3),
+                    ("bank", 1, -250, 3), ("stack:1", 1, 250, 3),
+                    ("stack:2", 2, -100, 4), ("bank", 2, 100, 4)]
+    assert (await db.raw("SELECT coup FROM steps WHERE step_id = ?", step_id)) == [(3,)]
+    assert await db.storage.table_accounts(chat_id=CHAT) == {
+        "stack:1": 450, "stack:2": 450, "bank": 100}
+    with pytest.raises(ValueError):  # one coup and one holder per transfer
+        await db.storage.commit_step(chat_id=CHAT, expected_version=2, state_json="{}",
+                                     version=3, transfers=moves, coup=4, deadline=None,
+                                     coups=[4])
+
+
 async def test_stale_version_is_refused_and_changes_nothing(db: Backend) -> None:
     await open_table(db)
     await step(db, 0, t("wallet:1", "stack:1", 300, "buy_in"))

@@ -167,6 +167,7 @@ class Ctx:
         self.base = dict(base)
         self.reason = "bet"
         self.kit: BancoKitState | None = None
+        self.settled: int | None = None  # see Step.settled
 
     def wallet_move(self, transfers: list[Transfer]) -> None:
         """Book a buy-in or cash-out (a transfer with a wallet on one side)."""
@@ -383,7 +384,7 @@ class PokerEngine:
         ctx.flush(self.accounts(s), ctx.reason)
         if s.kit is not None and ctx.kit is not None:
             remember(s.kit, ctx.kit)
-        return Step(state=s, events=ctx.events, transfers=ctx.transfers)
+        return Step(state=s, events=ctx.events, transfers=ctx.transfers, settled=ctx.settled)
 
     def _join(self, s: PokerState, player: PlayerId, action: Join, ctx: Ctx) -> None:
         check_join(s.seats, player, self.max_players)
@@ -601,6 +602,7 @@ class PokerEngine:
         ctx.events.append(settlement("coup_settled", hand=s.coup, coup=s.coup, net=nets,
                                      nets=nets, hands=shown,
                                      winners=[p for p, v in won.items() if v > 0]))
+        ctx.settled = len(ctx.transfers)  # the pot is paid; antes of the next hand follow
         ctx.events += self._reveal(s, live, finished=True)
         s.last_hand = FinishedHand(
             game=self.name, number=s.coup, kit=hand,
