@@ -21,7 +21,7 @@ from bot import i18n
 from bot.callbacks import ActionButton, MyCards, encode
 from games.cards import pretty_all
 from games.engine import ActionSpec, Event, TableView
-from storage.base import LedgerEntry
+from storage.base import ChatWallet, LedgerEntry
 
 MAX_TEXT = 4000
 MAX_PRESETS = 4
@@ -485,6 +485,21 @@ def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: s
     if limit is not None and count > limit:
         label = f"✗ {label}"
     return Keyboard.of([row, [Button(label, data(confirm=mask))]])
+
+
+def balances_text(lang: str, name: str, wallets: Sequence[ChatWallet]) -> str:
+    """/balance in a private chat: the player's wallet in each chat he plays in, named by
+    the chat's title, or, where none was seen, by its open table's game (chips are per
+    chat: none of them plays anywhere else)."""
+    if not wallets:
+        return i18n.t(lang, "balance_nowhere", name=name)
+    lines = [i18n.t(lang, "balance_chats", name=name)]
+    for w in wallets:
+        chat = w.title or (i18n.t(lang, "chat_untitled_game", game=i18n.game_name(lang, w.game))
+                           if w.game else i18n.t(lang, "chat_untitled"))
+        lines.append(i18n.t(lang, "balance_chat", chat=chat, balance=w.wallet.balance,
+                            on_table=w.wallet.on_table))
+    return "\n".join(lines)
 
 
 def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) -> list[str]:

@@ -71,6 +71,16 @@ class Wallet(BaseModel):
     on_table: int = 0
 
 
+class ChatWallet(BaseModel):
+    """A player's wallet in one chat, with what names that chat to him: its title as last
+    seen (empty if never) and the game of its open table (empty without one)."""
+
+    model_config = ConfigDict(frozen=True)
+    wallet: Wallet
+    title: str = ""
+    game: str = ""
+
+
 class TableRecord(BaseModel):
     """A chat's open table as stored: game, settings, engine state, host metadata."""
 
@@ -151,6 +161,11 @@ class Storage(Protocol):
 
     async def claim_daily_bonus(self, *, chat_id: int, user_id: int, today: dt.date) -> Wallet:
         """Credit the daily bonus once per day; raises :class:`BonusAlreadyClaimed`."""
+        ...
+
+    async def wallets_of(self, *, user_id: int) -> list[ChatWallet]:
+        """Every wallet the player has, in any chat, richest first (wallet and table
+        together); none is created."""
         ...
 
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
@@ -270,4 +285,8 @@ class Storage(Protocol):
 
     async def set_chat_language(self, *, chat_id: int, language: str) -> None:
         """Remember the chat's language."""
+        ...
+
+    async def set_chat_title(self, *, chat_id: int, title: str) -> None:
+        """Remember the chat's title (a group's name, for :meth:`wallets_of`)."""
         ...

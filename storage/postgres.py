@@ -25,6 +25,7 @@ from .base import (
     HOUSE,
     KEEP_SENT,
     BonusAlreadyClaimed,
+    ChatWallet,
     InsufficientFunds,
     LedgerEntry,
     OutboxDraft,
@@ -545,6 +546,25 @@ class PostgresStorage:
         return [LedgerEntry(step_id=r[0], chat_id=r[1], coup=r[2], account=r[3], delta=r[4],
                             reason=r[5], game=r[6], created_at=r[7]) for r in rows]
 
+    async def wallets_of(self, *, user_id: int) -> list[ChatWallet]:
+        """Every wallet the player has, in any chat, richest first (wallet and table
+        together), then by chat; none is created."""
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT w.chat_id, w.name, w.balance, COALESCE(t.on_table, 0) AS on_table,"
+                " COALESCE(c.title, '') AS title, COALESCE(tb.game, '') AS game"
+                " FROM wallets w LEFT JOIN ("
+                "   SELECT chat_id, SUM(balance) AS on_table FROM table_accounts"
+                "   WHERE owner = $1 GROUP BY chat_id"
+                " ) t ON t.chat_id = w.chat_id"
+                " LEFT JOIN chats c ON c.chat_id = w.chat_id"
+                " LEFT JOIN tables tb ON tb.chat_id = w.chat_id"
+                " WHERE w.user_id = $1"
+                " ORDER BY w.balance + COALESCE(t.on_table, 0) DESC, w.chat_id", user_id)
+        return [ChatWallet(wallet=Wallet(chat_id=r[0], user_id=user_id, name=r[1],
+                                         balance=r[2], on_table=r[3]), title=r[4], game=r[5])
+                for r in rows]
+
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""
         async with self._read() as conn:
@@ -559,6 +579,14 @@ class PostgresStorage:
                 "INSERT INTO chats (chat_id, language) VALUES ($1, $2)"
                 " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
                 chat_id, language)
+
+    async def set_chat_title(self, *, chat_id: int, title: str) -> None:
+        """Remember the chat's title."""
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO chats (chat_id, title) VALUES ($1, $2)"
+                " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
+                chat_id, title)
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""

@@ -38,6 +38,7 @@ from .base import (
     HOUSE,
     KEEP_SENT,
     BonusAlreadyClaimed,
+    ChatWallet,
     InsufficientFunds,
     LedgerEntry,
     OutboxDraft,
@@ -633,6 +634,26 @@ class SqliteStorage:
         return [LedgerEntry(step_id=r[0], chat_id=r[1], coup=r[2], account=r[3], delta=r[4],
                             reason=r[5], game=r[6], created_at=r[7]) for r in rows]
 
+    async def wallets_of(self, *, user_id: int) -> list[ChatWallet]:
+        """Every wallet the player has, in any chat, richest first (wallet and table
+        together), then by chat; none is created."""
+        rows = await self._run(
+            _fetchall,
+            "SELECT w.chat_id, w.name, w.balance, COALESCE(t.on_table, 0),"
+            " COALESCE(c.title, ''), COALESCE(tb.game, '')"
+            " FROM wallets w LEFT JOIN ("
+            "   SELECT chat_id, SUM(balance) AS on_table FROM table_accounts"
+            "   WHERE owner = ? GROUP BY chat_id"
+            " ) t ON t.chat_id = w.chat_id"
+            " LEFT JOIN chats c ON c.chat_id = w.chat_id"
+            " LEFT JOIN tables tb ON tb.chat_id = w.chat_id"
+            " WHERE w.user_id = ?"
+            " ORDER BY w.balance + COALESCE(t.on_table, 0) DESC, w.chat_id",
+            (user_id, user_id))
+        return [ChatWallet(wallet=Wallet(chat_id=r[0], user_id=user_id, name=r[1],
+                                         balance=r[2], on_table=r[3]), title=r[4], game=r[5])
+                for r in rows]
+
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""
         rows = await self._run(
@@ -646,6 +667,14 @@ class SqliteStorage:
             "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
             (chat_id, language))
+
+    async def set_chat_title(self, *, chat_id: int, title: str) -> None:
+        """Remember the chat's title."""
+        await self._write(
+            _fetchall,
+            "INSERT INTO chats (chat_id, title) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
+            (chat_id, title))
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""

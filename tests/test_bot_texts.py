@@ -6,21 +6,29 @@ it is about words.
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 from markupsafe import Markup
 from poker_fixtures import draw_order, fixed_shoe, seated, stud_order
+from telegram import Update
 from test_banchok_rules import HANDS
 from test_banchok_rules import banked as banchok_banked
 from test_chemin_de_fer_rules import shoe_of as chemin_shoe
 from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot import drawing, i18n, render
+from bot import drawing, handlers, i18n, render
+from bot.languages import Languages
 from bot.specs import Sight
 from games import banchok, chemin_de_fer, twenty_one
-from games.engine import Event, GameState, Settlement, Step
+from games.engine import Event, GameState, Settlement, Step, Transfer
 from games.poker import draw as draw_poker
 from games.poker import stud as stud_poker
 from games.poker.common import Bet, Call, Check
+from storage.sqlite import SqliteStorage
 
 NAMES = {1: "Ann", 2: "Boris", 3: "Chloé", 4: "Dan"}
 
@@ -207,3 +215,63 @@ def test_a_log_too_long_loses_its_oldest_lines_before_the_hands() -> None:
     assert len(text) <= render.MAX_TEXT
     quoted = text.split("<blockquote expandable>")[1].split("</blockquote>")[0].splitlines()
     assert quoted[0] == hands and quoted[-1] == rest[-1] and rest[0] not in quoted
+
+
+def message_update(chat: dict[str, object], text: str, user: int = 7) -> Update:
+    return Update.de_json({"update_id": 1, "message": {
+        "message_id": 1, "date": 1, "text": text, "chat": chat,
+        "from": {"id": user, "is_bot": False, "first_name": "Ann"}}}, None)
+
+
+async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    storage = SqliteStorage(tmp_path / "b.sqlite3", starting_grant=1000, daily_bonus=100)
+    await storage.open()
+    try:
+        svc = handlers.Services(storage=storage, languages=Languages(storage, "en"),
+                                tables=None, presses=None, courier=None,  # type: ignore[arg-type]
+                                daily_bonus=100)
+        context = SimpleNamespace(application=SimpleNamespace(bot_data={"services": svc}),
+                                  args=[])
+        said: list[str] = []
+
+        async def reply(update: Update, text: str, **kwargs: object) -> None:
+            said.append(text)
+
+        monkeypatch.setattr(handlers, "reply", reply)
+        private = {"id": 7, "type": "private", "first_name": "Ann"}
+
+        async def balance(lang: str) -> str:
+            await svc.languages.choose(7, lang)
+            await handlers.cmd_balance(message_update(private, "/balance"), context)
+            return said.pop()
+
+        assert await balance("en") == (
+            "Ann, you have no chips anywhere yet. Play in a group: add me to one and send "
+            "/newtable there.")
+        # a group seen by the bot (its title stored before any handler), where Ann plays
+        group = {"id": -100, "type": "supergroup", "title": "Friday <poker>"}
+        await handlers.remember_chat(message_update(group, "/balance"), context)
+        await handlers.cmd_balance(message_update(group, "/balance"), context)
+        assert said.pop() == "Ann: 1000 chips in the wallet, 0 on the table."
+        await storage.claim_daily_bonus(chat_id=-100, user_id=7, today=dt.date(2026, 1, 5))
+        # another, whose title was never seen, with a table where she has 300 seated
+        await storage.create_table(chat_id=-200, game="baccarat", settings={}, state_json="{}",
+                                   version=0)
+        await storage.wallet(chat_id=-200, user_id=7, name="Ann")
+        await storage.commit_step(chat_id=-200, expected_version=0, state_json="{}", version=1,
+                                  transfers=[Transfer(src="wallet:7", dst="stack:7", amount=300,
+                                                      reason="buy_in")],
+                                  coup=0, deadline=None)
+        assert await balance("en") == (
+            "Ann, your chips in each chat:\n"
+            "<b>Friday &lt;poker&gt;</b>: 1100 in the wallet, 0 on the table\n"
+            "<b>a group with a Baccarat table</b>: 700 in the wallet, 300 on the table")
+        assert await balance("ru") == (
+            "Ann, ваши фишки по чатам:\n"
+            "<b>Friday &lt;poker&gt;</b>: 1100 в кошельке, 0 на столе\n"
+            "<b>группа со столом «Баккара»</b>: 700 в кошельке, 300 на столе")
+        # asking made no wallet of the private chat: chips there would play nowhere
+        assert [w.wallet.chat_id for w in await storage.wallets_of(user_id=7)] == [-100, -200]
+    finally:
+        await storage.close()

@@ -300,6 +300,23 @@ async def test_chat_language_is_remembered(db: Backend) -> None:
     assert await db.storage.chat_language(chat_id=CHAT - 1) is None
 
 
+async def test_a_players_wallets_in_every_chat_with_its_title_and_table(db: Backend) -> None:
+    assert await db.storage.wallets_of(user_id=1) == []  # asking creates none
+    await db.storage.wallet(chat_id=CHAT, user_id=1, name="Ann")
+    await db.storage.wallet(chat_id=CHAT - 1, user_id=1, name="Ann")
+    await db.storage.wallet(chat_id=CHAT, user_id=2, name="Bob")
+    await db.storage.set_chat_language(chat_id=CHAT, language="ru")
+    await db.storage.set_chat_title(chat_id=CHAT, title="Old name")
+    await db.storage.set_chat_title(chat_id=CHAT, title="Friday poker")
+    await open_table(db)
+    await step(db, 0, t("wallet:1", "stack:1", 300, "buy_in"), t("stack:1", "stake:1", 40))
+    found = await db.storage.wallets_of(user_id=1)
+    assert [(w.wallet.chat_id, w.wallet.balance, w.wallet.on_table, w.title, w.game)
+            for w in found] == [(CHAT - 1, GRANT, 0, "", ""),
+                                (CHAT, GRANT - 300, 300, "Friday poker", "baccarat")]
+    assert await db.storage.chat_language(chat_id=CHAT) == "ru"  # the title left it alone
+
+
 async def test_migrations_are_applied_once(db: Backend) -> None:
     second = db.another()
     await second.open()
@@ -307,7 +324,8 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     # PostgreSQL also has what several workers share (locks, deadline claims, budgets)
     shared = [(3, "shared")] if db.kind == "postgres" else []
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
-        (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages")]
+        (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
+        (4 + len(shared), "chat_titles")]
 
 
 # ------------------------------------------------------------- conservation

@@ -29,6 +29,12 @@ TEXTS: dict[str, str] = {
     "group_only": "This works in a group chat.",
     "unknown_game": "Unknown game. Choose one of: {games}",
     "balance": "{name}: {balance} chips in the wallet, {on_table} on the table.",
+    "balance_chats": "{name}, your chips in each chat:",
+    "balance_chat": "<b>{chat}</b>: {balance} in the wallet, {on_table} on the table",
+    "balance_nowhere": "{name}, you have no chips anywhere yet. Play in a group: add me to "
+                       "one and send /newtable there.",
+    "chat_untitled": "a group",
+    "chat_untitled_game": "a group with a {game} table",
     "top_title": "Richest players:",
     "top_line": "{rank}. {name} — {total}",
     "top_empty": "Nobody has played here yet.",

@@ -28,6 +28,12 @@ TEXTS: dict[str, str] = {
     "group_only": "Это работает в групповом чате.",
     "unknown_game": "Неизвестная игра. Выберите одну из: {games}",
     "balance": "{name}: {balance} фишек в кошельке, {on_table} на столе.",
+    "balance_chats": "{name}, ваши фишки по чатам:",
+    "balance_chat": "<b>{chat}</b>: {balance} в кошельке, {on_table} на столе",
+    "balance_nowhere": "{name}, у вас пока нигде нет фишек. Играйте в группе: добавьте меня "
+                       "туда и отправьте там /newtable.",
+    "chat_untitled": "группа",
+    "chat_untitled_game": "группа со столом «{game}»",
     "top_title": "Самые богатые игроки:",
     "top_line": "{rank}. {name} — {total}",
     "top_empty": "Здесь ещё никто не играл.",
