@@ -32,6 +32,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -208,6 +209,7 @@ def build_application(settings: Settings, token: str,
                            ("settings", handlers.cmd_settings),
                            ("closetable", handlers.cmd_closetable)):
         app.add_handler(CommandHandler(name, callback))
+    app.add_handler(TypeHandler(Update, handlers.remember_chat), group=-1)
     app.add_handler(CallbackQueryHandler(handlers.on_button))
     app.add_handler(MessageHandler(group & filters.TEXT & ~filters.COMMAND,
                                    handlers.on_group_text))

@@ -135,6 +135,29 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
     return out
 
 
+SHOWDOWN = frozenset({"hands_shown", "hand_shown", "natural_shown", "cards_shown",
+                      "card_turned", "openers_shown", "baccara_declared", "banker_baccara"})
+"""Log entries that show the cards deciding a coup: a showdown, a natural, a turned card."""
+
+
+def hands_first(log: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The coup's log with the entries that show hands (:data:`SHOWDOWN`) before the rest,
+    each part in its order, and how many lead. A collapsed log shows its first lines: they
+    must be the hands, not who took the bank or cut the shoe."""
+    shown = [e for e in log if e.get("kind") in SHOWDOWN]
+    if not shown:
+        return list(log), 0
+    return shown + [e for e in log if e.get("kind") not in SHOWDOWN], len(shown)
+
+
+def result_text(lang: str, game: str, coup: int, data: dict[str, Any],
+                names: dict[int, str], log: Sequence[dict[str, Any]]) -> str:
+    """A settled coup's message: its result, then its log collapsed, the hands first."""
+    ordered, lead = hands_first(log)
+    return render.settlement_text(lang, game, coup, data, names,
+                                  log_lines(lang, ordered, names), lead)
+
+
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
                  decision: int | None = None, prompted: frozenset[int] = frozenset(),
@@ -147,10 +170,10 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     show_cards = any(s.face_down for s in view.seats)
     deadline = deadline if view.awaiting else None
     coup = last.get("coup") if last else None
-    lead = [render.result_line(lang, coup, last.get("data") or {}, {
+    under = [render.result_line(lang, coup, last.get("data") or {}, {
         **names, **render.names_of(view)})] if last and isinstance(coup, int) \
         and view.coup <= coup + 1 else []
-    text = _table_text(lang, sight, deadline, log, names, lead=lead)
+    text = _table_text(lang, sight, deadline, log, names, under=under)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
     return Render(text, markup, view.coup, view.version,
                   view.version if decision is None else decision, tuple(view.awaiting),
@@ -159,14 +182,18 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
 
 def _table_text(lang: str, sight: Sight, deadline: float | None,
                 log: Sequence[dict[str, Any]], names: dict[int, str],
-                own: Sequence[Markup] = (), lead: Sequence[Markup] = ()) -> str:
+                own: Sequence[Markup] = (), under: Sequence[Markup] = ()) -> str:
     """The public table as the group sees it (``own``: a player's lines below it,
-    ``lead``: lines above)."""
+    ``under``: lines under its header). The last few entries of the coup's log show as
+    they came; the hands lead the collapsed rest."""
     view = sight.view()
     committed = bool(view.info.get("commitment") or view.info.get("commitments"))
+    older, lead = hands_first(log[:-render.RECENT])
     return render.table_text(lang, view, deadline if view.awaiting else None,
-                             log_lines(lang, log, {**names, **render.names_of(view)}),
-                             sight.private, committed=committed, own=own, lead=lead)
+                             log_lines(lang, [*older, *log[-render.RECENT:]],
+                                       {**names, **render.names_of(view)}),
+                             sight.private, committed=committed, own=own, under=under,
+                             lead=lead)
 
 
 @dataclass(frozen=True)
@@ -230,6 +257,9 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
 
 # Private events that only say what the DM's "Your cards" line says anyway.
 REPEATS = frozenset({"hand_seen", "cards_received", "card_dealt"})
+# What such an event may tell of the hand besides its cards, told under them as his view's
+# facts would be ("Your points: 8").
+HAND_FACTS = ("points",)
 
 
 def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
@@ -318,13 +348,16 @@ def _told(lang: str, mine: Sequence[Event], names: dict[int, str], *,
     """A player's private events as DM lines, less those that only repeat his cards. Where
     the DM shows no hand of his (``hand_shown`` false: a coup this step settled, or cards
     he has since turned face up), the hand the step dealt him leads as the "Your cards"
-    line, or, where his events do not name the whole hand, those events tell it."""
+    line, with its points where the event tells them (no view of a settled coup does), or,
+    where his events do not name the whole hand, those events tell it."""
     rest = [e for e in mine if e.kind not in REPEATS]
-    hand = None if hand_shown else next(
-        (e.data["cards"] for e in reversed(mine)
+    dealt = None if hand_shown else next(
+        (e for e in reversed(mine)
          if e.kind in REPEATS and isinstance(e.data.get("cards"), list)), None)
-    if hand is not None:
-        return [i18n.t(lang, "your_cards", cards=pretty_all(hand)),
+    if dealt is not None:
+        facts = {k: dealt.data[k] for k in HAND_FACTS if isinstance(dealt.data.get(k), int)}
+        return [i18n.t(lang, "your_cards", cards=pretty_all(dealt.data["cards"])),
+                *render.info_lines(lang, facts, names),
                 *render.event_lines(lang, rest, names)]
     return render.event_lines(lang, rest if hand_shown else mine, names)
 

@@ -14,7 +14,7 @@ import asyncio
 import datetime as dt
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import (
@@ -55,6 +55,8 @@ class Services:
     presses: Presses
     courier: Courier
     daily_bonus: int
+    titles: dict[int, str] = field(default_factory=dict)
+    """Each group's title as this process last stored it (see :func:`remember_chat`)."""
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
@@ -125,6 +127,24 @@ async def bonus(svc: Services, chat_id: int, user_id: int, name: str) -> str:
     return i18n.t(lang, "bonus_ok", amount=svc.daily_bonus, balance=w.balance)
 
 
+async def remember_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Before any handler: a group's title, stored when this process first sees it or sees
+    it changed (a private /balance names each chat by it)."""
+    chat = update.effective_chat
+    if chat is None or not chat.title or not is_group(update):
+        return
+    svc = services(context)
+    title = clean(chat.title)
+    if svc.titles.get(chat.id) == title:
+        return
+    try:
+        await svc.storage.set_chat_title(chat_id=chat.id, title=title)
+    except Exception as exc:  # a name to show later: never worth failing the update for
+        log.warning("title of chat %s not stored: %s", chat.id, type(exc).__name__)
+        return
+    svc.titles[chat.id] = title
+
+
 async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in private, enables DMs (and shows cards for a deep-linked table)."""
     user = update.effective_user
@@ -182,12 +202,18 @@ async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/balance: the sender's chips in this chat."""
+    """/balance: the sender's chips in this chat; in his private chat, in every chat he
+    plays in (chips are per chat: a wallet here would play nowhere, so none is made)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     lang = await chat_lang(update, context)
     name = clean(user.full_name)
+    if chat.type == ChatType.PRIVATE:
+        held = await services(context).storage.wallets_of(user_id=user.id)
+        await reply(update, render.balances_text(
+            lang, name, [w for w in held if w.wallet.chat_id != chat.id]))
+        return
     w = await services(context).storage.wallet(chat_id=chat.id, user_id=user.id, name=name)
     await reply(update, i18n.t(lang, "balance", name=name, balance=w.balance,
                                on_table=w.on_table))

@@ -21,7 +21,7 @@ from bot import i18n
 from bot.callbacks import ActionButton, MyCards, encode
 from games.cards import pretty_all
 from games.engine import ActionSpec, Event, TableView
-from storage.base import LedgerEntry
+from storage.base import ChatWallet, LedgerEntry
 
 MAX_TEXT = 4000
 MAX_PRESETS = 4
@@ -105,6 +105,8 @@ HIDDEN_INFO = frozenset({
     "last_banker", "bank_start", "draw_order", "drew", "playing", "button"})
 RECENT = 3
 """How many of the coup's last events the table message shows above its collapsed log."""
+ZERO_TELLS = frozenset({"points"})
+"""Facts whose zero is news: a hand of no points (a baccara) is told like any other."""
 
 
 def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
@@ -145,8 +147,8 @@ def info_lines(lang: str, info: dict[str, Any], names: dict[int, str],
     word values (a hint, a poker hand) translated; keys in ``hidden`` are left out."""
     lines = []
     for key, value in info.items():
-        if key in hidden or value is None or value is False or value in ("", 0) \
-                or value == [] or value == {}:
+        if key in hidden or value is None or value is False or value == "" \
+                or (value == 0 and key not in ZERO_TELLS) or value == [] or value == {}:
             continue
         if key.startswith("last") and (isinstance(value, dict) or (
                 isinstance(value, list) and any(isinstance(v, dict) for v in value))):
@@ -187,14 +189,15 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
                private: bool = False, now: float | None = None,
                committed: bool = False, own: Sequence[Markup] = (),
-               lead: Sequence[Markup] = ()) -> str:
+               under: Sequence[Markup] = (), lead: int = 0) -> str:
     """The one group message of a table, edited in place: a header, one line per seat,
-    whose turn and the time left, the last few events, the whole coup log collapsed. With
-    ``own``, a player's turn prompt: the same table, then his own lines last (his cards, his
-    facts, his move), beside his keyboard. ``lead``: lines right under the header (the
-    last coup's result)."""
+    whose turn and the time left, the last few events, the rest of the coup log collapsed
+    (its first ``lead`` lines first: see :func:`fit`). With ``own``, a player's turn
+    prompt: the same table, then his own lines last (his cards, his facts, his move),
+    beside his keyboard. ``under``: lines right under the header (the last coup's
+    result)."""
     names = names_of(view)
-    lines = [header(lang, view), *lead]
+    lines = [header(lang, view), *under]
     facts = info_lines(lang, view.info, names, HIDDEN_INFO)
     if facts:
         lines.append(Markup(" · ").join(facts))
@@ -213,24 +216,34 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
             lines.append(i18n.t(lang, key + "_nodeadline", names=who))
     lines.extend(Markup("· ") + line for line in log[-RECENT:])
     tail = [i18n.t(lang, "shoe_committed")] if committed else []
-    return fit(lines, log[:-RECENT], [*tail, *own])
+    return fit(lines, log[:-RECENT], [*tail, *own], lead)
 
 
-def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = ()) -> str:
+def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = (),
+        lead: int = 0) -> str:
     """``head``, then ``log`` in an expandable quote, then ``tail``, kept under Telegram's
-    length: the log loses its oldest lines first (tags are never cut)."""
+    length. The log's first ``lead`` lines are what players must notice (the hands shown),
+    put before the rest: a collapsed quote shows its first lines. The log loses its other
+    lines first, oldest first, then those (tags are never cut)."""
     body = "\n".join(head)
     end = "\n".join(tail)
     room = MAX_TEXT - len(body) - len(end) - 40
+    first: list[str] = []
+    for line in log[:lead]:
+        if len(line) + 1 > room:
+            break
+        first.append(line)
+        room -= len(line) + 1
     kept: list[str] = []
-    for line in reversed(log):
+    for line in reversed(log[lead:]):
         if len(line) + 1 > room:
             break
         kept.append(line)
         room -= len(line) + 1
+    quoted = first + kept[::-1]
     parts = [body]
-    if kept:
-        parts.append("<blockquote expandable>" + "\n".join(reversed(kept)) + "</blockquote>")
+    if quoted:
+        parts.append("<blockquote expandable>" + "\n".join(quoted) + "</blockquote>")
     if end:
         parts.append(end)
     return "\n".join(parts) if len(body) <= MAX_TEXT else body[:MAX_TEXT]
@@ -453,15 +466,16 @@ def result_line(lang: str, coup: int, data: dict[str, Any], names: dict[int, str
 
 
 def settlement_text(lang: str, game: str, coup: int, data: dict[str, Any],
-                    names: dict[int, str], log: Sequence[Markup]) -> str:
+                    names: dict[int, str], log: Sequence[Markup], lead: int = 0) -> str:
     """A settled coup: the result first (who won what, with which hand; every player's net,
-    the banker's included), the coup's log collapsed under it."""
+    the banker's included), the coup's log collapsed under it (its first ``lead`` lines
+    first: see :func:`fit`)."""
     head = [i18n.fill("🏆 <b>{}</b>", headline(lang, data, names)),
             i18n.t(lang, "settled_title", game=i18n.game_name(lang, game), coup=coup)]
     nets = net_line(lang, data, names)
     if nets:
         head.append(nets)
-    return fit(head, log)
+    return fit(head, log, lead=lead)
 
 
 def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,
@@ -483,9 +497,32 @@ def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: s
     return Keyboard.of([row, [Button(label, data(confirm=mask))]])
 
 
+def balances_text(lang: str, name: str, wallets: Sequence[ChatWallet]) -> str:
+    """/balance in a private chat: the player's wallet in each chat he plays in, named by
+    the chat's title, or, where none was seen, by its open table's game (chips are per
+    chat: none of them plays anywhere else)."""
+    if not wallets:
+        return i18n.t(lang, "balance_nowhere", name=name)
+    lines = [i18n.t(lang, "balance_chats", name=name)]
+    for w in wallets:
+        chat = w.title or (i18n.t(lang, "chat_untitled_game", game=i18n.game_name(lang, w.game))
+                           if w.game else i18n.t(lang, "chat_untitled"))
+        lines.append(i18n.t(lang, "balance_chat", chat=chat, balance=w.wallet.balance,
+                            on_table=w.wallet.on_table))
+    return "\n".join(lines)
+
+
 def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) -> list[str]:
-    """A player's latest results, newest first: his net per coup (moves between his own
-    wallet, stack and stake cancel out), and grants and bonuses."""
+    """A player's latest results, newest first: his net per coup, and grants and bonuses.
+
+    **Decision** (what a player expects): a coup's line is what he won or lost in it, the
+    figure its result showed him, as punter or as banker. Moves between his own wallet,
+    stack and stake cancel out; so do a bank's posting and its return, because the ledger
+    books a bank to its banker while it is his (:func:`games.banking.bank_holders`): the
+    bank's wins and losses are his. Chips are booked under the coup they are for (a bank
+    posted or antes paid for a coup about to begin are that coup's, never a coup #0; a
+    step that settles one coup and deals the next splits, see
+    :func:`bot.tables.booked_coups`), so no line merges two coups' movements."""
     groups: list[tuple[str, int, str, int]] = []  # game, coup, reason, net
     for e in entries:
         key = (e.game, e.coup, "" if e.game else e.reason)

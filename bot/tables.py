@@ -30,6 +30,7 @@ from bot.languages import Languages
 from bot.record import OpenPrompt, Table, TableMeta, load
 from bot.specs import Sight
 from games import registry
+from games.banking import bank_holders
 from games.cards import Shoe, timeout_cut
 from games.engine import (
     GameState,
@@ -38,6 +39,7 @@ from games.engine import (
     ShoeRevealed,
     Step,
     StoodUp,
+    Transfer,
     visible_events,
 )
 from games.verify.check import compact
@@ -197,10 +199,11 @@ class Tables:
                     if r.decision == meta.decision and p in awaited and p not in meta.dm_blocked}
         closed = {p: r for p, r in meta.prompts.items() if p not in going_on}
         prompts = prompts - set(going_on)
-        result_coup, new_drafts = self._step_drafts(
+        settled, new_drafts = self._step_drafts(
             lang, langs, table, step, sight, meta, timed_out, prompts,
             {p: (r.message_id, r.digest) for p, r in going_on.items()})
         drafts += new_drafts
+        coup, coups = booked_coups(step, settled)
         if meta.prompts:
             edited = {d.target: str(d.payload["digest"]) for d in new_drafts
                       if d.kind == drawing.DM_EDIT}
@@ -216,8 +219,9 @@ class Tables:
         try:
             await self.storage.commit_step(
                 chat_id=chat_id, expected_version=table.state.version, state_json=state_json,
-                version=step.state.version, transfers=step.transfers, coup=result_coup,
-                deadline=deadline, meta_json=meta_json, outbox=drafts, expected_rev=rec.rev)
+                version=step.state.version, transfers=step.transfers, coup=coup, coups=coups,
+                holders=holders_of(table.sight, step.transfers), deadline=deadline,
+                meta_json=meta_json, outbox=drafts, expected_rev=rec.rev)
         except StorageError:
             self.forget(chat_id)
             self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
@@ -237,11 +241,10 @@ class Tables:
     def _step_drafts(self, lang: str, langs: dict[int, str], table: Table, step: Step[Any],
                      sight: Sight, meta: TableMeta, timed_out: Sequence[int],
                      prompts: frozenset[int], open_prompts: dict[int, tuple[int, str]]
-                     ) -> tuple[int, list[OutboxDraft]]:
+                     ) -> tuple[int | None, list[OutboxDraft]]:
         """What a step sends (and its record updated in ``meta``): the coup's result, stand-
         ups, the table anew for a new coup, and each player's private events in his own
-        language. Also the coup the step's chips belong to: a step that settles a coup and
-        deals the next books its transfers under the settled one."""
+        language. Also the coup the step settles, if it settles one."""
         old, new, chat_id = table.state, step.state, table.chat_id
         view = sight.view()
         names = meta.names
@@ -274,8 +277,8 @@ class Tables:
         if settled is not None:
             coup, data, coup_log = settled
             meta.last_result = {"coup": coup, "data": data}
-            drafts.append(drawing.settlement(chat_id, render.settlement_text(
-                lang, view.game, coup, data, names, drawing.log_lines(lang, coup_log, names))))
+            drafts.append(drawing.settlement(chat_id, drawing.result_text(
+                lang, view.game, coup, data, names, coup_log)))
         drafts += [drawing.group_message(chat_id, text) for text in announcements]
         if (settled is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup
@@ -284,7 +287,7 @@ class Tables:
         drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names,
                                           prompts, meta.decision, meta.coup_log, deadline,
                                           open_prompts)
-        return (settled[0] if settled is not None else old.coup), drafts
+        return (settled[0] if settled is not None else None), drafts
 
     @staticmethod
     def _new_decision(table: Table, new: GameState, acted: set[int | None]) -> bool:
@@ -615,6 +618,7 @@ class Tables:
             await self.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
+                holders=holders_of(table.sight, step.transfers),
                 outbox=[drawing.settlement(chat_id, "\n\n".join(lines)), *closed])
             self.deadlines.cancel(chat_id)
             self.tables.pop(chat_id, None)
@@ -648,6 +652,31 @@ class Tables:
                 parts.pop(0)  # the record is what the verifier needs whole
             return "\n\n".join([*parts, record])
         return "\n\n".join(parts)
+
+
+def booked_coups(step: Step[Any], settled: int | None) -> tuple[int, list[int]]:
+    """The coup a step's chips are booked under (and /history shows them under): the coup
+    it settles, if it settles one, else the coup the table is in after it, so a bank posted
+    or antes paid for a coup about to begin are that coup's, not the one before (nor a coup
+    #0). A step that settles a coup and deals the next (poker's next antes) books what came
+    after the settlement under the next: the per-transfer coups, or none when one coup
+    takes them all."""
+    if settled is None:
+        return step.state.coup, []
+    after = len(step.transfers) - (step.settled if step.settled is not None
+                                   else len(step.transfers))
+    if not after or step.state.coup == settled:
+        return settled, []
+    return settled, [settled] * (len(step.transfers) - after) + [step.state.coup] * after
+
+
+def holders_of(sight: Sight, transfers: Sequence[Transfer]) -> list[int | None]:
+    """Whose each transfer's bank side is (see :func:`games.banking.bank_holders`), the banker
+    before the step being the seat the table showed as the banker; empty when no transfer
+    touches a bank."""
+    banker = next((s.player for s in sight.view().seats if s.role == "banker"), None)
+    holders = bank_holders(transfers, banker)
+    return holders if any(h is not None for h in holders) else []
 
 
 def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],

@@ -29,6 +29,7 @@ from games.engine import (
     PlayerId,
     Reason,
     SeatBase,
+    Settlement,
     Step,
     Transfer,
     public,
@@ -75,10 +76,14 @@ class Ctx(Generic[S]):
     transfers: list[Transfer] = field(default_factory=list)
     pot: int = 0
     """The pot (:data:`POT`): chips passing between players within this step only."""
+    settled: int | None = None
+    """How many transfers came before the step's settlement (:attr:`Step.settled`)."""
 
     def emit(self, event: Event) -> None:
         """Record an event of this step."""
         self.events.append(event)
+        if isinstance(event, Settlement):
+            self.settled = len(self.transfers)
 
     def move(self, src: str, dst: str, amount: int, reason: str) -> None:
         """Move ``amount`` chips from account ``src`` to ``dst`` (nothing when zero)."""
@@ -195,7 +200,7 @@ def _finish(ctx: Ctx[S], state: S, reset: PlayerId | None = None) -> Step[S]:
         if seat.player == reset:
             seat.timeouts = 0
     ctx.st.version = state.version + 1
-    return Step(state=ctx.st, events=ctx.events, transfers=ctx.transfers)
+    return Step(state=ctx.st, events=ctx.events, transfers=ctx.transfers, settled=ctx.settled)
 
 
 # ---------------------------------------------------------- seats and play
@@ -365,6 +370,25 @@ def highest_bid(bids: Iterable[tuple[PlayerId, int]]) -> tuple[PlayerId, int] | 
         if amount > 0 and (best is None or amount > best[1]):  # strictly: earliest keeps it
             best = (player, amount)
     return best
+
+
+# ---------------------------------------------------------- whose bank
+
+
+def bank_holders(transfers: Sequence[Transfer], banker: PlayerId | None) -> list[PlayerId | None]:
+    """For each transfer, the player whose chips its :data:`BANK` side moves (``None``: it
+    does not touch the bank): the bank is its banker's, every chip of it (see
+    :func:`close_table`). ``banker`` holds it when the transfers begin; chips go into a bank
+    from a stack only when a banker posts it, so such a transfer makes its poster the
+    holder. His history then shows the bank's wins and losses as his, and posting or
+    taking back a bank as a move between his own accounts."""
+    out: list[PlayerId | None] = []
+    holder = banker
+    for t in transfers:
+        if t.dst == BANK and t.src.startswith("stack:"):
+            holder = int(t.src.partition(":")[2])
+        out.append(holder if BANK in (t.src, t.dst) else None)
+    return out
 
 
 # --------------------------------------------------------- closing a table

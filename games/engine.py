@@ -303,6 +303,10 @@ class Step(BaseModel, Generic[S]):
     state: S
     events: list[Event] = Field(default_factory=list)
     transfers: list[Transfer] = Field(default_factory=list)
+    settled: int | None = None
+    """With a :class:`Settlement` among the events: how many of ``transfers`` came before it
+    (the settled coup's chips); those after it belong to what follows (players standing up,
+    the next coup's antes)."""
 
 
 # ---------------------------------------------------------------------- views

@@ -71,6 +71,16 @@ class Wallet(BaseModel):
     on_table: int = 0
 
 
+class ChatWallet(BaseModel):
+    """A player's wallet in one chat, with what names that chat to him: its title as last
+    seen (empty if never) and the game of its open table (empty without one)."""
+
+    model_config = ConfigDict(frozen=True)
+    wallet: Wallet
+    title: str = ""
+    game: str = ""
+
+
 class TableRecord(BaseModel):
     """A chat's open table as stored: game, settings, engine state, host metadata."""
 
@@ -120,7 +130,8 @@ class OutboxItem(BaseModel):
 
 
 class LedgerEntry(BaseModel):
-    """One ledger row: ``delta`` chips on ``account`` in step ``step_id``."""
+    """One ledger row: ``delta`` chips on ``account`` in step ``step_id``. A player's rows
+    are those of his wallet, stack and stake, and of a bank while it is his."""
 
     model_config = ConfigDict(frozen=True)
     step_id: int
@@ -152,6 +163,11 @@ class Storage(Protocol):
         """Credit the daily bonus once per day; raises :class:`BonusAlreadyClaimed`."""
         ...
 
+    async def wallets_of(self, *, user_id: int) -> list[ChatWallet]:
+        """Every wallet the player has, in any chat, richest first (wallet and table
+        together); none is created."""
+        ...
+
     async def create_table(self, *, chat_id: int, game: str, settings: dict[str, Any],
                            state_json: str, version: int, meta_json: str = "{}",
                            outbox: Sequence[OutboxDraft] = ()) -> TableRecord:
@@ -170,8 +186,13 @@ class Storage(Protocol):
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
-                          expected_rev: int | None = None) -> int:
+                          expected_rev: int | None = None, coups: Sequence[int] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
+
+        The step is booked under ``coup``, each transfer under its own of ``coups`` when
+        given (a step that settles one coup and deals the next); a row on the bank is in the
+        history of its transfer's ``holders`` player (see :func:`storage.booking.plan`).
 
         Raises :class:`StaleVersion` if the stored version is not
         ``expected_version`` (or the stored rev not ``expected_rev``, when given)
@@ -193,8 +214,10 @@ class Storage(Protocol):
 
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
-        """Book the final transfers (every table chip back to wallets) and close the table.
+                          outbox: Sequence[OutboxDraft] = (),
+                          holders: Sequence[int | None] = ()) -> int:
+        """Book the final transfers (every table chip back to wallets) and close the table
+        (``holders`` as in :meth:`commit_step`).
 
         Refuses (``InsufficientFunds``) unless every table account ends at zero.
         ``outbox`` is written in the same unit and outlives the table.
@@ -262,4 +285,8 @@ class Storage(Protocol):
 
     async def set_chat_language(self, *, chat_id: int, language: str) -> None:
         """Remember the chat's language."""
+        ...
+
+    async def set_chat_title(self, *, chat_id: int, title: str) -> None:
+        """Remember the chat's title (a group's name, for :meth:`wallets_of`)."""
         ...

@@ -44,12 +44,14 @@ def seat_owner(account: str) -> int | None:
 
 @dataclass(frozen=True)
 class LedgerRow:
-    """One row to append: ``delta`` on ``account`` because of ``reason``."""
+    """One row to append: ``delta`` on ``account`` because of ``reason``; under ``coup``
+    (``None``: the step's)."""
 
     account: str
     delta: int
     reason: str
     owner: int | None
+    coup: int | None = None
 
 
 @dataclass(frozen=True)
@@ -65,20 +67,30 @@ class Booking:
     table: tuple[tuple[str, int, int | None], ...]
 
 
-def plan(transfers: Sequence[Transfer]) -> Booking:
+def plan(transfers: Sequence[Transfer], coups: Sequence[int] = (),
+         holders: Sequence[int | None] = ()) -> Booking:
     """Validate ``transfers`` and turn them into ledger rows and net balance changes.
 
-    The ``house`` account only issues grants and bonuses, which storage books
-    itself; an engine step naming it is a programming error (``ValueError``).
+    ``coups``: the coup each transfer is booked under (empty: the step's). ``holders``:
+    for each transfer, the player a row on an account no player's name owns (the bank) is
+    booked to (empty, or ``None``: nobody). The ``house`` account only issues grants and
+    bonuses, which storage books itself; an engine step naming it is a programming error
+    (``ValueError``), as are ``coups`` or ``holders`` of another length than ``transfers``.
     """
+    if (coups and len(coups) != len(transfers)) or (holders and len(holders) != len(transfers)):
+        raise ValueError("coups and holders name one value per transfer")
     rows: list[LedgerRow] = []
     wallets: dict[int, int] = {}
     table: dict[str, int] = {}
-    for t in transfers:
+    for i, t in enumerate(transfers):
+        coup = coups[i] if coups else None
         for account, delta in ((t.src, -t.amount), (t.dst, t.amount)):
             if account == HOUSE:
                 raise ValueError("a table step cannot move chips to or from the house")
-            rows.append(LedgerRow(account, delta, t.reason, ledger_owner(account)))
+            owner = ledger_owner(account)
+            if owner is None and holders:
+                owner = holders[i]
+            rows.append(LedgerRow(account, delta, t.reason, owner, coup))
             user = _id_after_prefix(account, ("wallet:",))
             if user is not None:
                 wallets[user] = wallets.get(user, 0) + delta

@@ -25,6 +25,7 @@ from .base import (
     HOUSE,
     KEEP_SENT,
     BonusAlreadyClaimed,
+    ChatWallet,
     InsufficientFunds,
     LedgerEntry,
     OutboxDraft,
@@ -299,12 +300,13 @@ class PostgresStorage:
         if booking.rows:
             await conn.execute(
                 "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game)"
-                " SELECT $1, $2, $3, a, o, d, r, $4"
-                " FROM unnest($5::text[], $6::bigint[], $7::bigint[], $8::text[])"
-                "   WITH ORDINALITY AS x(a, o, d, r, n) ORDER BY n",
-                step_id, chat_id, coup, game,
+                " SELECT $1, $2, c, a, o, d, r, $3"
+                " FROM unnest($4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::int[])"
+                "   WITH ORDINALITY AS x(a, o, d, r, c, n) ORDER BY n",
+                step_id, chat_id, game,
                 [r.account for r in booking.rows], [r.owner for r in booking.rows],
-                [r.delta for r in booking.rows], [r.reason for r in booking.rows])
+                [r.delta for r in booking.rows], [r.reason for r in booking.rows],
+                [coup if r.coup is None else r.coup for r in booking.rows])
         if booking.wallets:
             await conn.execute(
                 "UPDATE wallets w SET balance = w.balance + x.d"
@@ -337,7 +339,8 @@ class PostgresStorage:
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
-                          expected_rev: int | None = None) -> int:
+                          expected_rev: int | None = None, coups: Sequence[int] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
@@ -348,7 +351,7 @@ class PostgresStorage:
         """
         if version <= expected_version:
             raise ValueError("a step must raise the table version")
-        booking = plan(transfers)
+        booking = plan(transfers, coups, holders)
         async with self._tx() as conn:
             game = await conn.fetchval(
                 "UPDATE tables SET state = $1, version = $2, deadline = $3,"
@@ -391,14 +394,15 @@ class PostgresStorage:
 
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
+                          outbox: Sequence[OutboxDraft] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
         account ends at zero; the history stays in the ledger, and ``outbox``
         (written in the same transaction) stays until it is delivered.
         """
-        booking = plan(transfers)
+        booking = plan(transfers, holders=holders)
         async with self._tx() as conn:
             row = await conn.fetchrow(
                 "SELECT game, version FROM tables WHERE chat_id = $1 FOR UPDATE", chat_id)
@@ -542,6 +546,25 @@ class PostgresStorage:
         return [LedgerEntry(step_id=r[0], chat_id=r[1], coup=r[2], account=r[3], delta=r[4],
                             reason=r[5], game=r[6], created_at=r[7]) for r in rows]
 
+    async def wallets_of(self, *, user_id: int) -> list[ChatWallet]:
+        """Every wallet the player has, in any chat, richest first (wallet and table
+        together), then by chat; none is created."""
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT w.chat_id, w.name, w.balance, COALESCE(t.on_table, 0) AS on_table,"
+                " COALESCE(c.title, '') AS title, COALESCE(tb.game, '') AS game"
+                " FROM wallets w LEFT JOIN ("
+                "   SELECT chat_id, SUM(balance) AS on_table FROM table_accounts"
+                "   WHERE owner = $1 GROUP BY chat_id"
+                " ) t ON t.chat_id = w.chat_id"
+                " LEFT JOIN chats c ON c.chat_id = w.chat_id"
+                " LEFT JOIN tables tb ON tb.chat_id = w.chat_id"
+                " WHERE w.user_id = $1"
+                " ORDER BY w.balance + COALESCE(t.on_table, 0) DESC, w.chat_id", user_id)
+        return [ChatWallet(wallet=Wallet(chat_id=r[0], user_id=user_id, name=r[1],
+                                         balance=r[2], on_table=r[3]), title=r[4], game=r[5])
+                for r in rows]
+
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""
         async with self._read() as conn:
@@ -556,6 +579,14 @@ class PostgresStorage:
                 "INSERT INTO chats (chat_id, language) VALUES ($1, $2)"
                 " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
                 chat_id, language)
+
+    async def set_chat_title(self, *, chat_id: int, title: str) -> None:
+        """Remember the chat's title."""
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO chats (chat_id, title) VALUES ($1, $2)"
+                " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
+                chat_id, title)
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""

@@ -38,6 +38,7 @@ from .base import (
     HOUSE,
     KEEP_SENT,
     BonusAlreadyClaimed,
+    ChatWallet,
     InsufficientFunds,
     LedgerEntry,
     OutboxDraft,
@@ -412,8 +413,8 @@ class SqliteStorage:
             conn.executemany(
                 "INSERT INTO ledger (step_id, chat_id, coup, account, owner, delta, reason, game,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(step_id, chat_id, coup, r.account, r.owner, r.delta, r.reason, game, now)
-                 for r in booking.rows])
+                [(step_id, chat_id, coup if r.coup is None else r.coup, r.account, r.owner,
+                  r.delta, r.reason, game, now) for r in booking.rows])
         if booking.wallets:
             conn.executemany(
                 "UPDATE wallets SET balance = balance + ? WHERE chat_id = ? AND user_id = ?",
@@ -440,7 +441,8 @@ class SqliteStorage:
                           version: int, transfers: Sequence[Transfer], coup: int,
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
-                          expected_rev: int | None = None) -> int:
+                          expected_rev: int | None = None, coups: Sequence[int] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
@@ -452,7 +454,7 @@ class SqliteStorage:
         """
         if version <= expected_version:
             raise ValueError("a step must raise the table version")
-        booking = plan(transfers)
+        booking = plan(transfers, coups, holders)
         now = time.time()
         rev_check = "" if expected_rev is None else " AND rev = ?"
         rev_args = () if expected_rev is None else (expected_rev,)
@@ -499,14 +501,15 @@ class SqliteStorage:
 
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
+                          outbox: Sequence[OutboxDraft] = (),
+                          holders: Sequence[int | None] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
         account ends at zero; the history stays in the ledger, and ``outbox``
         (written in the same unit) stays until it is delivered.
         """
-        booking = plan(transfers)
+        booking = plan(transfers, holders=holders)
         now = time.time()
 
         def unit(conn: sqlite3.Connection) -> int:
@@ -631,6 +634,26 @@ class SqliteStorage:
         return [LedgerEntry(step_id=r[0], chat_id=r[1], coup=r[2], account=r[3], delta=r[4],
                             reason=r[5], game=r[6], created_at=r[7]) for r in rows]
 
+    async def wallets_of(self, *, user_id: int) -> list[ChatWallet]:
+        """Every wallet the player has, in any chat, richest first (wallet and table
+        together), then by chat; none is created."""
+        rows = await self._run(
+            _fetchall,
+            "SELECT w.chat_id, w.name, w.balance, COALESCE(t.on_table, 0),"
+            " COALESCE(c.title, ''), COALESCE(tb.game, '')"
+            " FROM wallets w LEFT JOIN ("
+            "   SELECT chat_id, SUM(balance) AS on_table FROM table_accounts"
+            "   WHERE owner = ? GROUP BY chat_id"
+            " ) t ON t.chat_id = w.chat_id"
+            " LEFT JOIN chats c ON c.chat_id = w.chat_id"
+            " LEFT JOIN tables tb ON tb.chat_id = w.chat_id"
+            " WHERE w.user_id = ?"
+            " ORDER BY w.balance + COALESCE(t.on_table, 0) DESC, w.chat_id",
+            (user_id, user_id))
+        return [ChatWallet(wallet=Wallet(chat_id=r[0], user_id=user_id, name=r[1],
+                                         balance=r[2], on_table=r[3]), title=r[4], game=r[5])
+                for r in rows]
+
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""
         rows = await self._run(
@@ -644,6 +667,14 @@ class SqliteStorage:
             "INSERT INTO chats (chat_id, language) VALUES (?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language",
             (chat_id, language))
+
+    async def set_chat_title(self, *, chat_id: int, title: str) -> None:
+        """Remember the chat's title."""
+        await self._write(
+            _fetchall,
+            "INSERT INTO chats (chat_id, title) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
+            (chat_id, title))
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""

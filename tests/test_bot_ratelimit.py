@@ -212,7 +212,7 @@ async def test_the_application_stops_at_once_though_a_handler_waits_for_a_full_g
             first_sent.set()
         raise ApplicationHandlerStop  # the bot's own handlers need post_init's services
 
-    app.add_handler(TypeHandler(Update, reply_twice), group=-1)
+    app.add_handler(TypeHandler(Update, reply_twice), group=-2)  # before every handler
     await app.initialize()  # no post_init: nothing but the bot and its handlers
     await app.start()
     await app.update_queue.put(Update.de_json({"update_id": 1, "message": {

@@ -192,8 +192,8 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
     assert {d.target: str(d.payload["text"]) for d in drawing.direct_messages(
         {p: "en" for p in range(1, 5)}, -1, Sight(chemin_de_fer.ENGINE, step.state),
         step.events, {1: "Ann", 2: "Bob", 3: "Cid", 4: "Dan"})} == {
-        4: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>4♦ 4♥</b>",
-        1: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>5♥ 4♠</b>"}
+        4: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>4♦ 4♥</b>\nYour points: 8",
+        1: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>5♥ 4♠</b>\nYour points: 9"}
 
 
 def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:

@@ -158,6 +158,33 @@ async def test_a_step_books_each_transfer_as_two_ledger_rows(db: Backend) -> Non
                                      version=1, transfers=[], coup=1, deadline=None)
 
 
+async def test_a_step_books_each_transfer_under_its_coup_and_the_bank_to_its_holder(
+        db: Backend) -> None:
+    # coup 3 settles (the bank pays Bob 50), then Ann takes her bank back and Bob posts one
+    # for coup 4
+    await open_table(db)
+    await step(db, 0, t("wallet:1", "stack:1", 500), t("wallet:2", "stack:2", 500),
+               t("stack:1", "bank", 300, "bank_posted"), t("stack:2", "stake:2", 50, "stake"))
+    moves = [t("bank", "stack:2", 50, "won"), t("stake:2", "stack:2", 50, "stake_returned"),
+             t("bank", "stack:1", 250, "bank_returned"), t("stack:2", "bank", 100, "bank_posted")]
+    step_id = await db.storage.commit_step(
+        chat_id=CHAT, expected_version=1, state_json="{}", version=2, transfers=moves, coup=3,
+        deadline=None, coups=[3, 3, 3, 4], holders=[1, None, 1, 2])
+    rows = await db.raw("SELECT account, owner, delta, coup FROM ledger"
+                        " WHERE step_id = ? ORDER BY entry_id", step_id)
+    assert rows == [("bank", 1, -50, 3), ("stack:2", 2, 50, 3),
+                    ("stake:2", 2, -50, 3), ("stack:2", 2, 50, 3),
+                    ("bank", 1, -250, 3), ("stack:1", 1, 250, 3),
+                    ("stack:2", 2, -100, 4), ("bank", 2, 100, 4)]
+    assert (await db.raw("SELECT coup FROM steps WHERE step_id = ?", step_id)) == [(3,)]
+    assert await db.storage.table_accounts(chat_id=CHAT) == {
+        "stack:1": 450, "stack:2": 450, "bank": 100}
+    with pytest.raises(ValueError):  # one coup and one holder per transfer
+        await db.storage.commit_step(chat_id=CHAT, expected_version=2, state_json="{}",
+                                     version=3, transfers=moves, coup=4, deadline=None,
+                                     coups=[4])
+
+
 async def test_stale_version_is_refused_and_changes_nothing(db: Backend) -> None:
     await open_table(db)
     await step(db, 0, t("wallet:1", "stack:1", 300, "buy_in"))
@@ -273,6 +300,23 @@ async def test_chat_language_is_remembered(db: Backend) -> None:
     assert await db.storage.chat_language(chat_id=CHAT - 1) is None
 
 
+async def test_a_players_wallets_in_every_chat_with_its_title_and_table(db: Backend) -> None:
+    assert await db.storage.wallets_of(user_id=1) == []  # asking creates none
+    await db.storage.wallet(chat_id=CHAT, user_id=1, name="Ann")
+    await db.storage.wallet(chat_id=CHAT - 1, user_id=1, name="Ann")
+    await db.storage.wallet(chat_id=CHAT, user_id=2, name="Bob")
+    await db.storage.set_chat_language(chat_id=CHAT, language="ru")
+    await db.storage.set_chat_title(chat_id=CHAT, title="Old name")
+    await db.storage.set_chat_title(chat_id=CHAT, title="Friday poker")
+    await open_table(db)
+    await step(db, 0, t("wallet:1", "stack:1", 300, "buy_in"), t("stack:1", "stake:1", 40))
+    found = await db.storage.wallets_of(user_id=1)
+    assert [(w.wallet.chat_id, w.wallet.balance, w.wallet.on_table, w.title, w.game)
+            for w in found] == [(CHAT - 1, GRANT, 0, "", ""),
+                                (CHAT, GRANT - 300, 300, "Friday poker", "baccarat")]
+    assert await db.storage.chat_language(chat_id=CHAT) == "ru"  # the title left it alone
+
+
 async def test_migrations_are_applied_once(db: Backend) -> None:
     second = db.another()
     await second.open()
@@ -280,7 +324,8 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     # PostgreSQL also has what several workers share (locks, deadline claims, budgets)
     shared = [(3, "shared")] if db.kind == "postgres" else []
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
-        (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages")]
+        (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
+        (4 + len(shared), "chat_titles")]
 
 
 # ------------------------------------------------------------- conservation

@@ -29,6 +29,12 @@ TEXTS: dict[str, str] = {
     "group_only": "This works in a group chat.",
     "unknown_game": "Unknown game. Choose one of: {games}",
     "balance": "{name}: {balance} chips in the wallet, {on_table} on the table.",
+    "balance_chats": "{name}, your chips in each chat:",
+    "balance_chat": "<b>{chat}</b>: {balance} in the wallet, {on_table} on the table",
+    "balance_nowhere": "{name}, you have no chips anywhere yet. Play in a group: add me to "
+                       "one and send /newtable there.",
+    "chat_untitled": "a group",
+    "chat_untitled_game": "a group with a {game} table",
     "top_title": "Richest players:",
     "top_line": "{rank}. {name} — {total}",
     "top_empty": "Nobody has played here yet.",
@@ -239,7 +245,10 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "hands_thrown_in": "Nobody opened: hands thrown in",
     "table_closed": "Table closed (an unfinished coup is void). Back to the wallets: {returned}",
     "openers_shown": ("{player} shows the openers: {cards}", "{player} shows the openers"),
-    "antes_posted": "Antes posted: {antes}",
+    "antes_posted": (
+        "Antes again for the new deal: {antes}; in the pot from each: {totals}",
+        "Antes posted: {antes}",
+    ),
     "stood_up": "{player} timed out twice and is stood up",
     "timed_out": ("{player} timed out: {action}", "{player} timed out"),
     "coup_settled": (
@@ -333,6 +342,7 @@ INFO: dict[str, str] = {
     "drew": "Cards drawn", "showing": "Showing",
     # my_info: the viewer's own facts
     "points": "Your points", "total": "Your total", "hand": "Your hand", "hint": "Tableau",
+    "bust": "Bust",
 }
 
 # The phases stay the phase names with spaces: the e2e policies read them back.

@@ -28,6 +28,12 @@ TEXTS: dict[str, str] = {
     "group_only": "Это работает в групповом чате.",
     "unknown_game": "Неизвестная игра. Выберите одну из: {games}",
     "balance": "{name}: {balance} фишек в кошельке, {on_table} на столе.",
+    "balance_chats": "{name}, ваши фишки по чатам:",
+    "balance_chat": "<b>{chat}</b>: {balance} в кошельке, {on_table} на столе",
+    "balance_nowhere": "{name}, у вас пока нигде нет фишек. Играйте в группе: добавьте меня "
+                       "туда и отправьте там /newtable.",
+    "chat_untitled": "группа",
+    "chat_untitled_game": "группа со столом «{game}»",
     "top_title": "Самые богатые игроки:",
     "top_line": "{rank}. {name} — {total}",
     "top_empty": "Здесь ещё никто не играл.",
@@ -243,7 +249,10 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "{player} показывает карты открытия: {cards}",
         "{player} показывает карты открытия",
     ),
-    "antes_posted": "Анте внесено: {antes}",
+    "antes_posted": (
+        "Снова анте на новую сдачу: {antes}; всего в банке от каждого: {totals}",
+        "Анте внесено: {antes}",
+    ),
     "stood_up": "{player} дважды не успел сходить и встаёт из-за стола",
     "timed_out": ("{player}: время вышло, за него — «{action}»", "{player}: время вышло"),
     "coup_settled": ("Расчёт ({outcome}): {results}", "Расчёт: {results}", "Расчёт: {net}"),
@@ -325,7 +334,7 @@ INFO: dict[str, str] = {
     "ante": "Анте", "button": "Сдаёт", "opener": "Открыл",
     "passed_deals": "Пересдач", "ace_four": "С тузом можно менять четыре",
     "drew": "Прикупили", "showing": "На виду",
-    "points": "Ваши очки", "total": "Ваши очки", "hand": "Ваша комбинация",
+    "points": "Ваши очки", "total": "Ваши очки", "hand": "Ваша комбинация", "bust": "Перебор",
     "hint": "По таблице",
 }
 

@@ -235,8 +235,10 @@ def turn_card(ctx: Ctx) -> None:
             ctx.move(stake(x.player), stack(x.player), x.stake, "stake_returned")
         else:
             ctx.move(stake(x.player), BANK, x.stake, "lost")
+    # the banker's net too: the bank is his, and every result names what each won or lost
     ctx.emit(settlement("coup_settled", coup=s.coup, punter=p.player, card=card, won=won,
-                     bank=s.bank, results=[{"player": a, "net": b} for a, b in results]))
+                        bank=s.bank, results=[{"player": a, "net": b} for a, b in results],
+                        banker=s.banker, banker_net=-sum(b for _, b in results)))
     s.last = LastCoup(punter=p.player, card=card, cards=list(p.cards), won=won, results=results)
     s.coup_open = False
     s.used += [*p.cards, card]

@@ -190,9 +190,13 @@ def deal(ctx: Ctx) -> None:
     st.playing = playing_punter(st)
     ctx.emit(public("cards_dealt", playing=st.playing, banker=st.banker))
     # docs/rules.md §1.4: only the playing punter sees the punters' cards
-    ctx.emit(private("hand_seen", [st.playing], hand="punters", cards=st.punter_cards))
-    ctx.emit(private("hand_seen", [st.banker], hand="banker", cards=st.banker_cards))
+    # with their points: a hand settled in this very step (a natural) has no later view to
+    # tell them
     pp, bp = points(st.punter_cards), points(st.banker_cards)
+    ctx.emit(private("hand_seen", [st.playing], hand="punters", cards=st.punter_cards,
+                     points=pp))
+    ctx.emit(private("hand_seen", [st.banker], hand="banker", cards=st.banker_cards,
+                     points=bp))
     if pp >= 8 or bp >= 8:
         # docs/rules.md §1.5: a natural is shown at once and decides the coup
         for hand, holder, held, value in (("punters", st.playing, st.punter_cards, pp),
@@ -252,6 +256,8 @@ def draw_or_stand(ctx: Ctx, player: PlayerId, draw: bool) -> None:
             st.shoe, (card,) = st.shoe.deal(1)
             st.banker_cards.append(card)  # shown in a moment, at the showdown
             ctx.emit(public("banker_drew", player=player))
+            # his own card, told to him (the coup settles in this step: no later view shows it)
+            ctx.emit(private("card_drawn", [player], hand="banker", card=card))
         else:
             ctx.emit(public("banker_stood", player=player))
         st.phase = SHOWDOWN

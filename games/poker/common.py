@@ -20,6 +20,7 @@ means the smallest legal amount, which in fixed-limit is the only one.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -166,6 +167,7 @@ class Ctx:
         self.base = dict(base)
         self.reason = "bet"
         self.kit: BancoKitState | None = None
+        self.settled: int | None = None  # see Step.settled
 
     def wallet_move(self, transfers: list[Transfer]) -> None:
         """Book a buy-in or cash-out (a transfer with a wallet on one side)."""
@@ -382,7 +384,7 @@ class PokerEngine:
         ctx.flush(self.accounts(s), ctx.reason)
         if s.kit is not None and ctx.kit is not None:
             remember(s.kit, ctx.kit)
-        return Step(state=s, events=ctx.events, transfers=ctx.transfers)
+        return Step(state=s, events=ctx.events, transfers=ctx.transfers, settled=ctx.settled)
 
     def _join(self, s: PokerState, player: PlayerId, action: Join, ctx: Ctx) -> None:
         check_join(s.seats, player, self.max_players)
@@ -513,8 +515,9 @@ class PokerEngine:
                                  big_bet=2 * s.small_bet, structure=s.structure))
         self._new_deal(s, ctx)
 
-    def _new_deal(self, s: PokerState, ctx: Ctx) -> None:
-        """A fresh committed shoe, antes posted by pokerkit, cards dealt."""
+    def _new_deal(self, s: PokerState, ctx: Ctx, before: Sequence[int] = ()) -> None:
+        """A fresh committed shoe, antes posted by pokerkit, cards dealt. ``before``: each
+        player's antes already in the pot from deals passed out (docs/rules.md §5a.2)."""
         assert s.kit is not None
         ctx.flush(self.accounts(s), ctx.reason)
         ctx.reason = "ante"
@@ -522,8 +525,16 @@ class PokerEngine:
         s.stubs = []
         ctx.events.append(public("shoe_committed", commitment=s.shoe.commitment))
         if any(s.kit.antes):
-            ctx.events.append(public("antes_posted", antes=dict(
-                zip([str(p) for p in s.kit.players], s.kit.antes, strict=True))))
+            players = [str(p) for p in s.kit.players]
+            if before:
+                # what each pays now, and what his antes come to in the pot: "2" alone
+                # would read as 2 paid now
+                ctx.events.append(public("antes_posted", antes=dict(zip(
+                    players, [a - b for a, b in zip(s.kit.antes, before, strict=True)],
+                    strict=True)), totals=dict(zip(players, s.kit.antes, strict=True))))
+            else:
+                ctx.events.append(public("antes_posted", antes=dict(
+                    zip(players, s.kit.antes, strict=True))))
         s.phase = "betting"
         kit = checkout(s.kit)
         self._advance(s, kit, ctx)
@@ -591,6 +602,7 @@ class PokerEngine:
         ctx.events.append(settlement("coup_settled", hand=s.coup, coup=s.coup, net=nets,
                                      nets=nets, hands=shown,
                                      winners=[p for p, v in won.items() if v > 0]))
+        ctx.settled = len(ctx.transfers)  # the pot is paid; antes of the next hand follow
         ctx.events += self._reveal(s, live, finished=True)
         s.last_hand = FinishedHand(
             game=self.name, number=s.coup, kit=hand,
@@ -667,6 +679,13 @@ class PokerEngine:
     def view(self, state: PokerState, viewer: PlayerId | None) -> TableView:
         """The table as ``viewer`` may see it; each game shows its own cards."""
         raise NotImplementedError
+
+    @staticmethod
+    def _middle(s: PokerState) -> int:
+        """The pot as the table shows it: what was collected and this round's bets (each
+        seat's ``stake`` in the view), so a stud hand without antes has a pot from its
+        first bet on."""
+        return s.pot + sum(seat.bet for seat in s.seats)
 
     def _info(self, s: PokerState) -> dict[str, Any]:
         info: dict[str, Any] = {

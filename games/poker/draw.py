@@ -228,7 +228,7 @@ class DrawPokerEngine(PokerEngine):
         for seat in s.seats:
             seat.cards, seat.discards, seat.pending, seat.drawn = [], [], [], False
         self._mirror(s, peek(s.kit))
-        self._new_deal(s, ctx)
+        self._new_deal(s, ctx, before=old.antes)
 
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
                   ctx: Ctx) -> None:
@@ -266,7 +266,8 @@ class DrawPokerEngine(PokerEngine):
             {"hand": hand_of_cards(mine).model_dump(mode="json")} if len(mine) == 5 else {})
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         pot=state.pot, awaiting=tuple(waiting), info=info, my_info=my_info)
+                         pot=self._middle(state), awaiting=tuple(waiting), info=info,
+                         my_info=my_info)
 
     def _default_action(self, s: PokerState, player: PlayerId) -> Action:
         # the safe default of the draw is to stand pat (discard nothing)

@@ -85,7 +85,7 @@ class StudPokerEngine(PokerEngine):
         info["showing"] = showing
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         pot=state.pot, awaiting=tuple(waiting), info=info,
+                         pot=self._middle(state), awaiting=tuple(waiting), info=info,
                          my_info=my_info)
 
 

@@ -242,8 +242,11 @@ class TwentyOneEngine:
                         discards=len(state.discards))
         if state.banker is not None and is_seated(state, state.banker):
             info["can_still_stake"] = max(0, capacity(state))
-        # His best total while his cards are face down (docs/rules.md §4.3), for his eyes only.
-        my_info: dict[str, Any] = {"total": total(list(mine))} if mine else {}
+        # His best total while his cards are face down (docs/rules.md §4.3), for his eyes only;
+        # over 21 it is named a bust, which the table learns only at the showdown (§4.6).
+        best = total(list(mine))
+        my_info: dict[str, Any] = ({"bust": best} if best > 21 else {"total": best}) if mine \
+            else {}
         return TableView(game=state.game, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
                          awaiting=tuple(self.awaiting(state)), info=info, my_info=my_info)

@@ -166,7 +166,8 @@ async def test_open_only_in_the_holders_private_chat(holder_first: bool, sandbox
     seat = next(ln for ln in table["text"].splitlines()
                 if ln.startswith((holder.name, f"▶ {holder.name}")))
     assert "stake 2" in seat and "💰997" in seat, table["text"]
-    assert " · pot 3" in table["text"].splitlines()[0], table["text"]
+    # the pot counts the bets of the round: 3 antes and the 2 he opened with
+    assert " · pot 5" in table["text"].splitlines()[0], table["text"]
     assert not any(OPEN_WORDS.search(t) for t in await group_texts(game, log_before)), \
         await group_texts(game, log_before)
 
