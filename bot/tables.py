@@ -236,6 +236,9 @@ class Tables:
         for event in visible_events(step.events, None):
             if isinstance(event, ShoeRevealed):
                 meta.revealed = dict(event.data)
+                if event.data.get("purpose") == "banker_draw":
+                    continue  # a shoe only drawn from for the bank: /verify proves it, and
+                    # the log says nothing of its being finished (only a talia's shoe is)
             if isinstance(event, StoodUp):
                 player = event.data.get("player")
                 name = names.get(player, str(player)) if isinstance(player, int) else "?"

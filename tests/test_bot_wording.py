@@ -4,13 +4,27 @@ players meet it", its section "Wording and layout")."""
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
+import pytest
+from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
+    ANN,
+    BOB,
+    CHAT,
+    CID,
+    PREFERRED,
+    RecordingBot,
+    make_host,
+    press,
+    table_message,
+)
 from test_twenty_one_rules import table as twenty_one_table
 
 from bot import drawing, i18n
 from bot.specs import Sight
-from games import twenty_one
+from games import cards, twenty_one
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
@@ -27,3 +41,47 @@ def test_twenty_one_names_the_bank_like_every_banking_game() -> None:
     assert first_line("en", twenty_one.ENGINE, state) == (
         "Twenty-one · coup #1 · staking · bank 300")
     assert first_line("ru", twenty_one.ENGINE, state) == "Очко · кон №1 · ставки · банк 300"
+
+
+def log_of(text: str) -> list[str]:
+    """A table message's log as a person reads it, oldest first: the collapsed lines, then
+    the recent ones under the seats."""
+    quoted = re.search(r"<blockquote expandable>(.*?)</blockquote>", text, re.S)
+    older = quoted.group(1).splitlines() if quoted else []
+    recent = [line[2:] for line in text.splitlines() if line.startswith("· ")]
+    return [i18n.plain(line) for line in [*older, *recent]]
+
+
+async def seated(make: Any, game: str, lang: str, seed: str,
+                 monkeypatch: pytest.MonkeyPatch) -> tuple[Any, RecordingBot]:
+    """A table of ``game`` in a chat of ``lang`` whose shoes come from a seeded generator,
+    Ann, Bob and Cid seated and the game started."""
+    seeded = random.Random(seed)
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make(bot)
+    assert await host.tables.open_table(CHAT, game, ANN, lang) is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        await press(host, bot, player, ["join"])
+    await press(host, bot, ANN, ["start"])
+    return host, bot
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_shoe_only_drawn_for_the_bank_says_nothing_of_being_finished(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, bot = await seated(make_host, "twenty_one", lang, "draw", monkeypatch)
+    log = log_of(table_message(bot).text)
+    # Ann and Cid tie on aces and draw again; the draw's shoe is proven by /verify, and
+    # only the talia's own shoe will be "finished"
+    assert log[3:] == {
+        "en": ["Ann starts the game", "🔒 New shoe shuffled and committed",
+               "Drawing for the bank: Ann: A♠; Bob: 10♠; Cid: A♥",
+               "Drawing for the bank: Ann: 6♠; Cid: K♠", "Cid holds the bank",
+               "🔒 New shoe shuffled and committed"],
+        "ru": ["Ann начинает игру", "🔒 Новый шуз перетасован и зафиксирован",
+               "Жребий на банк: Ann: A♠; Bob: 10♠; Cid: A♥", "Жребий на банк: Ann: 6♠; Cid: K♠",
+               "Cid держит банк", "🔒 Новый шуз перетасован и зафиксирован"]}[lang]
+    assert (await host.tables.load(CHAT)).meta.revealed["purpose"] == "banker_draw"
+
