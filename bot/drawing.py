@@ -83,6 +83,11 @@ def markup_json(markup: Keyboard | None) -> dict[str, Any] | None:
 TIMED_OUT = "host:timed_out"
 """A coup log entry the host adds: these awaited players ran out of time."""
 
+TURN_NOTICES = frozenset({"cut_requested", "cut_awaited"})
+"""Public events that only say whose turn it is: the table message's turn line ("⏳ Cid")
+says it while it lasts, so the coup's log leaves them out (the log tells what was done:
+"Cid cuts the shoe")."""
+
 
 def log_entry(event: Event) -> dict[str, Any]:
     """A public event as the table record keeps it in the coup's log. A revealed shoe's

@@ -247,7 +247,7 @@ class Tables:
                 coup = event.data.get("coup", event.data.get("hand"))
                 settled = (coup if isinstance(coup, int) else old.coup, dict(event.data), log)
                 log = []
-            else:
+            elif event.kind not in drawing.TURN_NOTICES:
                 log.append(drawing.log_entry(event))
         if new.coup != old.coup and settled is None and new.coup > 0:
             log = log[-4:]  # a new coup began without a result (a void coup, a stand-off)

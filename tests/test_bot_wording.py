@@ -85,3 +85,36 @@ async def test_a_shoe_only_drawn_for_the_bank_says_nothing_of_being_finished(
                "Cid держит банк", "🔒 Новый шуз перетасован и зафиксирован"]}[lang]
     assert (await host.tables.load(CHAT)).meta.revealed["purpose"] == "banker_draw"
 
+
+
+async def until_phase(host: Any, bot: RecordingBot, phase: str) -> Any:
+    """Everybody presses by the default policy until the table is in ``phase``."""
+    for _ in range(100):
+        table = await host.tables.load(CHAT)
+        if table.state.phase == phase:
+            return table
+        await press(host, bot, (table.engine.awaiting(table.state) or [ANN])[0], PREFERRED)
+    raise AssertionError(f"never reached {phase}")
+
+
+@pytest.mark.parametrize("game", ["chemin_de_fer", "baccarat", "twenty_one"])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_the_cut_is_told_once_when_it_is_made(
+        game: str, lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, bot = await seated(make_host, game, lang, "cut", monkeypatch)
+    table = await until_phase(host, bot, "cut")
+    [cutter] = table.engine.awaiting(table.state)
+    # awaited, the cut is the turn line's ("⏳ Cid"), not the log's
+    assert not [line for line in log_of(table_message(bot).text) if "cut" in line or "рез" in line]
+    await press(host, bot, cutter, ["cut"])
+    committed = {"en": "🔒 New shoe shuffled and committed",
+                 "ru": "🔒 Новый шуз перетасован и зафиксирован"}[lang]
+    cuts = {"en": "{} cuts the shoe", "ru": "{} срезает шуз"}[lang].format(NAMES[cutter])
+    after = {("chemin_de_fer", "en"): ["Burned: 6♥ 9♠ 10♠", "Coup 1: bank 1, stakes please"],
+             ("chemin_de_fer", "ru"): ["Сожжены: 6♥ 9♠ 10♠", "Талья 1: банк 1, делайте ставки"],
+             ("baccarat", "en"): ["Coup 1: Ann holds a bank of 2"],
+             ("baccarat", "ru"): ["Талья #1: Ann держит банк 2"],
+             ("twenty_one", "en"): ["Coup 1 begins"],
+             ("twenty_one", "ru"): ["Талья #1 начинается"]}[game, lang]
+    log = log_of(table_message(bot).text)
+    assert log[-2 - len(after):] == [committed, cuts, *after]

@@ -195,9 +195,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "cards_proven": "🔐 Proof of your cards in hand {hand} (save it to a file, check with "
                     "python -m games.verify FILE):\n"
                     "<blockquote expandable>{record}</blockquote>",
-    "cut_requested": "{player} cuts the shoe",
-    "cut_awaited": "{player} cuts the shoe",
-    "shoe_cut": "{player} cut the shoe",
+    "cut_requested": "{player} is to cut the shoe",
+    "cut_awaited": "{player} is to cut the shoe",
+    "shoe_cut": "{player} cuts the shoe",
     "cards_burned": "Burned: {cards}",
     "staking_opened": "Coup {coup}: bank {bank}, stakes please",
     "coup_started": ("Coup {coup}: {banker} holds a bank of {bank}", "Coup {coup} begins"),

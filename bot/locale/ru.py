@@ -196,9 +196,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "cards_proven": "🔐 Доказательство ваших карт в раздаче {hand} (сохраните в файл и "
                     "проверьте: python -m games.verify FILE):\n"
                     "<blockquote expandable>{record}</blockquote>",
-    "cut_requested": "Шуз срезает {player}",
-    "cut_awaited": "Шуз срезает {player}",
-    "shoe_cut": "{player} срезал шуз",
+    "cut_requested": "Срезать шуз предстоит {player}",
+    "cut_awaited": "Срезать шуз предстоит {player}",
+    "shoe_cut": "{player} срезает шуз",
     "cards_burned": "Сожжены: {cards}",
     "staking_opened": "Талья {coup}: банк {bank}, делайте ставки",
     "coup_started": ("Талья #{coup}: {banker} держит банк {bank}", "Талья #{coup} начинается"),
