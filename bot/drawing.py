@@ -89,14 +89,43 @@ says it while it lasts, so the coup's log leaves them out (the log tells what wa
 "Cid cuts the shoe")."""
 
 
-def log_entry(event: Event) -> dict[str, Any]:
-    """A public event as the table record keeps it in the coup's log. A revealed shoe's
+def timeouts_folded(events: Sequence[Event]) -> list[tuple[Event, bool]]:
+    """Public events as the coup's log tells them, each with whether it is what a player's
+    time running out did for him: his "timed out" event is folded into the first later event
+    of his in the step (his safe default, "Bob sits this coup out"), which then reads as the
+    timeout ("⏰ Bob sits this coup out (timed out)"). One timeout is one line; a "timed out"
+    with nothing of his after it stays a line of its own."""
+    out: list[tuple[Event, bool]] = []
+    folded: set[Any] = set()
+    for i, event in enumerate(events):
+        player = event.data.get("player")
+        if event.kind == "timed_out" and any(
+                later.data.get("player") == player and later.kind not in UNFOLDED
+                for later in events[i + 1:]):
+            folded.add(player)
+            continue
+        mark = event.kind not in UNFOLDED and player in folded
+        if mark:
+            folded.discard(player)
+        out.append((event, mark))
+    return out
+
+
+UNFOLDED = frozenset({"timed_out", "stood_up"})
+"""Events a timeout is never folded into: another timeout, and a stand-up (two timeouts in a
+row: a fact of its own)."""
+
+
+def log_entry(event: Event, timed_out: bool = False) -> dict[str, Any]:
+    """A public event as the table record keeps it in the coup's log (``timed_out``: what a
+    player's timeout did for him, see :func:`timeouts_folded`). A revealed shoe's
     line names nothing, and its proof is kept once, as the record's ``revealed`` (for
     /verify): its entry keeps no data (a 52-card shoe's proof was half of a stud table's
     record, written and serialized again with every step of the next hand)."""
     if isinstance(event, ShoeRevealed):
         return {"kind": event.kind, "data": {}}
-    return {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
+    entry = {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
+    return {**entry, "timed_out": True} if timed_out else entry
 
 
 # Log lines already drawn, by the log entry (the record's entries are never changed, and
@@ -129,6 +158,8 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
             line = i18n.t(lang, "timed_out", names=who)
         else:
             line = i18n.event_text(lang, Event(kind=str(entry.get("kind")), data=data), names)
+            if entry.get("timed_out"):
+                line = i18n.t(lang, "timed_out_did", line=line)
         _LINES[key] = (entry, lang, who_is, line)
         _LINES.move_to_end(key)
         if len(_LINES) > _LINES_MAX:

@@ -229,11 +229,15 @@ class Tables:
         if any(names.get(p) != n for p, n in seated.items()):
             names = meta.names = {**names, **seated}
         log = list(meta.coup_log)
-        if timed_out:
-            log.append({"kind": drawing.TIMED_OUT, "data": {"players": list(timed_out)}})
+        public = visible_events(step.events, None)
+        # a timeout is told by the engine's own event, folded into what it did for him; the
+        # host's line only for an awaited player whose engine said nothing of it
+        told = {e.data.get("player") for e in public if e.kind == "timed_out"}
+        if untold := [p for p in timed_out if p not in told]:
+            log.append({"kind": drawing.TIMED_OUT, "data": {"players": untold}})
         settled: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         announcements = []
-        for event in visible_events(step.events, None):
+        for event, by_timeout in drawing.timeouts_folded(public):
             if isinstance(event, ShoeRevealed):
                 meta.revealed = dict(event.data)
                 if event.data.get("purpose") == "banker_draw":
@@ -248,7 +252,7 @@ class Tables:
                 settled = (coup if isinstance(coup, int) else old.coup, dict(event.data), log)
                 log = []
             elif event.kind not in drawing.TURN_NOTICES:
-                log.append(drawing.log_entry(event))
+                log.append(drawing.log_entry(event, by_timeout))
         if new.coup != old.coup and settled is None and new.coup > 0:
             log = log[-4:]  # a new coup began without a result (a void coup, a stand-off)
         meta.coup_log = log[-MAX_COUP_LINES:]

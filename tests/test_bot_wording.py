@@ -118,3 +118,26 @@ async def test_the_cut_is_told_once_when_it_is_made(
              ("twenty_one", "ru"): ["Талья #1 начинается"]}[game, lang]
     log = log_of(table_message(bot).text)
     assert log[-2 - len(after):] == [committed, cuts, *after]
+
+
+async def time_out(host: Any) -> list[int]:
+    """The awaited players' deadline passes (the host's own timeout path); who they were."""
+    table = await host.tables.load(CHAT)
+    awaited = table.engine.awaiting(table.state)
+    await host.tables.commit(table, table.engine.timeout(table.state), timed_out=awaited)
+    await host.idle()
+    return awaited
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_one_timeout_is_one_line(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, bot = await seated(make_host, "twenty_one", lang, "cut", monkeypatch)
+    assert await time_out(host) == [ANN]  # Bob banks; Ann, on his right, lets the cut go
+    assert await time_out(host) == [CID]  # Cid, on his left, lets his stake go
+    log = log_of(table_message(bot).text)
+    assert log[-4:] == {
+        "en": ["🔒 New shoe shuffled and committed", "⏰ Ann cuts the shoe (timed out)",
+               "Coup 1 begins", "⏰ Cid sits this coup out (timed out)"],
+        "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
+               "Талья #1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
