@@ -263,7 +263,13 @@ def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
     lang = _lang(lang)
     fields = _Fields({k: str(escape(format_value(v, names, k, lang)))
                       for k, v in event.data.items()})
-    for template in templates(lang, event.kind):
+    # a field with nothing in it (no possible hands yet) is as good as missing where a
+    # plainer template follows: "Ann shows K♣ 3♦: king high", not "...: king high; "
+    empty = [f"{{{k}}}" for k, v in event.data.items() if v == [] or v == {}]
+    found = templates(lang, event.kind)
+    for i, template in enumerate(found):
+        if i < len(found) - 1 and any(field in template for field in empty):
+            continue
         try:
             return Markup(template.format_map(fields))
         except (KeyError, IndexError, ValueError):

@@ -25,6 +25,7 @@ from test_twenty_one_rules import table as twenty_one_table
 from bot import drawing, i18n
 from bot.specs import Sight
 from games import cards, twenty_one
+from games.engine import Event
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
@@ -141,3 +142,19 @@ async def test_one_timeout_is_one_line(
                "Coup 1 begins", "⏰ Cid sits this coup out (timed out)"],
         "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
                "Талья #1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_seat_line_says_its_stake_once_and_ends_with_no_semicolon(lang: str) -> None:
+    state = twenty_one_table({1: 300, 2: 100, 3: 100}, [])
+    state = twenty_one.ENGINE.apply(state, 2, twenty_one.Stake(amount=10)).state
+    text = i18n.plain(drawing.table_render(lang, -1, Sight(twenty_one.ENGINE, state), None,
+                                           [], NAMES).text)
+    assert text.splitlines()[3] == {"en": "p2 (punter) · 💰90 · stake 10",
+                                    "ru": "p2 (понтёр) · 💰90 · ставка 10"}[lang]
+    # a stud hand showing no possible straight or flush yet
+    showing = Event(kind="showing", data={
+        "player": 1, "cards": ["Kc", "3d"], "value": {"category": "high_card", "ranks": [11]},
+        "possible": []})
+    assert i18n.event_text(lang, showing, NAMES) == {
+        "en": "Ann shows K♣ 3♦: king high", "ru": "Ann: K♣ 3♦, старшая карта — король"}[lang]
