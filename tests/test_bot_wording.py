@@ -158,3 +158,19 @@ def test_a_seat_line_says_its_stake_once_and_ends_with_no_semicolon(lang: str) -
         "possible": []})
     assert i18n.event_text(lang, showing, NAMES) == {
         "en": "Ann shows K♣ 3♦: king high", "ru": "Ann: K♣ 3♦, старшая карта — король"}[lang]
+
+
+def test_a_count_takes_the_form_of_its_noun() -> None:
+    assert [i18n.count("ru", n, "card") for n in (1, 2, 4, 5, 11, 12, 21, 22, 52, 111, 312)] == [
+        "1 карта", "2 карты", "4 карты", "5 карт", "11 карт", "12 карт", "21 карта", "22 карты",
+        "52 карты", "111 карт", "312 карт"]
+    assert [i18n.count("en", n, "card") for n in (0, 1, 2, 21, 52)] == [
+        "0 cards", "1 card", "2 cards", "21 cards", "52 cards"]
+    assert [str(i18n.points(lang, 21)) for lang in ("en", "ru")] == ["21 points", "21 очко"]
+    assert i18n.t("ru", "balance", name="Ann", balance=21, on_table=0) == (
+        "Ann: 21 фишка в кошельке, 0 на столе.")
+    assert i18n.t("en", "balance", name="Ann", balance=1, on_table=0) == (
+        "Ann: 1 chip in the wallet, 0 on the table.")
+    discarded = Event(kind="discarded", data={"player": 1, "count": 3})
+    assert [i18n.event_text(lang, discarded, NAMES) for lang in ("en", "ru")] == [
+        "Ann discards 3 cards", "Ann меняет 3 карты"]

@@ -28,7 +28,7 @@ TEXTS: dict[str, str] = {
     "table_opened": "{game}: table opened. Press Join to sit down.",
     "group_only": "This works in a group chat.",
     "unknown_game": "Unknown game. Choose one of: {games}",
-    "balance": "{name}: {balance} chips in the wallet, {on_table} on the table.",
+    "balance": "{name}: {balance_chips} in the wallet, {on_table} on the table.",
     "top_title": "Richest players:",
     "top_line": "{rank}. {name} — {total}",
     "top_empty": "Nobody has played here yet.",
@@ -229,7 +229,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "banker_baccara": ("The banker {player} has baccara", "The banker has baccara"),
     "checked": "{player} checks",
     "folded": "{player} folds",
-    "discarded": "{player} discards {count}",
+    "discarded": "{player} discards {count_cards}",
     "hands_thrown_in": "Nobody opened: hands thrown in",
     "table_closed": "Table closed (an unfinished coup is void). Back to the wallets: {returned}",
     "openers_shown": ("{player} shows the openers: {cards}", "{player} shows the openers"),
@@ -287,18 +287,18 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "raise_made": "{player} raises to {to}",
     "open_made": "{player} opens with {to}",
     "called": "{player} calls {amount}",
-    "stub_rebuilt": "🔒 The stub ran out: {cards} discards shuffled into a new one, "
-                    "committed anew",
+    "stub_rebuilt": "🔒 The stub ran out: the discards ({cards_cards}) are shuffled into a "
+                    "new one, committed anew",
     "banker_leaving": "{player} will leave when his bank is empty or tripled",
     "bank_passed_over": "{player} let the bank pass (time ran out) and keeps his seat",
     "bank_offered_again": "Nobody else takes the bank: {player}, who just held it, may again",
     "bank_not_taken": "Nobody took the bank of {amount}: press Start to offer it again",
     "bank_unaffordable": (
-        "Nobody at the table has the {amount} chips the bank needs: "
+        "Nobody at the table has the {amount_chips} the bank needs: "
         "the table waits for a player who has"
     ),
     "third_card_dealt": "{player} gets a third card {card}",
-    "third_card_points": "Your third card {card}: {points} points",
+    "third_card_points": "Your third card {card}: {points_points}",
     "baccara_passed": "{player} plays on",
 }
 
@@ -401,5 +401,10 @@ HANDS: dict[str, str] = {
     "possible_full_house": "possible full house",
 }
 
-# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
-POINT_FORMS: tuple[str, str, str] = ("point", "points", "points")
+# A noun after a number: one, few, many (English: 1 is one, every other number many;
+# Russian: 1, 21, 31… one, 2–4, 22–24… few, the rest many; see bot.i18n.plural).
+NOUN_FORMS: dict[str, tuple[str, str, str]] = {
+    "point": ("point", "points", "points"),
+    "card": ("card", "cards", "cards"),
+    "chip": ("chip", "chips", "chips"),
+}

@@ -27,7 +27,7 @@ TEXTS: dict[str, str] = {
     "table_opened": "{game}: стол открыт. Нажмите «Сесть», чтобы занять место.",
     "group_only": "Это работает в групповом чате.",
     "unknown_game": "Неизвестная игра. Выберите одну из: {games}",
-    "balance": "{name}: {balance} фишек в кошельке, {on_table} на столе.",
+    "balance": "{name}: {balance_chips} в кошельке, {on_table} на столе.",
     "top_title": "Самые богатые игроки:",
     "top_line": "{rank}. {name} — {total}",
     "top_empty": "Здесь ещё никто не играл.",
@@ -230,7 +230,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "banker_baccara": ("У банкомёта {player} баккара", "У банкомёта баккара"),
     "checked": "{player}: чек",
     "folded": "{player}: пас",
-    "discarded": "{player} меняет карт: {count}",
+    "discarded": "{player} меняет {count_cards}",
     "hands_thrown_in": "Никто не открыл: пересдача",
     "table_closed": "Стол закрыт (незаконченный кон аннулирован). В кошельки: {returned}",
     "openers_shown": (
@@ -284,18 +284,18 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "raise_made": "{player} повышает до {to}",
     "open_made": "{player} открывает ставкой {to}",
     "called": "{player} уравнивает: {amount}",
-    "stub_rebuilt": "🔒 Колода кончилась: {cards} сброшенных карт перетасованы в новую, "
+    "stub_rebuilt": "🔒 Колода кончилась: сброс ({cards_cards}) перетасован в новую, "
                     "она зафиксирована",
     "banker_leaving": "{player} уйдёт, когда его банк опустеет или утроится",
     "bank_passed_over": "{player} пропустил банк (время вышло) и остаётся за столом",
     "bank_offered_again": "Больше никто не берёт банк: {player} может держать его снова",
     "bank_not_taken": "Никто не взял банк в {amount}: нажмите «Начать», чтобы предложить снова",
     "bank_unaffordable": (
-        "Ни у кого за столом нет {amount} фишек на банк: "
+        "Ни у кого за столом не хватает фишек на банк в {amount}: "
         "стол ждёт игрока, у которого они есть"
     ),
     "third_card_dealt": "{player} получает третью карту {card}",
-    "third_card_points": "Ваша третья карта {card}: очков {points}",
+    "third_card_points": "Ваша третья карта {card}: {points_points}",
     "baccara_passed": "{player} играет дальше",
 }
 
@@ -405,5 +405,9 @@ HANDS: dict[str, str] = {
     "possible_full_house": "возможен фулл-хаус",
 }
 
-# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
-POINT_FORMS: tuple[str, str, str] = ("очко", "очка", "очков")
+# A noun after a number: one (1, 21, 31…), few (2–4, 22–24…), many (0, 5–20, 25–30…).
+NOUN_FORMS: dict[str, tuple[str, str, str]] = {
+    "point": ("очко", "очка", "очков"),
+    "card": ("карта", "карты", "карт"),
+    "chip": ("фишка", "фишки", "фишек"),
+}
