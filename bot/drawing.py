@@ -89,6 +89,41 @@ says it while it lasts, so the coup's log leaves them out (the log tells what wa
 "Cid cuts the shoe")."""
 
 
+def deals_merged(events: Sequence[Event]) -> list[Event]:
+    """Public events with each run of cards dealt face down (a draw poker deal: five to every
+    player, one at a time) told as one: "Bob, Cid, Ann each get 5 cards face down", when every
+    player of the run got as many."""
+    out: list[Event] = []
+    run: list[Any] = []
+
+    def flush() -> None:
+        got = {p: run.count(p) for p in run}
+        if len(run) > 1 and len(set(got.values())) == 1:
+            each = len(run) // len(got)
+            data: dict[str, Any] = {"players": list(got)}
+            out.append(Event(kind=FACE_DOWN_DEALS, data=data | ({"each": each} if each > 1
+                                                                 else {})))
+        else:
+            out.extend(Event(kind="card_dealt_face_down", data={"player": p}) for p in run)
+        run.clear()
+
+    for event in events:
+        if event.kind == "card_dealt_face_down" and set(event.data) == {"player"}:
+            run.append(event.data["player"])
+            continue
+        if run:
+            flush()
+        out.append(event)
+    if run:
+        flush()
+    return out
+
+
+FACE_DOWN_DEALS = "cards_dealt_face_down"
+"""A coup log entry the host makes of a run of ``card_dealt_face_down`` events: ``players``
+in the order they were dealt, and ``each`` card (absent for one card each)."""
+
+
 def timeouts_folded(events: Sequence[Event]) -> list[tuple[Event, bool]]:
     """Public events as the coup's log tells them, each with whether it is what a player's
     time running out did for him: his "timed out" event is folded into the first later event

@@ -255,7 +255,7 @@ def format_value(value: Any, names: dict[int, str], key: str = "",
     if isinstance(value, list | tuple):
         sep = "; " if any(isinstance(v, dict) and not is_hand_value(v) for v in value) else " "
         if any(is_hand_value(v) for v in value) or (lang is not None and any(
-                isinstance(v, str) and not is_card(v) for v in value)):
+                isinstance(v, str) and not is_card(v) for v in value)) or is_player_key(key):
             sep = ", "
         return sep.join(format_value(v, names, key, lang) for v in value)
     if isinstance(value, dict):

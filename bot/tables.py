@@ -237,7 +237,7 @@ class Tables:
             log.append({"kind": drawing.TIMED_OUT, "data": {"players": untold}})
         settled: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         announcements = []
-        for event, by_timeout in drawing.timeouts_folded(public):
+        for event, by_timeout in drawing.timeouts_folded(drawing.deals_merged(public)):
             if isinstance(event, ShoeRevealed):
                 meta.revealed = dict(event.data)
                 if event.data.get("purpose") == "banker_draw":

@@ -174,3 +174,15 @@ def test_a_count_takes_the_form_of_its_noun() -> None:
     discarded = Event(kind="discarded", data={"player": 1, "count": 3})
     assert [i18n.event_text(lang, discarded, NAMES) for lang in ("en", "ru")] == [
         "Ann discards 3 cards", "Ann меняет 3 карты"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_draw_poker_deal_is_one_line_not_fifteen(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    _, bot = await seated(make_host, "draw_poker", lang, "deal", monkeypatch)
+    assert log_of(table_message(bot).text) == {
+        "en": ["Hand 1 begins", "🔒 New shoe shuffled and committed",
+               "Antes posted: Bob 1, Cid 1, Ann 1", "Bob, Cid, Ann each get 5 cards face down"],
+        "ru": ["Раздача #1", "🔒 Новый шуз перетасован и зафиксирован",
+               "Анте внесено: Bob 1, Cid 1, Ann 1", "Bob, Cid, Ann получают по 5 карт в закрытую"],
+    }[lang]

@@ -224,6 +224,8 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "hand_shown": ("{player} shows {cards}: {value}", "{player} shows {cards}"),
     "card_dealt": ("{player} gets {card}", "You get {card}"),
     "card_dealt_face_down": "{player} gets a card face down",
+    "cards_dealt_face_down": ("{players} each get {each_cards} face down",
+                              "{players} each get a card face down"),
     "card_bought": ("You buy {card}; your cards: {cards}", "{player} buys a card"),
     "baccara_declared": "{player} declares baccara: {cards}",
     "banker_baccara": ("The banker {player} has baccara", "The banker has baccara"),

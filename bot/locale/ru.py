@@ -225,6 +225,8 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "hand_shown": ("{player} открывает {cards}: {value}", "{player} открывает {cards}"),
     "card_dealt": ("{player} получает {card}", "Вам пришла {card}"),
     "card_dealt_face_down": "{player} получает закрытую карту",
+    "cards_dealt_face_down": ("{players} получают по {each_cards} в закрытую",
+                              "{players} получают по закрытой карте"),
     "card_bought": ("Вы купили {card}; ваши карты: {cards}", "{player} покупает карту"),
     "baccara_declared": "{player} объявляет баккара: {cards}",
     "banker_baccara": ("У банкомёта {player} баккара", "У банкомёта баккара"),
