@@ -30,7 +30,7 @@ from bot.languages import Languages
 from bot.record import Table, TableMeta, load
 from bot.specs import Sight
 from games import registry
-from games.cards import Shoe, timeout_cut
+from games.cards import Shoe
 from games.engine import (
     GameState,
     IllegalAction,
@@ -581,9 +581,9 @@ class Tables:
         shoe = getattr(table.state, "shoe", None)
         if commitment and isinstance(shoe, Shoe) and shoe.cutter is not None:
             r = shoe.how_dealt()  # public already: the cut and the burned cards were shown
-            parts[0] += "\n" + i18n.t(lang, "verify_current_cut", cut=r["cut"],
-                                      how=cut_how(lang, r, table.meta.names),
-                                      burned=len(r["burned"]))
+            parts[0] += "\n" + " ".join([
+                i18n.t(lang, "verify_current_cut", cut=r["cut"],
+                       how=cut_how(lang, r, table.meta.names)), *burned_text(lang, r)])
         revealed = table.meta.revealed
         if revealed:
             # the record goes last and whole: the verifier reads it from a saved message
@@ -603,22 +603,34 @@ def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],
     ``python -m games.verify`` checks."""
     what = (i18n.t(lang, "verify_all") if "order" in r
             else i18n.t(lang, "verify_shown", count=len(r.get("shown", []))))
-    text = i18n.t(lang, "verify_revealed", commitment=r.get("commitment"), size=r.get("size", 0),
-                  cut=r.get("cut", 0), how=cut_how(lang, r, names),
-                  burned=len(r.get("burned", [])), what=what)
+    text = " ".join([i18n.t(lang, "verify_revealed", commitment=r.get("commitment"),
+                            size=r.get("size", 0), cut=r.get("cut", 0),
+                            how=cut_how(lang, r, names)),
+                     *burned_text(lang, r), what])
     return text + Markup("\n<pre>{}</pre>").format(compact(r)) if with_record else text
 
 
+def burned_text(lang: str, r: dict[str, Any]) -> list[str]:
+    """The sentence on a shoe's cards burned face up after the cut, if any were."""
+    burned = len(r.get("burned") or [])
+    return [i18n.t(lang, "verify_burned", burned=burned)] if burned else []
+
+
 def cut_how(lang: str, r: dict[str, Any], names: dict[int, str]) -> str:
-    """Who set a shoe's cut (docs/rules.md §0.4): the timeout rule when the cut is its value,
-    else the cutter by name; a dash for a shoe nobody cut (poker's deck, a draw for the bank)."""
-    cutter, size = r.get("cutter"), r.get("size", 0)
-    seated, cut = r.get("seated") or [], r.get("cut", 0)
-    if seated and cut == timeout_cut(str(r.get("commitment")), seated, r.get("coup", 0), size):
-        return i18n.t(lang, "verify_cut_rule", size=size)
-    if isinstance(cutter, int):
-        return i18n.t(lang, "verify_cut_by", player=names.get(cutter, str(cutter)))
-    return "—"
+    """Who set a shoe's cut, in words (docs/rules.md §0.4), as the shoe recorded it: the
+    cutter's own depth, or the timeout rule's when his time ran out (a chosen depth may
+    equal the rule's: the record, not the values, tells them apart); a shoe nobody cuts
+    (poker's deck, a draw for the bank) says why."""
+    cutter, cut = r.get("cutter"), r.get("cut", 0)
+    name = names.get(cutter, str(cutter)) if isinstance(cutter, int) else None
+    if r.get("by_timeout"):
+        return i18n.t(lang, "verify_cut_rule", player=name or "?", cut=cut,
+                      size=r.get("size", 0))
+    if name is not None:
+        return i18n.t(lang, "verify_cut_by", player=name, cut=cut)
+    if r.get("purpose") == "banker_draw":
+        return i18n.t(lang, "verify_uncut_draw")
+    return i18n.t(lang, "verify_uncut_hand" if "hand" in r else "verify_uncut")
 
 
 def _offer(sight: Sight, player: int) -> tuple[Any, ...]:

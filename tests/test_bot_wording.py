@@ -25,7 +25,7 @@ from test_twenty_one_rules import table as twenty_one_table
 from bot import drawing, i18n
 from bot.specs import Sight
 from games import cards, twenty_one
-from games.engine import Event
+from games.engine import Cut, Event
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
@@ -186,3 +186,69 @@ async def test_a_draw_poker_deal_is_one_line_not_fifteen(
         "ru": ["Раздача #1", "🔒 Новый шуз перетасован и зафиксирован",
                "Анте внесено: Bob 1, Cid 1, Ann 1", "Bob, Cid, Ann получают по 5 карт в закрытую"],
     }[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_verify_says_in_words_who_cut_as_the_shoe_recorded_it(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, bot = await seated(make_host, "twenty_one", lang, "cut", monkeypatch)
+    table = await until_phase(host, bot, "cut")
+    [cutter] = table.engine.awaiting(table.state)
+    shoe = table.state.shoe
+    # Ann presses the very depth the timeout rule would have given: still her choice
+    rule = shoe.timeout_cut([s.player for s in table.state.seats], table.state.coup)
+    await host.tables.commit(table, table.engine.apply(table.state, cutter, Cut(offset=rule)),
+                             actor=cutter)
+    paragraphs = (await host.tables.verify(CHAT)).split("\n\n")
+    assert paragraphs[0].splitlines()[2] == {
+        "en": f"How it was cut: Ann chose to cut it at {rule}, so dealing begins at committed "
+              f"position {rule}.",
+        "ru": f"Как срезан шуз: срез на {rule} выбрал игрок Ann, так что сдача идёт с позиции "
+              f"{rule}."}[lang]
+    # the last revealed shoe is the one the bank was drawn from: nobody cuts it
+    draw = (await host.tables.load(CHAT)).meta.revealed["commitment"]
+    assert paragraphs[1] == {
+        "en": f"Last revealed shoe {draw}: 104 cards in the committed order; nobody cuts a shoe "
+              "only drawn from for the bank, so dealing began at committed position 0. "
+              "Everything is published: the order and the salt every card's salt comes from.",
+        "ru": f"Последний раскрытый шуз {draw}: 104 карты в зафиксированном порядке; шуз только "
+              "для жребия на банк не срезают, так что сдача началась с позиции 0. Опубликовано "
+              "всё: порядок и соль, из которой выводится соль каждой карты."}[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_verify_says_the_timeout_rule_cut_when_the_cutters_time_ran_out(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, bot = await seated(make_host, "chemin_de_fer", lang, "cut", monkeypatch)
+    await until_phase(host, bot, "cut")
+    assert await time_out(host) == [CID]
+    shoe = (await host.tables.load(CHAT)).state.shoe
+    assert shoe.by_timeout and shoe.cutter == CID
+    how = (await host.tables.verify(CHAT)).split("\n\n")[0].splitlines()[2]
+    assert i18n.plain(how) == {
+        "en": f"How it was cut: Cid's time to cut ran out, and the timeout rule cut it at "
+              f"{shoe.cut} (SHA-256 of \"cut|commitment|seated ids|coup\" mod 312), so dealing "
+              f"begins at committed position {shoe.cut}. Burned face up first: 3 cards.",
+        "ru": f"Как срезан шуз: у игрока Cid вышло время на срез, и срез на {shoe.cut} дало "
+              f"правило тайм-аута (SHA-256 от \"cut|хеш|id сидящих|номер сдачи\" по модулю 312), "
+              f"так что сдача идёт с позиции {shoe.cut}. Сначала открыто сожжены: 3 карты."}[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_verify_counts_a_poker_deck_as_52_cards_nobody_cut(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, _ = await seated(make_host, "stud_poker", lang, "deck", monkeypatch)
+    while (await host.tables.load(CHAT)).meta.revealed is None:
+        await time_out(host)
+    revealed = (await host.tables.load(CHAT)).meta.revealed
+    assert len(revealed["shown"]) == 15  # every card of the hands shown down
+    text = (await host.tables.verify(CHAT)).split("\n\n")[1]
+    assert text == {
+        "en": f"Last revealed shoe {revealed['commitment']}: 52 cards in the committed order; "
+              "nobody cuts a deck dealt for one poker hand, so dealing began at committed "
+              "position 0. Only the cards shown at the table are proven (15 cards); the "
+              "others stay secret.",
+        "ru": f"Последний раскрытый шуз {revealed['commitment']}: 52 карты в зафиксированном "
+              "порядке; колоду одной раздачи покера не срезают, так что сдача началась с "
+              "позиции 0. Доказаны только показанные за столом карты (15 карт); остальные "
+              "остаются тайной."}[lang]

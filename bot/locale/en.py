@@ -51,16 +51,20 @@ TEXTS: dict[str, str] = {
     "verify_current": "Current shoe: its commitment, the Merkle root over every card with its "
                       "position and salt, shown before the cut:\n{commitment}",
     "verify_none": "No shoe has been shuffled yet.",
-    "verify_revealed": "Last revealed shoe {commitment}: {size} cards in the committed order, "
-                       "cut at {cut} ({how}), so dealing began at committed position {cut}; "
-                       "{burned} card(s) burned face up, then dealt in turn. {what}",
-    "verify_current_cut": "It was cut at {cut} ({how}); {burned} card(s) burned face up.",
-    "verify_cut_by": "depth chosen by {player}",
-    "verify_cut_rule": "the timeout rule: SHA-256 of \"cut|commitment|seated ids|coup\" "
-                       "mod {size}",
+    "verify_revealed": "Last revealed shoe {commitment}: {size_cards} in the committed order; "
+                       "{how}, so dealing began at committed position {cut}.",
+    "verify_current_cut": "How it was cut: {how}, so dealing begins at committed position "
+                          "{cut}.",
+    "verify_cut_by": "{player} chose to cut it at {cut}",
+    "verify_cut_rule": "{player}'s time to cut ran out, and the timeout rule cut it at {cut} "
+                       "(SHA-256 of \"cut|commitment|seated ids|coup\" mod {size})",
+    "verify_uncut_hand": "nobody cuts a deck dealt for one poker hand",
+    "verify_uncut_draw": "nobody cuts a shoe only drawn from for the bank",
+    "verify_uncut": "nobody cut it",
+    "verify_burned": "Burned face up first: {burned_cards}.",
     "verify_all": "Everything is published: the order and the salt every card's salt comes from.",
-    "verify_shown": "Only the {count} card(s) shown at the table are proven; the others stay "
-                    "secret.",
+    "verify_shown": "Only the cards shown at the table are proven ({count_cards}); the others "
+                    "stay secret.",
     "verify_how": "To check: save the JSON below to a file and run python -m games.verify FILE; "
                   "it checks the root, each card's proof, the cut and every dealt card.",
     "stale": "This button is out of date.",

@@ -102,9 +102,10 @@ async def test_the_cutter_presses_a_depth_and_verify_says_who_cut_where(
 
     async def reply() -> dict[str, Any] | None:
         for m in (await sb.bot_messages(game.chat_id))[before:]:
-            if "It was cut at" in (m.get("text") or ""):
+            if "How it was cut:" in (m.get("text") or ""):
                 return m
         return None
 
     text = (await sb.wait_for(reply, timeout=20))["text"]
-    assert f"It was cut at 156 (depth chosen by {cutter.name}); 3 card(s) burned" in text
+    assert (f"How it was cut: {cutter.name} chose to cut it at 156, so dealing begins at "
+            "committed position 156. Burned face up first: 3 cards.") in text
