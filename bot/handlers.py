@@ -250,10 +250,12 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/verify: the shoe commitment and how to check a revealed shoe."""
-    chat = update.effective_chat
+    """/verify: the shoe commitment and how to check a revealed shoe; the asker's own cards'
+    proof goes to his private chat."""
+    chat, user = update.effective_chat, update.effective_user
     if chat is not None:
-        await reply(update, await services(context).tables.verify(chat.id))
+        await reply(update, await services(context).tables.verify(
+            chat.id, user.id if user else None, clean(user.full_name) if user else ""))
 
 
 async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -27,11 +27,12 @@ from bot.delivery import Doorbell
 from bot.drawing import Render
 from bot.hooks import Hooks
 from bot.languages import Languages
-from bot.record import Table, TableMeta, load
+from bot.record import Proof, Table, TableMeta, load
 from bot.specs import Sight
 from games import registry
 from games.cards import Shoe
 from games.engine import (
+    CardsProven,
     GameState,
     IllegalAction,
     Settlement,
@@ -265,8 +266,15 @@ class Tables:
         if (settled is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup
             drafts.append(drawing.table_post(chat_id))
-        drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names,
-                                          prompts, meta.decision)
+        # a player's proof of his own cards is kept for him, and sent when he asks (/verify)
+        proven = [e for e in step.events if isinstance(e, CardsProven)]
+        if proven:
+            meta.proofs = {**meta.proofs, **{
+                int(e.data["player"]): Proof(hand=int(e.data["hand"]), record=e.data["record"])
+                for e in proven}}
+        drafts += drawing.direct_messages(
+            langs, chat_id, sight, [e for e in step.events if not isinstance(e, CardsProven)],
+            names, prompts, meta.decision)
         return (settled[0] if settled is not None else old.coup), drafts
 
     @staticmethod
@@ -567,13 +575,35 @@ class Tables:
         self.doorbell.ring(chat_id)
         return None
 
-    async def verify(self, chat_id: int) -> str:
-        """/verify: the current commitment and the last revealed shoe, with how to check."""
+    async def verify(self, chat_id: int, user_id: int | None = None, name: str = "") -> str:
+        """/verify: the current commitment and the last revealed shoe, with how to check; and
+        to the asker (``user_id``), in his private chat, the proof of his own cards of his
+        latest poker hand, if he has one."""
         lang = await self.languages.of(chat_id)
         try:
             table = await self.load(chat_id)
         except TableNotFound:
             return i18n.t(lang, "no_table")
+        yours = table.meta.proofs.get(user_id) if user_id is not None else None
+        if user_id is not None and yours is not None:
+            mine = await self.languages.of_player(user_id, lang)
+            async with self.lock(chat_id):
+                try:
+                    table = await self.load(chat_id)
+                except TableNotFound:
+                    return i18n.t(lang, "no_table")
+                yours = table.meta.proofs.get(user_id)
+                if yours is not None:
+                    await self.commit(table, outbox=[drawing.dm_message(user_id, i18n.t(
+                        mine, "your_proof", hand=yours.hand, record=yours.record))],
+                        redraw=False)
+        text = self._verify_text(lang, table)
+        if yours is not None:
+            return "\n\n".join([i18n.t(lang, "proof_sent", name=name, hand=yours.hand), text])
+        return text
+
+    def _verify_text(self, lang: str, table: Table) -> str:
+        """/verify's text for the group (see :meth:`verify`)."""
         info = table.sight.view().info
         commitment = info.get("commitment")
         parts: list[str] = [i18n.t(lang, "verify_current", commitment=commitment) if commitment

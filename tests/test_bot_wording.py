@@ -252,3 +252,27 @@ async def test_verify_counts_a_poker_deck_as_52_cards_nobody_cut(
               "порядке; колоду одной раздачи покера не срезают, так что сдача началась с "
               "позиции 0. Доказаны только показанные за столом карты (15 карт); остальные "
               "остаются тайной."}[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_the_proof_of_ones_own_cards_comes_when_one_asks_not_after_every_hand(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, bot = await seated(make_host, "stud_poker", lang, "deck", monkeypatch)
+    while not (await host.tables.load(CHAT)).meta.proofs:
+        await time_out(host)
+    # the hand is over: nobody got a message of JSON for it
+    assert not [m.text for p in (ANN, BOB, CID) for m in bot.chat(p) if "🔐" in m.text]
+    proof = (await host.tables.load(CHAT)).meta.proofs[BOB]
+    said = await host.tables.verify(CHAT, BOB, "Bob")
+    await host.idle()
+    assert said.split("\n\n")[0] == {
+        "en": "🔐 Bob, the proof of your own cards in hand #1 is in your private chat.",
+        "ru": "🔐 Bob, доказательство ваших карт в раздаче №1 — в личном чате."}[lang]
+    [dm] = [m.text for m in bot.chat(BOB) if "🔐" in m.text]
+    assert dm == {
+        "en": "🔐 Proof of your cards in hand #1 (save this message to a file, check it with "
+              "python -m games.verify FILE):\n",
+        "ru": "🔐 Доказательство ваших карт в раздаче №1 (сохраните это сообщение в файл и "
+              "проверьте: python -m games.verify FILE):\n"}[lang] + (
+        f"<blockquote expandable>{i18n.html(proof.record)}</blockquote>")
+    assert not [m for p in (ANN, CID) for m in bot.chat(p) if "🔐" in m.text]

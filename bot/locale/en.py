@@ -65,6 +65,11 @@ TEXTS: dict[str, str] = {
     "verify_all": "Everything is published: the order and the salt every card's salt comes from.",
     "verify_shown": "Only the cards shown at the table are proven ({count_cards}); the others "
                     "stay secret.",
+    "your_proof": "🔐 Proof of your cards in hand #{hand} (save this message to a file, check "
+                  "it with python -m games.verify FILE):\n"
+                  "<blockquote expandable>{record}</blockquote>",
+    "proof_sent": "🔐 {name}, the proof of your own cards in hand #{hand} is in your private "
+                  "chat.",
     "verify_how": "To check: save the JSON below to a file and run python -m games.verify FILE; "
                   "it checks the root, each card's proof, the cut and every dealt card.",
     "stale": "This button is out of date.",
