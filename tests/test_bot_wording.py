@@ -4,6 +4,7 @@ players meet it", its section "Wording and layout")."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import Any
@@ -23,6 +24,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 from test_twenty_one_rules import table as twenty_one_table
 
 from bot import drawing, i18n
+from bot.rulebook import RULES_DIR, game_of, rules_text, to_html
 from bot.specs import Sight
 from games import cards, twenty_one
 from games.engine import Cut, Event
@@ -276,3 +278,29 @@ async def test_the_proof_of_ones_own_cards_comes_when_one_asks_not_after_every_h
               "проверьте: python -m games.verify FILE):\n"}[lang] + (
         f"<blockquote expandable>{i18n.html(proof.record)}</blockquote>")
     assert not [m for p in (ANN, CID) for m in bot.chat(p) if "🔐" in m.text]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_rules_are_sent_with_one_line_per_paragraph(lang: str) -> None:
+    for path in sorted(RULES_DIR.glob(f"*.{lang}.md")):
+        html = to_html(path.read_text(encoding="utf-8"))
+        lines = html.splitlines()
+        for before, line in itertools.pairwise(lines):
+            # a line under another line of text is a new item, never the rest of a sentence
+            assert not before or not line or re.match(r"• |\d+\. |<b>", line) or (
+                before.startswith("• ") and not line[:1].islower()), (path.name, line)
+    first = to_html(rules_text("stud_poker", lang) or "").split("\n\n")[1]
+    assert first == {
+        "en": "Play chips only. One 52-card deck, 2 to 10 players. Standard poker hands: the "
+              "ace is high, or low in A-2-3-4-5; suits never break ties.",
+        "ru": "Игра только на фишки. Одна колода в 52 карты, от 2 до 10 игроков. Обычное "
+              "старшинство комбинаций: туз старший, а в стрите A-2-3-4-5 — младший; масти при "
+              "равенстве не учитываются."}[lang]
+
+
+def test_rules_take_a_game_by_any_name_players_call_it() -> None:
+    assert [game_of(name) for name in (
+        "twenty-one", "Twenty-one", "stud", "Chemin de fer", "очко", "ОЧКО", "21",
+        "Draw poker (jackpots)", "стад-покер", "Польский банчок", "chemin_de_fer", "poker?")] == [
+        "twenty_one", "twenty_one", "stud_poker", "chemin_de_fer", "twenty_one", "twenty_one",
+        "twenty_one", "draw_poker", "stud_poker", "banchok", "chemin_de_fer", None]
