@@ -26,6 +26,8 @@ class Ask(BaseModel):
     kind: str
     coup: int
     expires: float
+    choice: str | None = None
+    """The choice the amount goes with (a banchok stake that forbids joining), if any."""
 
 
 class Proof(BaseModel):

@@ -328,15 +328,18 @@ def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amo
         # choices among the presser's own cards: picked in private (DM), never here
         return [[Button(f"{label}…", data(kind, ask=True))]]
     if choices and amounts:
+        # one row per way to take the amounts, each like any row of amounts: its words on
+        # the first button ("Stake 5", "No joining 5"), then the other presets and ✏️
         presets, ranged = amounts_for(specs)
         rows = []
         for i, c in enumerate(dict.fromkeys(choices)):
-            if i == 0:
-                row = [Button(amount_label(lang, kind, label, v) if j == 0 else str(v),
-                              data(kind, amount=v, choice=i)) for j, v in enumerate(presets)]
-            else:  # another way to take the same amounts: its word on every button
-                mark = i18n.choice_label(lang, c)
-                row = [Button(f"{mark} {v}", data(kind, amount=v, choice=i)) for v in presets]
+            words = label if i == 0 else i18n.choice_label(lang, c)
+            row = [Button(str(v) if j else amount_label(lang, kind, words, v) if i == 0
+                          else f"{words} {v}", data(kind, amount=v, choice=i))
+                   for j, v in enumerate(presets)]
+            if ranged:
+                row.append(Button(i18n.plain(i18n.t(lang, "type_amount")),
+                                  data(kind, ask=True, choice=i)))
             rows.append(row)
         return rows
     if choices and kind not in HOST_FILLED:

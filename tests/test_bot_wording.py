@@ -17,6 +17,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     CID,
     PREFERRED,
     RecordingBot,
+    buttons,
     make_host,
     press,
     table_message,
@@ -26,8 +27,8 @@ from test_twenty_one_rules import table as twenty_one_table
 from bot import drawing, i18n
 from bot.rulebook import RULES_DIR, game_of, rules_text, to_html
 from bot.specs import Sight
-from games import cards, twenty_one
-from games.engine import Cut, Event
+from games import cards, registry, twenty_one
+from games.engine import Cut, Event, Join, Start, parse_action
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
@@ -304,3 +305,58 @@ def test_rules_take_a_game_by_any_name_players_call_it() -> None:
         "Draw poker (jackpots)", "стад-покер", "Польский банчок", "chemin_de_fer", "poker?")] == [
         "twenty_one", "twenty_one", "stud_poker", "chemin_de_fer", "twenty_one", "twenty_one",
         "twenty_one", "draw_poker", "stud_poker", "banchok", "chemin_de_fer", None]
+
+
+def banchok_staking(lang: str) -> tuple[Any, Any, list[list[str]]]:
+    """A banchok table where the punter names his stake: the engine, state and the group's
+    keyboard as labels."""
+    engine = registry.engine("banchok")
+    state = engine.new_table({}, random.Random(5))
+    for p in (ANN, BOB, CID):
+        state = engine.apply(state, p, Join(name=NAMES[p], buy_in=1000)).state
+    state = engine.apply(state, ANN, Start(), random.Random(5)).state
+    for _ in range(10):
+        if state.phase == "staking":
+            break
+        [player] = engine.awaiting(state)
+        spec = next(s for s in engine.legal_actions(state, player)
+                    if s.kind in ("post_bank", "cut"))
+        data = {"kind": spec.kind, "offset": spec.min} if spec.kind == "cut" else {
+            "kind": spec.kind}
+        state = engine.apply(state, player, parse_action(engine, data)).state
+    markup = drawing.table_render(lang, CHAT, Sight(engine, state), None, [], NAMES).markup
+    assert markup is not None
+    return engine, state, [[b.text for b in row] for row in markup.inline_keyboard]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_banchoks_no_joining_stakes_read_like_any_stake(lang: str) -> None:
+    _, _, rows = banchok_staking(lang)
+    assert rows == {
+        "en": [["Stake 5", "25", "75", "300", "✏️ amount"],
+               ["No joining 5", "25", "75", "300", "✏️ amount"],
+               ["🂠 My cards", "🚪 Leave", "🪑 Join"]],
+        "ru": [["Ставка 5", "25", "75", "300", "✏️ сумма"],
+               ["Без примазки 5", "25", "75", "300", "✏️ сумма"],
+               ["🂠 Мои карты", "🚪 Встать", "🪑 Сесть"]]}[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_typed_no_joining_stake_forbids_joining(
+        lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    host, bot = await seated(make_host, "banchok", lang, "stake", monkeypatch)
+    table = await until_phase(host, bot, "staking")
+    [punter] = table.engine.awaiting(table.state)
+    ask = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask
+               and b.choice == 1)
+    outcome = await host.presses.press(CHAT, punter, NAMES[punter], ask)
+    assert punter == CID and outcome.prompt is not None
+    assert i18n.plain(outcome.prompt[0]) == {
+        "en": "Cid, Stake (No joining): how much? 5–300",
+        "ru": "Cid, Ставка (Без примазки): сколько? 5–300"}[lang]
+    assert await host.presses.typed_amount(CHAT, punter, NAMES[punter], "50") is None
+    await host.idle()
+    # his 50 went with the choice whose ✏️ he pressed: nobody could join it
+    assert i18n.plain(table_message(bot).text).splitlines()[4] == {
+        "en": "Cid (punter) · 💰950 · forbids joining",
+        "ru": "Cid (понтёр) · 💰950 · против примазки"}[lang]

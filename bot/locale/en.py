@@ -364,6 +364,8 @@ WORDS: dict[str, str] = {
     "no chips": "no chips",
     # word-valued facts
     "hint:draw": "draw", "hint:stand": "stand",
+    # choices on buttons
+    "forbid_joining": "No joining", "allow_joining": "Joining allowed",
     "structure:fixed": "fixed limit", "structure:pot": "pot limit",
     "hand:banker": "banker", "hand:punters": "punters",
     "outcome:banker": "banker wins", "outcome:punters": "punters win",

@@ -352,6 +352,7 @@ WORDS: dict[str, str] = {
     "bust": "перебор", "all-in": "ва-банк", "folded": "пас", "in hand": "в игре",
     "waiting": "ждёт", "no chips": "без фишек",
     "hint:draw": "прикупать", "hint:stand": "не прикупать",
+    "forbid_joining": "Без примазки", "allow_joining": "С примазкой",
     "structure:fixed": "фиксированный", "structure:pot": "пот-лимит",
     "hand:banker": "банкомёт", "hand:punters": "понтёры",
     "outcome:banker": "выиграл банкомёт", "outcome:punters": "выиграли понтёры",
