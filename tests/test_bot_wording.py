@@ -145,6 +145,12 @@ async def test_one_timeout_is_one_line(
                "Coup 1 begins", "⏰ Cid sits this coup out (timed out)"],
         "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
                "Талья #1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
+    # banchok: a bank let pass by a timeout is told once that it was one
+    passed = drawing.timeouts_folded([Event(kind="timed_out", data={"player": ANN}),
+                                      Event(kind="bank_passed_over", data={"player": ANN})])
+    assert drawing.log_lines(lang, [drawing.log_entry(e, t) for e, t in passed], NAMES) == [{
+        "en": "⏰ Ann lets the bank pass and keeps his seat (timed out)",
+        "ru": "⏰ Ann пропускает банк и остаётся за столом (время вышло)"}[lang]]
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -301,7 +301,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "stub_rebuilt": "🔒 The stub ran out: the discards ({cards_cards}) are shuffled into a "
                     "new one, committed anew",
     "banker_leaving": "{player} will leave when his bank is empty or tripled",
-    "bank_passed_over": "{player} let the bank pass (time ran out) and keeps his seat",
+    "bank_passed_over": "{player} lets the bank pass and keeps his seat",
     "bank_offered_again": "Nobody else takes the bank: {player}, who just held it, may again",
     "bank_not_taken": "Nobody took the bank of {amount}: press Start to offer it again",
     "bank_unaffordable": (

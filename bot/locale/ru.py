@@ -297,7 +297,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "stub_rebuilt": "🔒 Колода кончилась: сброс ({cards_cards}) перетасован в новую, "
                     "она зафиксирована",
     "banker_leaving": "{player} уйдёт, когда его банк опустеет или утроится",
-    "bank_passed_over": "{player} пропустил банк (время вышло) и остаётся за столом",
+    "bank_passed_over": "{player} пропускает банк и остаётся за столом",
     "bank_offered_again": "Больше никто не берёт банк: {player} может держать его снова",
     "bank_not_taken": "Никто не взял банк в {amount}: нажмите «Начать», чтобы предложить снова",
     "bank_unaffordable": (
