@@ -3,7 +3,8 @@
 Formats (fields separated by ``|``):
 
 * ``a|<chat>|<coup>|<version>|<kind>|<arg>`` — a table action. ``arg`` is
-  empty, an amount (digits), ``?`` (the player will type an amount) or
+  empty, an amount (digits), ``?`` (the player will type an amount; ``?c<n>``: an
+  amount for the n-th choice) or
   ``c<n>`` (the n-th of the spec's ``choices``), ``s<mask>`` (a private
   selection of the presser's own cards, shown again) or ``k<mask>`` (that
   selection confirmed).
@@ -76,7 +77,7 @@ def encode(button: Button) -> str:
         if not _KIND.match(button.kind):
             raise ValueError("bad action kind")
         if button.ask:
-            arg = ASK
+            arg = ASK if button.choice is None else f"{ASK}c{button.choice}"
         elif button.choice is not None:
             arg = f"{'' if button.amount is None else button.amount}c{button.choice}"
         elif button.select is not None:
@@ -116,10 +117,13 @@ def decode(data: str | None) -> Button:
         confirm: int | None = None
         ask = False
         both = re.fullmatch(r"(\d{1,13})c(\d{1,3})", arg)
+        asked = re.fullmatch(r"\?c(\d{1,3})", arg)
         if both:
             amount, choice = int(both.group(1)), int(both.group(2))
         elif arg == ASK:
             ask = True
+        elif asked:
+            ask, choice = True, int(asked.group(1))
         elif arg[:1] in ("c", "s", "k") and _NAT.match(arg[1:]):
             value = int(arg[1:])
             if arg[0] == "c":

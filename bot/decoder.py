@@ -42,9 +42,11 @@ class NotOffered(Forged):
 
 @dataclass(frozen=True)
 class AskAmount:
-    """The player pressed "type an amount" for ``spec``."""
+    """The player pressed "type an amount" for ``spec`` (``choice``: for that one of its
+    choices, e.g. a banchok stake that forbids joining)."""
 
     spec: ActionSpec
+    choice: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,23 +94,26 @@ def decode_press(sight: Sight, player: int, button: ActionButton, spec: ActionSp
     if b.select is not None or b.confirm is not None:
         raise Forged("no card selection for this action")
     field = amount_field(engine, b.kind)
-    if b.ask:
-        if field is None or b.choice is not None or b.kind in HOST_FILLED:
-            raise Forged("no amount to type for this action")
-        return AskAmount(spec)
-    data: dict[str, Any] = {"kind": b.kind}
     # a private keyboard is drawn from the presser's own actions, the group's from the union
     # of everybody's: what a choice's index and an amount button's preset are read against
     drawn = (player_buttons(sight, player) if private else collect_buttons(sight)
              ).kinds.get(b.kind, []) if b.choice is not None or (
                  b.amount is not None and not typed) else []
+    chosen: str | None = None
     if b.choice is not None:
         if not spec.choices or b.kind in HOST_FILLED:
             raise Forged("no choices for this action")
         choices = union_choices(drawn)
         if b.choice >= len(choices):
             raise Forged("choice out of range")
-        data.update(choice_data(engine, b.kind, choices[b.choice]))
+        chosen = choices[b.choice]
+    if b.ask:
+        if field is None or b.kind in HOST_FILLED or (b.amount is not None):
+            raise Forged("no amount to type for this action")
+        return AskAmount(spec, chosen)
+    data: dict[str, Any] = {"kind": b.kind}
+    if chosen is not None:
+        data.update(choice_data(engine, b.kind, chosen))
     if b.amount is not None:
         if field is None or b.kind in HOST_FILLED or (spec.min is None and spec.max is None
                                                       and not spec.presets):

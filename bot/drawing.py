@@ -86,15 +86,84 @@ def markup_json(markup: Keyboard | None) -> dict[str, Any] | None:
 TIMED_OUT = "host:timed_out"
 """A coup log entry the host adds: these awaited players ran out of time."""
 
+TURN_NOTICES = frozenset({"cut_requested", "cut_awaited"})
+"""Public events that only say whose turn it is: the table message's turn line ("⏳ Cid")
+says it while it lasts, so the coup's log leaves them out (the log tells what was done:
+"Cid cuts the shoe")."""
 
-def log_entry(event: Event) -> dict[str, Any]:
-    """A public event as the table record keeps it in the coup's log. A revealed shoe's
+
+def deals_merged(events: Sequence[Event]) -> list[Event]:
+    """Public events with each run of cards dealt face down (a draw poker deal: five to every
+    player, one at a time) told as one: "Bob, Cid, Ann each get 5 cards face down", when every
+    player of the run got as many."""
+    out: list[Event] = []
+    run: list[Any] = []
+
+    def flush() -> None:
+        got = {p: run.count(p) for p in run}
+        if len(run) > 1 and len(set(got.values())) == 1:
+            each = len(run) // len(got)
+            data: dict[str, Any] = {"players": list(got)}
+            out.append(Event(kind=FACE_DOWN_DEALS, data=data | ({"each": each} if each > 1
+                                                                 else {})))
+        else:
+            out.extend(Event(kind="card_dealt_face_down", data={"player": p}) for p in run)
+        run.clear()
+
+    for event in events:
+        if event.kind == "card_dealt_face_down" and set(event.data) == {"player"}:
+            run.append(event.data["player"])
+            continue
+        if run:
+            flush()
+        out.append(event)
+    if run:
+        flush()
+    return out
+
+
+FACE_DOWN_DEALS = "cards_dealt_face_down"
+"""A coup log entry the host makes of a run of ``card_dealt_face_down`` events: ``players``
+in the order they were dealt, and ``each`` card (absent for one card each)."""
+
+
+def timeouts_folded(events: Sequence[Event]) -> list[tuple[Event, bool]]:
+    """Public events as the coup's log tells them, each with whether it is what a player's
+    time running out did for him: his "timed out" event is folded into the first later event
+    of his in the step (his safe default, "Bob sits this coup out"), which then reads as the
+    timeout ("⏰ Bob sits this coup out (timed out)"). One timeout is one line; a "timed out"
+    with nothing of his after it stays a line of its own."""
+    out: list[tuple[Event, bool]] = []
+    folded: set[Any] = set()
+    for i, event in enumerate(events):
+        player = event.data.get("player")
+        if event.kind == "timed_out" and any(
+                later.data.get("player") == player and later.kind not in UNFOLDED
+                for later in events[i + 1:]):
+            folded.add(player)
+            continue
+        mark = event.kind not in UNFOLDED and player in folded
+        if mark:
+            folded.discard(player)
+        out.append((event, mark))
+    return out
+
+
+UNFOLDED = frozenset({"timed_out", "stood_up"})
+"""Events a timeout is never folded into: another timeout, and a stand-up (two timeouts in a
+row: a fact of its own)."""
+
+
+def log_entry(event: Event, timed_out: bool = False) -> dict[str, Any]:
+    """A public event as the table record keeps it in the coup's log (``timed_out``: what a
+    player's timeout did for him, see :func:`timeouts_folded`). A revealed shoe's
     line names nothing, and its proof is kept once, as the record's ``revealed`` (for
     /verify): its entry keeps no data (a 52-card shoe's proof was half of a stud table's
     record, written and serialized again with every step of the next hand)."""
     if isinstance(event, ShoeRevealed):
         return {"kind": event.kind, "data": {}}
-    return {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
+    entry = {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
+    return {**entry, "timed_out": True} if timed_out else entry
 
 
 # Log lines already drawn, by the log entry (the record's entries are never changed, and
@@ -127,6 +196,8 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
             line = i18n.t(lang, "timed_out", names=who)
         else:
             line = i18n.event_text(lang, Event(kind=str(entry.get("kind")), data=data), names)
+            if entry.get("timed_out"):
+                line = i18n.t(lang, "timed_out_did", line=line)
         _LINES[key] = (entry, lang, who_is, line)
         _LINES.move_to_end(key)
         if len(_LINES) > _LINES_MAX:

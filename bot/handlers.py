@@ -35,7 +35,7 @@ from bot.callbacks import ActionButton, Malformed, MyCards, NewTable, SetLanguag
 from bot.delivery import Courier
 from bot.languages import Languages
 from bot.presses import Outcome, Presses
-from bot.rulebook import chunks, rules_text, to_html
+from bot.rulebook import chunks, game_of, rules_text, to_html
 from bot.tables import Tables, parse_setting
 from games import registry
 from storage.base import BonusAlreadyClaimed, Storage
@@ -260,13 +260,14 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/rules GAME: the rules text in the chat's language."""
+    """/rules GAME: the rules text in the chat's language; GAME as players call it
+    (/rules Chemin de fer, /rules twenty-one, /rules очко)."""
     lang = await chat_lang(update, context)
-    if not args(context) or args(context)[0].lower() not in registry.GAMES:
+    game = game_of(" ".join(args(context))) if args(context) else None
+    if game is None:
         await reply(update, "\n".join([i18n.t(lang, "rules_pick"), *(
             f"{i18n.game_name(lang, g)} — /rules {g}" for g in registry.GAMES)]))
         return
-    game = args(context)[0].lower()
     text = rules_text(game, lang)
     if text is None:
         await reply(update, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
@@ -276,10 +277,12 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/verify: the shoe commitment and how to check a revealed shoe."""
-    chat = update.effective_chat
+    """/verify: the shoe commitment and how to check a revealed shoe; the asker's own cards'
+    proof goes to his private chat."""
+    chat, user = update.effective_chat, update.effective_user
     if chat is not None:
-        await reply(update, await services(context).tables.verify(chat.id))
+        await reply(update, await services(context).tables.verify(
+            chat.id, user.id if user else None, clean(user.full_name) if user else ""))
 
 
 async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

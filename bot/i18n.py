@@ -72,17 +72,34 @@ def hand_text(lang: str, value: dict[str, Any]) -> str:
     return HANDS[lang][value["category"]].format(**fields)
 
 
-POINT_FORMS: dict[str, tuple[str, str, str]] = {"en": en.POINT_FORMS, "ru": ru.POINT_FORMS}
+# The forms of a noun after a number (one, few, many), by language and noun.
+NOUN_FORMS: dict[str, dict[str, tuple[str, str, str]]] = {"en": en.NOUN_FORMS,
+                                                           "ru": ru.NOUN_FORMS}
+
+
+def plural(lang: str, n: int, noun: str) -> str:
+    """The form of ``noun`` ("card", "chip", "point") that follows the number ``n``: "1 card",
+    "21 cards"; "1 карта", "2 карты", "5 карт", "11 карт", "21 карта", "22 карты"."""
+    one, few, many = NOUN_FORMS[_lang(lang)][noun]
+    if _lang(lang) != "ru":
+        return one if n == 1 else many
+    tens, units = abs(n) % 100 // 10, abs(n) % 10
+    if tens == 1:
+        return many
+    return one if units == 1 else (few if 2 <= units <= 4 else many)
+
+
+def count(lang: str, n: int, noun: str) -> str:
+    """A number with its noun: "1 card", "52 cards"; "52 карты", "21 карта"."""
+    return f"{n} {plural(lang, n, noun)}"
 
 
 def points(lang: str, n: int, bust: bool = False) -> Markup:
-    """A hand's points in words: "1 point", "9 points"; "2 очка", "5 очков"; over 21 "23, bust"."""
+    """A hand's points in words: "1 point", "21 points"; "2 очка", "21 очко", "5 очков"; over
+    21 "23, bust"."""
     if bust:
         return t(lang, "bust", n=n)
-    one, few, many = POINT_FORMS[_lang(lang)]
-    tens, units = n % 100 // 10, n % 10
-    unit = one if units == 1 and tens != 1 else (few if 2 <= units <= 4 and tens != 1 else many)
-    return t(lang, "points", n=n, unit=unit)
+    return t(lang, "points", n=n, unit=plural(lang, n, "point"))
 
 
 def lang_of(code: str | None, default: str = "en") -> str:
@@ -98,10 +115,19 @@ def _lang(lang: str) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
+NOUNS = ("card", "chip", "point")
+
+
 def t(lang: str, key: str, /, **params: Any) -> Markup:
     """The text ``key`` in ``lang`` as HTML, with ``params`` escaped (``Markup`` ones are
-    taken as they are)."""
-    return fill(TEXTS[_lang(lang)][key], **params)
+    taken as they are). A template's ``{n_cards}`` (``_chips``, ``_points``) is the number
+    ``n`` with its noun in the right form ("1 card", "5 карт")."""
+    template = TEXTS[_lang(lang)][key]
+    if "s}" in template:
+        params |= {f"{k}_{noun}s": count(lang, v, noun) for k, v in params.items()
+                   if isinstance(v, int) and not isinstance(v, bool) for noun in NOUNS
+                   if f"{{{k}_{noun}s}}" in template}
+    return fill(template, **params)
 
 
 def fill(template: str, /, *args: Any, **params: Any) -> Markup:
@@ -229,7 +255,8 @@ def format_value(value: Any, names: dict[int, str], key: str = "",
     if isinstance(value, list | tuple):
         sep = "; " if any(isinstance(v, dict) and not is_hand_value(v) for v in value) else " "
         if any(is_hand_value(v) for v in value) or (lang is not None and any(
-                isinstance(v, str) and not is_card(v) for v in value)):
+                isinstance(v, str) and not is_card(v) for v in value)) or (
+                is_player_key(key) and not any(is_card(v) for v in value)):
             sep = ", "
         return sep.join(format_value(v, names, key, lang) for v in value)
     if isinstance(value, dict):
@@ -245,7 +272,19 @@ def format_value(value: Any, names: dict[int, str], key: str = "",
 
 
 class _Fields(dict[str, str]):
+    """An event's fields for its template; ``{n_cards}`` (``_chips``, ``_points``) is the
+    number field ``n`` with its noun in the right form ("5 cards", "2 карты")."""
+
+    def __init__(self, fields: dict[str, str], lang: str, data: dict[str, Any]) -> None:
+        super().__init__(fields)
+        self.lang, self.data = lang, data
+
     def __missing__(self, key: str) -> str:
+        field, _, noun = key.rpartition("_")
+        value = self.data.get(field)
+        if noun[:-1] in NOUNS and noun.endswith("s") and isinstance(value, int) \
+                and not isinstance(value, bool):
+            return count(self.lang, value, noun[:-1])
         raise KeyError(key)
 
 
@@ -262,18 +301,38 @@ def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
     its templates whose fields the event carries, else a generic line of its data."""
     lang = _lang(lang)
     fields = _Fields({k: str(escape(format_value(v, names, k, lang)))
-                      for k, v in event.data.items()})
-    for template in templates(lang, event.kind):
-        try:
-            return Markup(template.format_map(fields))
-        except (KeyError, IndexError, ValueError):
-            continue
+                      for k, v in event.data.items()}, lang, event.data)
+    line = _templated(lang, event, fields)
+    if line is not None:
+        return line
     head = escape(word(lang, event.kind))
     if not fields:
         return head
     body = ", ".join(f"{escape(word(lang, k))} {v}" for k, v in fields.items()
                      if k != "commitment")
     return Markup(f"{head}: {body}") if body else head
+
+
+def has_template(lang: str, event: Event) -> bool:
+    """True when one of the event kind's templates tells ``event`` (no generic line)."""
+    lang = _lang(lang)
+    fields = _Fields({k: "x" for k in event.data}, lang, event.data)
+    return _templated(lang, event, fields) is not None
+
+
+def _templated(lang: str, event: Event, fields: _Fields) -> Markup | None:
+    # a field with nothing in it (no possible hands yet) is as good as missing where a
+    # plainer template follows: "Ann shows K♣ 3♦: king high", not "...: king high; "
+    empty = [f"{{{k}}}" for k, v in event.data.items() if v == [] or v == {}]
+    found = templates(lang, event.kind)
+    for i, template in enumerate(found):
+        if i < len(found) - 1 and any(field in template for field in empty):
+            continue
+        try:
+            return Markup(template.format_map(fields))
+        except (KeyError, IndexError, ValueError):
+            continue
+    return None
 
 
 def choice_label(lang: str, choice: str) -> str:

@@ -21,7 +21,7 @@ from bot.decoder import Act, AskAmount, Forged, NotOffered, PickCards
 from bot.languages import Languages
 from bot.record import Ask, Table, TableMeta
 from bot.render import Keyboard
-from bot.specs import amount_field
+from bot.specs import amount_field, choice_data, union_choices
 from bot.tables import Tables
 from games.engine import Action, IllegalAction, Join, Reason, parse_action
 from storage.base import InsufficientFunds, StaleVersion, Storage, StorageError, TableNotFound
@@ -146,7 +146,7 @@ class Presses:
         worker takes the reply."""
         now = self.clock()
         asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
-        asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup,
+        asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup, choice=ask.choice,
                             expires=now + int(self.tables.timeout_of(table.meta)),
                             private=private)
         try:
@@ -158,10 +158,14 @@ class Presses:
         lo, hi = ask.spec.min, ask.spec.max
         span = f"{lo}–{hi}" if lo is not None and hi is not None else ""
         who = Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
-        prompt = (i18n.t(lang, "ask_prompt_private", range=span,
-                         label=i18n.action_label(lang, ask.spec.kind)) if private
-                  else i18n.t(group_lang, "ask_prompt", who=who, range=span,
-                              label=i18n.action_label(group_lang, ask.spec.kind)), span)
+        # the prompt's words: the group's in the group, his own in his private chat
+        words = lang if private else group_lang
+        label = i18n.action_label(words, ask.spec.kind)
+        if ask.choice is not None and ask.choice not in ask.spec.choices[:1]:
+            label = f"{label} ({i18n.choice_label(words, ask.choice)})"  # not its plain way
+        prompt = (i18n.t(lang, "ask_prompt_private", range=span, label=label) if private
+                  else i18n.t(group_lang, "ask_prompt", who=who, range=span, label=label),
+                  span)
         if span:
             return Outcome(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt,
                            prompt_private=private)
@@ -322,6 +326,12 @@ class Presses:
                 decoded = decoder.decode_press(table.sight, user_id, ActionButton(
                     chat_id, table.state.coup, table.meta.decision, prompt.kind, amount=amount),
                     specs[0], False, typed=True)
+                if prompt.choice is not None and isinstance(decoded, Act):
+                    # the amount goes with the choice whose ✏️ he pressed, if still offered
+                    if prompt.choice not in union_choices(specs):
+                        raise Forged("that choice is no longer offered")
+                    decoded = Act({**decoded.data, **choice_data(
+                        table.engine, prompt.kind, prompt.choice)})
                 action = await self._action(table, user_id, name, decoded, lang) if isinstance(
                     decoded, Act) else Outcome(i18n.t(lang, "forged"), refusal="forged")
             except Forged:

@@ -28,6 +28,8 @@ class Ask(BaseModel):
     expires: float
     private: bool = False
     """Asked in his private chat (✏️ pressed on his prompt there): he answers there."""
+    choice: str | None = None
+    """The choice the amount goes with (a banchok stake that forbids joining), if any."""
 
 
 class OpenPrompt(BaseModel):
@@ -38,6 +40,14 @@ class OpenPrompt(BaseModel):
     decision: int
     digest: str
     """What it shows now (:attr:`bot.drawing.Prompt.digest`)."""
+
+
+class Proof(BaseModel):
+    """The proof of a player's own cards of his latest poker hand (docs/rules.md §0.5), kept
+    for him until he asks for it (/verify): the hand's number and the compact record."""
+
+    hand: int
+    record: str
 
 
 class TableMeta(BaseModel):
@@ -58,6 +68,9 @@ class TableMeta(BaseModel):
     """The coup the live table message was posted for."""
     revealed: dict[str, Any] | None = None
     """The last revealed shoe (order, salt, cut), for /verify."""
+    proofs: dict[int, Proof] = Field(default_factory=dict)
+    """Each player's proof of his own cards of his latest poker hand: /verify sends it to his
+    private chat when he asks (not a message of its own after every hand)."""
     dm_blocked: list[int] = Field(default_factory=list)
     """Players the bot may not write to; each got the deep link once."""
     paused: bool = False

@@ -131,9 +131,13 @@ def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
         cards = (cards + " " if cards else "") + "🂠" * min(seat.face_down, 10)
     if cards:
         parts.append(i18n.html(cards))
-    if seat.status:
+    if seat.status and not (seat.stake and seat.status in STAKE_STATUSES):
         parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
     return Markup(" · ").join(parts)
+
+
+STAKE_STATUSES = frozenset({"staked"})
+"""Statuses that only say a seat has a stake: its "stake 10" already says it."""
 
 
 # Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
@@ -317,14 +321,84 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
         utilities.insert(0, Button(i18n.plain(i18n.t(lang, "my_cards_button")),
                                    encode(MyCards(chat_id))))
     if utilities:
-        out.append(utilities)
+        out.extend(fitted(utilities, 3))
     return Keyboard.of(out) if out else None
 
 
 def _pack(rows: list[list[Button]]) -> list[list[Button]]:
-    """Lone buttons side by side (three to a row), before the rows of amounts."""
+    """Lone buttons side by side (up to three to a row), before the rows of amounts; every
+    row as many rows as it takes for each word of its labels to fit (:func:`fitted`)."""
     lone = [row[0] for row in rows if len(row) == 1]
-    return [lone[i:i + 3] for i in range(0, len(lone), 3)] + [r for r in rows if len(r) > 1]
+    return fitted(lone, 3) + [part for r in rows if len(r) > 1 for part in fitted(r)]
+
+
+# Telegram draws a row's buttons equally wide, and the sandbox page as Telegram does; a
+# label wider than its button wraps (the page) or is cut short (the apps). A row is kept to
+# as many buttons as leave each word of every label room on one line in the narrowest row
+# a keyboard gets on a 390 px phone: its message's bubble, some 240 px wide.
+ROW_PX = 240
+BUTTON_PAD_PX = 12
+BUTTON_GAP_PX = 4
+MOST_IN_ROW = 5
+# A glyph's width at 14 px in a wide font (DejaVu Sans, what the page falls back to; the
+# apps' fonts are narrower), a little over rather than under.
+_NARROW = frozenset("ijlI.,:;'!|")
+_SEMI = frozenset("frt()-/ ")
+_WIDE = frozenset("mwMWжшщыюфЖШЩЫЮФ—…№@")
+_BROAD = frozenset("ABCDEFGHKLNOPQRSTUVXYZАБВГДЕЁЗИЙКЛМНОПРСТУХЦЧЭЯмдц")
+
+
+def _glyph_px(char: str) -> float:
+    if char in _NARROW:
+        return 4.5
+    if char in _SEMI:
+        return 6.0
+    if char.isdigit():
+        return 9.0
+    if char in _WIDE:
+        return 13.5
+    if char in _BROAD:
+        return 10.5
+    if char == "\ufe0f":  # the emoji variation selector: no width of its own
+        return 0.0
+    if ord(char) >= 0x2000 and not ("\u0400" <= char <= "\u04ff"):
+        return 17.0  # an emoji or a symbol (a card suit, ✏️, 🚪)
+    return 9.0
+
+
+def label_fits(labels: Sequence[str]) -> bool:
+    """Whether these labels, side by side in one row, leave each of their words room on a
+    line (a label may wrap between words, never inside one)."""
+    n = len(labels)
+    room = (ROW_PX - BUTTON_GAP_PX * (n - 1)) / n - BUTTON_PAD_PX
+    return all(sum(_glyph_px(c) for c in word) <= room
+               for label in labels for word in label.split())
+
+
+def fitted(buttons: Sequence[Button], most: int = MOST_IN_ROW) -> list[list[Button]]:
+    """``buttons`` in order, in as few rows of at most ``most`` as :func:`label_fits` allows,
+    as even as they fit ("Stake 5 | 25 | 75" over "300 | ✏️ amount", not four over one)."""
+    rows: list[list[Button]] = []
+    row: list[Button] = []
+    for button in buttons:  # greedy: how many rows it takes
+        if row and (len(row) == most or not label_fits([b.text for b in [*row, button]])):
+            rows.append(row)
+            row = []
+        row.append(button)
+    if row:
+        rows.append(row)
+    if len(rows) < 2:
+        return rows
+    base, extra = divmod(len(buttons), len(rows))
+    for sizes in ([base + 1] * extra + [base] * (len(rows) - extra),
+                  [base] * (len(rows) - extra) + [base + 1] * extra):
+        even, start = [], 0
+        for size in sizes:
+            even.append(list(buttons[start:start + size]))
+            start += size
+        if all(len(r) <= most and label_fits([b.text for b in r]) for r in even):
+            return even
+    return rows
 
 
 def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
@@ -341,15 +415,18 @@ def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amo
         # choices among the presser's own cards: picked in private (DM), never here
         return [[Button(f"{label}…", data(kind, ask=True))]]
     if choices and amounts:
+        # one row per way to take the amounts, each like any row of amounts: its words on
+        # the first button ("Stake 5", "No joining 5"), then the other presets and ✏️
         presets, ranged = amounts_for(specs)
         rows = []
         for i, c in enumerate(dict.fromkeys(choices)):
-            if i == 0:
-                row = [Button(amount_label(lang, kind, label, v) if j == 0 else str(v),
-                              data(kind, amount=v, choice=i)) for j, v in enumerate(presets)]
-            else:  # another way to take the same amounts: its word on every button
-                mark = i18n.choice_label(lang, c)
-                row = [Button(f"{mark} {v}", data(kind, amount=v, choice=i)) for v in presets]
+            words = label if i == 0 else i18n.choice_label(lang, c)
+            row = [Button(str(v) if j else amount_label(lang, kind, words, v) if i == 0
+                          else f"{words} {v}", data(kind, amount=v, choice=i))
+                   for j, v in enumerate(presets)]
+            if ranged:
+                row.append(Button(i18n.plain(i18n.t(lang, "type_amount")),
+                                  data(kind, ask=True, choice=i)))
             rows.append(row)
         return rows
     if choices and kind not in HOST_FILLED:
@@ -494,7 +571,7 @@ def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: s
     label = f"{i18n.action_label(lang, kind)} {count}"
     if limit is not None and count > limit:
         label = f"✗ {label}"
-    return Keyboard.of([row, [Button(label, data(confirm=mask))]])
+    return Keyboard.of([*fitted(row), [Button(label, data(confirm=mask))]])
 
 
 def balances_text(lang: str, name: str, wallets: Sequence[ChatWallet]) -> str:

@@ -42,20 +42,80 @@ def _inline(text: str) -> str:
     return "".join(out)
 
 
+_ITEM = re.compile(r"([-*]|\d+\.)\s+")
+
+
+def _blocks(markdown: str) -> list[tuple[str, str]]:
+    """The Markdown's blocks, each ``(kind, text)`` on one line: a paragraph's lines, and a
+    list item's indented continuation lines, joined with spaces (the files are wrapped for
+    editors; Telegram wraps for its reader). Kinds: ``blank``, ``heading``, ``item``,
+    ``text``."""
+    out: list[tuple[str, str]] = []
+    for raw in markdown.splitlines():
+        line = raw.strip()
+        kind = out[-1][0] if out else "blank"
+        if not line:
+            out.append(("blank", ""))
+        elif re.match(r"#{1,6}\s", line):
+            out.append(("heading", line))
+        elif _ITEM.match(line):
+            out.append(("item", line))
+        elif kind == "text" or (kind == "item" and raw[:1].isspace()):
+            out[-1] = (kind, f"{out[-1][1]} {line}")
+        else:
+            out.append(("text", line))
+    return out
+
+
 def to_html(markdown: str) -> str:
     """The rules' Markdown as Telegram HTML: a ``#`` heading in bold, ``- `` items as
-    bullets, ``**bold**``, ``*italic*`` and ``code``; every other character escaped. No tag
-    spans a line, so the text may be cut at any line break."""
+    bullets, numbered items as they are, ``**bold**``, ``*italic*`` and ``code``; every
+    other character escaped. A paragraph or an item is one line, however the file wraps it
+    (no line break inside a paragraph); no tag spans a line, so the text may be cut at any
+    line break."""
     lines = []
-    for line in markdown.splitlines():
-        heading = re.match(r"#{1,6}\s+(.*)", line)
-        if heading:
-            lines.append(f"<b>{_inline(heading.group(1).strip())}</b>")
-        elif re.match(r"[-*]\s+", line):
+    for kind, line in _blocks(markdown):
+        if kind == "heading":
+            lines.append("<b>" + _inline(re.sub(r"^#{1,6}\s+", "", line).strip()) + "</b>")
+        elif kind == "item" and line[0] in "-*":
             lines.append("• " + _inline(re.sub(r"^[-*]\s+", "", line)))
         else:
             lines.append(_inline(line))
     return "\n".join(lines)
+
+
+def _name(text: str) -> str:
+    """A game's name as typed, made comparable: case, ё, hyphens, underscores and brackets
+    do not count ("Twenty-one", "twenty_one", "TWENTY ONE" are one name)."""
+    text = text.lower().replace("ё", "е")
+    return " ".join(re.sub(r"[-_()«»\"']", " ", text).split())
+
+
+# What players call the games, beyond their registry and display names (bot/locale).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "chemin_de_fer": ("chemin", "chemmy", "шмен", "железка"),
+    "baccarat": ("баккара", "баккара по-русски"),
+    "banchok": ("banchok", "banczok", "банчок"),
+    "twenty_one": ("21", "twentyone", "ochko", "очко", "двадцать одно"),
+    "draw_poker": ("draw", "jackpots", "five card draw", "покер с прикупом", "джекпот"),
+    "stud_poker": ("stud", "stud poker", "стад", "стад покер"),
+}
+
+
+def game_of(name: str) -> str | None:
+    """The game a player means by ``name`` (/rules Chemin de fer, /rules очко, /rules stud):
+    its registry name, display names in every language and the usual aliases, whatever the
+    case; None for a name no game answers to."""
+    from bot.locale import en, ru  # the display names live with the texts
+    from games import registry
+
+    wanted = _name(name)
+    for game in registry.GAMES:
+        names = (game, en.GAME_NAMES.get(game, ""), ru.GAME_NAMES.get(game, ""),
+                 *ALIASES.get(game, ()))
+        if wanted in {_name(n) for n in names if n}:
+            return game
+    return None
 
 
 def chunks(text: str, size: int = CHUNK) -> list[str]:

@@ -27,12 +27,13 @@ from bot.delivery import Doorbell
 from bot.drawing import Render
 from bot.hooks import Hooks
 from bot.languages import Languages
-from bot.record import OpenPrompt, Table, TableMeta, load
+from bot.record import OpenPrompt, Proof, Table, TableMeta, load
 from bot.specs import Sight
 from games import registry
 from games.banking import bank_holders
-from games.cards import Shoe, timeout_cut
+from games.cards import Shoe
 from games.engine import (
+    CardsProven,
     GameState,
     IllegalAction,
     Settlement,
@@ -253,13 +254,20 @@ class Tables:
         if any(names.get(p) != n for p, n in seated.items()):
             names = meta.names = {**names, **seated}
         log = list(meta.coup_log)
-        if timed_out:
-            log.append({"kind": drawing.TIMED_OUT, "data": {"players": list(timed_out)}})
+        public = visible_events(step.events, None)
+        # a timeout is told by the engine's own event, folded into what it did for him; the
+        # host's line only for an awaited player whose engine said nothing of it
+        told = {e.data.get("player") for e in public if e.kind == "timed_out"}
+        if untold := [p for p in timed_out if p not in told]:
+            log.append({"kind": drawing.TIMED_OUT, "data": {"players": untold}})
         settled: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         announcements = []
-        for event in visible_events(step.events, None):
+        for event, by_timeout in drawing.timeouts_folded(drawing.deals_merged(public)):
             if isinstance(event, ShoeRevealed):
                 meta.revealed = dict(event.data)
+                if event.data.get("purpose") == "banker_draw":
+                    continue  # a shoe only drawn from for the bank: /verify proves it, and
+                    # the log says nothing of its being finished (only a talia's shoe is)
             if isinstance(event, StoodUp):
                 player = event.data.get("player")
                 name = names.get(player, str(player)) if isinstance(player, int) else "?"
@@ -268,8 +276,8 @@ class Tables:
                 coup = event.data.get("coup", event.data.get("hand"))
                 settled = (coup if isinstance(coup, int) else old.coup, dict(event.data), log)
                 log = []
-            else:
-                log.append(drawing.log_entry(event))
+            elif event.kind not in drawing.TURN_NOTICES:
+                log.append(drawing.log_entry(event, by_timeout))
         if new.coup != old.coup and settled is None and new.coup > 0:
             log = log[-4:]  # a new coup began without a result (a void coup, a stand-off)
         meta.coup_log = log[-MAX_COUP_LINES:]
@@ -283,10 +291,16 @@ class Tables:
         if (settled is not None or new.coup != meta.msg_coup) and view.seats:
             meta.msg_coup = new.coup
             drafts.append(drawing.table_post(chat_id))
+        # a player's proof of his own cards is kept for him, and sent when he asks (/verify)
+        proven = [e for e in step.events if isinstance(e, CardsProven)]
+        if proven:
+            meta.proofs = {**meta.proofs, **{
+                int(e.data["player"]): Proof(hand=int(e.data["hand"]), record=e.data["record"])
+                for e in proven}}
         deadline = (self._due_of(meta) or self._due_from_now(meta)) if view.awaiting else None
-        drafts += drawing.direct_messages(langs, chat_id, sight, step.events, names,
-                                          prompts, meta.decision, meta.coup_log, deadline,
-                                          open_prompts)
+        drafts += drawing.direct_messages(
+            langs, chat_id, sight, [e for e in step.events if not isinstance(e, CardsProven)],
+            names, prompts, meta.decision, meta.coup_log, deadline, open_prompts)
         return (settled[0] if settled is not None else None), drafts
 
     @staticmethod
@@ -625,13 +639,35 @@ class Tables:
         self.doorbell.ring(chat_id)
         return None
 
-    async def verify(self, chat_id: int) -> str:
-        """/verify: the current commitment and the last revealed shoe, with how to check."""
+    async def verify(self, chat_id: int, user_id: int | None = None, name: str = "") -> str:
+        """/verify: the current commitment and the last revealed shoe, with how to check; and
+        to the asker (``user_id``), in his private chat, the proof of his own cards of his
+        latest poker hand, if he has one."""
         lang = await self.languages.of(chat_id)
         try:
             table = await self.load(chat_id)
         except TableNotFound:
             return i18n.t(lang, "no_table")
+        yours = table.meta.proofs.get(user_id) if user_id is not None else None
+        if user_id is not None and yours is not None:
+            mine = await self.languages.of_player(user_id, lang)
+            async with self.lock(chat_id):
+                try:
+                    table = await self.load(chat_id)
+                except TableNotFound:
+                    return i18n.t(lang, "no_table")
+                yours = table.meta.proofs.get(user_id)
+                if yours is not None:
+                    await self.commit(table, outbox=[drawing.dm_message(user_id, i18n.t(
+                        mine, "your_proof", hand=yours.hand, record=yours.record))],
+                        redraw=False)
+        text = self._verify_text(lang, table)
+        if yours is not None:
+            return "\n\n".join([i18n.t(lang, "proof_sent", name=name, hand=yours.hand), text])
+        return text
+
+    def _verify_text(self, lang: str, table: Table) -> str:
+        """/verify's text for the group (see :meth:`verify`)."""
         info = table.sight.view().info
         commitment = info.get("commitment")
         parts: list[str] = [i18n.t(lang, "verify_current", commitment=commitment) if commitment
@@ -639,9 +675,9 @@ class Tables:
         shoe = getattr(table.state, "shoe", None)
         if commitment and isinstance(shoe, Shoe) and shoe.cutter is not None:
             r = shoe.how_dealt()  # public already: the cut and the burned cards were shown
-            parts[0] += "\n" + i18n.t(lang, "verify_current_cut", cut=r["cut"],
-                                      how=cut_how(lang, r, table.meta.names),
-                                      burned=len(r["burned"]))
+            parts[0] += "\n" + " ".join([
+                i18n.t(lang, "verify_current_cut", cut=r["cut"],
+                       how=cut_how(lang, r, table.meta.names)), *burned_text(lang, r)])
         revealed = table.meta.revealed
         if revealed:
             # the record goes last and whole: the verifier reads it from a saved message
@@ -686,22 +722,34 @@ def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],
     ``python -m games.verify`` checks."""
     what = (i18n.t(lang, "verify_all") if "order" in r
             else i18n.t(lang, "verify_shown", count=len(r.get("shown", []))))
-    text = i18n.t(lang, "verify_revealed", commitment=r.get("commitment"), size=r.get("size", 0),
-                  cut=r.get("cut", 0), how=cut_how(lang, r, names),
-                  burned=len(r.get("burned", [])), what=what)
+    text = " ".join([i18n.t(lang, "verify_revealed", commitment=r.get("commitment"),
+                            size=r.get("size", 0), cut=r.get("cut", 0),
+                            how=cut_how(lang, r, names)),
+                     *burned_text(lang, r), what])
     return text + Markup("\n<pre>{}</pre>").format(compact(r)) if with_record else text
 
 
+def burned_text(lang: str, r: dict[str, Any]) -> list[str]:
+    """The sentence on a shoe's cards burned face up after the cut, if any were."""
+    burned = len(r.get("burned") or [])
+    return [i18n.t(lang, "verify_burned", burned=burned)] if burned else []
+
+
 def cut_how(lang: str, r: dict[str, Any], names: dict[int, str]) -> str:
-    """Who set a shoe's cut (docs/rules.md §0.4): the timeout rule when the cut is its value,
-    else the cutter by name; a dash for a shoe nobody cut (poker's deck, a draw for the bank)."""
-    cutter, size = r.get("cutter"), r.get("size", 0)
-    seated, cut = r.get("seated") or [], r.get("cut", 0)
-    if seated and cut == timeout_cut(str(r.get("commitment")), seated, r.get("coup", 0), size):
-        return i18n.t(lang, "verify_cut_rule", size=size)
-    if isinstance(cutter, int):
-        return i18n.t(lang, "verify_cut_by", player=names.get(cutter, str(cutter)))
-    return "—"
+    """Who set a shoe's cut, in words (docs/rules.md §0.4), as the shoe recorded it: the
+    cutter's own depth, or the timeout rule's when his time ran out (a chosen depth may
+    equal the rule's: the record, not the values, tells them apart); a shoe nobody cuts
+    (poker's deck, a draw for the bank) says why."""
+    cutter, cut = r.get("cutter"), r.get("cut", 0)
+    name = names.get(cutter, str(cutter)) if isinstance(cutter, int) else None
+    if r.get("by_timeout"):
+        return i18n.t(lang, "verify_cut_rule", player=name or "?", cut=cut,
+                      size=r.get("size", 0))
+    if name is not None:
+        return i18n.t(lang, "verify_cut_by", player=name, cut=cut)
+    if r.get("purpose") == "banker_draw":
+        return i18n.t(lang, "verify_uncut_draw")
+    return i18n.t(lang, "verify_uncut_hand" if "hand" in r else "verify_uncut")
 
 
 def _offer(sight: Sight, player: int) -> tuple[Any, ...]:

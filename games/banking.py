@@ -189,8 +189,20 @@ def timeout_on_fork(state: S, rng: random.Random | None,
     ctx = Ctx(fork(state), rng)
     for player in awaiting(state):
         if player in awaiting(ctx.st):
+            uncut = _uncut_shoe(ctx.st)
             timed_out(ctx, player)
+            shoe = getattr(ctx.st, "shoe", None)
+            if uncut is not None and isinstance(shoe, Shoe) \
+                    and shoe.commitment == uncut and shoe.cutter is not None:
+                # docs/rules.md §0.4: his time ran out, the rule cut: the shoe says so
+                ctx.st.shoe = shoe.cut_by_timeout()  # type: ignore[attr-defined]
     return _finish(ctx, state)
+
+
+def _uncut_shoe(state: GameState) -> str | None:
+    """The commitment of the table's shoe while nobody has cut it yet, else None."""
+    shoe = getattr(state, "shoe", None)
+    return shoe.commitment if isinstance(shoe, Shoe) and shoe.cutter is None else None
 
 
 def _finish(ctx: Ctx[S], state: S, reset: PlayerId | None = None) -> Step[S]:

@@ -118,9 +118,10 @@ class Shoe(BaseModel):
 
     ``order`` is the order as committed (before the cut); ``cut`` rotates it.
     The dealing order is therefore ``order[cut:] + order[:cut]``, which anyone
-    can recompute from the published order, salt and cut. ``cutter`` chose the
-    cut; ``seated`` and ``cut_coup`` are the public inputs of :func:`timeout_cut`
-    at that moment, published so anyone can tell a chosen cut from a timeout's.
+    can recompute from the published order, salt and cut. ``cutter`` was to cut;
+    ``by_timeout`` says his time ran out and :func:`timeout_cut` chose the depth, else he
+    chose it himself (a chosen depth may equal the timeout's: only this field tells them
+    apart); ``seated`` and ``cut_coup`` are that rule's public inputs at that moment.
     """
 
     decks: int = Field(ge=1, le=8)
@@ -131,6 +132,7 @@ class Shoe(BaseModel):
     position: int = 0
     burned: list[Card] = Field(default_factory=list)
     cutter: int | None = None
+    by_timeout: bool = False
     seated: list[int] = Field(default_factory=list)
     cut_coup: int = 0
 
@@ -187,6 +189,10 @@ class Shoe(BaseModel):
         return self.model_copy(update={"cut": offset % max(1, len(self.order)), "cutter": by,
                                        "seated": list(seated), "cut_coup": coup})
 
+    def cut_by_timeout(self) -> Shoe:
+        """This shoe, its cut recorded as the timeout rule's (the cutter's time ran out)."""
+        return self.model_copy(update={"by_timeout": True})
+
     def cut_spec(self) -> ActionSpec:
         """The *Cut* the cutter of this shoe is offered (:func:`games.engine.cut_spec`)."""
         return cut_spec(len(self.order))
@@ -216,9 +222,11 @@ class Shoe(BaseModel):
         return shoe.model_copy(update={"burned": [*self.burned, *cards]}), cards
 
     def how_dealt(self) -> dict[str, Any]:
-        """How the dealing order was made: commitment, size, cut, its chooser, burned cards."""
+        """How the dealing order was made: commitment, size, cut, who was to cut and whether
+        his time ran out (the timeout rule's inputs with it), burned cards."""
         return {"commitment": self.commitment, "size": len(self.order), "cut": self.cut,
-                "cutter": self.cutter, "seated": list(self.seated), "coup": self.cut_coup,
+                "cutter": self.cutter, "by_timeout": self.by_timeout,
+                "seated": list(self.seated), "coup": self.cut_coup,
                 "burned": list(self.burned)}
 
     def reveal(self) -> dict[str, Any]:

@@ -184,6 +184,12 @@ class ShoeRevealed(Event):
     shown cards' proofs only), in the form ``python -m games.verify`` checks."""
 
 
+class CardsProven(Event):
+    """The proof of one player's own cards of a poker hand, for him alone (``to``):
+    ``data["hand"]`` and ``data["record"]``, the compact record ``python -m games.verify``
+    checks. The host keeps a player's latest and gives it to him when he asks (/verify)."""
+
+
 def cut_spec(size: int) -> ActionSpec:
     """The *Cut* a cutter is offered for a shoe of ``size`` cards (docs/rules.md §0.4): any
     depth from 0 to ``size - 1``, with a quarter, half and three quarters as buttons."""
@@ -200,6 +206,11 @@ def settlement(kind: str, **data: Any) -> Settlement:
 def stood_up(player: PlayerId) -> StoodUp:
     """The public :class:`StoodUp` event."""
     return StoodUp(kind="stood_up", data={"player": player})
+
+
+def cards_proven(player: PlayerId, **data: Any) -> CardsProven:
+    """The private :class:`CardsProven` event of ``player``'s own cards."""
+    return CardsProven(kind="cards_proven", to=(player,), data={"player": player, **data})
 
 
 def shoe_revealed(**data: Any) -> ShoeRevealed:

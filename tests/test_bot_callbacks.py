@@ -26,6 +26,7 @@ def test_action_button_round_trip_with_amount() -> None:
 
 def test_ask_choice_select_confirm_round_trip() -> None:
     for button in (ActionButton(-5, 1, 2, "bid", ask=True),
+                   ActionButton(-5, 1, 2, "stake", ask=True, choice=1),
                    ActionButton(-5, 1, 2, "discard", choice=3),
                    ActionButton(-5, 1, 2, "discard", select=0b10110),
                    ActionButton(-5, 1, 2, "discard", confirm=0),

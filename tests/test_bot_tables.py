@@ -406,9 +406,10 @@ def test_meta_is_plain_json() -> None:
                      asks={5: Ask(kind="stake", coup=2, expires=10.5)}, done={"q7": "Stake"})
     assert json.loads(meta.model_dump_json()) == {
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
-        "msg_coup": 0, "revealed": None, "dm_blocked": [5], "paused": False,
+        "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
-        "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False}},
+        "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,
+                       "choice": None}},
         "last_result": None, "prompts": {},
         "done": {"q7": "Stake"}}
     assert TableMeta.model_validate_json(meta.model_dump_json()) == meta

@@ -288,3 +288,15 @@ def test_the_verifier_command_says_ok_or_fail_and_exits_accordingly(tmp_path: Pa
     junk = tmp_path / "junk.json"
     junk.write_text("no record here", encoding="utf-8")
     assert _run(junk).returncode == 2
+
+
+def test_rule_0_4_a_chosen_depth_equal_to_the_timeouts_is_still_the_cutters() -> None:
+    shoe = Shoe.fixed(SIX_DECKS, decks=6, salt="cut-test")
+    state = _at_cut(shoe)
+    rule = shoe.timeout_cut([1, 2, 3, 4], state.coup)
+    step = CHEMIN.apply(state, 4, Cut(offset=rule))
+    assert step.state.shoe is not None and not step.state.shoe.by_timeout
+    lines = [r.line() for r in check(step.state.shoe.reveal())]
+    assert "OK   cut origin: chosen by player 4" in lines
+    timed = CHEMIN.timeout(state).state.shoe
+    assert timed is not None and timed.by_timeout and timed.cut == rule

@@ -28,7 +28,7 @@ TEXTS: dict[str, str] = {
     "table_opened": "{game}: table opened. Press Join to sit down.",
     "group_only": "This works in a group chat.",
     "unknown_game": "Unknown game. Choose one of: {games}",
-    "balance": "{name}: {balance} chips in the wallet, {on_table} on the table.",
+    "balance": "{name}: {balance_chips} in the wallet, {on_table} on the table.",
     "balance_chats": "{name}, your chips in each chat:",
     "balance_chat": "<b>{chat}</b>: {balance} in the wallet, {on_table} on the table",
     "balance_nowhere": "{name}, you have no chips anywhere yet. Play in a group: add me to "
@@ -57,16 +57,25 @@ TEXTS: dict[str, str] = {
     "verify_current": "Current shoe: its commitment, the Merkle root over every card with its "
                       "position and salt, shown before the cut:\n{commitment}",
     "verify_none": "No shoe has been shuffled yet.",
-    "verify_revealed": "Last revealed shoe {commitment}: {size} cards in the committed order, "
-                       "cut at {cut} ({how}), so dealing began at committed position {cut}; "
-                       "{burned} card(s) burned face up, then dealt in turn. {what}",
-    "verify_current_cut": "It was cut at {cut} ({how}); {burned} card(s) burned face up.",
-    "verify_cut_by": "depth chosen by {player}",
-    "verify_cut_rule": "the timeout rule: SHA-256 of \"cut|commitment|seated ids|coup\" "
-                       "mod {size}",
+    "verify_revealed": "Last revealed shoe {commitment}: {size_cards} in the committed order; "
+                       "{how}, so dealing began at committed position {cut}.",
+    "verify_current_cut": "How it was cut: {how}, so dealing begins at committed position "
+                          "{cut}.",
+    "verify_cut_by": "{player} chose to cut it at {cut}",
+    "verify_cut_rule": "{player}'s time to cut ran out, and the timeout rule cut it at {cut} "
+                       "(SHA-256 of \"cut|commitment|seated ids|coup\" mod {size})",
+    "verify_uncut_hand": "nobody cuts a deck dealt for one poker hand",
+    "verify_uncut_draw": "nobody cuts a shoe only drawn from for the bank",
+    "verify_uncut": "nobody cut it",
+    "verify_burned": "Burned face up first: {burned_cards}.",
     "verify_all": "Everything is published: the order and the salt every card's salt comes from.",
-    "verify_shown": "Only the {count} card(s) shown at the table are proven; the others stay "
-                    "secret.",
+    "verify_shown": "Only the cards shown at the table are proven ({count_cards}); the others "
+                    "stay secret.",
+    "your_proof": "🔐 Proof of your cards in hand #{hand} (save this message to a file, check "
+                  "it with python -m games.verify FILE):\n"
+                  "<blockquote expandable>{record}</blockquote>",
+    "proof_sent": "🔐 {name}, the proof of your own cards in hand #{hand} is in your private "
+                  "chat.",
     "verify_how": "To check: save the JSON below to a file and run python -m games.verify FILE; "
                   "it checks the root, each card's proof, the cut and every dealt card.",
     "stale": "This button is out of date.",
@@ -125,6 +134,7 @@ TEXTS: dict[str, str] = {
     "stood_up": "{name} timed out twice and is stood up.",
     "timed_out": "⏰ Time is up: {names}.",
     "last_result": "🏆 Coup #{coup}: {headline} ({nets})",
+    "timed_out_did": "⏰ {line} (timed out)",
     "settled_title": "{game} · coup #{coup} settled",
     "result_line": "{name}: {delta}",
     "new_coup": "New coup",
@@ -208,9 +218,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "cards_proven": "🔐 Proof of your cards in hand {hand} (save it to a file, check with "
                     "python -m games.verify FILE):\n"
                     "<blockquote expandable>{record}</blockquote>",
-    "cut_requested": "{player} cuts the shoe",
-    "cut_awaited": "{player} cuts the shoe",
-    "shoe_cut": "{player} cut the shoe",
+    "cut_requested": "{player} is to cut the shoe",
+    "cut_awaited": "{player} is to cut the shoe",
+    "shoe_cut": "{player} cuts the shoe",
     "cards_burned": "Burned: {cards}",
     "staking_opened": "Coup {coup}: bank {bank}, stakes please",
     "coup_started": ("Coup {coup}: {banker} holds a bank of {bank}", "Coup {coup} begins"),
@@ -236,12 +246,14 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "hand_shown": ("{player} shows {cards}: {value}", "{player} shows {cards}"),
     "card_dealt": ("{player} gets {card}", "You get {card}"),
     "card_dealt_face_down": "{player} gets a card face down",
+    "cards_dealt_face_down": ("{players} each get {each_cards} face down",
+                              "{players} each get a card face down"),
     "card_bought": ("You buy {card}; your cards: {cards}", "{player} buys a card"),
     "baccara_declared": "{player} declares baccara: {cards}",
     "banker_baccara": ("The banker {player} has baccara", "The banker has baccara"),
     "checked": "{player} checks",
     "folded": "{player} folds",
-    "discarded": "{player} discards {count}",
+    "discarded": "{player} discards {count_cards}",
     "hands_thrown_in": "Nobody opened: hands thrown in",
     "table_closed": "Table closed (an unfinished coup is void). Back to the wallets: {returned}",
     "openers_shown": ("{player} shows the openers: {cards}", "{player} shows the openers"),
@@ -250,7 +262,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "Antes posted: {antes}",
     ),
     "stood_up": "{player} timed out twice and is stood up",
-    "timed_out": ("{player} timed out: {action}", "{player} timed out"),
+    "timed_out": ("⏰ {player} timed out: {action}", "⏰ {player} timed out"),
     "coup_settled": (
         "Coup settled ({outcome}): {results}",
         "Coup settled: {results}",
@@ -290,7 +302,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "{player} shows {cards}: {value}; {possible}",
         "{player} shows {cards}: {value}",
     ),
-    "stake_declined": "{player} does not join",
+    "stake_declined": "{player} sits this coup out",
     "stake_joined": "{player} joins {punter}'s stake with {amount}",
     "stake_skipped": ("{player} is skipped ({reason})", "{player} is skipped"),
     "stood": "{player} stands",
@@ -302,18 +314,18 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "raise_made": "{player} raises to {to}",
     "open_made": "{player} opens with {to}",
     "called": "{player} calls {amount}",
-    "stub_rebuilt": "🔒 The stub ran out: {cards} discards shuffled into a new one, "
-                    "committed anew",
+    "stub_rebuilt": "🔒 The stub ran out: the discards ({cards_cards}) are shuffled into a "
+                    "new one, committed anew",
     "banker_leaving": "{player} will leave when his bank is empty or tripled",
-    "bank_passed_over": "{player} let the bank pass (time ran out) and keeps his seat",
+    "bank_passed_over": "{player} lets the bank pass and keeps his seat",
     "bank_offered_again": "Nobody else takes the bank: {player}, who just held it, may again",
     "bank_not_taken": "Nobody took the bank of {amount}: press Start to offer it again",
     "bank_unaffordable": (
-        "Nobody at the table has the {amount} chips the bank needs: "
+        "Nobody at the table has the {amount_chips} the bank needs: "
         "the table waits for a player who has"
     ),
     "third_card_dealt": "{player} gets a third card {card}",
-    "third_card_points": "Your third card {card}: {points} points",
+    "third_card_points": "Your third card {card}: {points_points}",
     "baccara_passed": "{player} plays on",
 }
 
@@ -369,6 +381,8 @@ WORDS: dict[str, str] = {
     "no chips": "no chips",
     # word-valued facts
     "hint:draw": "draw", "hint:stand": "stand",
+    # choices on buttons
+    "forbid_joining": "No joining", "allow_joining": "Joining allowed",
     "structure:fixed": "fixed limit", "structure:pot": "pot limit",
     "hand:banker": "banker", "hand:punters": "punters",
     "outcome:banker": "banker wins", "outcome:punters": "punters win",
@@ -417,5 +431,10 @@ HANDS: dict[str, str] = {
     "possible_full_house": "possible full house",
 }
 
-# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
-POINT_FORMS: tuple[str, str, str] = ("point", "points", "points")
+# A noun after a number: one, few, many (English: 1 is one, every other number many;
+# Russian: 1, 21, 31… one, 2–4, 22–24… few, the rest many; see bot.i18n.plural).
+NOUN_FORMS: dict[str, tuple[str, str, str]] = {
+    "point": ("point", "points", "points"),
+    "card": ("card", "cards", "cards"),
+    "chip": ("chip", "chips", "chips"),
+}

@@ -27,7 +27,7 @@ TEXTS: dict[str, str] = {
     "table_opened": "{game}: стол открыт. Нажмите «Сесть», чтобы занять место.",
     "group_only": "Это работает в групповом чате.",
     "unknown_game": "Неизвестная игра. Выберите одну из: {games}",
-    "balance": "{name}: {balance} фишек в кошельке, {on_table} на столе.",
+    "balance": "{name}: {balance_chips} в кошельке, {on_table} на столе.",
     "balance_chats": "{name}, ваши фишки по чатам:",
     "balance_chat": "<b>{chat}</b>: {balance} в кошельке, {on_table} на столе",
     "balance_nowhere": "{name}, у вас пока нигде нет фишек. Играйте в группе: добавьте меня "
@@ -56,16 +56,24 @@ TEXTS: dict[str, str] = {
     "verify_current": "Текущий шуз: его хеш, корень дерева Меркла по всем картам с их "
                       "позициями и солью, показан до среза:\n{commitment}",
     "verify_none": "Шуз ещё не тасовали.",
-    "verify_revealed": "Последний раскрытый шуз {commitment}: {size} карт в зафиксированном "
-                       "порядке, срез на {cut} ({how}), так что сдача началась с позиции {cut}; "
-                       "сожжено открыто карт: {burned}, дальше сдача по порядку. {what}",
-    "verify_current_cut": "Он снят на {cut} ({how}); сожжено открыто карт: {burned}.",
-    "verify_cut_by": "глубину выбрал {player}",
-    "verify_cut_rule": "правило тайм-аута: SHA-256 от \"cut|хеш|id сидящих|номер сдачи\" "
-                       "по модулю {size}",
+    "verify_revealed": "Последний раскрытый шуз {commitment}: {size_cards} в зафиксированном "
+                       "порядке; {how}, так что сдача началась с позиции {cut}.",
+    "verify_current_cut": "Как срезан шуз: {how}, так что сдача идёт с позиции {cut}.",
+    "verify_cut_by": "срез на {cut} выбрал игрок {player}",
+    "verify_cut_rule": "у игрока {player} вышло время на срез, и срез на {cut} дало правило "
+                       "тайм-аута (SHA-256 от \"cut|хеш|id сидящих|номер сдачи\" по модулю "
+                       "{size})",
+    "verify_uncut_hand": "колоду одной раздачи покера не срезают",
+    "verify_uncut_draw": "шуз только для жребия на банк не срезают",
+    "verify_uncut": "шуз не срезали",
+    "verify_burned": "Сначала открыто сожжены: {burned_cards}.",
     "verify_all": "Опубликовано всё: порядок и соль, из которой выводится соль каждой карты.",
-    "verify_shown": "Доказаны только показанные за столом карты ({count}); остальные остаются "
-                    "тайной.",
+    "verify_shown": "Доказаны только показанные за столом карты ({count_cards}); остальные "
+                    "остаются тайной.",
+    "your_proof": "🔐 Доказательство ваших карт в раздаче №{hand} (сохраните это сообщение в "
+                  "файл и проверьте: python -m games.verify FILE):\n"
+                  "<blockquote expandable>{record}</blockquote>",
+    "proof_sent": "🔐 {name}, доказательство ваших карт в раздаче №{hand} — в личном чате.",
     "verify_how": "Проверка: сохраните JSON ниже в файл и запустите python -m games.verify "
                   "FILE; он проверит корень, доказательство каждой карты, срез и каждую "
                   "сданную карту.",
@@ -125,6 +133,7 @@ TEXTS: dict[str, str] = {
     "stood_up": "{name} дважды не успел и встаёт из-за стола.",
     "timed_out": "⏰ Время вышло: {names}.",
     "last_result": "🏆 Кон №{coup}: {headline} ({nets})",
+    "timed_out_did": "⏰ {line} (время вышло)",
     "settled_title": "{game} · кон №{coup}: расчёт",
     "result_line": "{name}: {delta}",
     "new_coup": "Новый кон",
@@ -209,9 +218,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "cards_proven": "🔐 Доказательство ваших карт в раздаче {hand} (сохраните в файл и "
                     "проверьте: python -m games.verify FILE):\n"
                     "<blockquote expandable>{record}</blockquote>",
-    "cut_requested": "Шуз срезает {player}",
-    "cut_awaited": "Шуз срезает {player}",
-    "shoe_cut": "{player} срезал шуз",
+    "cut_requested": "Срезать шуз предстоит {player}",
+    "cut_awaited": "Срезать шуз предстоит {player}",
+    "shoe_cut": "{player} срезает шуз",
     "cards_burned": "Сожжены: {cards}",
     "staking_opened": "Талья {coup}: банк {bank}, делайте ставки",
     "coup_started": ("Талья #{coup}: {banker} держит банк {bank}", "Талья #{coup} начинается"),
@@ -237,12 +246,14 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "hand_shown": ("{player} открывает {cards}: {value}", "{player} открывает {cards}"),
     "card_dealt": ("{player} получает {card}", "Вам пришла {card}"),
     "card_dealt_face_down": "{player} получает закрытую карту",
+    "cards_dealt_face_down": ("{players} получают по {each_cards} в закрытую",
+                              "{players} получают по закрытой карте"),
     "card_bought": ("Вы купили {card}; ваши карты: {cards}", "{player} покупает карту"),
     "baccara_declared": "{player} объявляет баккара: {cards}",
     "banker_baccara": ("У банкомёта {player} баккара", "У банкомёта баккара"),
     "checked": "{player}: чек",
     "folded": "{player}: пас",
-    "discarded": "{player} меняет карт: {count}",
+    "discarded": "{player} меняет {count_cards}",
     "hands_thrown_in": "Никто не открыл: пересдача",
     "table_closed": "Стол закрыт (незаконченный кон аннулирован). В кошельки: {returned}",
     "openers_shown": (
@@ -254,7 +265,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "Анте внесено: {antes}",
     ),
     "stood_up": "{player} дважды не успел сходить и встаёт из-за стола",
-    "timed_out": ("{player}: время вышло, за него — «{action}»", "{player}: время вышло"),
+    "timed_out": ("⏰ {player}: время вышло, за него — «{action}»", "⏰ {player}: время вышло"),
     "coup_settled": ("Расчёт ({outcome}): {results}", "Расчёт: {results}", "Расчёт: {net}"),
     "table_idle": ("Ждём игроков ({reason})", "Ждём игроков"),
     "bank_won": "{player} выигрывает банк: {amount}",
@@ -287,7 +298,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "sat_out": "{player} пропускает талью",
     "shoe_extended": "🔒 Сыгранные карты уходят под шуз, шуз зафиксирован заново",
     "showing": ("{player}: {cards}, {value}; {possible}", "{player}: {cards}, {value}"),
-    "stake_declined": "{player} не примазывается",
+    "stake_declined": "{player} пропускает кон",
     "stake_joined": "{player} примазывается к {punter}: {amount}",
     "stake_skipped": ("{player} пропускает ({reason})", "{player} пропускает"),
     "stood": "{player}: хватит",
@@ -299,18 +310,18 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "raise_made": "{player} повышает до {to}",
     "open_made": "{player} открывает ставкой {to}",
     "called": "{player} уравнивает: {amount}",
-    "stub_rebuilt": "🔒 Колода кончилась: {cards} сброшенных карт перетасованы в новую, "
+    "stub_rebuilt": "🔒 Колода кончилась: сброс ({cards_cards}) перетасован в новую, "
                     "она зафиксирована",
     "banker_leaving": "{player} уйдёт, когда его банк опустеет или утроится",
-    "bank_passed_over": "{player} пропустил банк (время вышло) и остаётся за столом",
+    "bank_passed_over": "{player} пропускает банк и остаётся за столом",
     "bank_offered_again": "Больше никто не берёт банк: {player} может держать его снова",
     "bank_not_taken": "Никто не взял банк в {amount}: нажмите «Начать», чтобы предложить снова",
     "bank_unaffordable": (
-        "Ни у кого за столом нет {amount} фишек на банк: "
+        "Ни у кого за столом не хватает фишек на банк в {amount}: "
         "стол ждёт игрока, у которого они есть"
     ),
     "third_card_dealt": "{player} получает третью карту {card}",
-    "third_card_points": "Ваша третья карта {card}: очков {points}",
+    "third_card_points": "Ваша третья карта {card}: {points_points}",
     "baccara_passed": "{player} играет дальше",
 }
 
@@ -357,6 +368,7 @@ WORDS: dict[str, str] = {
     "bust": "перебор", "all-in": "ва-банк", "folded": "пас", "in hand": "в игре",
     "waiting": "ждёт", "no chips": "без фишек",
     "hint:draw": "прикупать", "hint:stand": "не прикупать",
+    "forbid_joining": "Без примазки", "allow_joining": "С примазкой",
     "structure:fixed": "фиксированный", "structure:pot": "пот-лимит",
     "hand:banker": "банкомёт", "hand:punters": "понтёры",
     "outcome:banker": "выиграл банкомёт", "outcome:punters": "выиграли понтёры",
@@ -420,5 +432,9 @@ HANDS: dict[str, str] = {
     "possible_full_house": "возможен фулл-хаус",
 }
 
-# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
-POINT_FORMS: tuple[str, str, str] = ("очко", "очка", "очков")
+# A noun after a number: one (1, 21, 31…), few (2–4, 22–24…), many (0, 5–20, 25–30…).
+NOUN_FORMS: dict[str, tuple[str, str, str]] = {
+    "point": ("очко", "очка", "очков"),
+    "card": ("карта", "карты", "карт"),
+    "chip": ("фишка", "фишки", "фишек"),
+}

@@ -42,6 +42,7 @@ from games.engine import (
     Step,
     TableView,
     Transfer,
+    cards_proven,
     is_table_account,
     net,
     private,
@@ -634,9 +635,8 @@ class PokerEngine:
         for seat in seats:
             if seat.cards or seat.discards:
                 mine = reveal_hand(shoes, last=seat.cards, only=seat.discards)
-                events.append(private("cards_proven", to=[seat.player], player=seat.player,
-                                      hand=s.coup, record=compact(mine[0] if len(mine) == 1
-                                                                  else mine)))
+                events.append(cards_proven(seat.player, hand=s.coup,
+                                           record=compact(mine[0] if len(mine) == 1 else mine)))
         return events
 
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],

@@ -240,8 +240,11 @@ class TwentyOneEngine:
         if state.shoe is not None:
             info.update(commitment=state.shoe.commitment, cards_left=state.shoe.remaining,
                         discards=len(state.discards))
+        bank = 0
         if state.banker is not None and is_seated(state, state.banker):
             info["can_still_stake"] = max(0, capacity(state))
+            # docs/rules.md §4.2: the banker pays out of his own stack: that stack is the bank
+            bank = seat_of(state, state.banker).stack
         # His best total while his cards are face down (docs/rules.md §4.3), for his eyes only;
         # over 21 it is named a bust, which the table learns only at the showdown (§4.6).
         best = total(list(mine))
@@ -249,6 +252,7 @@ class TwentyOneEngine:
             else {}
         return TableView(game=state.game, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
+                         bank=bank,
                          awaiting=tuple(self.awaiting(state)), info=info, my_info=my_info)
 
     @staticmethod

@@ -2,8 +2,8 @@
 
 A record is the JSON object the bot publishes (``/verify``, a ``shoe_revealed``
 event, a player's private proof of his own cards): ``commitment`` (the Merkle
-root shown before the cut), ``size``, ``cut``, ``cutter``, ``seated``, ``coup``
-and ``burned``, and then either
+root shown before the cut), ``size``, ``cut``, ``cutter``, ``by_timeout`` (his time
+ran out and the timeout rule cut), ``seated``, ``coup`` and ``burned``, and then either
 
 * the whole shoe (banking games): ``order`` (committed order) and ``salt``
   (the shoe salt every card's salt derives from), and ``dealt``, the cards in
@@ -122,9 +122,15 @@ def _cut(r: dict[str, Any], root: str, size: int, cut: int) -> Iterator[Check]:
         return
     auto = timeout_cut(root, seated, int(r.get("coup", 0)), size)
     who = r.get("cutter")
-    how = ("the timeout rule's value" if cut == auto
-           else f"chosen by player {who} (a timeout would have cut at {auto})")
-    yield Check("cut origin", True, how)
+    if "by_timeout" not in r:  # a record from before shoes said who cut: the values tell
+        how = ("the timeout rule's value" if cut == auto
+               else f"chosen by player {who} (a timeout would have cut at {auto})")
+        yield Check("cut origin", True, how)
+    elif r["by_timeout"]:  # player ``who``'s time ran out: the rule's value, exactly
+        yield Check("cut origin", cut == auto, "the timeout rule's value" if cut == auto
+                    else f"the timeout rule gives {auto}, the record says {cut}")
+    else:
+        yield Check("cut origin", True, f"chosen by player {who}")
 
 
 CARD_LISTS = ("order", "dealt", "burned")

@@ -1,6 +1,6 @@
 """docs/rules.md §0.5 through the real bot: /verify's record of a real hand checks OK with
 ``python -m games.verify``, and one corrupted card makes it FAIL; a player's private proof
-of his own cards checks OK too."""
+of his own cards, sent when he asks, checks OK too."""
 
 from __future__ import annotations
 
@@ -59,9 +59,15 @@ async def test_verify_record_of_a_sandbox_hand_checks_ok_and_a_corrupt_card_fail
     assert run.returncode == 1
     assert "FAIL proof" in run.stdout
 
-    # each player's own cards, proven to him alone in his private chat
-    dm = next(m for m in reversed(await sb.bot_messages(PLAYERS[0].id))
-              if "🔐" in (m.get("text") or ""))
+    # each player's own cards, proven to him alone in his private chat when he asks
+    assert not [m for m in await sb.bot_messages(PLAYERS[0].id) if "🔐" in (m.get("text") or "")]
+    await game.command(PLAYERS[0], "/verify")
+
+    async def proof() -> dict[str, Any] | None:
+        return next((m for m in reversed(await sb.bot_messages(PLAYERS[0].id))
+                     if "🔐" in (m.get("text") or "")), None)
+
+    dm = await sb.wait_for(proof, timeout=20)
     mine = tmp_path / "mine.json"
     mine.write_text(dm["text"], encoding="utf-8")
     run = verifier(mine)
@@ -102,9 +108,10 @@ async def test_the_cutter_presses_a_depth_and_verify_says_who_cut_where(
 
     async def reply() -> dict[str, Any] | None:
         for m in (await sb.bot_messages(game.chat_id))[before:]:
-            if "It was cut at" in (m.get("text") or ""):
+            if "How it was cut:" in (m.get("text") or ""):
                 return m
         return None
 
     text = (await sb.wait_for(reply, timeout=20))["text"]
-    assert f"It was cut at 156 (depth chosen by {cutter.name}); 3 card(s) burned" in text
+    assert (f"How it was cut: {cutter.name} chose to cut it at 156, so dealing begins at "
+            "committed position 156. Burned face up first: 3 cards.") in text

@@ -588,7 +588,18 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
             webhook = await sb.webhook()
             return bool(pending == overdue == webhook["pending"] == webhook["in_flight"] == 0
                         and all(at_rest(view.db_table(g.chat_id)) for g, _ in tables))
-        await sb.wait_for(quiet, timeout=120)
+        try:
+            await sb.wait_for(quiet, timeout=120)
+        except TimeoutError:
+            restless = {g.chat_id: (name, view.db_meta(g.chat_id).get("due"),
+                                    view.db_meta(g.chat_id).get("decision"),
+                                    (view.db_table(g.chat_id) or ("", "", -1))[2])
+                        for g, name in tables if not at_rest(view.db_table(g.chat_id))}
+            pending = db.fetch("SELECT chat_id, kind, attempts FROM outbox"
+                               " WHERE sent_at IS NULL")
+            raise AssertionError(f"not quiet: tables awaiting (game, due, decision, version)"
+                                 f" {restless}; pending {[tuple(r) for r in pending]}; "
+                                 f"webhook {await sb.webhook()}") from None
         await asyncio.sleep(1.0)
 
         problems: list[str] = []
