@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -89,6 +90,16 @@ class BotProcess:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+
+    def pause(self) -> None:
+        """SIGSTOP: the process does nothing more until :meth:`resume` (a frozen moment)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after :meth:`pause`."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
 
     def kill(self) -> None:
         """Kill -9: a crash, nothing flushed."""
