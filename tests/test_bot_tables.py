@@ -232,7 +232,7 @@ async def seat_three(host: Host, bot: RecordingBot) -> None:
     assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
-        assert await press(host, bot, player, ["join"]) == "🪑 Join"
+        assert await press(host, bot, player, ["join"]) == "🪑 You sit down with 1000"
 
 
 async def play_until_settled(host: Host, bot: RecordingBot, coups: int = 1) -> None:

@@ -120,6 +120,7 @@ TEXTS: dict[str, str] = {
     "btn_other": "{label} {amount}",
     "phase": "Phase: {phase}",
     "wallet_low": "Your wallet is empty: /bonus gives daily chips.",
+    "join_done": "🪑 You sit down with {amount}",
     "pick_private": "{label}: tick your cards, then confirm.",
     "see_private": "Choose in your private chat with the bot.",
 }

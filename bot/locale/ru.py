@@ -120,6 +120,7 @@ TEXTS: dict[str, str] = {
     "btn_other": "{label} {amount}",
     "phase": "Фаза: {phase}",
     "wallet_low": "Кошелёк пуст: /bonus даёт фишки раз в день.",
+    "join_done": "🪑 Вы садитесь за стол с {amount}",
     "pick_private": "{label}: отметьте карты и подтвердите.",
     "see_private": "Выберите в личном чате с ботом.",
 }

@@ -41,7 +41,8 @@ PACED = {"GROUP_MESSAGES_PER_MINUTE": "20", "GROUP_EDIT_GAP": "8", "GROUP_EDITS_
          "GROUP_RESERVE": "3", "TURN_DMS": "1"}
 BALANCE_WAIT = 3.0  # seconds from /balance to its answer, at most
 STALE = ("This button is out of date", "That button was for")
-LABEL = {kind: i18n.action_label("en", kind) for kind in ("join", "start")}
+LABEL = {"join": i18n.plain(i18n.t("en", "join_done", amount="")),  # "... with 1000"
+         "start": i18n.action_label("en", "start")}
 
 
 def settles(entry: dict[str, Any]) -> bool:
