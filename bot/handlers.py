@@ -154,11 +154,16 @@ def game_picker(lang: str) -> InlineKeyboardMarkup:
 
 
 async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/newtable [GAME] [key=value...]: open a table, or show the game picker."""
+    """/newtable [GAME] [key=value...]: open a table, or show the game picker; at an open
+    table, which game it is (every button of a picker would be refused)."""
     lang = await chat_lang(update, context)
     chat, user = update.effective_chat, update.effective_user
     if not is_group(update) or chat is None or user is None:
         await reply(update, i18n.t(lang, "group_only"))
+        return
+    game = await services(context).tables.open_game(chat.id)
+    if game is not None:
+        await reply(update, i18n.t(lang, "table_exists", game=i18n.game_name(lang, game)))
         return
     if not args(context):
         await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))

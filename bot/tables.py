@@ -480,6 +480,13 @@ class Tables:
         self.doorbell.ring(chat_id)
         return None
 
+    async def open_game(self, chat_id: int) -> str | None:
+        """The game of the chat's open table; None without one."""
+        try:
+            return (await self.load(chat_id)).game
+        except TableNotFound:
+            return None
+
     async def repost(self, chat_id: int) -> bool:
         """/table: post the table message again at the bottom of the chat."""
         async with self.lock(chat_id):

@@ -4,19 +4,76 @@ courier, and a recording fake Bot (tests/test_bot_tables.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from telegram import Update
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
     BOB,
     CHAT,
     CID,
+    NAMES,
+    Host,
     RecordingBot,
     make_host,
     press,
     table_message,
 )
+
+from bot import handlers
+from bot.handlers import Services
+
+Handler = Callable[[Any, Any], Awaitable[None]]
+
+
+@dataclass
+class Said:
+    """What a command handler sent: where, the text, its keyboard."""
+
+    chat_id: int
+    text: str
+    markup: Any = None
+
+
+@dataclass
+class HandlerBot:
+    """Telegram as the command handlers use it (their answers; the table messages go
+    through the courier's :class:`RecordingBot`)."""
+
+    said: list[Said] = field(default_factory=list)
+    admins: set[int] = field(default_factory=lambda: {ANN})
+
+    async def send_message(self, chat_id: int, text: str, reply_markup: Any = None,
+                           **_: Any) -> Any:
+        self.said.append(Said(chat_id, text, reply_markup))
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+        return SimpleNamespace(status="administrator" if user_id in self.admins else "member")
+
+
+async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
+                  user: int = ANN) -> list[Said]:
+    """``user`` sends ``text`` (a command with its arguments) in the group; what the handler
+    answered there or elsewhere."""
+    before = len(tg.said)
+    update = Update.de_json({"update_id": 1, "message": {
+        "message_id": 50, "date": 0, "text": text,
+        "chat": {"id": CHAT, "type": "supergroup", "title": "Table"},
+        "from": {"id": user, "is_bot": False, "first_name": NAMES[user]},
+        "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]}},
+        tg)  # type: ignore[arg-type]
+    services = Services(storage=host.storage, languages=host.tables.languages,
+                        tables=host.tables, presses=host.presses, courier=host.courier,
+                        daily_bonus=100)
+    context = SimpleNamespace(args=text.split()[1:], bot=tg,
+                              application=SimpleNamespace(bot_data={"services": services}))
+    await handler(update, context)
+    await host.idle()
+    return tg.said[before:]
 
 
 def rows(bot: RecordingBot) -> list[list[str]]:
@@ -45,3 +102,17 @@ async def test_leave_is_never_where_join_was_and_join_says_the_buy_in(
     assert rows(bot) == [[join], [start], [leave]]
     await press(host, bot, CID, ["join"])
     assert rows(bot) == [[join], [start], [leave]]
+
+
+@pytest.mark.parametrize(("lang", "exists"), [
+    ("en", "This chat already has a table: Twenty-one. /table shows it."),
+    ("ru", "В этом чате уже есть стол: Очко. /table покажет его.")])
+async def test_newtable_at_an_open_table_says_so_at_once(
+        make_host: Any, lang: str, exists: str) -> None:  # noqa: F811
+    host = await make_host(RecordingBot())
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    tg = HandlerBot()
+    # no game picker whose every button would be refused: the open table, by its game
+    assert await command(host, tg, handlers.cmd_newtable, "/newtable") == [Said(CHAT, exists)]
+    said = await command(host, tg, handlers.cmd_newtable, "/newtable baccarat", user=BOB)
+    assert said == [Said(CHAT, exists)]

@@ -23,7 +23,7 @@ TEXTS: dict[str, str] = {
             "/language — ru/en\n/table — show the table again\n"
             "Admins: /settings, /closetable",
     "pick_game": "Which game?",
-    "table_exists": "This chat already has a table: {game}.",
+    "table_exists": "This chat already has a table: {game}. /table shows it.",
     "no_table": "There is no table here. /newtable opens one.",
     "table_opened": "{game}: table opened. Press Join to sit down.",
     "group_only": "This works in a group chat.",

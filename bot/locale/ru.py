@@ -22,7 +22,7 @@ TEXTS: dict[str, str] = {
             "/language — ru/en\n/table — показать стол снова\n"
             "Админам: /settings, /closetable",
     "pick_game": "Какая игра?",
-    "table_exists": "В этом чате уже есть стол: {game}.",
+    "table_exists": "В этом чате уже есть стол: {game}. /table покажет его.",
     "no_table": "Здесь нет стола. /newtable откроет его.",
     "table_opened": "{game}: стол открыт. Нажмите «Сесть», чтобы занять место.",
     "group_only": "Это работает в групповом чате.",
