@@ -435,7 +435,7 @@ class Courier:
             return
         self.table_ids[chat_id] = message_id
         self.shown[chat_id] = render
-        self.pace.posted(chat_id, render.coup, render.decision)
+        self.pace.posted(chat_id, render.coup, render.turn)
         self.hooks.table_shown(chat_id, message_id, render.version)
         self.reposting.discard(chat_id)
         await self._turn_shown(chat_id, render)
@@ -532,7 +532,7 @@ class Courier:
         render = await self.tables.current_render(chat_id)
         if render is None or self.shown.get(chat_id) == render:
             return
-        wait = self.pace.wait(chat_id, render.coup, render.decision, bool(render.urgent_for))
+        wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent)
         if wait == HELD:
             return
         if wait > 0:
@@ -545,7 +545,7 @@ class Courier:
                                                        render.markup_json):
             metrics.sent(metrics.TABLE_EDIT)
             self.shown[chat_id] = render
-            self.pace.edited(chat_id, render.coup, render.decision)
+            self.pace.edited(chat_id, render.coup, render.turn)
             self.hooks.table_shown(chat_id, message_id, render.version)
             await self._turn_shown(chat_id, render)
             return

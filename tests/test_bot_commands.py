@@ -26,6 +26,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 
 from bot import handlers
 from bot.handlers import Services
+from bot.pace import Pace
 
 Handler = Callable[[Any, Any], Awaitable[None]]
 
@@ -116,3 +117,23 @@ async def test_newtable_at_an_open_table_says_so_at_once(
     assert await command(host, tg, handlers.cmd_newtable, "/newtable") == [Said(CHAT, exists)]
     said = await command(host, tg, handlers.cmd_newtable, "/newtable baccarat", user=BOB)
     assert said == [Said(CHAT, exists)]
+
+
+async def test_the_start_button_is_shown_at_once_like_a_turn(make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    # the production pace: a refresh of the table waits 8 s after the group's last message
+    host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await host.idle()
+    await press(host, bot, ANN, ["join"])
+    assert rows(bot) == [["🪑 Join"]]  # a seat more: a refresh, held back
+    # Bob's seat makes the table startable: Start is a button someone must press next, so
+    # the edit that shows it goes at once, as a turn's does
+    await press(host, bot, BOB, ["join"])
+    assert rows(bot) == [["🪑 Join"], ["▶️ Start"], ["🚪 Leave"]]
+    assert table_message(bot).text.splitlines()[1:] == [
+        "Ann (punter) · 💰1000", "Bob (punter) · 💰1000", "· Ann sits down with 1000",
+        "· Bob sits down with 1000"]
+    await press(host, bot, CID, ["join"])  # still startable: a refresh again, held back
+    assert "Cid" not in table_message(bot).text
