@@ -31,6 +31,9 @@ TABLE = "table"
 """Outbox kind: post the table message anew (drawn when it is sent)."""
 DM = "dm"
 """Outbox kind: a direct message to a player (``text``, optional ``markup``)."""
+CLOSE = "close"
+"""Outbox kind: a closed table's closing text (``text``), posted at the bottom of the chat;
+the live table message retires."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +279,12 @@ def dm_message(user_id: int, text: str,
 def settlement(chat_id: int, text: str) -> OutboxDraft:
     """A coup's result for the outbox: the live table message becomes it."""
     return OutboxDraft(kind=SETTLE, target=chat_id, payload={"text": render.clip(text)})
+
+
+def closing(chat_id: int, text: str) -> OutboxDraft:
+    """A closed table's closing text for the outbox: a new message at the bottom of the chat
+    (whoever closed the table looks there), and the table message retires."""
+    return OutboxDraft(kind=CLOSE, target=chat_id, payload={"text": render.clip(text)})
 
 
 def table_post(chat_id: int, asked: bool = False) -> OutboxDraft:

@@ -542,8 +542,9 @@ class Tables:
             return i18n.t(lang, "settings_set", key=key, value=parsed)
 
     async def close_table(self, chat_id: int) -> str | None:
-        """/closetable: the game voids its coup, every table chip goes back to a wallet, the
-        live table message becomes the closing text. Returns a refusal text or None."""
+        """/closetable: the game voids its coup, every table chip goes back to a wallet; the
+        closing text is posted at the bottom of the chat and the table message retires.
+        Returns a refusal text or None."""
         lang = await self.languages.of(chat_id)
         async with self.lock(chat_id):
             try:
@@ -561,7 +562,7 @@ class Tables:
             await self.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
-                outbox=[drawing.settlement(chat_id, "\n\n".join(lines))])
+                outbox=[drawing.closing(chat_id, "\n\n".join(lines))])
             self.deadlines.cancel(chat_id)
             self.tables.pop(chat_id, None)
         self.doorbell.ring(chat_id)

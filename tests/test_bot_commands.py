@@ -137,3 +137,48 @@ async def test_the_start_button_is_shown_at_once_like_a_turn(make_host: Any) -> 
         "· Bob sits down with 1000"]
     await press(host, bot, CID, ["join"])  # still startable: a refresh again, held back
     assert "Cid" not in table_message(bot).text
+
+
+@pytest.mark.parametrize(("lang", "closed", "header"), [
+    ("en", "The table is closed; every chip went back to the wallets.\n\nTable closed (an "
+     "unfinished coup is void). Back to the wallets: Ann: 1000; Bob: 1000",
+     "<b>Twenty-one</b> · waiting for players ⬇️"),
+    ("ru", "Стол закрыт; все фишки вернулись в кошельки.\n\nСтол закрыт (незаконченный кон "
+     "аннулирован). В кошельки: Ann: 1000; Bob: 1000", "<b>Очко</b> · ждём игроков ⬇️")])
+async def test_the_closing_text_comes_at_the_bottom_of_the_chat(
+        make_host: Any, lang: str, closed: str, header: str) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    await host.idle()
+    for player in (ANN, BOB):
+        await press(host, bot, player, ["join"])
+    table = table_message(bot)
+    bot.next_id += 5  # the players' messages since, the admin's /closetable the newest
+    assert await host.tables.close_table(CHAT) is None
+    await host.idle()
+    # the closing text is posted under the command, where the admin looks; the table
+    # message, far up, keeps its header and points down to it, without buttons
+    newest = bot.chat(CHAT)[-1]
+    assert (newest.message_id, newest.text, newest.markup) == (table.message_id + 6, closed, None)
+    assert (table.text, table.markup) == (header, None)
+    assert len(bot.chat(CHAT)) == 2 and await host.storage.pending_outbox() == []
+    assert await host.storage.live_sent(chat_id=CHAT) == []
+
+
+async def test_a_closing_post_whose_answer_was_lost_is_not_posted_again(
+        make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await host.idle()
+    await press(host, bot, ANN, ["join"])
+    table = table_message(bot)
+    bot.lose_answers["send_message"] = 1  # the post reaches the chat, its answer does not
+    assert await host.tables.close_table(CHAT) is None
+    await host.idle()
+    closed = ("The table is closed; every chip went back to the wallets.\n\nTable closed (an "
+              "unfinished coup is void). Back to the wallets: Ann: 1000")
+    # not a second post at the bottom: the table message, an edit, becomes the text too
+    assert [(m.text, m.markup) for m in bot.chat(CHAT)] == [(closed, None), (closed, None)]
+    assert bot.chat(CHAT)[0] is table and await host.storage.pending_outbox() == []
