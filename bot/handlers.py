@@ -36,7 +36,8 @@ from bot.delivery import Courier
 from bot.languages import Languages
 from bot.presses import Outcome, Presses
 from bot.rulebook import chunks, rules_text, to_html
-from bot.tables import Tables, parse_setting
+from bot.table_settings import parse_setting
+from bot.tables import Tables
 from games import registry
 from storage.base import BonusAlreadyClaimed, Storage
 
@@ -280,16 +281,27 @@ async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/settings [KEY VALUE]: admins only."""
+    """/settings [KEY VALUE] shows or changes the table's settings; /settings default [GAME]
+    KEY [VALUE] sets (or forgets) the chat's default for its next tables. Admins only."""
     chat = update.effective_chat
     lang = await chat_lang(update, context)
     if chat is None or not is_group(update) or not await is_admin(update, context):
         await reply(update, i18n.t(lang, "admins_only"))
         return
+    tables = services(context).tables
     given = args(context)
+    if given and given[0].lower() == "default":
+        given = given[1:]
+        game = given[0].lower() if len(given) >= 2 and given[0].lower() in registry.GAMES \
+            else None
+        if game is not None:
+            given = given[1:]
+        await reply(update, await tables.set_default(
+            chat.id, given[0] if given else None, given[1] if len(given) >= 2 else None, game))
+        return
     key = given[0] if len(given) >= 2 else None
     value = given[1] if len(given) >= 2 else None
-    await reply(update, await services(context).tables.settings(chat.id, key, value))
+    await reply(update, await tables.settings(chat.id, key, value))
 
 
 async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -263,3 +263,11 @@ class Storage(Protocol):
     async def set_chat_language(self, *, chat_id: int, language: str) -> None:
         """Remember the chat's language."""
         ...
+
+    async def chat_settings(self, *, chat_id: int) -> dict[str, Any]:
+        """The chat's defaults for its next tables (``/settings default``); empty if none."""
+        ...
+
+    async def set_chat_settings(self, *, chat_id: int, settings: dict[str, Any]) -> None:
+        """Replace the chat's defaults for its next tables (JSON values)."""
+        ...

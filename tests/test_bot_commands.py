@@ -24,7 +24,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot import handlers
+from bot import handlers, i18n
 from bot.handlers import Services
 from bot.pace import Pace
 
@@ -182,3 +182,89 @@ async def test_a_closing_post_whose_answer_was_lost_is_not_posted_again(
     # not a second post at the bottom: the table message, an edit, becomes the text too
     assert [(m.text, m.markup) for m in bot.chat(CHAT)] == [(closed, None), (closed, None)]
     assert bot.chat(CHAT)[0] is table and await host.storage.pending_outbox() == []
+
+
+SETTINGS = {
+    "en": {
+        "/settings": [
+            "Settings of this table (Twenty-one):",
+            "timeout = 60 seconds — time for each decision",
+            "turn_dm = on (on | off) — each awaited player's turn in his private chat",
+            "min_stake = 1 chip — the smallest stake",
+            "decks = 2 decks — decks in the shoe",
+            "Change it for this table: /settings KEY VALUE",
+            "For this chat's next tables: /settings default KEY VALUE"],
+        "/settings timeout 9": ["Cannot set that: timeout takes 10 to 3600 seconds"],
+        "/settings timeout 90": [
+            "This table: timeout = 90 seconds. For this chat's next tables too: "
+            "/settings default timeout 90"],
+        "/settings default timeout 90": ["This chat's next tables: timeout = 90 seconds."],
+        "/settings default min_stake 10": ["This chat's next tables: min_stake = 10 chips."],
+        "/settings default decks 0": [
+            "Cannot set that: decks: Input should be greater than or equal to 1"],
+        "next": [
+            "Settings of this table (Twenty-one):",
+            "timeout = 90 seconds — time for each decision",
+            "turn_dm = on (on | off) — each awaited player's turn in his private chat",
+            "min_stake = 10 chips — the smallest stake",
+            "decks = 2 decks — decks in the shoe",
+            "This chat's next tables: timeout = 90 seconds; Twenty-one: min_stake = 10 chips",
+            "Change it for this table: /settings KEY VALUE",
+            "For this chat's next tables: /settings default KEY VALUE"],
+    },
+    "ru": {
+        "/settings": [
+            "Настройки этого стола (Очко):",
+            "timeout = 60 секунд — время на каждое решение",
+            "turn_dm = on (on | off) — ход каждому, кого ждёт стол, в личный чат",
+            "min_stake = 1 фишка — наименьшая ставка",
+            "decks = 2 колоды — колод в шузе",
+            "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",
+            "Для следующих столов чата: /settings default КЛЮЧ ЗНАЧЕНИЕ"],
+        "/settings timeout 9": ["Нельзя установить: timeout — от 10 до 3600 секунд"],
+        "/settings timeout 90": [
+            "Этот стол: timeout = 90 секунд. Чтобы и следующие столы чата начинались так: "
+            "/settings default timeout 90"],
+        "/settings default timeout 90": ["Следующие столы чата: timeout = 90 секунд."],
+        "/settings default min_stake 10": ["Следующие столы чата: min_stake = 10 фишек."],
+        "/settings default decks 0": [
+            "Нельзя установить: decks: Input should be greater than or equal to 1"],
+        "next": [
+            "Настройки этого стола (Очко):",
+            "timeout = 90 секунд — время на каждое решение",
+            "turn_dm = on (on | off) — ход каждому, кого ждёт стол, в личный чат",
+            "min_stake = 10 фишек — наименьшая ставка",
+            "decks = 2 колоды — колод в шузе",
+            "Следующие столы чата: timeout = 90 секунд; Очко: min_stake = 10 фишек",
+            "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",
+            "Для следующих столов чата: /settings default КЛЮЧ ЗНАЧЕНИЕ"],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next_tables(
+        make_host: Any, lang: str) -> None:  # noqa: F811
+    host = await make_host(RecordingBot())
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    tg = HandlerBot()
+
+    async def settings(text: str) -> list[str]:
+        said = await command(host, tg, handlers.cmd_settings, text)
+        return [line for s in said for line in i18n.plain(s.text).splitlines()]
+
+    for text, answer in SETTINGS[lang].items():
+        if text != "next":
+            assert await settings(text) == answer, text
+    assert (await host.tables.load(CHAT)).meta.timeout == 90
+    # "timeout 90" on one table, 60 on the next: a default is what the next tables take
+    assert await host.tables.close_table(CHAT) is None
+    assert await host.tables.open_table(CHAT, "twenty_one", BOB, lang) is None
+    assert await settings("/settings") == SETTINGS[lang]["next"]
+    table = await host.tables.load(CHAT)
+    assert (table.meta.timeout, table.engine.settings(table.state)["min_stake"]) == (90, 10)
+    # a default is forgotten the same way it was set, without a value
+    assert await host.tables.close_table(CHAT) is None
+    await command(host, tg, handlers.cmd_settings, "/settings default timeout")
+    assert await host.tables.open_table(CHAT, "twenty_one", BOB, lang) is None
+    assert (await host.tables.load(CHAT)).meta.timeout is None
