@@ -14,6 +14,7 @@ import asyncio
 import datetime as dt
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatType, ParseMode
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import i18n, metrics, render
@@ -35,6 +36,7 @@ from bot.callbacks import ActionButton, Malformed, MyCards, NewTable, SetLanguag
 from bot.delivery import Courier
 from bot.languages import Languages
 from bot.presses import Outcome, Presses
+from bot.ratelimit import GroupWindowLimiter
 from bot.rulebook import chunks, rules_text, to_html
 from bot.table_settings import parse_setting
 from bot.tables import Tables
@@ -106,6 +108,73 @@ async def reply(update: Update, text: str, **kwargs: Any) -> None:
         log.warning("reply in chat %s failed: %s", msg.chat_id, type(exc).__name__)
 
 
+async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, *parts: str,
+              keep_reserve: bool = False) -> None:
+    """Answer what someone typed, never held for a minute by the group's budget.
+
+    Telegram takes about 20 sends and edits a minute in a group, and the table messages,
+    results and every other answer share them (DESIGN.md); a reply queued behind a full
+    minute waited up to 60 s. So an answer goes in the group only while the group's
+    window has room for it now, after the messages already on their way. A command's
+    answer may take the last messages of the minute: the courier's refreshes leave them
+    to commands (:attr:`bot.pace.Pace.reserve`), and so does an answer to a typed amount
+    (``keep_reserve``), which goes in the group only with the reserve still free.
+    Otherwise the answer goes at once to the sender's private chat, which is outside the
+    group's budget, and one short group line says so only where it is affordable: when
+    an answer of several messages goes privately while one more still fits. Only a sender
+    the bot may not write to privately gets his answer in the group, in its turn there.
+    """
+    parts = tuple(p for p in parts if p)
+    chat, user = update.effective_chat, update.effective_user
+    if not parts:
+        return
+    if chat is None or user is None or not is_group(update):
+        for part in parts:
+            await reply(update, part)
+        return
+    svc = services(context)
+    reserve = svc.courier.pace.reserve if keep_reserve else 0
+    room = group_room(context, chat.id)
+    if room >= len(parts) + reserve:
+        for part in parts:
+            await reply(update, part)
+        return
+    lang = await svc.languages.of(chat.id)
+    if await privately(context, user.id, clean(chat.title) or str(chat.id), parts, lang):
+        if len(parts) > 1 and room >= 1 + reserve:
+            await reply(update, i18n.t(lang, "answered_privately", name=clean(user.full_name)))
+        return
+    for part in parts:
+        await reply(update, part)
+
+
+def group_room(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> int:
+    """How many messages the group's window takes now without waiting (unbounded without
+    the bot's own limiter)."""
+    limiter = getattr(context.bot, "rate_limiter", None)
+    return limiter.room(chat_id) if isinstance(limiter, GroupWindowLimiter) else 1 << 30
+
+
+async def privately(context: ContextTypes.DEFAULT_TYPE, user_id: int, group: str,
+                    parts: Sequence[str], lang: str) -> bool:
+    """Send a group answer to the sender's private chat, under the group's name; False when
+    he has none with the bot (or Telegram refused the message): nothing reached him."""
+    head = i18n.t(lang, "from_group", chat=group)
+    for i, part in enumerate(parts):
+        try:
+            await context.bot.send_message(user_id, f"{head}\n{part}" if i == 0 else part,
+                                           parse_mode=ParseMode.HTML)
+        except (Forbidden, BadRequest) as exc:
+            if i == 0:
+                return False
+            log.warning("private answer to %s cut short: %s", user_id, type(exc).__name__)
+            return True
+        except TelegramError as exc:  # it may have arrived: not repeated in the group
+            log.warning("private answer to %s failed: %s", user_id, type(exc).__name__)
+            return True
+    return True
+
+
 async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     """The language to answer in: the chat's, from the sender's language_code at first."""
     chat, user = update.effective_chat, update.effective_user
@@ -131,7 +200,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     lang = await chat_lang(update, context)
     if is_group(update) or user is None:
-        await reply(update, i18n.t(lang, "welcome_group"))
+        await say(update, context, i18n.t(lang, "welcome_group"))
         return
     payload = args(context)[0] if args(context) else None
     opened = await services(context).presses.dm_opened(user.id, payload)
@@ -144,7 +213,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: the list of commands."""
-    await reply(update, i18n.t(await chat_lang(update, context), "help"))
+    await say(update, context, i18n.t(await chat_lang(update, context), "help"))
 
 
 def game_picker(lang: str) -> InlineKeyboardMarkup:
@@ -160,11 +229,11 @@ async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     lang = await chat_lang(update, context)
     chat, user = update.effective_chat, update.effective_user
     if not is_group(update) or chat is None or user is None:
-        await reply(update, i18n.t(lang, "group_only"))
+        await say(update, context, i18n.t(lang, "group_only"))
         return
     game = await services(context).tables.open_game(chat.id)
     if game is not None:
-        await reply(update, i18n.t(lang, "table_exists", game=i18n.game_name(lang, game)))
+        await say(update, context, i18n.t(lang, "table_exists", game=i18n.game_name(lang, game)))
         return
     if not args(context):
         await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))
@@ -177,14 +246,14 @@ async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     refusal = await services(context).tables.open_table(
         chat.id, args(context)[0].lower(), user.id, user.language_code, settings)
     if refusal:
-        await reply(update, refusal)
+        await say(update, context, refusal)
 
 
 async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/table: post the table message again at the bottom of the chat."""
     chat = update.effective_chat
     if chat is None or not await services(context).tables.repost(chat.id):
-        await reply(update, i18n.t(await chat_lang(update, context), "no_table"))
+        await say(update, context, i18n.t(await chat_lang(update, context), "no_table"))
 
 
 async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -195,8 +264,8 @@ async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     lang = await chat_lang(update, context)
     name = clean(user.full_name)
     w = await services(context).storage.wallet(chat_id=chat.id, user_id=user.id, name=name)
-    await reply(update, i18n.t(lang, "balance", name=name, balance=w.balance,
-                               on_table=w.on_table))
+    await say(update, context, i18n.t(lang, "balance", name=name, balance=w.balance,
+                                      on_table=w.on_table))
 
 
 async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -204,7 +273,8 @@ async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    await reply(update, await bonus(services(context), chat.id, user.id, clean(user.full_name)))
+    await say(update, context,
+              await bonus(services(context), chat.id, user.id, clean(user.full_name)))
 
 
 async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -215,12 +285,12 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     rows = await services(context).storage.leaderboard(chat_id=chat.id, limit=10)
     if not rows:
-        await reply(update, i18n.t(lang, "top_empty"))
+        await say(update, context, i18n.t(lang, "top_empty"))
         return
     lines = [i18n.t(lang, "top_title")]
     lines += [i18n.t(lang, "top_line", rank=i + 1, name=w.name or str(w.user_id),
                      total=w.balance + w.on_table) for i, w in enumerate(rows)]
-    await reply(update, "\n".join(lines))
+    await say(update, context, "\n".join(lines))
 
 
 async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -233,33 +303,32 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
                                                          limit=200)
     lines = render.history_lines(lang, entries)
     if not lines:
-        await reply(update, i18n.t(lang, "history_empty", name=clean(user.full_name)))
+        await say(update, context, i18n.t(lang, "history_empty", name=clean(user.full_name)))
         return
-    await reply(update, "\n".join([i18n.t(lang, "history_title", name=clean(user.full_name)),
-                                   *lines]))
+    await say(update, context, "\n".join([
+        i18n.t(lang, "history_title", name=clean(user.full_name)), *lines]))
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules GAME: the rules text in the chat's language."""
     lang = await chat_lang(update, context)
     if not args(context) or args(context)[0].lower() not in registry.GAMES:
-        await reply(update, "\n".join([i18n.t(lang, "rules_pick"), *(
+        await say(update, context, "\n".join([i18n.t(lang, "rules_pick"), *(
             f"{i18n.game_name(lang, g)} — /rules {g}" for g in registry.GAMES)]))
         return
     game = args(context)[0].lower()
     text = rules_text(game, lang)
     if text is None:
-        await reply(update, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
+        await say(update, context, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
         return
-    for part in chunks(to_html(text)):
-        await reply(update, part)
+    await say(update, context, *chunks(to_html(text)))
 
 
 async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/verify: the shoe commitment and how to check a revealed shoe."""
     chat = update.effective_chat
     if chat is not None:
-        await reply(update, await services(context).tables.verify(chat.id))
+        await say(update, context, await services(context).tables.verify(chat.id))
 
 
 async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -271,7 +340,7 @@ async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if args(context) and args(context)[0].lower() in i18n.LANGUAGES:
         new = args(context)[0].lower()
         await services(context).tables.set_language(chat.id, new)
-        await reply(update, i18n.t(new, "language_set"))
+        await say(update, context, i18n.t(new, "language_set"))
         return
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton("English", callback_data=encode(SetLanguage("en"))),
@@ -286,7 +355,7 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     chat = update.effective_chat
     lang = await chat_lang(update, context)
     if chat is None or not is_group(update) or not await is_admin(update, context):
-        await reply(update, i18n.t(lang, "admins_only"))
+        await say(update, context, i18n.t(lang, "admins_only"))
         return
     tables = services(context).tables
     given = args(context)
@@ -296,12 +365,12 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             else None
         if game is not None:
             given = given[1:]
-        await reply(update, await tables.set_default(
+        await say(update, context, await tables.set_default(
             chat.id, given[0] if given else None, given[1] if len(given) >= 2 else None, game))
         return
     key = given[0] if len(given) >= 2 else None
     value = given[1] if len(given) >= 2 else None
-    await reply(update, await tables.settings(chat.id, key, value))
+    await say(update, context, await tables.settings(chat.id, key, value))
 
 
 async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -309,11 +378,11 @@ async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     chat = update.effective_chat
     lang = await chat_lang(update, context)
     if chat is None or not is_group(update) or not await is_admin(update, context):
-        await reply(update, i18n.t(lang, "admins_only"))
+        await say(update, context, i18n.t(lang, "admins_only"))
         return
     refusal = await services(context).tables.close_table(chat.id)
     if refusal:
-        await reply(update, refusal)
+        await say(update, context, refusal)
 
 
 async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
@@ -430,7 +499,7 @@ async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     answer_text = await svc.presses.typed_amount(
         chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
     if answer_text:
-        await reply(update, answer_text)
+        await say(update, context, answer_text, keep_reserve=True)
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

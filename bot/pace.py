@@ -10,7 +10,8 @@ courier (:mod:`bot.delivery`) asks :class:`Pace` before it edits a table message
 * any other edit only refreshes what the group sees: it waits ``gap`` seconds after
   the group's last message, at most ``per_coup`` of them go out in one coup, and none
   takes the last ``reserve`` messages of the minute, kept for commands (``/balance``)
-  and the coup's result. Meanwhile steps pile up into the one edit that follows.
+  and the coup's result (a command whose answer finds the minute full answers in the
+  sender's private chat instead: :func:`bot.handlers.say`). Meanwhile steps pile up into the one edit that follows.
 
 Coup results and new table messages are never held back: the courier sends them
 as they come.

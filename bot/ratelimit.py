@@ -46,6 +46,9 @@ class Window:
         self.period = period
         self.times: deque[float] = deque()
         self.lock = asyncio.Lock()
+        self.queued = 0
+        """This process's messages to the group on their way: waiting for room, or sent
+        and not yet answered (not in ``times`` yet)."""
 
     async def wait_turn(self) -> None:
         """Sleep until one more message fits in the window."""
@@ -86,7 +89,8 @@ class Windows:
         if len(self.by_group) > 1024:
             now = time.monotonic()
             for key, w in list(self.by_group.items()):
-                if not w.lock.locked() and (not w.times or now - w.times[-1] >= w.period):
+                if not w.lock.locked() and not w.queued and (
+                        not w.times or now - w.times[-1] >= w.period):
                     del self.by_group[key]
         if group not in self.by_group:
             self.by_group[group] = Window(self.max_messages, self.period)
@@ -99,6 +103,12 @@ class Windows:
             return self.max_messages
         now = time.monotonic()
         return self.max_messages - sum(1 for t in w.times if now - t < w.period)
+
+    def room(self, group: int) -> int:
+        """How many more messages the group's window takes now after the ones already on
+        their way: one more sent now goes without waiting if this is positive."""
+        w = self.by_group.get(group)
+        return self.spare(group) - (w.queued if w is not None else 0)
 
 
 class Admission(Protocol):
@@ -179,6 +189,11 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         """How many more messages the group's window takes right now."""
         return self.windows.spare(group)
 
+    def room(self, group: int) -> int:
+        """How many more messages the group's window takes now after those on their way
+        (:meth:`Windows.room`)."""
+        return self.windows.room(group)
+
     async def process_request(
         self,
         callback: Call,
@@ -198,17 +213,26 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         if is_group and message:
             group = chat_id
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
-        for attempt in range(retries + 1):
-            try:
-                return await self.admission.admit(
-                    self.windows, group, message, functools.partial(callback, *args, **kwargs))
-            except RetryAfter as exc:
-                metrics.retry_after(endpoint)
-                if attempt == retries:
-                    raise
-                wait = exc.retry_after
-                seconds = float(wait if isinstance(wait, int | float) else wait.total_seconds())
-                log.warning("%s to chat %s: Telegram asks to wait %.0f s", endpoint, chat_id,
-                            seconds)
-                await asyncio.sleep(seconds + 0.1)
-        raise AssertionError("unreachable")
+        queue = self.windows.of(group) if group is not None else None
+        if queue is not None:
+            queue.queued += 1
+        try:
+            for attempt in range(retries + 1):
+                try:
+                    return await self.admission.admit(
+                        self.windows, group, message,
+                        functools.partial(callback, *args, **kwargs))
+                except RetryAfter as exc:
+                    metrics.retry_after(endpoint)
+                    if attempt == retries:
+                        raise
+                    wait = exc.retry_after
+                    seconds = float(wait if isinstance(wait, int | float)
+                                    else wait.total_seconds())
+                    log.warning("%s to chat %s: Telegram asks to wait %.0f s", endpoint,
+                                chat_id, seconds)
+                    await asyncio.sleep(seconds + 0.1)
+            raise AssertionError("unreachable")
+        finally:
+            if queue is not None:
+                queue.queued -= 1

@@ -4,6 +4,7 @@ courier, and a recording fake Bot (tests/test_bot_tables.py)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from telegram import Update
+from telegram.error import Forbidden
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
     BOB,
@@ -27,6 +29,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 from bot import handlers, i18n
 from bot.handlers import Services
 from bot.pace import Pace
+from bot.ratelimit import GroupWindowLimiter
 
 Handler = Callable[[Any, Any], Awaitable[None]]
 
@@ -43,14 +46,24 @@ class Said:
 @dataclass
 class HandlerBot:
     """Telegram as the command handlers use it (their answers; the table messages go
-    through the courier's :class:`RecordingBot`)."""
+    through the courier's :class:`RecordingBot`), with the bot's own rate limiter, whose
+    group window a test may fill."""
 
     said: list[Said] = field(default_factory=list)
     admins: set[int] = field(default_factory=lambda: {ANN})
+    blocked: set[int] = field(default_factory=set)  # never opened a private chat with us
+    rate_limiter: GroupWindowLimiter = field(default_factory=lambda: GroupWindowLimiter(20))
 
     async def send_message(self, chat_id: int, text: str, reply_markup: Any = None,
                            **_: Any) -> Any:
+        if chat_id in self.blocked:
+            raise Forbidden("Forbidden: bot can't initiate conversation with a user")
         self.said.append(Said(chat_id, text, reply_markup))
+
+    def spend(self, messages: int) -> None:
+        """``messages`` went to the group just now (they count for a minute)."""
+        window = self.rate_limiter.windows.of(CHAT)
+        window.times.extend([time.monotonic()] * messages)
 
     async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
         return SimpleNamespace(status="administrator" if user_id in self.admins else "member")
@@ -58,14 +71,15 @@ class HandlerBot:
 
 async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
                   user: int = ANN) -> list[Said]:
-    """``user`` sends ``text`` (a command with its arguments) in the group; what the handler
-    answered there or elsewhere."""
+    """``user`` sends ``text`` (a command with its arguments, or a plain message) in the
+    group; what the handler answered there or elsewhere."""
     before = len(tg.said)
+    entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}] \
+        if text.startswith("/") else []
     update = Update.de_json({"update_id": 1, "message": {
-        "message_id": 50, "date": 0, "text": text,
+        "message_id": 50, "date": 0, "text": text, "entities": entities,
         "chat": {"id": CHAT, "type": "supergroup", "title": "Table"},
-        "from": {"id": user, "is_bot": False, "first_name": NAMES[user]},
-        "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]}},
+        "from": {"id": user, "is_bot": False, "first_name": NAMES[user]}}},
         tg)  # type: ignore[arg-type]
     services = Services(storage=host.storage, languages=host.tables.languages,
                         tables=host.tables, presses=host.presses, courier=host.courier,
@@ -268,3 +282,48 @@ async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next
     await command(host, tg, handlers.cmd_settings, "/settings default timeout")
     assert await host.tables.open_table(CHAT, "twenty_one", BOB, lang) is None
     assert (await host.tables.load(CHAT)).meta.timeout is None
+
+
+@pytest.mark.parametrize(("lang", "balance", "private", "elsewhere"), [
+    ("en", "Bob: 1000 chips in the wallet, 0 on the table.", "In Table:",
+     "Bob, the answer is in your private chat with me."),
+    ("ru", "Bob: 1000 фишек в кошельке, 0 на столе.", "В группе Table:",
+     "Bob, ответ — в личном чате со мной.")])
+async def test_a_command_answer_never_waits_for_the_groups_full_minute(
+        make_host: Any, lang: str, balance: str, private: str,  # noqa: F811
+        elsewhere: str) -> None:
+    host = await make_host(RecordingBot())
+    host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
+    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    tg = HandlerBot()
+
+    async def said(text: str, user: int = BOB) -> list[tuple[int, str]]:
+        handler = handlers.on_group_text if not text.startswith("/") else getattr(
+            handlers, "cmd_" + text.split()[0][1:])
+        return [(s.chat_id, i18n.plain(s.text))
+                for s in await command(host, tg, handler, text, user)]
+
+    # the group's minute has room: the answer is there, the reserve is the commands' own
+    tg.spend(19)
+    assert await said("/balance") == [(CHAT, balance)]
+    # the minute is full (commands and typed mistakes): not a minute's wait, his private
+    # chat at once, and no group line that would wait as long
+    tg.spend(1)
+    assert await said("/balance") == [(BOB, f"{private}\n{balance}")]
+    # a player the bot may not write to gets it in the group, in its turn
+    tg.blocked.add(CID)
+    tg.rate_limiter.windows.of(CHAT).times.clear()
+    tg.spend(20)
+    tg.rate_limiter.windows.of(CHAT).times.popleft()  # one leaves the window
+    assert [chat for chat, _ in await said("/balance", CID)] == [CHAT]
+    # an answer of several messages goes privately whole, and one affordable line says so
+    tg.rate_limiter.windows.of(CHAT).times.clear()
+    tg.spend(19)
+    rules = await said("/rules baccarat")  # two messages
+    assert len(rules) == 3 and rules[-1] == (CHAT, elsewhere)
+    assert {chat for chat, _ in rules[:-1]} == {BOB} and rules[0][1].startswith(private)
+    # a typed mistake never takes the last messages of the minute: they are the commands'
+    tg.rate_limiter.windows.of(CHAT).times.clear()
+    tg.spend(17)
+    assert [chat for chat, _ in await said("@banco_bot lots")] == [BOB]
+    assert [chat for chat, _ in await said("/balance")] == [CHAT]

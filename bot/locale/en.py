@@ -27,6 +27,8 @@ TEXTS: dict[str, str] = {
     "no_table": "There is no table here. /newtable opens one.",
     "table_opened": "{game}: table opened. Press Join to sit down.",
     "group_only": "This works in a group chat.",
+    "from_group": "In <b>{chat}</b>:",
+    "answered_privately": "{name}, the answer is in your private chat with me.",
     "unknown_game": "Unknown game. Choose one of: {games}",
     "balance": "{name}: {balance} chips in the wallet, {on_table} on the table.",
     "top_title": "Richest players:",

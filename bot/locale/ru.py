@@ -26,6 +26,8 @@ TEXTS: dict[str, str] = {
     "no_table": "Здесь нет стола. /newtable откроет его.",
     "table_opened": "{game}: стол открыт. Нажмите «Сесть», чтобы занять место.",
     "group_only": "Это работает в групповом чате.",
+    "from_group": "В группе <b>{chat}</b>:",
+    "answered_privately": "{name}, ответ — в личном чате со мной.",
     "unknown_game": "Неизвестная игра. Выберите одну из: {games}",
     "balance": "{name}: {balance} фишек в кошельке, {on_table} на столе.",
     "top_title": "Самые богатые игроки:",

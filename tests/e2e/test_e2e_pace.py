@@ -126,15 +126,24 @@ def answers_balance(entry: dict[str, Any]) -> bool:
 
 async def balance_mid_game(g: Game) -> float:
     """Once the first coup has settled, a player asks /balance in the group: how long
-    until the bot's answer is there."""
+    until the bot's answer is there, or in his private chat (where it goes when the
+    group's minute is full)."""
     while not await g.settlements():
         await asyncio.sleep(0.1)
     player = g.players[1]
     asked = time.monotonic()
     await g.command(player, "/balance")
     reply = f"{player.name}: "
-    while not [m for m in await g.sb.bot_messages(g.chat_id)
-               if (m["text"] or "").startswith(reply) and "chips in the wallet" in m["text"]]:
+
+    async def answered() -> bool:
+        for chat in (g.chat_id, player.id):
+            for m in await g.sb.bot_messages(chat):
+                if any(line.startswith(reply) and "chips in the wallet" in line
+                       for line in (m["text"] or "").splitlines()):
+                    return True
+        return False
+
+    while not await answered():
         await asyncio.sleep(0.05)
     return time.monotonic() - asked
 
