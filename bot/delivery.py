@@ -32,7 +32,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
 from bot import metrics
-from bot.drawing import DM, DM_EDIT, GROUP, SETTLE, TABLE, Render
+from bot.drawing import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE, Render
 from bot.hooks import Hooks
 from bot.pace import HELD, Pace
 from storage.base import OutboxItem, Storage
@@ -356,6 +356,8 @@ class Courier:
             await self._settle(item)
         elif item.kind == TABLE:
             await self._post_table(item)
+        elif item.kind == CLOSE:
+            await self._close(item)
         else:
             if item.kind != GROUP:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
@@ -417,6 +419,63 @@ class Courier:
         self.pace.sent(item.chat_id)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
+    async def _close(self, item: OutboxItem) -> None:
+        """A closed table's closing text goes to the bottom of the chat, where whoever closed
+        it looks (the live table message may be far up), and the table message retires to
+        its header and a pointer down. The post is made at most once: an attempt that may
+        have posted (its answer lost, or a crash before it was marked done) is not repeated;
+        the live table message is edited into the text instead (an edit is safe to repeat),
+        as a coup's result is (without one, the text is posted again). So the text is never
+        lost, and at worst, when such an attempt did post, it shows twice: at the bottom and
+        where the table was."""
+        chat_id = item.chat_id
+        text = str(item.payload.get("text", ""))
+        table_id = await self._table_id(chat_id)
+        shown = self.shown[chat_id].text if chat_id in self.shown else None
+        first = await self.storage.outbox_attempt(item_id=item.id) == 1
+        posted = await self._post_once(item, text) if first else None
+        if posted is None and table_id is not None and await self._edit(chat_id, table_id,
+                                                                         text, None):
+            # the table message is the closing text now (its buttons went with the edit)
+            await self.storage.finish_outbox(item_id=item.id, message_id=table_id)
+            await self.storage.retire_sent(chat_id=chat_id, message_ids=[table_id])
+            shown = None
+        else:
+            if posted is None:  # no table message to edit: the text must reach the chat
+                posted = await self._send(chat_id, text, None, kind=metrics.SETTLEMENT)
+            await self.storage.finish_outbox(item_id=item.id, message_id=posted)
+        self.pace.sent(chat_id)
+        self.table_ids[chat_id] = None
+        self.shown.pop(chat_id, None)
+        # every table message still live retires: the one the text replaces to its header
+        # and a pointer down to the text
+        await self._retire_all(chat_id, await self.storage.live_sent(chat_id=chat_id),
+                               {table_id: shown})
+
+    async def _post_once(self, item: OutboxItem, text: str) -> int | None:
+        """Post ``text`` in the item's chat with one attempt that reaches Telegram (a 429 is
+        waited out: it posted nothing): its message id, or None when the message was refused
+        or the attempt's effect is unknown."""
+        while True:
+            try:
+                msg = await self._call("sendMessage", chat_id=item.chat_id, text=text,
+                                       parse_mode=HTML)
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+                continue
+            except (Forbidden, BadRequest) as exc:
+                if isinstance(exc, Forbidden) or "chat not found" in exc.message.lower():
+                    await self.storage.outbox_attempt(item_id=item.id, undo=True)
+                    raise Lost from exc
+                log.warning("chat %s refused a closing text: %s", item.chat_id, exc.message)
+                return None
+            except TelegramError as exc:
+                log.warning("closing text to chat %s: %s", item.chat_id, type(exc).__name__)
+                return None
+            self._seen(item.chat_id, msg["message_id"])
+            metrics.sent(metrics.SETTLEMENT)
+            return int(msg["message_id"])
+
     async def _post_table(self, item: OutboxItem) -> None:
         chat_id = item.chat_id
         render = await self.tables.current_render(chat_id)
@@ -449,7 +508,7 @@ class Courier:
             return
         self.table_ids[chat_id] = message_id
         self.shown[chat_id] = render
-        self.pace.posted(chat_id, render.coup, render.decision)
+        self.pace.posted(chat_id, render.coup, render.turn)
         self.hooks.table_shown(chat_id, message_id, render.version)
         self.reposting.discard(chat_id)
         await self._turn_shown(chat_id, render)
@@ -521,7 +580,7 @@ class Courier:
     async def _newest_known(self, chat_id: int) -> int | None:
         """The newest message id the bot knows it has in the group."""
         if chat_id not in self.newest:
-            ids = [i for kind in (TABLE, SETTLE, GROUP)
+            ids = [i for kind in (TABLE, SETTLE, GROUP, CLOSE)
                    for i in await self.storage.last_sent(chat_id=chat_id, kind=kind)]
             self.newest[chat_id] = max(ids, default=0)
         return self.newest[chat_id] or None
@@ -546,7 +605,7 @@ class Courier:
         render = await self.tables.current_render(chat_id)
         if render is None or self.shown.get(chat_id) == render:
             return
-        wait = self.pace.wait(chat_id, render.coup, render.decision, bool(render.urgent_for))
+        wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent)
         if wait == HELD:
             return
         if wait > 0:
@@ -559,7 +618,7 @@ class Courier:
                                                        render.markup_json):
             metrics.sent(metrics.TABLE_EDIT)
             self.shown[chat_id] = render
-            self.pace.edited(chat_id, render.coup, render.decision)
+            self.pace.edited(chat_id, render.coup, render.turn)
             self.hooks.table_shown(chat_id, message_id, render.version)
             await self._turn_shown(chat_id, render)
             return

@@ -34,6 +34,9 @@ DM = "dm"
 """Outbox kind: a direct message to a player (``text``, optional ``markup``)."""
 DM_EDIT = "dm_edit"
 """Outbox kind: a player's turn prompt edited (``message_id``, ``text``, ``markup``)."""
+CLOSE = "close"
+"""Outbox kind: a closed table's closing text (``text``), posted at the bottom of the chat;
+the live table message retires."""
 
 
 @dataclass(frozen=True)
@@ -54,11 +57,28 @@ class Render:
     deadline: float | None = field(default=None, compare=False)
     """The end of the turn's clock as drawn (the time left counts down to it); not compared:
     two drawings of one text are the same message, whatever deadline each was drawn for."""
+    called: bool = False
+    """Nobody is awaited, yet the table offers a step forward (Start, once enough players
+    sit): someone must press it next, and this message is the only place it shows."""
 
     @property
     def urgent_for(self) -> tuple[int, ...]:
         """The awaited players who learn of their turn only from this message."""
         return tuple(p for p in self.awaited if p not in self.prompted)
+
+    @property
+    def urgent(self) -> bool:
+        """Whether this message is how the table's next press becomes known: an awaited
+        player's turn he has no private prompt for, or a step forward nobody is awaited for
+        (the Start button that appears when the table becomes startable)."""
+        return bool(self.urgent_for) or self.called
+
+    @property
+    def turn(self) -> tuple[int, bool]:
+        """What the table waits for, as the group's pace tells turns apart: the decision,
+        and whether a step forward nobody is awaited for is offered (Start appears without
+        a new decision)."""
+        return self.decision, self.called
 
     @property
     def markup_json(self) -> str | None:
@@ -246,9 +266,10 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
         and view.coup <= coup + 1 else []
     text = _table_text(lang, sight, deadline, log, names, under=under)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
+    called = not view.awaiting and any(k not in render.UTILITIES for k in buttons.kinds)
     return Render(text, markup, view.coup, view.version,
                   view.version if decision is None else decision, tuple(view.awaiting),
-                  prompted, deadline)
+                  prompted, deadline, called)
 
 
 def _table_text(lang: str, sight: Sight, deadline: float | None,
@@ -450,6 +471,12 @@ def dm_message(user_id: int, text: str,
 def settlement(chat_id: int, text: str) -> OutboxDraft:
     """A coup's result for the outbox: the live table message becomes it."""
     return OutboxDraft(kind=SETTLE, target=chat_id, payload={"text": render.clip(text)})
+
+
+def closing(chat_id: int, text: str) -> OutboxDraft:
+    """A closed table's closing text for the outbox: a new message at the bottom of the chat
+    (whoever closed the table looks there), and the table message retires."""
+    return OutboxDraft(kind=CLOSE, target=chat_id, payload={"text": render.clip(text)})
 
 
 def table_post(chat_id: int, asked: bool = False) -> OutboxDraft:

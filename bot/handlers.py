@@ -14,6 +14,7 @@ import asyncio
 import datetime as dt
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatType, ParseMode
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import i18n, metrics, render
@@ -35,8 +36,10 @@ from bot.callbacks import ActionButton, Malformed, MyCards, NewTable, SetLanguag
 from bot.delivery import Courier
 from bot.languages import Languages
 from bot.presses import Outcome, Presses
+from bot.ratelimit import GroupWindowLimiter
 from bot.rulebook import chunks, game_of, rules_text, to_html
-from bot.tables import Tables, parse_setting
+from bot.table_settings import parse_setting
+from bot.tables import Tables
 from games import registry
 from storage.base import BonusAlreadyClaimed, Storage
 
@@ -107,6 +110,73 @@ async def reply(update: Update, text: str, **kwargs: Any) -> None:
         log.warning("reply in chat %s failed: %s", msg.chat_id, type(exc).__name__)
 
 
+async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, *parts: str,
+              keep_reserve: bool = False) -> None:
+    """Answer what someone typed, never held for a minute by the group's budget.
+
+    Telegram takes about 20 sends and edits a minute in a group, and the table messages,
+    results and every other answer share them (DESIGN.md); a reply queued behind a full
+    minute waited up to 60 s. So an answer goes in the group only while the group's
+    window has room for it now, after the messages already on their way. A command's
+    answer may take the last messages of the minute: the courier's refreshes leave them
+    to commands (:attr:`bot.pace.Pace.reserve`), and so does an answer to a typed amount
+    (``keep_reserve``), which goes in the group only with the reserve still free.
+    Otherwise the answer goes at once to the sender's private chat, which is outside the
+    group's budget, and one short group line says so only where it is affordable: when
+    an answer of several messages goes privately while one more still fits. Only a sender
+    the bot may not write to privately gets his answer in the group, in its turn there.
+    """
+    parts = tuple(p for p in parts if p)
+    chat, user = update.effective_chat, update.effective_user
+    if not parts:
+        return
+    if chat is None or user is None or not is_group(update):
+        for part in parts:
+            await reply(update, part)
+        return
+    svc = services(context)
+    reserve = svc.courier.pace.reserve if keep_reserve else 0
+    room = group_room(context, chat.id)
+    if room >= len(parts) + reserve:
+        for part in parts:
+            await reply(update, part)
+        return
+    lang = await svc.languages.of(chat.id)
+    if await privately(context, user.id, clean(chat.title) or str(chat.id), parts, lang):
+        if len(parts) > 1 and room >= 1 + reserve:
+            await reply(update, i18n.t(lang, "answered_privately", name=clean(user.full_name)))
+        return
+    for part in parts:
+        await reply(update, part)
+
+
+def group_room(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> int:
+    """How many messages the group's window takes now without waiting (unbounded without
+    the bot's own limiter)."""
+    limiter = getattr(context.bot, "rate_limiter", None)
+    return limiter.room(chat_id) if isinstance(limiter, GroupWindowLimiter) else 1 << 30
+
+
+async def privately(context: ContextTypes.DEFAULT_TYPE, user_id: int, group: str,
+                    parts: Sequence[str], lang: str) -> bool:
+    """Send a group answer to the sender's private chat, under the group's name; False when
+    he has none with the bot (or Telegram refused the message): nothing reached him."""
+    head = i18n.t(lang, "from_group", chat=group)
+    for i, part in enumerate(parts):
+        try:
+            await context.bot.send_message(user_id, f"{head}\n{part}" if i == 0 else part,
+                                           parse_mode=ParseMode.HTML)
+        except (Forbidden, BadRequest) as exc:
+            if i == 0:
+                return False
+            log.warning("private answer to %s cut short: %s", user_id, type(exc).__name__)
+            return True
+        except TelegramError as exc:  # it may have arrived: not repeated in the group
+            log.warning("private answer to %s failed: %s", user_id, type(exc).__name__)
+            return True
+    return True
+
+
 async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
     """The language to answer in: the chat's, from the sender's language_code at first."""
     chat, user = update.effective_chat, update.effective_user
@@ -150,7 +220,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     user = update.effective_user
     lang = await chat_lang(update, context)
     if is_group(update) or user is None:
-        await reply(update, i18n.t(lang, "welcome_group"))
+        await say(update, context, i18n.t(lang, "welcome_group"))
         return
     payload = args(context)[0] if args(context) else None
     opened = await services(context).presses.dm_opened(user.id, payload)
@@ -163,7 +233,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: the list of commands."""
-    await reply(update, i18n.t(await chat_lang(update, context), "help"))
+    await say(update, context, i18n.t(await chat_lang(update, context), "help"))
 
 
 def game_picker(lang: str) -> InlineKeyboardMarkup:
@@ -174,11 +244,16 @@ def game_picker(lang: str) -> InlineKeyboardMarkup:
 
 
 async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/newtable [GAME] [key=value...]: open a table, or show the game picker."""
+    """/newtable [GAME] [key=value...]: open a table, or show the game picker; at an open
+    table, which game it is (every button of a picker would be refused)."""
     lang = await chat_lang(update, context)
     chat, user = update.effective_chat, update.effective_user
     if not is_group(update) or chat is None or user is None:
-        await reply(update, i18n.t(lang, "group_only"))
+        await say(update, context, i18n.t(lang, "group_only"))
+        return
+    game = await services(context).tables.open_game(chat.id)
+    if game is not None:
+        await say(update, context, i18n.t(lang, "table_exists", game=i18n.game_name(lang, game)))
         return
     if not args(context):
         await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))
@@ -191,14 +266,14 @@ async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     refusal = await services(context).tables.open_table(
         chat.id, args(context)[0].lower(), user.id, user.language_code, settings)
     if refusal:
-        await reply(update, refusal)
+        await say(update, context, refusal)
 
 
 async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/table: post the table message again at the bottom of the chat."""
     chat = update.effective_chat
     if chat is None or not await services(context).tables.repost(chat.id):
-        await reply(update, i18n.t(await chat_lang(update, context), "no_table"))
+        await say(update, context, i18n.t(await chat_lang(update, context), "no_table"))
 
 
 async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -215,8 +290,8 @@ async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
             lang, name, [w for w in held if w.wallet.chat_id != chat.id]))
         return
     w = await services(context).storage.wallet(chat_id=chat.id, user_id=user.id, name=name)
-    await reply(update, i18n.t(lang, "balance", name=name, balance=w.balance,
-                               on_table=w.on_table))
+    await say(update, context, i18n.t(lang, "balance", name=name, balance=w.balance,
+                                      on_table=w.on_table))
 
 
 async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -224,7 +299,8 @@ async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    await reply(update, await bonus(services(context), chat.id, user.id, clean(user.full_name)))
+    await say(update, context,
+              await bonus(services(context), chat.id, user.id, clean(user.full_name)))
 
 
 async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -235,12 +311,12 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     rows = await services(context).storage.leaderboard(chat_id=chat.id, limit=10)
     if not rows:
-        await reply(update, i18n.t(lang, "top_empty"))
+        await say(update, context, i18n.t(lang, "top_empty"))
         return
     lines = [i18n.t(lang, "top_title")]
     lines += [i18n.t(lang, "top_line", rank=i + 1, name=w.name or str(w.user_id),
                      total=w.balance + w.on_table) for i, w in enumerate(rows)]
-    await reply(update, "\n".join(lines))
+    await say(update, context, "\n".join(lines))
 
 
 async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -253,10 +329,10 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
                                                          limit=200)
     lines = render.history_lines(lang, entries)
     if not lines:
-        await reply(update, i18n.t(lang, "history_empty", name=clean(user.full_name)))
+        await say(update, context, i18n.t(lang, "history_empty", name=clean(user.full_name)))
         return
-    await reply(update, "\n".join([i18n.t(lang, "history_title", name=clean(user.full_name)),
-                                   *lines]))
+    await say(update, context, "\n".join([
+        i18n.t(lang, "history_title", name=clean(user.full_name)), *lines]))
 
 
 async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -265,15 +341,14 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     lang = await chat_lang(update, context)
     game = game_of(" ".join(args(context))) if args(context) else None
     if game is None:
-        await reply(update, "\n".join([i18n.t(lang, "rules_pick"), *(
+        await say(update, context, "\n".join([i18n.t(lang, "rules_pick"), *(
             f"{i18n.game_name(lang, g)} — /rules {g}" for g in registry.GAMES)]))
         return
     text = rules_text(game, lang)
     if text is None:
-        await reply(update, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
+        await say(update, context, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
         return
-    for part in chunks(to_html(text)):
-        await reply(update, part)
+    await say(update, context, *chunks(to_html(text)))
 
 
 async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -281,7 +356,7 @@ async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     proof goes to his private chat."""
     chat, user = update.effective_chat, update.effective_user
     if chat is not None:
-        await reply(update, await services(context).tables.verify(
+        await say(update, context, await services(context).tables.verify(
             chat.id, user.id if user else None, clean(user.full_name) if user else ""))
 
 
@@ -294,7 +369,7 @@ async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if args(context) and args(context)[0].lower() in i18n.LANGUAGES:
         new = args(context)[0].lower()
         await services(context).tables.set_language(chat.id, new)
-        await reply(update, i18n.t(new, "language_set"))
+        await say(update, context, i18n.t(new, "language_set"))
         return
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton("English", callback_data=encode(SetLanguage("en"))),
@@ -304,16 +379,27 @@ async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/settings [KEY VALUE]: admins only."""
+    """/settings [KEY VALUE] shows or changes the table's settings; /settings default [GAME]
+    KEY [VALUE] sets (or forgets) the chat's default for its next tables. Admins only."""
     chat = update.effective_chat
     lang = await chat_lang(update, context)
     if chat is None or not is_group(update) or not await is_admin(update, context):
-        await reply(update, i18n.t(lang, "admins_only"))
+        await say(update, context, i18n.t(lang, "admins_only"))
         return
+    tables = services(context).tables
     given = args(context)
+    if given and given[0].lower() == "default":
+        given = given[1:]
+        game = given[0].lower() if len(given) >= 2 and given[0].lower() in registry.GAMES \
+            else None
+        if game is not None:
+            given = given[1:]
+        await say(update, context, await tables.set_default(
+            chat.id, given[0] if given else None, given[1] if len(given) >= 2 else None, game))
+        return
     key = given[0] if len(given) >= 2 else None
     value = given[1] if len(given) >= 2 else None
-    await reply(update, await services(context).tables.settings(chat.id, key, value))
+    await say(update, context, await tables.settings(chat.id, key, value))
 
 
 async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -321,11 +407,11 @@ async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     chat = update.effective_chat
     lang = await chat_lang(update, context)
     if chat is None or not is_group(update) or not await is_admin(update, context):
-        await reply(update, i18n.t(lang, "admins_only"))
+        await say(update, context, i18n.t(lang, "admins_only"))
         return
     refusal = await services(context).tables.close_table(chat.id)
     if refusal:
-        await reply(update, refusal)
+        await say(update, context, refusal)
 
 
 async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
@@ -447,7 +533,7 @@ async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
     answer_text = await svc.presses.typed_amount(
         chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
-    await reply_amount(update, svc, chat.id, user.id, answer_text)
+    await reply_amount(update, context, chat.id, user.id, answer_text)
 
 
 async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -462,16 +548,24 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     answer_text = await svc.presses.typed_amount(
         table_chat, user.id, clean(user.full_name), clean(msg.text),
         key=f"p{user.id}.{msg.message_id}", private=True, language=user.language_code)
-    await reply_amount(update, svc, table_chat, user.id, answer_text)
+    await reply_amount(update, context, table_chat, user.id, answer_text)
 
 
-async def reply_amount(update: Update, svc: Services, table_chat: int, user_id: int,
-                       text: str | None) -> None:
-    """What a typed amount got (a refusal, or nothing once taken); while he is still asked,
-    the reply stays open for the next try (no ✏️ press again)."""
-    if text:
-        await reply(update, text, reply_markup=ForceReply(selective=True) if svc.presses.asked(
-            table_chat, user_id) else None)
+async def reply_amount(update: Update, context: ContextTypes.DEFAULT_TYPE, table_chat: int,
+                       user_id: int, text: str | None) -> None:
+    """What a typed amount got (a refusal, or nothing once taken). While he is still asked,
+    the reply stays open for the next try (no ✏️ press again), where the group's budget
+    leaves room for it beside the reserve kept for commands; otherwise it is answered as
+    any typed answer is (:func:`say`)."""
+    if not text:
+        return
+    svc = services(context)
+    if svc.presses.asked(table_chat, user_id) and (
+            not is_group(update)
+            or group_room(context, table_chat) > svc.courier.pace.reserve):
+        await reply(update, text, reply_markup=ForceReply(selective=True))
+        return
+    await say(update, context, text, keep_reserve=True)
 
 
 async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

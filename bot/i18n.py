@@ -102,6 +102,53 @@ def points(lang: str, n: int, bust: bool = False) -> Markup:
     return t(lang, "points", n=n, unit=plural(lang, n, "point"))
 
 
+# /settings: what each setting is and its unit; the units' forms after a number.
+SETTINGS: dict[str, dict[str, tuple[str, str]]] = {"en": en.SETTINGS, "ru": ru.SETTINGS}
+UNITS: dict[str, dict[str, tuple[str, str, str]]] = {"en": en.UNITS, "ru": ru.UNITS}
+
+
+def unit(lang: str, name: str, n: int) -> str:
+    """The unit ``name`` as it follows the number ``n``: "1 chip", "5 chips"; "2 фишки",
+    "5 фишек", "21 фишка"."""
+    one, few, many = UNITS[_lang(lang)][name]
+    if _lang(lang) == "en":
+        return one if n == 1 else many
+    tens, units = n % 100 // 10, n % 10
+    return one if units == 1 and tens != 1 else (few if 2 <= units <= 4 and tens != 1 else many)
+
+
+def setting_word(value: Any) -> str:
+    """A setting's value as /settings takes it: on or off for yes or no, a whole number
+    without a decimal point."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def setting_value(lang: str, key: str, value: Any) -> str:
+    """A setting's value with its unit: "60 seconds", "10 фишек", "on"."""
+    word = setting_word(value)
+    known = SETTINGS[_lang(lang)].get(key)
+    if known is not None and known[1] in UNITS[_lang(lang)] and not isinstance(value, bool) \
+            and isinstance(value, int | float):
+        return f"{word} {unit(lang, known[1], int(value))}"
+    return word
+
+
+def setting_line(lang: str, key: str, value: Any) -> Markup:
+    """One line of /settings: "timeout = 60 seconds — time for each decision"; a setting
+    that takes words lists them: "turn_dm = on (on | off) — ..."."""
+    known = SETTINGS[_lang(lang)].get(key)
+    shown = setting_value(lang, key, value)
+    if known is None:
+        return fill("{} = {}", key, shown)
+    if known[1] not in UNITS[_lang(lang)]:
+        shown = f"{shown} ({known[1]})"
+    return t(lang, "settings_line", key=key, value=shown, what=known[0])
+
+
 def lang_of(code: str | None, default: str = "en") -> str:
     """Our language for a Telegram ``language_code`` (ru for ru/uk/be, else en)."""
     if code and code.split("-")[0].lower() in ("ru", "uk", "be"):

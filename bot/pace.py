@@ -4,11 +4,15 @@ Telegram takes about 20 sends *and edits together* a minute in one group. The
 courier (:mod:`bot.delivery`) asks :class:`Pace` before it edits a table message:
 
 * an edit that is the only way an awaited player learns of his turn (he has no turn
-  prompt in his private chat) goes at once;
+  prompt in his private chat) goes at once; so does the edit that first offers a step
+  forward nobody is awaited for (Start, when enough players sit): a button someone must
+  press next is a turn too;
 * any other edit only refreshes what the group sees: it waits ``gap`` seconds after
   the group's last message, at most ``per_coup`` of them go out in one coup, and none
   takes the last ``reserve`` messages of the minute, kept for commands (``/balance``)
-  and the coup's result. Meanwhile steps pile up into the one edit that follows.
+  and the coup's result (a command whose answer finds the minute full answers in the
+  sender's private chat instead: :func:`bot.handlers.say`). Meanwhile steps pile up into
+  the one edit that follows.
 
 Coup results and new table messages are never held back: the courier sends them
 as they come.
@@ -17,7 +21,7 @@ as they come.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 HELD = -1.0
@@ -36,13 +40,14 @@ class Pace:
     clock: Callable[[], float] = time.monotonic
     last: dict[int, float] = field(default_factory=dict)
     coup_edits: dict[int, tuple[int, int]] = field(default_factory=dict)
-    turns: dict[int, tuple[int, int]] = field(default_factory=dict)
+    turns: dict[int, tuple[int, Hashable]] = field(default_factory=dict)
 
-    def wait(self, chat_id: int, coup: int, decision: int, urgent: bool) -> float:
+    def wait(self, chat_id: int, coup: int, turn: Hashable, urgent: bool) -> float:
         """Seconds before the group's table message may be edited to show (``coup``,
-        ``decision``): 0 now, :data:`HELD` not in this coup. ``urgent``: some awaited
-        player learns of this turn only from it."""
-        if urgent and self.turns.get(chat_id) != (coup, decision):
+        ``turn``): 0 now, :data:`HELD` not in this coup. ``turn``: what the table waits for
+        (:attr:`bot.drawing.Render.turn`); ``urgent``: the table's next press becomes known
+        only from this edit (an awaited player without a private prompt, or Start)."""
+        if urgent and self.turns.get(chat_id) != (coup, turn):
             return 0.0
         if chat_id not in self.last:
             return 0.0  # nothing shown by this process yet: the table as it is, once
@@ -56,17 +61,17 @@ class Pace:
             return max(1.0, self.gap / 4)
         return 0.0
 
-    def edited(self, chat_id: int, coup: int, decision: int) -> None:
-        """The table message of ``chat_id`` now shows (``coup``, ``decision``)."""
+    def edited(self, chat_id: int, coup: int, turn: Hashable) -> None:
+        """The table message of ``chat_id`` now shows (``coup``, ``turn``)."""
         seen_coup, count = self.coup_edits.get(chat_id, (coup, 0))
         self.coup_edits[chat_id] = (coup, count + 1 if seen_coup == coup else 1)
-        self.turns[chat_id] = (coup, decision)
+        self.turns[chat_id] = (coup, turn)
         self.sent(chat_id)
 
-    def posted(self, chat_id: int, coup: int, decision: int) -> None:
+    def posted(self, chat_id: int, coup: int, turn: Hashable) -> None:
         """A new table message for ``coup`` went out (it starts the coup's count)."""
         self.coup_edits[chat_id] = (coup, 0)
-        self.turns[chat_id] = (coup, decision)
+        self.turns[chat_id] = (coup, turn)
         self.sent(chat_id)
 
     def sent(self, chat_id: int) -> None:

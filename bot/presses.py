@@ -12,6 +12,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from markupsafe import Markup
 
@@ -23,7 +24,7 @@ from bot.record import Ask, Table, TableMeta
 from bot.render import Keyboard
 from bot.specs import amount_field, choice_data, union_choices
 from bot.tables import Tables
-from games.engine import Action, IllegalAction, Join, Reason, parse_action
+from games.engine import Action, IllegalAction, Join, Reason, Step, parse_action
 from storage.base import InsufficientFunds, StaleVersion, Storage, StorageError, TableNotFound
 
 MAX_DONE = 32
@@ -232,7 +233,7 @@ class Presses:
             step = table.engine.apply(table.state, user_id, action)
         except IllegalAction as exc:
             return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
-        label = i18n.action_label(lang, action.kind)
+        label = done_label(lang, user_id, action, step)
         meta = table.meta
         if key:  # kept with the step: the update delivered again is answered the same
             kept = list(meta.done.items())[-(MAX_DONE - 1):]
@@ -417,6 +418,18 @@ class Presses:
             return None
         lines = [i18n.t(lang, "decide_private")] if markup is not None else []
         return render.dm_text(lang, view, lines), markup
+
+
+def done_label(lang: str, user_id: int, action: Action, step: Step[Any]) -> str:
+    """What an accepted press's pop-up says was done: the action's label; for *Join*, the
+    chips he sits down with (his buy-in as the table took it), since that is what Join
+    spends, and a pop-up that said "Join" again read like a button still to press."""
+    if isinstance(action, Join):
+        joined = next((e.data.get("stack") for e in step.events if e.kind == "player_joined"
+                       and e.data.get("player") == user_id), None)
+        amount = joined if isinstance(joined, int) else action.buy_in
+        return i18n.plain(i18n.t(lang, "join_done", amount=amount))
+    return i18n.action_label(lang, action.kind)
 
 
 def seat_name(name: str, user_id: int) -> str:

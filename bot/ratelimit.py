@@ -66,6 +66,9 @@ class Window:
         self.period = period
         self.times: deque[float] = deque()
         self.lock = asyncio.Lock()
+        self.queued = 0
+        """This process's messages to the group on their way: waiting for room, or sent
+        and not yet answered (not in ``times`` yet)."""
 
     async def wait_turn(self) -> None:
         """Sleep until one more message fits in the window."""
@@ -106,7 +109,8 @@ class Windows:
         if len(self.by_group) > 1024:
             now = time.monotonic()
             for key, w in list(self.by_group.items()):
-                if not w.lock.locked() and (not w.times or now - w.times[-1] >= w.period):
+                if not w.lock.locked() and not w.queued and (
+                        not w.times or now - w.times[-1] >= w.period):
                     del self.by_group[key]
         if group not in self.by_group:
             self.by_group[group] = Window(self.max_messages, self.period)
@@ -119,6 +123,12 @@ class Windows:
             return self.max_messages
         now = time.monotonic()
         return self.max_messages - sum(1 for t in w.times if now - t < w.period)
+
+    def room(self, group: int) -> int:
+        """How many more messages the group's window takes now after the ones already on
+        their way: one more sent now goes without waiting if this is positive."""
+        w = self.by_group.get(group)
+        return self.spare(group) - (w.queued if w is not None else 0)
 
 
 class Admission(Protocol):
@@ -221,6 +231,11 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
             return None
         return asyncio.get_running_loop().time() + STOPPING_WAIT
 
+    def room(self, group: int) -> int:
+        """How many more messages the group's window takes now after those on their way
+        (:meth:`Windows.room`)."""
+        return self.windows.room(group)
+
     async def process_request(
         self,
         callback: Call,
@@ -240,6 +255,9 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         if is_group and message:
             group = chat_id
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
+        queue = self.windows.of(group) if group is not None else None
+        if queue is not None:
+            queue.queued += 1  # on its way: what room() leaves out
         # the wait for a turn is one asyncio timeout, so that a stop can end it wherever it
         # is (the group's lock, its window, the overall cap, a shared count, a 429's pause)
         wait = asyncio.timeout_at(self._deadline())
@@ -277,6 +295,8 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
             raise Stopping(endpoint) from None
         finally:
             self.waiting.discard(wait)
+            if queue is not None:
+                queue.queued -= 1
         raise AssertionError("unreachable")
 
 

@@ -292,8 +292,14 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
     """Inline buttons drawn from the players' legal actions, laid out by who uses them: the
     awaited players' actions first (amounts on the buttons, presets on their own row), then
     what others may do (labelled with the role when only that role may), then the
-    utilities (My cards, Join, Leave). Each button names the decision it answers
-    (``decision``: the step at which the awaited players' decision began)."""
+    utilities (My cards, Join), and Leave alone on the last row. Each button names the
+    decision it answers (``decision``: the step at which the awaited players' decision
+    began).
+
+    Leave is never where Join was: a player who taps Join twice (the table redrawn in
+    between) must not stand up again. While nobody is awaited (a table waiting for
+    players) Join leads, so that it keeps its row as players sit down and Start appears
+    below it; Leave, offered to whoever sat down, takes a row of its own under everything."""
     step = view.version if decision is None else decision
 
     def data(kind: str, **kw: Any) -> str:
@@ -304,9 +310,11 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
     first: list[list[Button]] = []
     then: list[list[Button]] = []
     utilities: list[Button] = []
+    leave: list[Button] = []
     for kind, specs in buttons.kinds.items():
         if kind in UTILITIES:
-            utilities.append(Button(i18n.action_label(lang, kind), data(kind)))
+            (leave if kind == "leave" else utilities).append(
+                Button(i18n.action_label(lang, kind), data(kind)))
             continue
         who = buttons.offered.get(kind, set())
         label = i18n.action_label(lang, kind)
@@ -321,7 +329,12 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
         utilities.insert(0, Button(i18n.plain(i18n.t(lang, "my_cards_button")),
                                    encode(MyCards(chat_id))))
     if utilities:
-        out.extend(fitted(utilities, 3))
+        if awaited:
+            out.extend(fitted(utilities, 3))
+        else:
+            out[:0] = fitted(utilities, 3)
+    if leave:
+        out.append(leave)
     return Keyboard.of(out) if out else None
 
 

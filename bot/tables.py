@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 from telegram.helpers import create_deep_linked_url
 
-from bot import drawing, i18n, render
+from bot import drawing, i18n, render, table_settings
 from bot.deadlines import Deadlines
 from bot.delivery import Doorbell
 from bot.drawing import Render
@@ -64,18 +64,6 @@ MAX_COUP_LINES = 60
 # and stay as it is (the clock starts when the drawing is delivered, a moment after it
 # was drawn)
 SHOWN_SLACK = 0.5
-MIN_TIMEOUT, MAX_TIMEOUT = 5, 3600
-
-
-def parse_setting(value: str) -> Any:
-    """A typed setting value: int, bool or text."""
-    if value.lstrip("-").isdigit() and len(value) < 19:
-        return int(value)
-    if value.lower() in ("true", "on", "yes"):
-        return True
-    if value.lower() in ("false", "off", "no"):
-        return False
-    return value
 
 
 class Tables:
@@ -534,14 +522,17 @@ class Tables:
             return i18n.t(lang, "unknown_game", games=", ".join(registry.GAMES))
         engine = registry.engine(game)
         async with self.lock(chat_id):
+            # the chat's defaults for its next tables (/settings default), under /newtable's
+            wanted, host = table_settings.for_new_table(
+                await self.storage.chat_settings(chat_id=chat_id), game, dict(settings or {}))
             try:
-                state = engine.new_table(dict(settings or {}))
+                state = engine.new_table(dict(wanted))
             except (ValueError, TypeError, IllegalAction) as exc:
                 return i18n.t(lang, "settings_bad", error=type(exc).__name__)
-            meta = TableMeta(opener=user_id, msg_coup=state.coup)
+            meta = TableMeta(opener=user_id, msg_coup=state.coup, **host)
             try:
                 rec = await self.storage.create_table(
-                    chat_id=chat_id, game=game, settings=dict(settings or {}),
+                    chat_id=chat_id, game=game, settings=wanted,
                     state_json=state.model_dump_json(), version=state.version,
                     meta_json=meta.model_dump_json(), outbox=[drawing.table_post(chat_id)])
             except TableExists:
@@ -551,6 +542,13 @@ class Tables:
             self.tables[chat_id] = Table(rec, meta, engine, state)
         self.doorbell.ring(chat_id)
         return None
+
+    async def open_game(self, chat_id: int) -> str | None:
+        """The game of the chat's open table; None without one."""
+        try:
+            return (await self.load(chat_id)).game
+        except TableNotFound:
+            return None
 
     async def repost(self, chat_id: int) -> bool:
         """/table: post the table message again at the bottom of the chat."""
@@ -568,47 +566,20 @@ class Tables:
         self.doorbell.ring(chat_id)
 
     async def settings(self, chat_id: int, key: str | None, value: str | None) -> str:
-        """/settings: show, or change one setting (timeout any time, game settings when
-        nobody is seated)."""
-        lang = await self.languages.of(chat_id)
-        async with self.lock(chat_id):
-            try:
-                table = await self.load(chat_id)
-            except TableNotFound:
-                return i18n.t(lang, "no_table")
-            meta = table.meta
-            current = {**table.rec.settings, **meta.settings, "timeout": self.timeout_of(meta),
-                       "turn_dm": "on" if self.turn_dm_of(meta) else "off"}
-            if key is None or value is None:
-                lines = "\n".join(f"{k} = {v}" for k, v in current.items())
-                return i18n.t(lang, "settings_show", lines=lines)
-            parsed = parse_setting(value)
-            if key == "timeout":
-                if not isinstance(parsed, int) or not MIN_TIMEOUT <= parsed <= MAX_TIMEOUT:
-                    return i18n.t(lang, "settings_bad", error=f"{MIN_TIMEOUT}..{MAX_TIMEOUT}")
-                await self.commit(table, meta=meta.model_copy(update={"timeout": parsed}))
-                return i18n.t(lang, "settings_set", key=key, value=parsed)
-            if key == "turn_dm":
-                if not isinstance(parsed, bool):
-                    return i18n.t(lang, "settings_bad", error="on | off")
-                await self.commit(table, meta=meta.model_copy(update={"turn_dm": parsed}))
-                return i18n.t(lang, "settings_set", key=key, value="on" if parsed else "off")
-            if table.sight.view().seats:
-                return i18n.t(lang, "settings_seated")
-            wanted = {**table.rec.settings, **meta.settings, key: parsed}
-            try:
-                fresh = table.engine.new_table(wanted)
-            except (ValueError, TypeError, IllegalAction) as exc:
-                return i18n.t(lang, "settings_bad", error=str(exc).splitlines()[0][:200])
-            fresh = fresh.model_copy(update={"version": table.state.version + 1})
-            await self.commit(table, Step(state=fresh),
-                              meta=meta.model_copy(update={"settings": {**meta.settings,
-                                                                        key: parsed}}))
-            return i18n.t(lang, "settings_set", key=key, value=parsed)
+        """/settings [KEY VALUE]: show, or change one setting of the open table
+        (:func:`bot.table_settings.change`)."""
+        return await table_settings.change(self, chat_id, key, value)
+
+    async def set_default(self, chat_id: int, key: str | None, value: str | None,
+                          game: str | None = None) -> str:
+        """/settings default [GAME] KEY [VALUE]: the chat's default for its next tables
+        (:func:`bot.table_settings.set_default`)."""
+        return await table_settings.set_default(self, chat_id, key, value, game)
 
     async def close_table(self, chat_id: int) -> str | None:
-        """/closetable: the game voids its coup, every table chip goes back to a wallet, the
-        live table message becomes the closing text. Returns a refusal text or None."""
+        """/closetable: the game voids its coup, every table chip goes back to a wallet; the
+        closing text is posted at the bottom of the chat and the table message retires.
+        Returns a refusal text or None."""
         lang = await self.languages.of(chat_id)
         async with self.lock(chat_id):
             try:
@@ -633,7 +604,7 @@ class Tables:
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
                 holders=holders_of(table.sight, step.transfers),
-                outbox=[drawing.settlement(chat_id, "\n\n".join(lines)), *closed])
+                outbox=[drawing.closing(chat_id, "\n\n".join(lines)), *closed])
             self.deadlines.cancel(chat_id)
             self.tables.pop(chat_id, None)
         self.doorbell.ring(chat_id)

@@ -3,7 +3,7 @@
 An engine is a handful of pure functions over a pydantic ``State``
 (DESIGN.md, "games/: a game is a pure state machine"):
 
-* ``new_table(settings, rng)`` -> State
+* ``new_table(settings, rng)`` -> State; ``settings(state)`` -> every setting's value
 * ``legal_actions(state, player)`` -> what that player may do now, with bounds
 * ``apply(state, player, action, rng)`` -> :class:`Step` (new state, events,
   transfers); an illegal action raises :class:`IllegalAction` and the input
@@ -377,6 +377,11 @@ class Engine(Protocol[S]):
 
     def new_table(self, settings: dict[str, Any], rng: random.Random | None = None) -> S:
         """An empty table with these settings (unknown keys refused, defaults filled)."""
+        ...
+
+    def settings(self, state: S) -> dict[str, Any]:
+        """Every setting of the table with its value, defaults included: what
+        :meth:`new_table` takes (``new_table(settings(s))`` has the same settings)."""
         ...
 
     def legal_actions(self, state: S, player: PlayerId) -> list[ActionSpec]:

@@ -290,3 +290,11 @@ class Storage(Protocol):
     async def set_chat_title(self, *, chat_id: int, title: str) -> None:
         """Remember the chat's title (a group's name, for :meth:`wallets_of`)."""
         ...
+
+    async def chat_settings(self, *, chat_id: int) -> dict[str, Any]:
+        """The chat's defaults for its next tables (``/settings default``); empty if none."""
+        ...
+
+    async def set_chat_settings(self, *, chat_id: int, settings: dict[str, Any]) -> None:
+        """Replace the chat's defaults for its next tables (JSON values)."""
+        ...

@@ -588,6 +588,21 @@ class PostgresStorage:
                 " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
                 chat_id, title)
 
+    async def chat_settings(self, *, chat_id: int) -> dict[str, Any]:
+        """The chat's defaults for its next tables (``/settings default``); empty if none."""
+        async with self._read() as conn:
+            found: str | None = await conn.fetchval(
+                "SELECT settings::text FROM chats WHERE chat_id = $1", chat_id)
+        return dict(json.loads(found)) if found else {}
+
+    async def set_chat_settings(self, *, chat_id: int, settings: dict[str, Any]) -> None:
+        """Replace the chat's defaults for its next tables (JSON values)."""
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO chats (chat_id, settings) VALUES ($1, $2::jsonb)"
+                " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
+                chat_id, json.dumps(settings))
+
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""
         out: dict[str, int] = {}

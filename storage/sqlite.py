@@ -676,6 +676,20 @@ class SqliteStorage:
             " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
             (chat_id, title))
 
+    async def chat_settings(self, *, chat_id: int) -> dict[str, Any]:
+        """The chat's defaults for its next tables (``/settings default``); empty if none."""
+        rows = await self._run(
+            _fetchall, "SELECT settings FROM chats WHERE chat_id = ?", (chat_id,))
+        return dict(json.loads(rows[0][0])) if rows and rows[0][0] else {}
+
+    async def set_chat_settings(self, *, chat_id: int, settings: dict[str, Any]) -> None:
+        """Replace the chat's defaults for its next tables (JSON values)."""
+        await self._write(
+            _fetchall,
+            "INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
+            (chat_id, json.dumps(settings)))
+
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""
         def unit(conn: sqlite3.Connection) -> dict[str, int]:

@@ -47,7 +47,7 @@ async def test_a_dealt_hand_reads_once_in_the_dm(make_host: Any) -> None:  # noq
     assert await host.tables.open_table(CHAT, "draw_poker", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
-        assert await press(host, bot, player, ["join"]) == "🪑 Join"
+        assert await press(host, bot, player, ["join"]) == "🪑 You sit down with 1000"
     assert (await press(host, bot, ANN, ["start"])).startswith("▶️ Start")
     await host.idle()
     table = await host.tables.load(CHAT)

@@ -232,3 +232,24 @@ async def test_the_application_stops_at_once_though_a_handler_waits_for_a_full_g
     finally:
         stop.cancel()
         await app.shutdown()
+
+
+async def test_room_leaves_out_the_messages_already_on_their_way() -> None:
+    limiter = GroupWindowLimiter(3, 60.0)
+    gate = asyncio.Event()
+
+    async def slow() -> bool:
+        await gate.wait()
+        return True
+
+    sending = asyncio.create_task(limiter.process_request(
+        slow, (), {}, "sendMessage", {"chat_id": -5}, None))
+    for _ in range(100):  # until it is on its way
+        if limiter.room(-5) < 3:
+            break
+        await asyncio.sleep(0)
+    # not counted by the window yet (it counts what Telegram has answered), but on its way
+    assert (limiter.spare(-5), limiter.room(-5)) == (3, 2)
+    gate.set()
+    assert await sending is True
+    assert (limiter.spare(-5), limiter.room(-5)) == (2, 2)

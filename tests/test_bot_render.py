@@ -103,7 +103,7 @@ def test_buttons_put_the_awaited_players_actions_first_with_their_amounts() -> N
     render_ = drawing.table_render("en", -1, Sight(engine, state), None, [], {})
     assert render_.markup is not None
     assert [[b.text for b in row] for row in render_.markup.inline_keyboard] == [
-        ["Call 2", "Fold", "Raise to 4"], ["🂠 My cards", "🚪 Leave", "🪑 Join"]]
+        ["Call 2", "Fold", "Raise to 4"], ["🂠 My cards", "🪑 Join"], ["🚪 Leave"]]
     ru = drawing.table_render("ru", -1, Sight(engine, state), None, [], {})
     assert ru.markup is not None
     # "Уравнять" is too wide for a third of the narrowest row: two rows, no word broken

@@ -60,7 +60,7 @@ async def test_leave_pressed_fifty_times_on_an_awaited_seat_is_one_step_and_no_n
     assert await host.tables.open_table(CHAT, game, ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
-        assert await press(host, bot, player, ["join"]) == "🪑 Join"
+        assert await press(host, bot, player, ["join"]) == "🪑 You sit down with 1000"
     for _ in range(100):
         table = await host.tables.load(CHAT)
         awaited = table.engine.awaiting(table.state) or [ANN]
@@ -142,8 +142,8 @@ async def test_a_player_whose_name_shows_nothing_sits_down_under_his_id(
     assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
-    assert (await host.presses.press(CHAT, 7, name, join)).text == "🪑 Join"
-    assert (await host.presses.press(CHAT, ANN, "Ann", join)).text == "🪑 Join"
+    assert (await host.presses.press(CHAT, 7, name, join)).text == "🪑 You sit down with 1000"
+    assert (await host.presses.press(CHAT, ANN, "Ann", join)).text == "🪑 You sit down with 1000"
     table = await host.tables.load(CHAT)
     assert [s.name for s in table.sight.view().seats] == ["7", "Ann"]
     assert seat_name("  Anna \n Maria ", 7) == "Anna Maria"

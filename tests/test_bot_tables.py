@@ -232,7 +232,7 @@ async def seat_three(host: Host, bot: RecordingBot) -> None:
     assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
-        assert await press(host, bot, player, ["join"]) == "🪑 Join"
+        assert await press(host, bot, player, ["join"]) == "🪑 You sit down with 1000"
 
 
 async def play_until_settled(host: Host, bot: RecordingBot, coups: int = 1) -> None:
@@ -340,17 +340,22 @@ async def test_settings_go_through_the_versioned_commit(make_host: Any) -> None:
     host = await make_host(bot)
     await host.tables.open_table(CHAT, "twenty_one", ANN, "en")
     before = await host.tables.load(CHAT)
-    assert await host.tables.settings(CHAT, "timeout", "30") == "Setting timeout = 30."
+    assert await host.tables.settings(CHAT, "timeout", "30") == (
+        "This table: timeout = 30 seconds. For this chat's next tables too: "
+        "/settings default timeout 30")
     after = await host.tables.load(CHAT)
     assert (after.meta.timeout, after.rec.rev) == (30, before.rec.rev + 1)
     # a record computed from the older revision is refused and changes nothing
     with pytest.raises(StaleVersion):
         await host.tables.commit(before, meta=TableMeta(opener=BOB))
     assert (await host.tables.load(CHAT)).meta.opener == ANN
-    assert await host.tables.settings(CHAT, "timeout", "1") == "Cannot set that: 5..3600"
+    assert await host.tables.settings(CHAT, "timeout", "9") == (
+        "Cannot set that: timeout takes 10 to 3600 seconds")
     # turn prompts in private chats: on by default, off per table
     assert "turn_dm = on" in await host.tables.settings(CHAT, None, None)
-    assert await host.tables.settings(CHAT, "turn_dm", "off") == "Setting turn_dm = off."
+    assert await host.tables.settings(CHAT, "turn_dm", "off") == (
+        "This table: turn_dm = off. For this chat's next tables too: "
+        "/settings default turn_dm off")
     assert (await host.tables.load(CHAT)).meta.turn_dm is False
     assert await host.tables.settings(CHAT, "turn_dm", "maybe") == "Cannot set that: on | off"
 
@@ -474,7 +479,8 @@ async def test_each_player_reads_his_private_messages_in_his_own_language(
     await host.idle()
     # his pop-ups are his too: Russian in an English group
     assert [await press(host, bot, p, ["join"]) for p in (ANN, BOB, CID)] == [
-        "🪑 Join", "🪑 Сесть", "🪑 Join"]
+        "🪑 You sit down with 1000", "🪑 Вы садитесь за стол с 1000",
+        "🪑 You sit down with 1000"]
     await play_until_settled(host, bot, coups=2)
     await host.idle()
     bob = [m.text for m in bot.chat(BOB)]

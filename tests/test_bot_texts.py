@@ -240,7 +240,7 @@ async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_
                                 tables=None, presses=None, courier=None,  # type: ignore[arg-type]
                                 daily_bonus=100)
         context = SimpleNamespace(application=SimpleNamespace(bot_data={"services": svc}),
-                                  args=[])
+                                  args=[], bot=SimpleNamespace())
         said: list[str] = []
 
         async def reply(update: Update, text: str, **kwargs: object) -> None:

@@ -156,3 +156,14 @@ def shoes_in_play(state: Any) -> list[Any]:
     """Every shoe the table holds (banchok: with the gathered parts under it)."""
     return [x for x in (getattr(state, "shoe", None), *getattr(state, "under", []))
             if x is not None]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_table_tells_every_setting_with_defaults_and_takes_them_back(game: str) -> None:
+    engine = registry.engine(game)
+    given = GAMES[game][0]
+    state = engine.new_table(given)
+    told = engine.settings(state)
+    assert given.items() <= told.items()  # what was given, and the defaults besides
+    assert engine.settings(engine.new_table(told)) == told
+    assert set(told) >= set(engine.settings(engine.new_table({})))

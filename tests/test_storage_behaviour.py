@@ -317,6 +317,19 @@ async def test_a_players_wallets_in_every_chat_with_its_title_and_table(db: Back
     assert await db.storage.chat_language(chat_id=CHAT) == "ru"  # the title left it alone
 
 
+async def test_chat_settings_are_remembered_beside_the_language(db: Backend) -> None:
+    assert await db.storage.chat_settings(chat_id=CHAT) == {}
+    await db.storage.set_chat_language(chat_id=CHAT, language="ru")
+    await db.storage.set_chat_settings(chat_id=CHAT, settings={"timeout": 90})
+    wanted = {"timeout": 90, "turn_dm": False, "twenty_one": {"min_stake": 10}}
+    await db.storage.set_chat_settings(chat_id=CHAT, settings=wanted)
+    assert await db.storage.chat_settings(chat_id=CHAT) == wanted
+    assert await db.storage.chat_language(chat_id=CHAT) == "ru"
+    await db.storage.set_chat_settings(chat_id=CHAT - 1, settings={"timeout": 30})
+    assert await db.storage.chat_language(chat_id=CHAT - 1) is None
+    assert await db.storage.chat_settings(chat_id=CHAT - 2) == {}
+
+
 async def test_migrations_are_applied_once(db: Backend) -> None:
     second = db.another()
     await second.open()
@@ -325,7 +338,7 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     shared = [(3, "shared")] if db.kind == "postgres" else []
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
         (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
-        (4 + len(shared), "chat_titles")]
+        (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings")]
 
 
 # ------------------------------------------------------------- conservation

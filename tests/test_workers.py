@@ -161,7 +161,7 @@ async def test_presses_on_three_workers_at_once_are_serialized_not_refused(
     for w in workers:
         async with w.tables.lock(CHAT):
             await w.tables.load(CHAT)  # a copy at rev 0 in each worker
-    assert await join_three(workers, bot) == ["🪑 Join"] * 3
+    assert await join_three(workers, bot) == ["🪑 You sit down with 1000"] * 3
     table = await workers[1].storage.load_table(chat_id=CHAT)
     assert table.version == 3 and table.rev == 3
     async with workers[2].tables.lock(CHAT):
@@ -196,7 +196,7 @@ async def test_one_worker_delivers_a_chat_and_another_workers_steps_ring_it(
     calls.clear()
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
     for p in (ANN, BOB, CID):
-        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 Join"
+        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
     await drained(a, b)
     assert {tag for tag, *_ in calls} == {"a"}
     assert [s.name for s in (await b.tables.load(CHAT)).sight.view().seats] == [
@@ -213,7 +213,7 @@ async def test_a_dead_workers_chats_are_delivered_by_another(cluster: Any) -> No
     bot.slow = asyncio.Event()  # a's sends hang: it dies with the joins undelivered
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
     for p in (ANN, BOB):
-        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 Join"
+        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
     await asyncio.sleep(0.2)
     await a.die()
     calls.clear()
@@ -248,7 +248,7 @@ async def test_a_worker_whose_lease_connection_dies_stops_delivering_at_once_and
         await terminate(old)
         await until(lambda: b.shared.leases.holds(CHAT), "b took the orphaned chat over")
     for w, p in ((a, ANN), (b, BOB), (a, CID)):
-        assert (await w.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 Join"
+        assert (await w.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
     # the later joins were delivered (a's own rang b: no outbox item to wait for)...
     await until(lambda: "Cid" in table_message(bot).text, "the joins delivered")
     await drained(a, b)
@@ -286,7 +286,7 @@ async def test_a_worker_whose_listen_connection_dies_hears_rings_again(cluster: 
     await terminate(old)
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
     for p in (ANN, BOB):  # b's steps ring a: before a listens again, or after
-        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 Join"
+        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
     await until(lambda: "Bob" in table_message(bot).text, "a delivered b's steps")
     await drained(a, b)
     assert {tag for tag, _, chat in calls[lost_at:] if chat == CHAT} == {"a"}
@@ -300,7 +300,7 @@ async def test_every_deadline_fires_once_on_whichever_worker_claims_it(cluster: 
     workers = [await make(n, timeout=0.3) for n in ("a", "b", "c")]
     assert await workers[0].tables.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(*workers)
-    assert await join_three(workers, bot) == ["🪑 Join"] * 3
+    assert await join_three(workers, bot) == ["🪑 You sit down with 1000"] * 3
     await drained(*workers)
     start = next(x for x in buttons(table_message(bot)) if x.kind == "start")
     assert (await workers[1].presses.press(CHAT, ANN, "Ann", start)).committed

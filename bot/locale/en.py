@@ -23,10 +23,12 @@ TEXTS: dict[str, str] = {
             "/language — ru/en\n/table — show the table again\n"
             "Admins: /settings, /closetable",
     "pick_game": "Which game?",
-    "table_exists": "This chat already has a table: {game}.",
+    "table_exists": "This chat already has a table: {game}. /table shows it.",
     "no_table": "There is no table here. /newtable opens one.",
     "table_opened": "{game}: table opened. Press Join to sit down.",
     "group_only": "This works in a group chat.",
+    "from_group": "In <b>{chat}</b>:",
+    "answered_privately": "{name}, the answer is in your private chat with me.",
     "unknown_game": "Unknown game. Choose one of: {games}",
     "balance": "{name}: {balance_chips} in the wallet, {on_table} on the table.",
     "balance_chats": "{name}, your chips in each chat:",
@@ -49,8 +51,18 @@ TEXTS: dict[str, str] = {
     "language_pick": "Language of this chat:",
     "language_set": "Language: English.",
     "admins_only": "Only chat administrators can do that.",
-    "settings_show": "Table settings:\n{lines}\nChange: /settings KEY VALUE",
-    "settings_set": "Setting {key} = {value}.",
+    "settings_title": "Settings of this table ({game}):",
+    "settings_line": "{key} = {value} — {what}",
+    "settings_defaults": "This chat's next tables: {values}",
+    "settings_how_table": "Change it for this table: /settings KEY VALUE",
+    "settings_how_default": "For this chat's next tables: /settings default KEY VALUE",
+    "settings_set": "This table: {key} = {value}. For this chat's next tables too: "
+                    "/settings default {key} {raw}",
+    "settings_default_set": "This chat's next tables: {key} = {value}.",
+    "settings_default_dropped": "This chat's next tables: {key} as the bot sets it.",
+    "settings_range": "{key} takes {min} to {max} {unit}",
+    "settings_game_key": "{key} is a game's setting: name the game, "
+                         "/settings default GAME {key} VALUE",
     "settings_bad": "Cannot set that: {error}",
     "settings_seated": "Game settings change only while nobody is seated.",
     "table_closed": "The table is closed; every chip went back to the wallets.",
@@ -143,6 +155,7 @@ TEXTS: dict[str, str] = {
     "btn_other": "{label} {amount}",
     "phase": "Phase: {phase}",
     "wallet_low": "Your wallet is empty: /bonus gives daily chips.",
+    "join_done": "🪑 You sit down with {amount}",
     "pick_private": "{label}: tick your cards, then confirm.",
     "see_private": "Choose in your private chat with the bot.",
 }
@@ -438,3 +451,27 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "card": ("card", "cards", "cards"),
     "chip": ("chip", "chips", "chips"),
 }
+
+# /settings: what each setting is, and its unit (a key of UNITS), or the values it takes.
+SETTINGS: dict[str, tuple[str, str]] = {
+    "timeout": ("time for each decision", "second"),
+    "turn_dm": ("each awaited player's turn in his private chat", "on | off"),
+    "min_stake": ("the smallest stake", "chip"),
+    "decks": ("decks in the shoe", "deck"),
+    "burn": ("cards burned at the start of a shoe", "card"),
+    "bank": ("the bank a banker puts up", "chip"),
+    "joining": ("others may join a punter's stake", "on | off"),
+    "small_bet": ("the small bet; the big bet is twice it", "chip"),
+    "structure": ("betting: fixed limit or pot limit", "fixed | pot"),
+    "ante": ("each player's ante", "chip"),
+    "ace_four": ("four new cards for a player who keeps an ace", "on | off"),
+}
+
+# Units after a number: one, few (2–4), many ("1 chip", "2 фишки", "5 фишек").
+UNITS: dict[str, tuple[str, str, str]] = {
+    "second": ("second", "seconds", "seconds"), "chip": ("chip", "chips", "chips"),
+    "deck": ("deck", "decks", "decks"), "card": ("card", "cards", "cards"),
+}
+
+# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
+POINT_FORMS: tuple[str, str, str] = ("point", "points", "points")

@@ -22,10 +22,12 @@ TEXTS: dict[str, str] = {
             "/language — ru/en\n/table — показать стол снова\n"
             "Админам: /settings, /closetable",
     "pick_game": "Какая игра?",
-    "table_exists": "В этом чате уже есть стол: {game}.",
+    "table_exists": "В этом чате уже есть стол: {game}. /table покажет его.",
     "no_table": "Здесь нет стола. /newtable откроет его.",
     "table_opened": "{game}: стол открыт. Нажмите «Сесть», чтобы занять место.",
     "group_only": "Это работает в групповом чате.",
+    "from_group": "В группе <b>{chat}</b>:",
+    "answered_privately": "{name}, ответ — в личном чате со мной.",
     "unknown_game": "Неизвестная игра. Выберите одну из: {games}",
     "balance": "{name}: {balance_chips} в кошельке, {on_table} на столе.",
     "balance_chats": "{name}, ваши фишки по чатам:",
@@ -48,8 +50,18 @@ TEXTS: dict[str, str] = {
     "language_pick": "Язык этого чата:",
     "language_set": "Язык: русский.",
     "admins_only": "Это могут только администраторы чата.",
-    "settings_show": "Настройки стола:\n{lines}\nИзменить: /settings КЛЮЧ ЗНАЧЕНИЕ",
-    "settings_set": "Настройка {key} = {value}.",
+    "settings_title": "Настройки этого стола ({game}):",
+    "settings_line": "{key} = {value} — {what}",
+    "settings_defaults": "Следующие столы чата: {values}",
+    "settings_how_table": "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",
+    "settings_how_default": "Для следующих столов чата: /settings default КЛЮЧ ЗНАЧЕНИЕ",
+    "settings_set": "Этот стол: {key} = {value}. Чтобы и следующие столы чата начинались "
+                    "так: /settings default {key} {raw}",
+    "settings_default_set": "Следующие столы чата: {key} = {value}.",
+    "settings_default_dropped": "Следующие столы чата: {key} — как у бота по умолчанию.",
+    "settings_range": "{key} — от {min} до {max} {unit}",
+    "settings_game_key": "{key} — настройка игры, укажите её: "
+                         "/settings default ИГРА {key} ЗНАЧЕНИЕ",
     "settings_bad": "Нельзя установить: {error}",
     "settings_seated": "Настройки игры меняются, только пока за столом никого нет.",
     "table_closed": "Стол закрыт; все фишки вернулись в кошельки.",
@@ -142,6 +154,7 @@ TEXTS: dict[str, str] = {
     "btn_other": "{label} {amount}",
     "phase": "Фаза: {phase}",
     "wallet_low": "Кошелёк пуст: /bonus даёт фишки раз в день.",
+    "join_done": "🪑 Вы садитесь за стол с {amount}",
     "pick_private": "{label}: отметьте карты и подтвердите.",
     "see_private": "Выберите в личном чате с ботом.",
 }
@@ -438,3 +451,27 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "card": ("карта", "карты", "карт"),
     "chip": ("фишка", "фишки", "фишек"),
 }
+
+# /settings: what each setting is, and its unit (a key of UNITS), or the values it takes.
+SETTINGS: dict[str, tuple[str, str]] = {
+    "timeout": ("время на каждое решение", "second"),
+    "turn_dm": ("ход каждому, кого ждёт стол, в личный чат", "on | off"),
+    "min_stake": ("наименьшая ставка", "chip"),
+    "decks": ("колод в шузе", "deck"),
+    "burn": ("карт сжигается в начале шуза", "card"),
+    "bank": ("банк, который ставит банкир", "chip"),
+    "joining": ("к ставке понтёра можно примазаться", "on | off"),
+    "small_bet": ("малая ставка; большая — вдвое больше", "chip"),
+    "structure": ("ставки: фиксированный лимит или пот-лимит", "fixed | pot"),
+    "ante": ("анте каждого игрока", "chip"),
+    "ace_four": ("с тузом можно сменить четыре карты", "on | off"),
+}
+
+# Units after a number: one, few (2–4), many ("1 chip", "2 фишки", "5 фишек").
+UNITS: dict[str, tuple[str, str, str]] = {
+    "second": ("секунда", "секунды", "секунд"), "chip": ("фишка", "фишки", "фишек"),
+    "deck": ("колода", "колоды", "колод"), "card": ("карта", "карты", "карт"),
+}
+
+# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
+POINT_FORMS: tuple[str, str, str] = ("очко", "очка", "очков")

@@ -103,6 +103,10 @@ class BaccaratEngine:
         """An empty table; settings: ``min_stake`` (default 1)."""
         return BaccaratState(settings=BaccaratSettings.model_validate(settings))
 
+    def settings(self, state: BaccaratState) -> dict[str, Any]:
+        """Every setting with its value (``min_stake``)."""
+        return state.settings.model_dump()
+
     def accounts(self, state: BaccaratState) -> dict[str, int]:
         """Stacks, stakes and the bank, as held in the state."""
         return banking.table_accounts(state.seats, state.bank)

@@ -106,6 +106,10 @@ class BanchokEngine:
         """An empty table; ``settings`` may set ``bank``, ``min_stake``, ``joining``, ``decks``."""
         return State(settings=Settings.model_validate(settings))
 
+    def settings(self, state: State) -> dict[str, Any]:
+        """Every setting with its value (``bank``, ``min_stake``, ``joining``, ``decks``)."""
+        return state.settings.model_dump()
+
     # ------------------------------------------------------------- actions
 
     def legal_actions(self, state: State, player: PlayerId) -> list[ActionSpec]:

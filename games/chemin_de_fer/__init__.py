@@ -143,6 +143,10 @@ class CheminDeFer:
         values = {**SETTINGS_DEFAULTS, **settings}
         return State(**values)
 
+    def settings(self, state: State) -> dict[str, Any]:
+        """Every setting with its value (``decks``, ``burn``, ``min_stake``)."""
+        return {key: getattr(state, key) for key in SETTINGS_DEFAULTS}
+
     def awaiting(self, state: State) -> list[PlayerId]:
         """Who the table waits for in the current phase."""
         phase = state.phase

@@ -266,6 +266,15 @@ class PokerEngine:
             ace_four=settings.get("ace_four", False),
         )
 
+    def settings(self, state: PokerState) -> dict[str, Any]:
+        """Every setting with its value (``small_bet``, ``structure``, ``ante``; for draw,
+        ``ace_four``)."""
+        out: dict[str, Any] = {"small_bet": state.small_bet, "structure": state.structure,
+                               "ante": state.ante}
+        if self.variant == "draw":
+            out["ace_four"] = state.ace_four
+        return out
+
     def accounts(self, state: PokerState) -> dict[str, int]:
         """Stacks, this round's bets (``stake:<id>``) and the pot."""
         out: dict[str, int] = {}

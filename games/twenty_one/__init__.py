@@ -95,6 +95,10 @@ class TwentyOneEngine:
         """An empty table; ``settings`` may set ``min_stake`` and ``decks``."""
         return State(settings=Settings.model_validate(settings))
 
+    def settings(self, state: State) -> dict[str, Any]:
+        """Every setting with its value (``min_stake``, ``decks``)."""
+        return state.settings.model_dump()
+
     # ------------------------------------------------------------- actions
 
     def legal_actions(self, state: State, player: PlayerId) -> list[ActionSpec]:

@@ -41,7 +41,8 @@ PACED = {"GROUP_MESSAGES_PER_MINUTE": "20", "GROUP_EDIT_GAP": "8", "GROUP_EDITS_
          "GROUP_RESERVE": "3", "TURN_DMS": "1"}
 BALANCE_WAIT = 3.0  # seconds from /balance to its answer, at most
 STALE = ("This button is out of date", "That button was for")
-LABEL = {kind: i18n.action_label("en", kind) for kind in ("join", "start")}
+LABEL = {"join": i18n.plain(i18n.t("en", "join_done", amount="")),  # "... with 1000"
+         "start": i18n.action_label("en", "start")}
 
 
 def settles(entry: dict[str, Any]) -> bool:
@@ -125,15 +126,24 @@ def answers_balance(entry: dict[str, Any]) -> bool:
 
 async def balance_mid_game(g: Game) -> float:
     """Once the first coup has settled, a player asks /balance in the group: how long
-    until the bot's answer is there."""
+    until the bot's answer is there, or in his private chat (where it goes when the
+    group's minute is full)."""
     while not await g.settlements():
         await asyncio.sleep(0.1)
     player = g.players[1]
     asked = time.monotonic()
     await g.command(player, "/balance")
     reply = f"{player.name}: "
-    while not [m for m in await g.sb.bot_messages(g.chat_id)
-               if (m["text"] or "").startswith(reply) and "chips in the wallet" in m["text"]]:
+
+    async def answered() -> bool:
+        for chat in (g.chat_id, player.id):
+            for m in await g.sb.bot_messages(chat):
+                if any(line.startswith(reply) and "chips in the wallet" in line
+                       for line in (m["text"] or "").splitlines()):
+                    return True
+        return False
+
+    while not await answered():
         await asyncio.sleep(0.05)
     return time.monotonic() - asked
 
