@@ -373,12 +373,17 @@ async def drive(game: Game, name: str, until: float, rng: random.Random,
 def accepted(data: str, text: str | None) -> bool:
     """Whether a press was answered as a committed step: the pop-up of an accepted press
     (bot.presses ``_next``) is the action's label, alone or followed by " · " and whose
-    move it is now; every refusal, and every answer that commits no step (pick your cards
+    move it is now (a Join's says the chips he sits down with); every refusal, and every answer that commits no step (pick your cards
     in private, type an amount), says something else."""
     action = decode_action(data)
-    return action is not None and bool(text) and any(
-        text == label or str(text).startswith(f"{label} · ")
-        for label in (i18n.plain(i18n.action_label(lang, action[2])) for lang in ("en", "ru")))
+    if action is None or not text:
+        return False
+    labels = [i18n.plain(i18n.action_label(lang, action[2])) for lang in ("en", "ru")]
+    if action[2] == "join":  # "🪑 You sit down with 1000": the chips he sits down with
+        labels = [i18n.plain(i18n.t(lang, "join_done", amount="\0")).split("\0")[0]
+                  for lang in ("en", "ru")]
+        return any(str(text).startswith(label) for label in labels)
+    return any(text == label or str(text).startswith(f"{label} · ") for label in labels)
 
 
 @dataclass
