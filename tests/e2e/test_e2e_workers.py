@@ -373,8 +373,9 @@ async def drive(game: Game, name: str, until: float, rng: random.Random,
 def accepted(data: str, text: str | None) -> bool:
     """Whether a press was answered as a committed step: the pop-up of an accepted press
     (bot.presses ``_next``) is the action's label, alone or followed by " · " and whose
-    move it is now (a Join's says the chips he sits down with); every refusal, and every answer that commits no step (pick your cards
-    in private, type an amount), says something else."""
+    move it is now (a Join's says the chips he sits down with); every refusal, and every
+    answer that commits no step (pick your cards in private, type an amount), says
+    something else."""
     action = decode_action(data)
     if action is None or not text:
         return False
