@@ -78,8 +78,9 @@ NOUN_FORMS: dict[str, dict[str, tuple[str, str, str]]] = {"en": en.NOUN_FORMS,
 
 
 def plural(lang: str, n: int, noun: str) -> str:
-    """The form of ``noun`` ("card", "chip", "point") that follows the number ``n``: "1 card",
-    "21 cards"; "1 карта", "2 карты", "5 карт", "11 карт", "21 карта", "22 карты"."""
+    """The form of ``noun`` ("card", "chip", "point", "second", "deck") that follows the
+    number ``n``: "1 card", "21 cards"; "1 карта", "2 карты", "5 карт", "11 карт",
+    "21 карта", "22 карты"."""
     one, few, many = NOUN_FORMS[_lang(lang)][noun]
     if _lang(lang) != "ru":
         return one if n == 1 else many
@@ -104,17 +105,12 @@ def points(lang: str, n: int, bust: bool = False) -> Markup:
 
 # /settings: what each setting is and its unit; the units' forms after a number.
 SETTINGS: dict[str, dict[str, tuple[str, str]]] = {"en": en.SETTINGS, "ru": ru.SETTINGS}
-UNITS: dict[str, dict[str, tuple[str, str, str]]] = {"en": en.UNITS, "ru": ru.UNITS}
 
 
 def unit(lang: str, name: str, n: int) -> str:
-    """The unit ``name`` as it follows the number ``n``: "1 chip", "5 chips"; "2 фишки",
-    "5 фишек", "21 фишка"."""
-    one, few, many = UNITS[_lang(lang)][name]
-    if _lang(lang) == "en":
-        return one if n == 1 else many
-    tens, units = n % 100 // 10, n % 10
-    return one if units == 1 and tens != 1 else (few if 2 <= units <= 4 and tens != 1 else many)
+    """The unit ``name`` as it follows the number ``n`` (:func:`plural`): "1 chip", "5 chips";
+    "2 фишки", "5 фишек", "21 фишка"."""
+    return plural(lang, n, name)
 
 
 def setting_word(value: Any) -> str:
@@ -131,7 +127,7 @@ def setting_value(lang: str, key: str, value: Any) -> str:
     """A setting's value with its unit: "60 seconds", "10 фишек", "on"."""
     word = setting_word(value)
     known = SETTINGS[_lang(lang)].get(key)
-    if known is not None and known[1] in UNITS[_lang(lang)] and not isinstance(value, bool) \
+    if known is not None and known[1] in NOUN_FORMS[_lang(lang)] and not isinstance(value, bool) \
             and isinstance(value, int | float):
         return f"{word} {unit(lang, known[1], int(value))}"
     return word
@@ -144,7 +140,7 @@ def setting_line(lang: str, key: str, value: Any) -> Markup:
     shown = setting_value(lang, key, value)
     if known is None:
         return fill("{} = {}", key, shown)
-    if known[1] not in UNITS[_lang(lang)]:
+    if known[1] not in NOUN_FORMS[_lang(lang)]:
         shown = f"{shown} ({known[1]})"
     return t(lang, "settings_line", key=key, value=shown, what=known[0])
 

@@ -450,9 +450,11 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "point": ("point", "points", "points"),
     "card": ("card", "cards", "cards"),
     "chip": ("chip", "chips", "chips"),
+    "second": ("second", "seconds", "seconds"),
+    "deck": ("deck", "decks", "decks"),
 }
 
-# /settings: what each setting is, and its unit (a key of UNITS), or the values it takes.
+# /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.
 SETTINGS: dict[str, tuple[str, str]] = {
     "timeout": ("time for each decision", "second"),
     "turn_dm": ("each awaited player's turn in his private chat", "on | off"),
@@ -466,12 +468,3 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "ante": ("each player's ante", "chip"),
     "ace_four": ("four new cards for a player who keeps an ace", "on | off"),
 }
-
-# Units after a number: one, few (2–4), many ("1 chip", "2 фишки", "5 фишек").
-UNITS: dict[str, tuple[str, str, str]] = {
-    "second": ("second", "seconds", "seconds"), "chip": ("chip", "chips", "chips"),
-    "deck": ("deck", "decks", "decks"), "card": ("card", "cards", "cards"),
-}
-
-# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
-POINT_FORMS: tuple[str, str, str] = ("point", "points", "points")

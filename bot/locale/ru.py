@@ -450,9 +450,11 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "point": ("очко", "очка", "очков"),
     "card": ("карта", "карты", "карт"),
     "chip": ("фишка", "фишки", "фишек"),
+    "second": ("секунда", "секунды", "секунд"),
+    "deck": ("колода", "колоды", "колод"),
 }
 
-# /settings: what each setting is, and its unit (a key of UNITS), or the values it takes.
+# /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.
 SETTINGS: dict[str, tuple[str, str]] = {
     "timeout": ("время на каждое решение", "second"),
     "turn_dm": ("ход каждому, кого ждёт стол, в личный чат", "on | off"),
@@ -466,12 +468,3 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "ante": ("анте каждого игрока", "chip"),
     "ace_four": ("с тузом можно сменить четыре карты", "on | off"),
 }
-
-# Units after a number: one, few (2–4), many ("1 chip", "2 фишки", "5 фишек").
-UNITS: dict[str, tuple[str, str, str]] = {
-    "second": ("секунда", "секунды", "секунд"), "chip": ("фишка", "фишки", "фишек"),
-    "deck": ("колода", "колоды", "колод"), "card": ("карта", "карты", "карт"),
-}
-
-# The unit after a number of points: one, few (2–4), many ("1 point", "2 очка", "5 очков").
-POINT_FORMS: tuple[str, str, str] = ("очко", "очка", "очков")
