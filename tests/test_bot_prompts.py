@@ -52,6 +52,18 @@ async def test_pop_ups_are_in_the_pressers_language_not_the_groups(
     assert (await host.tables.load(CHAT)).state.version == table.state.version
 
 
+async def seeded_three(make_host: Any, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                       seed: str) -> tuple[Any, RecordingBot]:
+    """A host whose shoes are shuffled from a generator seeded with ``seed`` (the same coup
+    every run), and three players seated at twenty-one: the host and its Telegram."""
+    seeded = random.Random(seed)
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    return host, bot
+
+
 def keyboards(bot: RecordingBot, player: int) -> list[Any]:
     """The player's private messages that still carry buttons."""
     return [m for m in bot.chat(player) if m.markup is not None]
@@ -59,11 +71,7 @@ def keyboards(bot: RecordingBot, player: int) -> list[Any]:
 
 async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
         make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
-    seeded = random.Random("prompts")
-    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
-    bot = RecordingBot()
-    host = await make_host(bot)
-    await seat_three(host, bot)
+    host, bot = await seeded_three(make_host, monkeypatch, "prompts")
     await host.tables.languages.choose(BOB, "ru")
     await press(host, bot, ANN, ["start"])
     for _ in range(40):  # every decision made from the prompt in the player's private chat
@@ -137,11 +145,7 @@ async def test_a_prompt_says_when_time_ran_out_and_when_the_table_closed(
 
 async def test_the_next_table_message_leads_with_the_last_coups_result(
         make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
-    seeded = random.Random("results")
-    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
-    bot = RecordingBot()
-    host = await make_host(bot)
-    await seat_three(host, bot)
+    host, bot = await seeded_three(make_host, monkeypatch, "results")
     await play_until_settled(host, bot, coups=2)  # into coup 2: coup 1 is settled
     [result] = [m for m in bot.chat(CHAT) if " settled\n" in m.text]
     headline, _, nets = result.text.split("\n")[:3]
