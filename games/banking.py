@@ -26,18 +26,29 @@ from games.engine import (
     Event,
     GameState,
     IllegalAction,
+    Input,
     PlayerId,
     Reason,
     SeatBase,
     Settlement,
     Step,
     Transfer,
+    Value,
+    chips,
     public,
+    row,
+    rows,
     shoe_revealed,
     stack,
     stake,
     stood_up,
+    text,
     wallet,
+    who,
+    word,
+)
+from games.engine import (
+    cards as show,
 )
 from games.table import (
     check_join,
@@ -219,7 +230,7 @@ def _finish(ctx: Ctx[S], state: S, reset: PlayerId | None = None) -> Step[S]:
 
 
 def sit_down(ctx: Ctx[Any], seats: list[T], newcomer: T, max_players: int,
-             **data: Any) -> None:
+             **data: Value) -> None:
     """Seat ``newcomer``, whose stack is his buy-in; he plays from the next coup.
 
     ``data`` adds game facts to the public ``player_joined`` event.
@@ -228,8 +239,8 @@ def sit_down(ctx: Ctx[Any], seats: list[T], newcomer: T, max_players: int,
     buy_in, newcomer.stack = newcomer.stack, 0
     seats.append(newcomer)
     ctx.move(wallet(newcomer.player), stack(newcomer.player), buy_in, "buy_in")
-    ctx.emit(public("player_joined", player=newcomer.player, name=newcomer.name,
-                    stack=buy_in, **data))
+    ctx.emit(public("player_joined", player=who(newcomer.player), name=text(newcomer.name),
+                    stack=chips(buy_in), **data))
 
 
 def cash_out(ctx: Ctx[Any], seat: SeatBase) -> int:
@@ -255,10 +266,10 @@ def check_turn(phase: str, queue: Sequence[PlayerId], player: PlayerId, *phases:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
 
 
-def count_timeout(ctx: Ctx[Any], seat: SeatBase, **data: Any) -> None:
+def count_timeout(ctx: Ctx[Any], seat: SeatBase, **data: Value) -> None:
     """One more consecutive timeout for ``seat``, announced publicly (``data`` adds facts)."""
     seat.timeouts += 1
-    ctx.emit(public("timed_out", player=seat.player, **data))
+    ctx.emit(timed_out_event(seat.player, **data))
 
 
 def stand_up_after_two(ctx: Ctx[Any], seat: SeatBase) -> None:
@@ -296,9 +307,10 @@ def seat_specs(st: Tabled[T], phase: str, player: PlayerId, min_players: int,
     a seat while one is free; to a seated player *Leave* (unless he is already leaving)
     and, at an idle table with enough players, *Start*."""
     if not is_seated(st, player):
-        return None, [ActionSpec(kind="join")] if len(st.seats) < max_players else []
+        return None, ([ActionSpec(kind="join", input=Input.UTILITY)]
+                      if len(st.seats) < max_players else [])
     seat = seat_of(st, player)
-    out = [ActionSpec(kind="leave")] if not seat.leaving else []
+    out = [ActionSpec(kind="leave", input=Input.UTILITY)] if not seat.leaving else []
     if phase == IDLE and len(st.seats) >= min_players:
         out.append(ActionSpec(kind="start"))
     return seat, out
@@ -355,20 +367,20 @@ def draw_for_bank(ctx: Ctx[Any], players: Sequence[PlayerId], decks: int,
     new one when it runs short), which is committed before and revealed after.
     """
     shoe = Shoe.shuffled(decks, ctx.rng)
-    ctx.emit(public("shoe_committed", commitment=shoe.commitment, purpose="banker_draw"))
+    ctx.emit(public("shoe_committed", commitment=text(shoe.commitment),
+                    purpose=word("banker_draw")))
     drawing = list(players)
     while len(drawing) > 1:
         if shoe.remaining < len(drawing):
             shoe = Shoe.shuffled(decks, ctx.rng)
-            ctx.emit(public("shoe_committed", commitment=shoe.commitment,
-                            purpose="banker_draw"))
+            ctx.emit(public("shoe_committed", commitment=text(shoe.commitment),
+                            purpose=word("banker_draw")))
         shoe, cards = shoe.deal(len(drawing))
-        ctx.emit(public("banker_draw",
-                             draws=[{"player": p, "card": c}
-                                    for p, c in zip(drawing, cards, strict=True)]))
+        ctx.emit(public("banker_draw", draws=rows(*(row(p, card=show(c))
+                                                    for p, c in zip(drawing, cards, strict=True)))))
         best = pick(rank_index(c) for c in cards)
         drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
-    ctx.emit(shoe_revealed(purpose="banker_draw", **shoe.reveal()))
+    ctx.emit(shoe_revealed(shoe.reveal(), purpose="banker_draw"))
     return drawing[0]
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -154,24 +154,231 @@ class Cut(Action):
     offset: int = Field(ge=0)
 
 
+# ------------------------------------------------------------- typed values
+#
+# Event data and view facts hold only these: each says what it is, so a screen words it
+# by its type (a card, a player, an amount) and never guesses from a key's spelling or a
+# string's shape. Build them with the short helpers below (``cards("Ah")``, ``who(p)``).
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Cards(_Value):
+    """Cards shown (``"Ah"``, ``"Tc"``), in order."""
+
+    t: Literal["cards"] = "cards"
+    cards: tuple[str, ...]
+
+
+class Players(_Value):
+    """One player or several (shown by name), in order."""
+
+    t: Literal["players"] = "players"
+    ids: tuple[PlayerId, ...]
+
+
+class Chips(_Value):
+    """An amount of chips."""
+
+    t: Literal["chips"] = "chips"
+    n: int
+
+
+class Signed(_Value):
+    """A win (+) or a loss (−) of chips."""
+
+    t: Literal["signed"] = "signed"
+    n: int
+
+
+class Count(_Value):
+    """A number; with ``noun`` ("card", "point"), a number of those ("3 cards")."""
+
+    t: Literal["count"] = "count"
+    n: int
+    noun: str = ""
+
+
+class Word(_Value):
+    """A word the game's texts translate (an outcome, a hint, an action's kind, a reason)."""
+
+    t: Literal["word"] = "word"
+    word: str
+
+
+class Hand(_Value):
+    """A poker hand: its category (``"pair"``, ``"straight_flush"``...) and its ranks, most
+    significant first (0 = deuce ... 12 = ace)."""
+
+    t: Literal["hand"] = "hand"
+    category: str
+    ranks: tuple[int, ...]
+
+
+class Points(_Value):
+    """A hand's points (a banking game's): over the limit it is ``bust``."""
+
+    t: Literal["points"] = "points"
+    n: int
+    bust: bool = False
+
+
+class Text(_Value):
+    """Shown as it is (a hash, a name the player typed)."""
+
+    t: Literal["text"] = "text"
+    text: str
+
+
+class Flag(_Value):
+    """Yes or no."""
+
+    t: Literal["flag"] = "flag"
+    on: bool
+
+
+class Row(BaseModel):
+    """One player's line of a list (a result, a shown hand): his name, then ``fields``."""
+
+    model_config = ConfigDict(frozen=True)
+    player: PlayerId
+    fields: dict[str, Value] = Field(default_factory=dict)
+
+
+class Rows(_Value):
+    """A list of players' lines, or of values (``items``: several hands, several amounts)."""
+
+    t: Literal["rows"] = "rows"
+    rows: tuple[Row, ...] = ()
+    items: tuple[Value, ...] = ()
+
+
+Value = Annotated[Cards | Players | Chips | Signed | Count | Word | Hand | Points | Text
+                  | Flag | Rows, Field(discriminator="t")]
+"""Every value event data and view facts may hold."""
+
+Row.model_rebuild()
+Rows.model_rebuild()
+
+
+def cards(*shown: str) -> Cards:
+    """Cards shown: ``cards("Ah", "Tc")`` or ``cards(*hand)``."""
+    return Cards(cards=tuple(shown))
+
+
+def who(*players: PlayerId) -> Players:
+    """One player or several: ``who(p)``, ``who(*order)``."""
+    return Players(ids=tuple(players))
+
+
+def chips(n: int) -> Chips:
+    """An amount of chips."""
+    return Chips(n=n)
+
+
+def signed(n: int) -> Signed:
+    """A win or loss."""
+    return Signed(n=n)
+
+
+def count(n: int, noun: str = "") -> Count:
+    """A number (of ``noun``)."""
+    return Count(n=n, noun=noun)
+
+
+def word(w: str) -> Word:
+    """A word the game's texts translate."""
+    return Word(word=w)
+
+
+def points(n: int, bust: bool = False) -> Points:
+    """A hand's points."""
+    return Points(n=n, bust=bust)
+
+
+def text(s: str) -> Text:
+    """A text shown as is."""
+    return Text(text=s)
+
+
+def flag(on: bool) -> Flag:
+    """Yes or no."""
+    return Flag(on=on)
+
+
+def row(player: PlayerId, **fields: Value) -> Row:
+    """One player's line: ``row(p, cards=cards(*c), net=signed(5), outcome=word("win"))``."""
+    return Row(player=player, fields=fields)
+
+
+def rows(*lines: Row) -> Rows:
+    """A list of players' lines."""
+    return Rows(rows=tuple(lines))
+
+
+def items(*values: Value) -> Rows:
+    """A list of values."""
+    return Rows(items=tuple(values))
+
+
+# ---------------------------------------------------------------------- events
+
+
+class About(StrEnum):
+    """What an event is to the screens, beyond its own words (``Event.about``)."""
+
+    NOTHING = ""
+    SHOWDOWN = "showdown"
+    """It shows cards that decide the coup (a showdown, a natural, a turned card): the
+    coup's log leads with it."""
+    OWN_HAND = "own_hand"
+    """A private event telling the player his whole hand (``cards``; ``points`` perhaps):
+    his message shows his hand anyway, so it is not told twice."""
+    TURN = "turn"
+    """It only says whose turn it is: the table's turn line says it while it lasts."""
+    DEALT_DOWN = "dealt_down"
+    """One card dealt face down to ``player``: a run of them is told as one line."""
+
+
 class Event(BaseModel):
-    """Something that happened, in the past tense (``CardDealt``, ``BankPassed``).
+    """Something that happened, in the past tense (``card_dealt``, ``bank_passed``).
 
     ``to`` is ``None`` for a public event, otherwise the only players who may
     see it. Events naming a hidden card must carry ``to``; :func:`visible_events`
-    filters them for a viewer exactly like :func:`view` filters the state.
+    filters them for a viewer exactly like :func:`view` filters the state. ``data``
+    holds typed values only (:data:`Value`); the game's texts word the event by its
+    ``kind`` with ``data`` as the template's fields. ``data["player"]``, where present,
+    is the one player the event is about.
     """
 
     model_config = ConfigDict(frozen=True)
     kind: str
     to: tuple[PlayerId, ...] | None = None
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, Value] = Field(default_factory=dict)
+    about: About = About.NOTHING
+
+    @property
+    def player(self) -> PlayerId | None:
+        """The player the event is about (``data["player"]``), if one."""
+        found = self.data.get("player")
+        return found.ids[0] if isinstance(found, Players) and len(found.ids) == 1 else None
 
 
 class Settlement(Event):
     """The event that closes a coup or a hand: who won what. Every engine ends a settled
     coup with exactly one; the host announces it as the coup's result (by its type, never
-    by its kind's spelling)."""
+    by its kind's spelling). One schema for every game: ``coup`` (a poker hand's number
+    too), each player's ``nets`` (the banker's included), the ``banker`` if one, the
+    ``hands`` shown (a poker :class:`Hand` or :class:`Points`) and the ``winners`` (who
+    took the pot or the coup, even of nothing)."""
+
+    coup: int = 0
+    nets: dict[PlayerId, int] = Field(default_factory=dict)
+    banker: PlayerId | None = None
+    hands: dict[PlayerId, Hand | Points] = Field(default_factory=dict)
+    winners: tuple[PlayerId, ...] = ()
 
 
 class StoodUp(Event):
@@ -181,67 +388,83 @@ class StoodUp(Event):
 class ShoeRevealed(Event):
     """A finished, replaced or closed shoe: how its dealing order was made and what the rules
     let the table see of it (``Shoe.reveal()``: everything; ``Shoe.reveal_shown()``: the
-    shown cards' proofs only), in the form ``python -m games.verify`` checks."""
+    shown cards' proofs only), in the form ``python -m games.verify`` checks: ``record``,
+    passed on whole, never read by a screen. ``commitment`` is the shoe's commitment, and
+    ``purpose`` says what the shoe was for when it was not a coup's (``"banker_draw"``)."""
+
+    record: dict[str, Any] = Field(default_factory=dict)
+    commitment: str = ""
+    purpose: str = ""
 
 
 class CardsProven(Event):
     """The proof of one player's own cards of a poker hand, for him alone (``to``):
-    ``data["hand"]`` and ``data["record"]``, the compact record ``python -m games.verify``
-    checks. The host keeps a player's latest and gives it to him when he asks (/verify)."""
+    ``coup`` (the hand) and ``record``, the compact record ``python -m games.verify``
+    checks, passed on whole. The host keeps a player's latest and gives it to him when he
+    asks (/verify)."""
+
+    coup: int = 0
+    record: dict[str, Any] = Field(default_factory=dict)
+
+
+class TimedOut(Event):
+    """An awaited player ran out of time (``data["player"]``); his safe default follows."""
 
 
 def cut_spec(size: int) -> ActionSpec:
     """The *Cut* a cutter is offered for a shoe of ``size`` cards (docs/rules.md §0.4): any
     depth from 0 to ``size - 1``, with a quarter, half and three quarters as buttons."""
     high = max(0, size - 1)
-    return ActionSpec(kind="cut", min=0, max=high,
+    return ActionSpec(kind="cut", min=0, max=high, input=Input.AMOUNT,
                       presets=tuple(sorted({size // 4, size // 2, 3 * size // 4} - {0})))
 
 
-def settlement(kind: str, **data: Any) -> Settlement:
-    """The public :class:`Settlement` event."""
-    return Settlement(kind=kind, data=data)
+def settlement(kind: str, *, coup: int, nets: dict[PlayerId, int],
+               banker: PlayerId | None = None, hands: dict[PlayerId, Hand | Points] | None = None,
+               winners: Sequence[PlayerId] = (), **data: Value) -> Settlement:
+    """The public :class:`Settlement` event; ``data``: what else its text tells."""
+    return Settlement(kind=kind, data=data, coup=coup, nets=dict(nets), banker=banker,
+                      hands=dict(hands or {}), winners=tuple(winners))
 
 
 def stood_up(player: PlayerId) -> StoodUp:
     """The public :class:`StoodUp` event."""
-    return StoodUp(kind="stood_up", data={"player": player})
+    return StoodUp(kind="stood_up", data={"player": who(player)})
 
 
-def cards_proven(player: PlayerId, **data: Any) -> CardsProven:
+def timed_out(player: PlayerId, **data: Value) -> TimedOut:
+    """The public :class:`TimedOut` event (``data``: what else its text tells)."""
+    return TimedOut(kind="timed_out", data={"player": who(player), **data})
+
+
+def cards_proven(player: PlayerId, coup: int, record: dict[str, Any]) -> CardsProven:
     """The private :class:`CardsProven` event of ``player``'s own cards."""
-    return CardsProven(kind="cards_proven", to=(player,), data={"player": player, **data})
+    return CardsProven(kind="cards_proven", to=(player,), data={"player": who(player)},
+                       coup=coup, record=record)
 
 
-def shoe_revealed(**data: Any) -> ShoeRevealed:
-    """The public :class:`ShoeRevealed` event (``data``: ``Shoe.reveal()`` and extras)."""
-    return ShoeRevealed(kind="shoe_revealed", data=data)
+def shoe_revealed(record: dict[str, Any], purpose: str = "", **data: Value) -> ShoeRevealed:
+    """The public :class:`ShoeRevealed` event (``record``: ``Shoe.reveal()`` or
+    ``reveal_shown()``)."""
+    return ShoeRevealed(kind="shoe_revealed", data=data, record=record,
+                        commitment=str(record.get("commitment", "")), purpose=purpose)
 
 
-PLAYER_KEYS: frozenset[str] = frozenset({
-    "player", "banker", "by", "winner", "caller", "punter", "opener", "declarer", "playing",
-    "cutter", "dealer", "from_player", "to_player", "offered_to", "last_banker", "button",
-    "src", "dst", "gathered_by", "forbidding", "draw_order", "players", "winners",
-})
-"""The keys of event data and of ``TableView.info`` whose values are player ids (one id, a
-list of ids, or a dict keyed by ids): the bot shows those as names. Any key ending in
-``player`` counts too (see :func:`is_player_key`). An engine naming a player under a new
-key adds it here; a key here never holds anything but player ids."""
+CONTRACT_EVENTS: frozenset[str] = frozenset({
+    "stood_up", "timed_out", "cards_proven", "shoe_revealed"})
+"""The event kinds the contract itself defines; every other kind is a game's own, worded
+by its texts (:class:`GameTexts`)."""
 
 
-def is_player_key(key: str) -> bool:
-    """True when values under ``key`` (in event data or view info) are player ids."""
-    return key in PLAYER_KEYS or key.endswith("player")
-
-
-def public(kind: str, **data: Any) -> Event:
+def public(kind: str, about: About = About.NOTHING, **data: Value) -> Event:
     """A public event."""
-    return Event(kind=kind, data=data)
+    return Event(kind=kind, data=data, about=about)
 
 
-def private(kind: str, to: Sequence[PlayerId], **data: Any) -> Event:
+def private(kind: str, to: Sequence[PlayerId], about: About = About.NOTHING,
+            **data: Value) -> Event:
     """An event only the players in ``to`` may see."""
-    return Event(kind=kind, to=tuple(to), data=data)
+    return Event(kind=kind, to=tuple(to), data=data, about=about)
 
 
 def visible_events(events: Sequence[Event], viewer: PlayerId | None) -> list[Event]:
@@ -268,11 +491,32 @@ def net(transfers: Sequence[Transfer]) -> dict[str, int]:
     return out
 
 
+class Input(StrEnum):
+    """What taking an action asks of the player, beyond pressing its button."""
+
+    PLAIN = "plain"
+    """Nothing: the button is the action (*Stand*, *Banco*, a call of ``min``)."""
+    AMOUNT = "amount"
+    """An amount from ``min`` to ``max`` (``presets`` on buttons; another typed), which
+    fills the action's one int field."""
+    CHOICE = "choice"
+    """One of ``choices``, words the game's texts translate; with ``min``/``max`` also an
+    amount for the chosen way (a banchok stake that forbids joining)."""
+    OWN_CARDS = "own_cards"
+    """Some of the player's own cards (``choices``: his hand), picked in his private chat,
+    at most ``max`` of them (a poker discard)."""
+    UTILITY = "utility"
+    """Anybody's, whatever the turn (*Join*, *Leave*); the host fills any argument itself
+    (the buy-in is the whole wallet)."""
+
+
 class ActionSpec(BaseModel):
-    """One thing a player may do now. ``min``/``max`` bound an amount; ``presets`` suggest some."""
+    """One thing a player may do now: its ``kind`` and what it asks (``input``), with
+    bounds (``min``/``max``), suggested amounts (``presets``) or ``choices``."""
 
     model_config = ConfigDict(frozen=True)
     kind: str
+    input: Input = Input.PLAIN
     min: int | None = None
     max: int | None = None
     presets: tuple[int, ...] = ()
@@ -282,6 +526,10 @@ class ActionSpec(BaseModel):
     jacks or better): the bot offers it only to the player himself, never on a group button.
     Where a hidden card decides whether an action is offered, every action of that decision
     is private for every player in that situation, so the group cannot tell them apart."""
+
+
+MAX_CHOICES = 12
+"""The most choices a spec may offer (buttons in a row of a keyboard)."""
 
 
 # ---------------------------------------------------------------------- state
@@ -342,6 +590,14 @@ class SeatView(BaseModel):
     status: str = ""
 
 
+class ShoeFacts(BaseModel):
+    """What anyone may know of the shoe in play: its commitment(s) and the cards left."""
+
+    model_config = ConfigDict(frozen=True)
+    commitments: tuple[str, ...]
+    cards_left: int = 0
+
+
 class TableView(BaseModel):
     """Everything one viewer (or the public, ``viewer=None``) may see of a table."""
 
@@ -356,11 +612,52 @@ class TableView(BaseModel):
     bank: int = 0
     pot: int = 0
     awaiting: tuple[PlayerId, ...] = ()
-    info: dict[str, Any] = Field(default_factory=dict)
-    """Public facts of the game (burned cards, commitments, showing values); never hidden cards."""
-    my_info: dict[str, Any] = Field(default_factory=dict)
+    facts: dict[str, Value] = Field(default_factory=dict)
+    """Public facts of the game the table shows (who is offered the bank, the stakes still
+    open...), labelled by the game's texts; never a hidden card, never anything the table
+    must not show (settings are :meth:`Engine.settings`; the shoe is :attr:`shoe`)."""
+    my_facts: dict[str, Value] = Field(default_factory=dict)
     """Facts for the viewer alone, derived from his own hidden cards (his points, a hint);
     always empty in the public view. The bot shows them only in his private chat or pop-up."""
+    shoe: ShoeFacts | None = None
+    """The shoe in play, for /verify: its commitment (and those of shoes under it)."""
+
+
+class GameTexts(BaseModel):
+    """What a game's screens say, per language (``"en"``, ``"ru"``): the host words
+    everything of a game by these, and knows no game's words itself.
+
+    * ``name``: the game's display name; ``aliases``: what players call it (/newtable,
+      /rules), in any case;
+    * ``events``: a template (or several, most specific first) per event kind, filled with
+      the event's data worded by type; ``{n_cards}`` is a count ``n`` with its noun;
+    * ``facts``: the label of each key of :attr:`TableView.facts` and ``my_facts``;
+    * ``words``: phases, roles, statuses and word values (:class:`Word`); a key
+      ``"context:value"`` (``"phase:draw"``) wins over the plain value;
+    * ``actions``: button labels per action kind; ``"kind:amount"`` with ``{amount}``;
+    * ``rules``: the /rules text (Markdown).
+    """
+
+    model_config = ConfigDict(frozen=True)
+    name: dict[str, str]
+    aliases: tuple[str, ...] = ()
+    events: dict[str, dict[str, str | tuple[str, ...]]] = Field(default_factory=dict)
+    facts: dict[str, dict[str, str]] = Field(default_factory=dict)
+    words: dict[str, dict[str, str]] = Field(default_factory=dict)
+    actions: dict[str, dict[str, str]] = Field(default_factory=dict)
+    rules: dict[str, str] = Field(default_factory=dict)
+
+    def merged(self, *more: GameTexts) -> GameTexts:
+        """These texts with ``more`` under them (shared texts a game builds on): this
+        game's own entries win."""
+        def join(field: str) -> dict[str, dict[str, Any]]:
+            out: dict[str, dict[str, Any]] = {}
+            for texts in (*reversed(more), self):
+                for lang, entries in getattr(texts, field).items():
+                    out.setdefault(lang, {}).update(entries)
+            return out
+        return self.model_copy(update={f: join(f) for f in
+                                       ("events", "facts", "words", "actions")})
 
 
 # ------------------------------------------------------------------- contract
@@ -370,6 +667,7 @@ class Engine(Protocol[S]):
     """What the bot, storage and ``games.simulate`` rely on; every game module provides one."""
 
     name: ClassVar[str]
+    texts: ClassVar[GameTexts]
     state_type: ClassVar[type[GameState]]
     action_types: ClassVar[dict[str, type[Action]]]
     min_players: ClassVar[int]

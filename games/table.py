@@ -18,7 +18,12 @@ from games.engine import (
     Reason,
     SeatBase,
     Transfer,
+    chips,
+    count,
+    flag,
     public,
+    row,
+    rows,
     shoe_revealed,
     stack,
     wallet,
@@ -145,7 +150,7 @@ def closing_events(coup: int, void: bool, seats: Sequence[PlayerId],
         if t.dst.startswith("wallet:"):
             player = int(t.dst.partition(":")[2])
             back[player] = back.get(player, 0) + t.amount
-    events = [public("table_closed", coup=coup, void=void,
-                     returned=[{"player": p, "amount": a} for p, a in back.items()])]
-    events += [shoe_revealed(**shoe.reveal()) for shoe in shoes if shoe is not None]
+    events = [public("table_closed", coup=count(coup), void=flag(void),
+                     returned=rows(*(row(p, amount=chips(a)) for p, a in back.items())))]
+    events += [shoe_revealed(shoe.reveal()) for shoe in shoes if shoe is not None]
     return events
