@@ -23,11 +23,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.deadlines import Timers
-from bot.delivery import Doorbell
-from bot.drawing import SETTLE
-from bot.languages import Languages
-from bot.tables import Tables
+from bot.outbox.courier import Doorbell
+from bot.outbox.kinds import SETTLE
+from bot.table.deadlines import Timers
+from bot.table.languages import Languages
+from bot.table.tables import Tables
 from games import registry
 from games.engine import Join
 from storage.sqlite import SqliteStorage

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot import logs
 from bot.app import run
 from bot.config import Settings
+from bot.ops import logs
 
 SANDBOX_TOKEN = "100000:sandbox"
 

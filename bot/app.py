@@ -2,8 +2,8 @@
 
 ``post_init`` builds every collaborator once and hands each the others it needs:
 the storage, the chat languages, the doorbell and the courier that deliver the
-durable outbox (:mod:`bot.delivery`), the deadlines, the tables (the one commit
-path, :mod:`bot.tables`) and the presses (:mod:`bot.presses`). Stopping, the rate
+durable outbox (:mod:`bot.outbox.courier`), the deadlines, the tables (the one commit
+path, :mod:`bot.table.tables`) and the presses (:mod:`bot.table.presses`). Stopping, the rate
 limiter stops holding sends first (:class:`BancoApplication`), so that the handlers
 still running end at once; ``post_stop`` then lets the courier finish within
 ``STOP_FLUSH`` seconds while the HTTP client is still open (what is left stays queued
@@ -36,20 +36,22 @@ from telegram.ext import (
     filters,
 )
 
-from bot import coordination, handlers, metrics
 from bot.config import Settings
-from bot.deadlines import Timers
-from bot.delivery import Courier, Doorbell
-from bot.handlers import Services
-from bot.health import start_health
-from bot.hooks import Hooks
-from bot.intake import ScreeningBot
-from bot.languages import Languages
-from bot.pace import Pace
-from bot.presses import Presses
-from bot.ratelimit import GroupWindowLimiter, stopping
-from bot.tables import Tables
-from bot.transport import api_request, updates_request
+from bot.gateway import handlers
+from bot.gateway.handlers import Services
+from bot.gateway.intake import ScreeningBot
+from bot.gateway.transport import api_request, updates_request
+from bot.ops import metrics
+from bot.ops.health import start_health
+from bot.ops.hooks import Hooks
+from bot.outbox.courier import Courier, Doorbell
+from bot.outbox.pace import Pace
+from bot.outbox.ratelimit import GroupWindowLimiter, stopping
+from bot.table.deadlines import Timers
+from bot.table.languages import Languages
+from bot.table.presses import Presses
+from bot.table.tables import Tables
+from bot.workers import coordination
 from storage.factory import open_storage
 from storage.inspect import inspector
 
@@ -90,7 +92,7 @@ class BancoApplication(Application):  # type: ignore[type-arg]
     """
 
     async def stop(self) -> None:
-        """The limiter's waits end (:func:`bot.ratelimit.stopping`), then PTB's stop."""
+        """The limiter's waits end (:func:`bot.outbox.ratelimit.stopping`), then PTB's stop."""
         stopping(self.bot)
         await super().stop()
 
@@ -244,7 +246,7 @@ def tune_gc() -> None:
 
 
 def run(settings: Settings, token: str, base_url: str | None) -> None:
-    """Poll for updates (with WEBHOOK_URL: serve the webhook, bot/webhook.py) until
+    """Poll for updates (with WEBHOOK_URL: serve the webhook, bot/gateway/webhook.py) until
     SIGINT/SIGTERM."""
     app = build_application(settings, token, base_url)
     tune_gc()
@@ -254,7 +256,7 @@ def run(settings: Settings, token: str, base_url: str | None) -> None:
         # libuv's loop: every await, timer and socket read of the bot costs less CPU
         asyncio.set_event_loop(uvloop.new_event_loop())
     if settings.webhook_url:
-        from bot.webhook import run_webhook
+        from bot.gateway.webhook import run_webhook
 
         run_webhook(app, settings)
         return

@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     # speeds up the sandbox's clock shortens it.
     group_rate_period: float = 60.0
     rate_limit_retries: int = 3
-    # How the group budget is spent (bot/pace.py): an edit that only refreshes the table
+    # How the group budget is spent (bot/outbox/pace.py): an edit that only refreshes the table
     # (nobody learns his turn from it) waits this many seconds after the group's last
     # message, at most this many per coup, and never takes the last few of the minute's
     # messages (kept for commands like /balance). A turn the awaited player learns only
@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     # his buttons (outside the group budget); /settings turn_dm on|off per table.
     turn_dms: bool = True
     log_level: str = "INFO"
-    # Operations (bot/health.py, bot/logs.py): "json" logs one JSON object per line; the
+    # Operations (bot/ops/health.py, bot/ops/logs.py): "json" logs one JSON object per line; the
     # health port serves /healthz, /readyz and /metrics (0: off); the container sets
     # REQUIRE_TOKEN, so without BOT_TOKEN it stops at once unless SANDBOX asks for the sandbox.
     log_format: Literal["text", "json"] = "text"
@@ -58,21 +58,21 @@ class Settings(BaseSettings):
     # Seconds a stop (SIGTERM) lets the outbox send before the HTTP client closes; what is
     # left is sent after the next start.
     stop_flush: float = 1.5
-    # Record what the e2e tests check beyond Telegram (bot/hooks.py); off in production.
+    # Record what the e2e tests check beyond Telegram (bot/ops/hooks.py); off in production.
     test_hooks: bool = False
     # Telegram's ~30 messages a second for the whole bot, kept by the rate limiter;
     # 0 lifts it (only the load bench does, to measure the bot rather than the cap).
     overall_messages_per_second: int = 30
-    # The HTTP client under PTB (bot/transport.py): "aiohttp", or "httpx" for PTB's default.
+    # The HTTP client under PTB (bot/gateway/transport.py): "aiohttp", or "httpx" for PTB's default.
     transport: str = "aiohttp"
     # The event loop: "uvloop" (libuv, a C loop), or "asyncio" for the standard one.
     event_loop: Literal["uvloop", "asyncio"] = "uvloop"
-    # Several bot processes on one PostgreSQL (bot/coordination.py): on by default with
+    # Several bot processes on one PostgreSQL (bot/workers/coordination.py): on by default with
     # PostgreSQL, off with SQLite; SHARED=0 keeps PostgreSQL to one process.
     shared: bool | None = None
     # Where the workers count Telegram's budgets together (else in PostgreSQL).
     redis_url: str | None = None
-    # Webhook mode (bot/webhook.py) when WEBHOOK_URL is set, the public base URL Telegram
+    # Webhook mode (bot/gateway/webhook.py) when WEBHOOK_URL is set, the public base URL Telegram
     # posts to (WEBHOOK_PATH is appended); else the bot polls. The bot listens on
     # WEBHOOK_LISTEN:WEBHOOK_PORT and refuses a request without WEBHOOK_SECRET.
     webhook_url: str = ""

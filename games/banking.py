@@ -50,6 +50,9 @@ from games.engine import (
 from games.engine import (
     cards as show,
 )
+from games.engine import (
+    timed_out as timed_out_event,
+)
 from games.table import (
     check_join,
     closing_events,
@@ -239,8 +242,9 @@ def sit_down(ctx: Ctx[Any], seats: list[T], newcomer: T, max_players: int,
     buy_in, newcomer.stack = newcomer.stack, 0
     seats.append(newcomer)
     ctx.move(wallet(newcomer.player), stack(newcomer.player), buy_in, "buy_in")
-    ctx.emit(public("player_joined", player=who(newcomer.player), name=text(newcomer.name),
-                    stack=chips(buy_in), **data))
+    ctx.emit(Event(kind="player_joined", data={
+        "player": who(newcomer.player), "name": text(newcomer.name), "stack": chips(buy_in),
+        **data}))
 
 
 def cash_out(ctx: Ctx[Any], seat: SeatBase) -> int:

@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from games.engine import ActionSpec, cut_spec
+from games.engine import ActionSpec, ShoeFacts, cut_spec
 from games.verify.merkle import card_salt, levels, multiproof, shoe_leaves
 
 RANKS = "23456789TJQKA"
@@ -228,6 +228,13 @@ class Shoe(BaseModel):
                 "cutter": self.cutter, "by_timeout": self.by_timeout,
                 "seated": list(self.seated), "coup": self.cut_coup,
                 "burned": list(self.burned)}
+
+    def facts(self, *under: Shoe) -> ShoeFacts:
+        """What anyone may know of this shoe in play (and of the shoes ``under`` it): the
+        commitments, the cards left, how it was cut once it is."""
+        return ShoeFacts(commitments=(self.commitment, *(u.commitment for u in under)),
+                         cards_left=self.remaining,
+                         cut=self.how_dealt() if self.cutter is not None else {})
 
     def reveal(self) -> dict[str, Any]:
         """Everything (docs/rules.md §0.5, the banking games): the committed order and the

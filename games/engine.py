@@ -596,6 +596,9 @@ class ShoeFacts(BaseModel):
     model_config = ConfigDict(frozen=True)
     commitments: tuple[str, ...]
     cards_left: int = 0
+    cut: dict[str, Any] = Field(default_factory=dict)
+    """How the shoe in play was cut, once it is (``Shoe.how_dealt()``: the depth, who chose
+    it, the cards burned face up): public already."""
 
 
 class TableView(BaseModel):
@@ -634,7 +637,11 @@ class GameTexts(BaseModel):
     * ``facts``: the label of each key of :attr:`TableView.facts` and ``my_facts``;
     * ``words``: phases, roles, statuses and word values (:class:`Word`); a key
       ``"context:value"`` (``"phase:draw"``) wins over the plain value;
+    * ``values``: word values inside event data (an outcome, a reason), by the word;
+    * ``numbered``: how a number under a key of a player's line reads (``"{n} pts"``);
     * ``actions``: button labels per action kind; ``"kind:amount"`` with ``{amount}``;
+    * ``settings``: what each of the game's settings is, and its unit (``"chip"``) or the
+      words it takes (``"on | off"``), for /settings;
     * ``rules``: the /rules text (Markdown).
     """
 
@@ -644,7 +651,10 @@ class GameTexts(BaseModel):
     events: dict[str, dict[str, str | tuple[str, ...]]] = Field(default_factory=dict)
     facts: dict[str, dict[str, str]] = Field(default_factory=dict)
     words: dict[str, dict[str, str]] = Field(default_factory=dict)
+    values: dict[str, dict[str, str]] = Field(default_factory=dict)
+    numbered: dict[str, dict[str, str]] = Field(default_factory=dict)
     actions: dict[str, dict[str, str]] = Field(default_factory=dict)
+    settings: dict[str, dict[str, tuple[str, str]]] = Field(default_factory=dict)
     rules: dict[str, str] = Field(default_factory=dict)
 
     def merged(self, *more: GameTexts) -> GameTexts:
@@ -657,7 +667,8 @@ class GameTexts(BaseModel):
                     out.setdefault(lang, {}).update(entries)
             return out
         return self.model_copy(update={f: join(f) for f in
-                                       ("events", "facts", "words", "actions")})
+                                       ("events", "facts", "words", "values",
+                                                       "numbered", "actions", "settings")})
 
 
 # ------------------------------------------------------------------- contract

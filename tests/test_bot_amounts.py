@@ -18,7 +18,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot.callbacks import ActionButton
+from bot.view.codec import ActionButton
 from games.engine import ActionSpec
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import (
+from bot.view.codec import (
     ActionButton,
     Malformed,
     MyCards,

@@ -26,10 +26,11 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot import handlers, i18n
-from bot.handlers import Services
-from bot.pace import Pace
-from bot.ratelimit import GroupWindowLimiter
+from bot.gateway import handlers
+from bot.gateway.handlers import Services
+from bot.outbox.pace import Pace
+from bot.outbox.ratelimit import GroupWindowLimiter
+from bot.view import i18n
 
 Handler = Callable[[Any, Any], Awaitable[None]]
 

@@ -23,7 +23,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot import drawing
+from bot.table import sends
 
 
 class Killed(BaseException):
@@ -102,7 +102,7 @@ async def test_a_post_of_what_the_newest_message_already_shows_is_not_made(
     await seat_three(host, bot)
     shown = [(m.message_id, m.text) for m in bot.chat(CHAT)]
     table = await host.tables.load(CHAT)
-    await host.tables.commit(table, outbox=[drawing.table_post(CHAT)])
+    await host.tables.commit(table, outbox=[sends.table_post(CHAT)])
     await host.idle()
     assert [(m.message_id, m.text) for m in bot.chat(CHAT)] == shown
     assert await host.storage.pending_outbox() == []

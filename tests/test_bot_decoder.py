@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from test_poker_draw_rules import AK, JJ, TT, play, three
 
-from bot.callbacks import ActionButton
-from bot.decoder import Act, Forged, PickCards, decode_press
-from bot.specs import Sight
+from bot.view.codec import Act, ActionButton, Forged, PickCards, decode_press
+from bot.view.sight import Sight
 from games.poker.common import Call, Fold
 from games.poker.draw import ENGINE, Open
 

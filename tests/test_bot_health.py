@@ -18,9 +18,9 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
-from bot.health import HealthServer, start_health
-from bot.logs import JsonFormatter
+from bot.ops import metrics
+from bot.ops.health import HealthServer, start_health
+from bot.ops.logs import JsonFormatter
 from games.engine import Transfer
 from storage.base import OutboxDraft, StaleVersion, Storage
 from storage.inspect import inspector
@@ -108,8 +108,8 @@ async def test_health_ready_and_metrics_follow_the_database(
 
 
 def healthcheck(port: int, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot.healthcheck`` as the container runs it (HEALTH_HOST=0.0.0.0)."""
-    return subprocess.run([sys.executable, "-m", "bot.healthcheck", *args], cwd=ROOT,
+    """``python -m bot.ops.healthcheck`` as the container runs it (HEALTH_HOST=0.0.0.0)."""
+    return subprocess.run([sys.executable, "-m", "bot.ops.healthcheck", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
                                "HEALTH_HOST": "0.0.0.0", "HEALTH_PORT": str(port)})
@@ -138,7 +138,7 @@ async def test_a_taken_port_is_logged_and_the_bot_goes_on_without_it(
     taken.bind(("127.0.0.1", 0))
     taken.listen()
     try:
-        with caplog.at_level(logging.ERROR, "bot.health"):
+        with caplog.at_level(logging.ERROR, "bot.ops.health"):
             assert await start_health(inspector(storage), "127.0.0.1",
                                       taken.getsockname()[1]) is None
         assert "not available" in caplog.text
@@ -153,8 +153,8 @@ def test_a_json_log_line_holds_time_level_logger_message_and_the_traceback() -> 
     try:
         raise ValueError("boom")
     except ValueError:
-        record = logging.getLogger("bot.tables").makeRecord(
-            "bot.tables", logging.ERROR, __file__, 1, "chat %s: %s", (CHAT, "café ♠"),
+        record = logging.getLogger("bot.table.tables").makeRecord(
+            "bot.table.tables", logging.ERROR, __file__, 1, "chat %s: %s", (CHAT, "café ♠"),
             sys.exc_info(), extra={"chat": CHAT})
     record.created = 1_700_000_000.25
     line = formatter.format(record)
@@ -162,7 +162,7 @@ def test_a_json_log_line_holds_time_level_logger_message_and_the_traceback() -> 
     data = json.loads(line)
     assert data.pop("exc_info").startswith("Traceback (most recent call last):")
     assert data == {"time": "2023-11-14T22:13:20.250Z", "level": "ERROR",
-                    "logger": "bot.tables", "message": "chat -100: café ♠", "chat": CHAT}
+                    "logger": "bot.table.tables", "message": "chat -100: café ♠", "chat": CHAT}
 
 
 def run_bot(env: dict[str, str], tmp_path: Path) -> subprocess.Popen[str]:

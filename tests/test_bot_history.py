@@ -13,7 +13,7 @@ from test_banchok_rules import StackedRng
 from test_bot_tables import ANN, BOB, CID, NAMES, RecordingBot, make_host, press, results
 from test_bot_tables import CHAT as TABLE_CHAT
 
-from bot import i18n, render
+from bot.view import i18n, render
 from games import cards
 from games.chemin_de_fer import Bid, NameBank, Pass, Stake
 from games.engine import BANK, Action, Cut, Start, Transfer, stack, stake, wallet

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot import i18n, render
-from bot.specs import amount_field, choice_data
+from bot.view import i18n, render
+from bot.view.sight import amount_field, choice_data
 from games import registry
 from games.engine import Event, Join, Reason, SeatView, Start, TableView, parse_action
 

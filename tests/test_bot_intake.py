@@ -6,7 +6,7 @@ from typing import Any
 
 from telegram import Bot
 
-from bot.intake import screened
+from bot.gateway.intake import screened
 
 GROUP = {"id": -5, "type": "supergroup", "title": "Table"}
 ANN = {"id": 7, "is_bot": False, "first_name": "Ann"}

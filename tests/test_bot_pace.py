@@ -1,8 +1,8 @@
-"""The group budget's rules (bot/pace.py): the turn at once, cosmetic edits held back."""
+"""The group budget's rules (bot/outbox/pace.py): the turn at once, cosmetic edits held back."""
 
 from __future__ import annotations
 
-from bot.pace import HELD, Pace
+from bot.outbox.pace import HELD, Pace
 
 CHAT = -1
 

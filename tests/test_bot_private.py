@@ -15,7 +15,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     press,
 )
 
-from bot.callbacks import ActionButton
+from bot.view.codec import ActionButton
 from games.cards import pretty
 from games.engine import Step
 

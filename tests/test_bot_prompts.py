@@ -25,7 +25,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot import i18n
+from bot.view import i18n
 from games import cards
 
 

@@ -17,8 +17,8 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes, TypeHandler
 
 from bot.app import build_application
 from bot.config import Settings
-from bot.ratelimit import OVERALL_PER_SECOND, STOPPING_WAIT, GroupWindowLimiter, Stopping
-from bot.shared_ratelimit import SharedAdmission
+from bot.outbox.ratelimit import OVERALL_PER_SECOND, STOPPING_WAIT, GroupWindowLimiter, Stopping
+from bot.workers.shared_ratelimit import SharedAdmission
 
 
 async def test_a_callback_answer_never_waits_behind_the_overall_message_cap() -> None:

@@ -12,8 +12,9 @@ from test_chemin_de_fer_rules import shoe_of as chemin_shoe
 from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot import drawing, i18n, render
-from bot.specs import Sight, amount_field, collect_buttons
+from bot.table import sends
+from bot.view import i18n, render, screens
+from bot.view.sight import Sight, amount_field, collect_buttons
 from games import chemin_de_fer, registry, twenty_one
 from games.cards import pretty
 from games.engine import Join, SeatView, Start, TableView, parse_action
@@ -100,11 +101,11 @@ def test_dm_shows_only_the_viewers_cards() -> None:
 
 def test_buttons_put_the_awaited_players_actions_first_with_their_amounts() -> None:
     engine, state = stud_after_first_bet()
-    render_ = drawing.table_render("en", -1, Sight(engine, state), None, [], {})
+    render_ = screens.table_render("en", -1, Sight(engine, state), None, [], {})
     assert render_.markup is not None
     assert [[b.text for b in row] for row in render_.markup.inline_keyboard] == [
         ["Call 2", "Fold", "Raise to 4"], ["🂠 My cards", "🪑 Join"], ["🚪 Leave"]]
-    ru = drawing.table_render("ru", -1, Sight(engine, state), None, [], {})
+    ru = screens.table_render("ru", -1, Sight(engine, state), None, [], {})
     assert ru.markup is not None
     # "Уравнять" is too wide for a third of the narrowest row: two rows, no word broken
     assert [[b.text for b in row] for row in ru.markup.inline_keyboard[:2]] == [
@@ -119,8 +120,8 @@ def test_names_with_markup_characters_stay_text_in_every_template() -> None:
         state = engine.apply(state, p, Join(name=name, buy_in=100)).state
     step = engine.apply(state, 1, Start())
     sight = Sight(engine, step.state)
-    table = drawing.table_render("en", -1, sight, 1.0e9, [
-        drawing.log_entry(e) for e in step.events if e.to is None], {})
+    table = screens.table_render("en", -1, sight, 1.0e9, [
+        screens.log_entry(e) for e in step.events if e.to is None], {})
     assert "&lt;b&gt;&amp;" in table.text and "&lt;/code&gt;" in table.text
     assert "a&amp;amp;b" in table.text
     tags = set(re.findall(r"</?([^ >]*)", table.text))
@@ -134,7 +135,7 @@ def test_names_with_markup_characters_stay_text_in_every_template() -> None:
     assert settled.splitlines()[:3] == [
         "🏆 <b>&lt;b&gt;&amp; wins 5</b>", "Five-card stud · coup #1 settled",
         "&lt;b&gt;&amp; +5 · &lt;/code&gt; (banker) −5"]
-    dms = drawing.direct_messages({1: "en", 2: "en", 3: "en"}, -1, sight, step.events,
+    dms = sends.direct_messages({1: "en", 2: "en", 3: "en"}, -1, sight, step.events,
                                   dict(enumerate(names, 1)))
     assert all("</code>" not in str(d.payload["text"]) for d in dms)
     assert i18n.plain(i18n.t("en", "named", name="<b>&", text="x")) == "<b>&: x"
@@ -150,7 +151,7 @@ def test_a_step_that_settles_and_deals_tells_each_coup_under_its_own_number() ->
                          engine.action_types["bet"](amount=2)).state
     step = engine.apply(state, engine.awaiting(state)[0], engine.action_types["fold"]())
     assert step.state.coup == 2
-    dms = drawing.direct_messages({1: "en", 2: "en"}, -1, Sight(engine, step.state),
+    dms = sends.direct_messages({1: "en", 2: "en"}, -1, Sight(engine, step.state),
                                   step.events, {1: "P1", 2: "P2"})
     heads = {(d.target, str(d.payload["text"]).splitlines()[0]) for d in dms}
     proofs = [d for d in dms if "Proof of your cards in hand 1" in str(d.payload["text"])]
@@ -169,7 +170,7 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
         state = twenty_one_table({1: 100, 2: 100, 3: 100}, prefix)
         state = twenty_one.ENGINE.apply(state, 2, twenty_one.Stake(amount=10)).state
         step = twenty_one.ENGINE.apply(state, 3, twenty_one.Stake(amount=10))
-        return {d.target: str(d.payload["text"]) for d in drawing.direct_messages(
+        return {d.target: str(d.payload["text"]) for d in sends.direct_messages(
             langs, -1, Sight(twenty_one.ENGINE, step.state), step.events, names)}
 
     # the banker (Ann) is dealt 21: the coup settles in the step that dealt every hand
@@ -190,7 +191,7 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
     # chemin de fer: the punters' 8 and the banker's 9 are naturals, settled at the deal
     state = chemin_staking(chemin_shoe("4d", "5h", "4h", "4s"), bank=100)
     step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
-    assert {d.target: str(d.payload["text"]) for d in drawing.direct_messages(
+    assert {d.target: str(d.payload["text"]) for d in sends.direct_messages(
         {p: "en" for p in range(1, 5)}, -1, Sight(chemin_de_fer.ENGINE, step.state),
         step.events, {1: "Ann", 2: "Bob", 3: "Cid", 4: "Dan"})} == {
         4: "<b>Chemin de fer · coup #1</b>\nYour cards: <b>4♦ 4♥</b>\nYour points: 8",

@@ -31,7 +31,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot.presses import seat_name
+from bot.table.presses import seat_name
 from games import cards
 from games.engine import IllegalAction, Leave
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.rulebook import RULES_DIR, chunks, rules_text, to_html
+from bot.view.rulebook import RULES_DIR, chunks, rules_text, to_html
 from sandbox.formatting import render
 
 SAMPLE = """# Chemin de fer <6 decks>

@@ -22,14 +22,14 @@ from markupsafe import Markup
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, TimedOut
 
-from bot import i18n
-from bot.callbacks import ActionButton, decode
-from bot.deadlines import Timers
-from bot.delivery import Courier, Doorbell
-from bot.languages import Languages
-from bot.presses import Presses
-from bot.record import Ask, TableMeta
-from bot.tables import Tables
+from bot.outbox.courier import Courier, Doorbell
+from bot.table.deadlines import Timers
+from bot.table.languages import Languages
+from bot.table.presses import Presses
+from bot.table.record import Ask, TableMeta
+from bot.table.tables import Tables
+from bot.view import i18n
+from bot.view.codec import ActionButton, decode
 from games.verify.check import compact
 from storage.base import StaleVersion
 from storage.sqlite import SqliteStorage

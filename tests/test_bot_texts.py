@@ -20,9 +20,11 @@ from test_chemin_de_fer_rules import shoe_of as chemin_shoe
 from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot import drawing, handlers, i18n, render
-from bot.languages import Languages
-from bot.specs import Sight
+from bot.gateway import handlers
+from bot.table import sends
+from bot.table.languages import Languages
+from bot.view import i18n, render, screens
+from bot.view.sight import Sight
 from games import banchok, chemin_de_fer, twenty_one
 from games.engine import Event, GameState, Settlement, Step, Transfer
 from games.poker import draw as draw_poker
@@ -35,7 +37,7 @@ NAMES = {1: "Ann", 2: "Boris", 3: "Chloé", 4: "Dan"}
 
 def dms(step: Step[GameState], engine: object, lang: str) -> dict[int, str]:
     """Each player's direct message of ``step``, by player."""
-    return {d.target: str(d.payload["text"]) for d in drawing.direct_messages(
+    return {d.target: str(d.payload["text"]) for d in sends.direct_messages(
         dict.fromkeys(NAMES, lang), -1, Sight(engine, step.state),  # type: ignore[arg-type]
         step.events, NAMES)}
 
@@ -161,8 +163,8 @@ def coup_log(events: list[Event]) -> tuple[list[dict[str, object]], dict[str, ob
     for event in events:
         if isinstance(event, Settlement):
             return log, event.data
-        if event.to is None and event.kind not in drawing.TURN_NOTICES:
-            log.append(drawing.log_entry(event))
+        if event.to is None and event.kind not in screens.TURN_NOTICES:
+            log.append(screens.log_entry(event))
     raise AssertionError("no settlement")
 
 
@@ -172,7 +174,7 @@ def test_a_result_leads_its_collapsed_log_with_the_hands() -> None:
     state = chemin_staking(chemin_shoe("4d", "5h", "4h", "4s"), bank=100, events=events)
     step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
     log, data = coup_log([*events, *step.events])
-    assert drawing.result_text("en", "chemin_de_fer", 1, data, NAMES, log).splitlines() == [
+    assert screens.result_text("en", "chemin_de_fer", 1, data, NAMES, log).splitlines() == [
         "🏆 <b>Ann wins 100 with 9 points</b>",
         "Chemin de fer · coup #1 settled",
         "Ann (banker) +100 · Dan −100",
@@ -186,7 +188,7 @@ def test_a_result_leads_its_collapsed_log_with_the_hands() -> None:
         "Coup 1: bank 100, stakes please",
         "Dan stakes 100",
         "Cards dealt to Dan and the banker Ann</blockquote>"]
-    assert drawing.result_text("ru", "chemin_de_fer", 1, data, NAMES, log).splitlines()[3:7] \
+    assert screens.result_text("ru", "chemin_de_fer", 1, data, NAMES, log).splitlines()[3:7] \
         == ["<blockquote expandable>Dan: натуральная 8 — 4♦ 4♥",
             "Ann: натуральная 9 — 5♥ 4♠",
             "Dan: 4♦ 4♥, очков: 8; банкомёт: 5♥ 4♠, очков: 9",
@@ -204,15 +206,15 @@ def test_the_table_message_leads_its_collapsed_log_with_the_hands() -> None:
                            (4, twenty_one.Stake(amount=10)), (3, twenty_one.Buy()),
                            (3, twenty_one.Stand()), (4, twenty_one.Stand())]:
         step = twenty_one.ENGINE.apply(state, player, action)
-        log += [drawing.log_entry(e) for e in step.events if e.to is None]
+        log += [screens.log_entry(e) for e in step.events if e.to is None]
         state = step.state
     sight = Sight(twenty_one.ENGINE, state)
-    assert drawing.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[7:] == [
+    assert screens.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[7:] == [
         "· Chloé buys a card", "· Chloé stands", "· Dan stands",
         "<blockquote expandable>Boris shows a natural: A♥ K♦",
         "Boris stakes 10", "Chloé stakes 10", "Dan stakes 10", "Cards are dealt</blockquote>",
         "🔒 shoe committed · /verify"]
-    assert drawing.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[10:12] == [
+    assert screens.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[10:12] == [
         "<blockquote expandable>Boris: очко! A♥ K♦", "Boris ставит 10"]
 
 

@@ -18,7 +18,7 @@ from aiohttp import web
 from telegram import Bot
 from telegram.error import Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.transport import AiohttpRequest, api_request, updates_request
+from bot.gateway.transport import AiohttpRequest, api_request, updates_request
 
 TOKEN = "123:abc"
 ME = {"id": 123, "is_bot": True, "first_name": "Banco", "username": "banco_bot"}

@@ -17,10 +17,10 @@ from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
 from telegram.request import BaseRequest, RequestData
 
-from bot import webhook
 from bot.__main__ import settings_problems
 from bot.config import Settings
-from bot.webhook import webhook_runner
+from bot.gateway import webhook
+from bot.gateway.webhook import webhook_runner
 
 SECRET = "Abc_123-xyz"
 ANN = {"id": 7, "is_bot": False, "first_name": "Ann"}
@@ -267,7 +267,7 @@ async def test_a_handling_past_the_wait_is_answered_200_and_goes_on(
         finished.set()
 
     handlers.then = held
-    with caplog.at_level(logging.WARNING, logger="bot.webhook"):
+    with caplog.at_level(logging.WARNING, logger="bot.gateway.webhook"):
         assert await within(5, post(f"{base}/telegram", json.dumps(message(31, "/top"))
                                     .encode(), SECRET)) == 200
     assert [r.getMessage() for r in caplog.records] == [

@@ -24,9 +24,9 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot import drawing, i18n
-from bot.rulebook import RULES_DIR, game_of, rules_text, to_html
-from bot.specs import Sight
+from bot.view import i18n, screens
+from bot.view.rulebook import RULES_DIR, game_of, rules_text, to_html
+from bot.view.sight import Sight
 from games import cards, registry, twenty_one
 from games.engine import Cut, Event, Join, Start, parse_action
 
@@ -35,7 +35,7 @@ NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
 def first_line(lang: str, engine: Any, state: Any) -> str:
     """The table message's header as a person reads it."""
-    text = drawing.table_render(lang, -1, Sight(engine, state), None, [], NAMES).text
+    text = screens.table_render(lang, -1, Sight(engine, state), None, [], NAMES).text
     return i18n.plain(text.splitlines()[0])
 
 
@@ -146,9 +146,9 @@ async def test_one_timeout_is_one_line(
         "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
                "Талья #1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
     # banchok: a bank let pass by a timeout is told once that it was one
-    passed = drawing.timeouts_folded([Event(kind="timed_out", data={"player": ANN}),
+    passed = screens.timeouts_folded([Event(kind="timed_out", data={"player": ANN}),
                                       Event(kind="bank_passed_over", data={"player": ANN})])
-    assert drawing.log_lines(lang, [drawing.log_entry(e, t) for e, t in passed], NAMES) == [{
+    assert screens.log_lines(lang, [screens.log_entry(e, t) for e, t in passed], NAMES) == [{
         "en": "⏰ Ann lets the bank pass and keeps his seat (timed out)",
         "ru": "⏰ Ann пропускает банк и остаётся за столом (время вышло)"}[lang]]
 
@@ -157,7 +157,7 @@ async def test_one_timeout_is_one_line(
 def test_a_seat_line_says_its_stake_once_and_ends_with_no_semicolon(lang: str) -> None:
     state = twenty_one_table({1: 300, 2: 100, 3: 100}, [])
     state = twenty_one.ENGINE.apply(state, 2, twenty_one.Stake(amount=10)).state
-    text = i18n.plain(drawing.table_render(lang, -1, Sight(twenty_one.ENGINE, state), None,
+    text = i18n.plain(screens.table_render(lang, -1, Sight(twenty_one.ENGINE, state), None,
                                            [], NAMES).text)
     assert text.splitlines()[3] == {"en": "p2 (punter) · 💰90 · stake 10",
                                     "ru": "p2 (понтёр) · 💰90 · ставка 10"}[lang]
@@ -330,7 +330,7 @@ def banchok_staking(lang: str) -> tuple[Any, Any, list[list[str]]]:
         data = {"kind": spec.kind, "offset": spec.min} if spec.kind == "cut" else {
             "kind": spec.kind}
         state = engine.apply(state, player, parse_action(engine, data)).state
-    markup = drawing.table_render(lang, CHAT, Sight(engine, state), None, [], NAMES).markup
+    markup = screens.table_render(lang, CHAT, Sight(engine, state), None, [], NAMES).markup
     assert markup is not None
     return engine, state, [[b.text for b in row] for row in markup.inline_keyboard]
 

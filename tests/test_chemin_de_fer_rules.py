@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot import render
+from bot.view import render
 from games.cards import Shoe, timeout_cut
 from games.chemin_de_fer import ENGINE, banker_hint
 from games.chemin_de_fer.model import (

@@ -10,8 +10,8 @@ observer must see exactly the same in both runs:
 * the events of the last step he may see (:func:`games.engine.visible_events`);
 * the group keyboard: every seat's non-private actions, with bounds, except the awaited
   players' decisions while one of them has a private action (exactly the bot's rule,
-  :func:`bot.specs.collect_buttons` and :func:`bot.specs.private_step`); a player also sees
-  his own keyboard, private actions included;
+  :func:`bot.view.sight.collect_buttons` and :func:`bot.view.sight.private_step`); a player
+  also sees his own keyboard, private actions included;
 * who is awaited.
 
 "Saw" grows as the coup goes on (a card turned up, a showdown), so the comparison is made
@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from bot.specs import OUTSIDER, amount_field, choice_data, private_step
+from bot.view.sight import OUTSIDER, amount_field, choice_data, private_step
 from games import registry
 from games.cards import Shoe
 from games.engine import (
@@ -133,7 +133,7 @@ def _specs(engine: Any, state: Any, player: int) -> list[Any]:
 
 def group_keyboard(engine: Any, state: Any) -> dict[int, list[tuple[Any, ...]]]:
     """Every seat's (and an outsider's) non-private actions as the group keyboard offers
-    them: the awaited players' decisions are hidden in a private step (bot/specs.py)."""
+    them: the awaited players' decisions are hidden in a private step (bot/view/sight.py)."""
     awaited = list(engine.awaiting(state))
     hide = set(awaited) if private_step(engine, state, awaited) else set()
     out: dict[int, list[tuple[Any, ...]]] = {}

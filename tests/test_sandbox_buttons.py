@@ -21,11 +21,11 @@ import pytest
 from test_bot_tables import CHAT, PREFERRED, Host, RecordingBot, press
 from test_sandbox_page import CHROMIUM, HAVE_CHROMIUM, PHONE, SHOTS, TOKEN
 
-from bot.deadlines import Timers
-from bot.delivery import Courier, Doorbell
-from bot.languages import Languages
-from bot.presses import Presses
-from bot.tables import Tables
+from bot.outbox.courier import Courier, Doorbell
+from bot.table.deadlines import Timers
+from bot.table.languages import Languages
+from bot.table.presses import Presses
+from bot.table.tables import Tables
 from games import cards
 from sandbox.client import SandboxClient
 from sandbox.server import start_sandbox

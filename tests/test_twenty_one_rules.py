@@ -214,7 +214,7 @@ def test_rule_4_6_buy_up_to_three_cards_in_dealing_order_busts_stay_hidden() -> 
 
 def group_keyboard(s: State) -> dict[int, list[str]]:
     """What the group's buttons offer per seat: non-private actions, and none of an awaited
-    player's while he decides privately (bot/specs.py ``collect_buttons``)."""
+    player's while he decides privately (bot/view/sight.py ``collect_buttons``)."""
     awaited = ENGINE.awaiting(s)
     private = any(a.private for p in awaited for a in ENGINE.legal_actions(s, p))
     return {x.player: [a.kind for a in ENGINE.legal_actions(s, x.player) if not a.private]

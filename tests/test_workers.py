@@ -19,13 +19,13 @@ import pytest
 from storage_backends import PG_DSN, drop_schema
 from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, RecordingBot, buttons, table_message
 
-from bot import coordination
-from bot.coordination import Shared
-from bot.delivery import Courier, Doorbell
-from bot.languages import Languages
-from bot.presses import Presses
-from bot.shared_ratelimit import PgBudget, RedisBudget, shared_limiter
-from bot.tables import Tables
+from bot.outbox.courier import Courier, Doorbell
+from bot.table.languages import Languages
+from bot.table.presses import Presses
+from bot.table.tables import Tables
+from bot.workers import coordination
+from bot.workers.coordination import Shared
+from bot.workers.shared_ratelimit import PgBudget, RedisBudget, shared_limiter
 from storage.postgres import PostgresStorage
 from storage.postgres_coord import PgCoordination
 

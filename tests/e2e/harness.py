@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot import i18n
+from bot.view import i18n
 from games import registry
 from games.cards import pretty
 from sandbox.client import SandboxClient, SandboxError

@@ -26,7 +26,7 @@ from harness import (
 )
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import i18n
+from bot.view import i18n
 
 PLAYERS = [Player(101, "Ann"), Player(102, "Bob"), Player(103, "Cid")]
 CHAT = -1001
@@ -137,14 +137,14 @@ async def test_metrics_and_json_log_of_a_played_coup(sandbox, bot_factory,
     records = [json.loads(line) for line in bot.log_text().splitlines() if line.strip()]
     assert all({"time", "level", "logger", "message"} <= r.keys() for r in records)
     assert any(r["logger"] == "bot.app" and " ready; " in r["message"] for r in records)
-    assert any(r["logger"] == "bot.health" and r["level"] == "INFO" for r in records)
+    assert any(r["logger"] == "bot.ops.health" and r["level"] == "INFO" for r in records)
     # the autouse transcript check reads this JSON log for hidden cards, as it reads text logs
 
 
 def admin(bot: BotProcess, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot.admin`` on the bot's own database (its DATA_DIR)."""
+    """``python -m bot.ops.admin`` on the bot's own database (its DATA_DIR)."""
     env = {k: v for k, v in bot.env.items() if k != "DATABASE_URL"}
-    return subprocess.run([sys.executable, "-m", "bot.admin", *args], cwd=bot.data_dir,
+    return subprocess.run([sys.executable, "-m", "bot.ops.admin", *args], cwd=bot.data_dir,
                           env={**env, "PYTHONPATH": str(ROOT)}, text=True,
                           capture_output=True, timeout=60)
 

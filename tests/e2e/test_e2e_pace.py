@@ -29,7 +29,7 @@ from harness import (
 )
 from harness import _chat as chat_of
 
-from bot import i18n
+from bot.view import i18n
 
 GAMES = ["chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker"]
 # group sends + edits per coup (the coup's table message, its edits and its result)

@@ -25,7 +25,7 @@ from harness import (
 )
 from poker_fixtures import draw_order, fixed_shoe
 
-from bot import i18n
+from bot.view import i18n
 from games import registry
 from games.engine import Reason
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from harness import DEFAULT, POLICIES, BotProcess, Game, Player, decode_action
 
-from bot import i18n, render
+from bot.view import i18n, render
 from games import registry
 from games.cards import pretty_all
 

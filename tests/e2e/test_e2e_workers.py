@@ -49,7 +49,7 @@ from storage_backends import PG_DSN, drop_schema
 from test_e2e_faults import open_table, prefer
 from test_e2e_webhook import free_port
 
-from bot import i18n
+from bot.view import i18n
 from games import registry
 from sandbox.client import SandboxClient
 from storage.booking import AUDIT_QUERIES
@@ -372,7 +372,7 @@ async def drive(game: Game, name: str, until: float, rng: random.Random,
 
 def accepted(data: str, text: str | None) -> bool:
     """Whether a press was answered as a committed step: the pop-up of an accepted press
-    (bot.presses ``_next``) is the action's label, alone or followed by " · " and whose
+    (bot.table.presses ``_next``) is the action's label, alone or followed by " · " and whose
     move it is now (a Join's says the chips he sits down with); every refusal, and every
     answer that commits no step (pick your cards in private, type an amount), says
     something else."""

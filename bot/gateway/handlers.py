@@ -1,0 +1,611 @@
+"""Thin handlers: turn an update into "player X does Y at the table of chat Z".
+
+Whatever arrives is untrusted: names, texts, arguments and button data are
+cleaned of broken Unicode (lone UTF-16 surrogates) before use, and a chat that
+refuses the bot (kicked, blocked) never makes a handler raise. Every button
+press is answered at most once, with the truth: a press whose step committed is
+answered as done even if something failed afterwards, and an answer whose fate is
+unknown is not repeated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import (
+    CallbackQuery,
+    ChatMember,
+    ChatMemberUpdated,
+    ForceReply,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Update,
+)
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.ext import ContextTypes
+
+from bot.ops import metrics
+from bot.outbox.courier import Courier
+from bot.outbox.ratelimit import GroupWindowLimiter
+from bot.table.languages import Languages
+from bot.table.presses import Outcome, Presses
+from bot.table.table_settings import parse_setting
+from bot.table.tables import Tables
+from bot.view import i18n, render
+from bot.view.codec import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
+from bot.view.rulebook import chunks, game_of, rules_text, to_html
+from games import registry
+from storage.base import BonusAlreadyClaimed, Storage
+
+log = logging.getLogger(__name__)
+
+ANSWER_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class Services:
+    """The collaborators the handlers call, built once in ``post_init``."""
+
+    storage: Storage
+    languages: Languages
+    tables: Tables
+    presses: Presses
+    courier: Courier
+    daily_bonus: int
+    titles: dict[int, str] = field(default_factory=dict)
+    """Each group's title as this process last stored it (see :func:`remember_chat`)."""
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+    """The application's services (created in post_init)."""
+    found: Services = context.application.bot_data["services"]
+    return found
+
+
+def clean(text: str | None) -> str:
+    """``text`` with broken Unicode (lone surrogates) replaced, so it can be sent and logged."""
+    if not text:
+        return ""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def args(context: ContextTypes.DEFAULT_TYPE) -> list[str]:
+    """The command's arguments, cleaned."""
+    return [clean(a) for a in context.args or []]
+
+
+def is_group(update: Update) -> bool:
+    """True in groups and supergroups."""
+    chat = update.effective_chat
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    """The sender is an administrator or the creator of the chat (getChatMember)."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return False
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
+
+
+async def reply(update: Update, text: str, **kwargs: Any) -> None:
+    """Answer in the chat the update came from; a chat that refuses the bot is logged."""
+    msg = update.effective_message
+    if msg is None or not text:
+        return
+    kwargs.setdefault("parse_mode", ParseMode.HTML)  # every text of ours is Telegram HTML
+    try:
+        await msg.reply_text(text, **kwargs)
+    except TelegramError as exc:
+        log.warning("reply in chat %s failed: %s", msg.chat_id, type(exc).__name__)
+
+
+async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, *parts: str,
+              keep_reserve: bool = False) -> None:
+    """Answer what someone typed, never held for a minute by the group's budget.
+
+    Telegram takes about 20 sends and edits a minute in a group, and the table messages,
+    results and every other answer share them (DESIGN.md); a reply queued behind a full
+    minute waited up to 60 s. So an answer goes in the group only while the group's
+    window has room for it now, after the messages already on their way. A command's
+    answer may take the last messages of the minute: the courier's refreshes leave them
+    to commands (:attr:`bot.outbox.pace.Pace.reserve`), and so does an answer to a typed amount
+    (``keep_reserve``), which goes in the group only with the reserve still free.
+    Otherwise the answer goes at once to the sender's private chat, which is outside the
+    group's budget, and one short group line says so only where it is affordable: when
+    an answer of several messages goes privately while one more still fits. Only a sender
+    the bot may not write to privately gets his answer in the group, in its turn there.
+    """
+    parts = tuple(p for p in parts if p)
+    chat, user = update.effective_chat, update.effective_user
+    if not parts:
+        return
+    if chat is None or user is None or not is_group(update):
+        for part in parts:
+            await reply(update, part)
+        return
+    svc = services(context)
+    reserve = svc.courier.pace.reserve if keep_reserve else 0
+    room = group_room(context, chat.id)
+    if room >= len(parts) + reserve:
+        for part in parts:
+            await reply(update, part)
+        return
+    lang = await svc.languages.of(chat.id)
+    if await privately(context, user.id, clean(chat.title) or str(chat.id), parts, lang):
+        if len(parts) > 1 and room >= 1 + reserve:
+            await reply(update, i18n.t(lang, "answered_privately", name=clean(user.full_name)))
+        return
+    for part in parts:
+        await reply(update, part)
+
+
+def group_room(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> int:
+    """How many messages the group's window takes now without waiting (unbounded without
+    the bot's own limiter)."""
+    limiter = getattr(context.bot, "rate_limiter", None)
+    return limiter.room(chat_id) if isinstance(limiter, GroupWindowLimiter) else 1 << 30
+
+
+async def privately(context: ContextTypes.DEFAULT_TYPE, user_id: int, group: str,
+                    parts: Sequence[str], lang: str) -> bool:
+    """Send a group answer to the sender's private chat, under the group's name; False when
+    he has none with the bot (or Telegram refused the message): nothing reached him."""
+    head = i18n.t(lang, "from_group", chat=group)
+    for i, part in enumerate(parts):
+        try:
+            await context.bot.send_message(user_id, f"{head}\n{part}" if i == 0 else part,
+                                           parse_mode=ParseMode.HTML)
+        except (Forbidden, BadRequest) as exc:
+            if i == 0:
+                return False
+            log.warning("private answer to %s cut short: %s", user_id, type(exc).__name__)
+            return True
+        except TelegramError as exc:  # it may have arrived: not repeated in the group
+            log.warning("private answer to %s failed: %s", user_id, type(exc).__name__)
+            return True
+    return True
+
+
+async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """The language to answer in: the chat's, from the sender's language_code at first."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None:
+        return "en"
+    return await services(context).languages.of(chat.id, user.language_code if user else None)
+
+
+async def bonus(svc: Services, chat_id: int, user_id: int, name: str) -> str:
+    """/bonus once a day."""
+    lang = await svc.languages.of(chat_id)
+    await svc.storage.wallet(chat_id=chat_id, user_id=user_id, name=name)
+    try:
+        w = await svc.storage.claim_daily_bonus(chat_id=chat_id, user_id=user_id,
+                                                today=dt.datetime.now(dt.UTC).date())
+    except BonusAlreadyClaimed:
+        return i18n.t(lang, "bonus_taken")
+    return i18n.t(lang, "bonus_ok", amount=svc.daily_bonus, balance=w.balance)
+
+
+async def remember_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Before any handler: a group's title, stored when this process first sees it or sees
+    it changed (a private /balance names each chat by it)."""
+    chat = update.effective_chat
+    if chat is None or not chat.title or not is_group(update):
+        return
+    svc = services(context)
+    title = clean(chat.title)
+    if svc.titles.get(chat.id) == title:
+        return
+    try:
+        await svc.storage.set_chat_title(chat_id=chat.id, title=title)
+    except Exception as exc:  # a name to show later: never worth failing the update for
+        log.warning("title of chat %s not stored: %s", chat.id, type(exc).__name__)
+        return
+    svc.titles[chat.id] = title
+
+
+async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start: in private, enables DMs (and shows cards for a deep-linked table)."""
+    user = update.effective_user
+    lang = await chat_lang(update, context)
+    if is_group(update) or user is None:
+        await say(update, context, i18n.t(lang, "welcome_group"))
+        return
+    payload = args(context)[0] if args(context) else None
+    opened = await services(context).presses.dm_opened(user.id, payload)
+    if opened is not None:
+        text, keyboard = opened
+        await reply(update, text, reply_markup=keyboard.markup() if keyboard else None)
+        return
+    await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"))
+
+
+async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/help: the list of commands."""
+    await say(update, context, i18n.t(await chat_lang(update, context), "help"))
+
+
+def game_picker(lang: str) -> InlineKeyboardMarkup:
+    """One button per game for /newtable."""
+    rows = [[InlineKeyboardButton(i18n.game_name(lang, g), callback_data=encode(NewTable(g)))]
+            for g in registry.GAMES]
+    return InlineKeyboardMarkup(rows)
+
+
+async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/newtable [GAME] [key=value...]: open a table, or show the game picker; at an open
+    table, which game it is (every button of a picker would be refused)."""
+    lang = await chat_lang(update, context)
+    chat, user = update.effective_chat, update.effective_user
+    if not is_group(update) or chat is None or user is None:
+        await say(update, context, i18n.t(lang, "group_only"))
+        return
+    game = await services(context).tables.open_game(chat.id)
+    if game is not None:
+        await say(update, context, i18n.t(lang, "table_exists", game=i18n.game_name(lang, game)))
+        return
+    if not args(context):
+        await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))
+        return
+    settings = {}
+    for arg in args(context)[1:]:
+        key, _, value = arg.partition("=")
+        if key and value:
+            settings[key] = parse_setting(value)
+    refusal = await services(context).tables.open_table(
+        chat.id, args(context)[0].lower(), user.id, user.language_code, settings)
+    if refusal:
+        await say(update, context, refusal)
+
+
+async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/table: post the table message again at the bottom of the chat."""
+    chat = update.effective_chat
+    if chat is None or not await services(context).tables.repost(chat.id):
+        await say(update, context, i18n.t(await chat_lang(update, context), "no_table"))
+
+
+async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/balance: the sender's chips in this chat; in his private chat, in every chat he
+    plays in (chips are per chat: a wallet here would play nowhere, so none is made)."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await chat_lang(update, context)
+    name = clean(user.full_name)
+    if chat.type == ChatType.PRIVATE:
+        held = await services(context).storage.wallets_of(user_id=user.id)
+        await reply(update, render.balances_text(
+            lang, name, [w for w in held if w.wallet.chat_id != chat.id]))
+        return
+    w = await services(context).storage.wallet(chat_id=chat.id, user_id=user.id, name=name)
+    await say(update, context, i18n.t(lang, "balance", name=name, balance=w.balance,
+                                      on_table=w.on_table))
+
+
+async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/bonus: the daily bonus."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    await say(update, context,
+              await bonus(services(context), chat.id, user.id, clean(user.full_name)))
+
+
+async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/top: the richest players of the chat."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await chat_lang(update, context)
+    rows = await services(context).storage.leaderboard(chat_id=chat.id, limit=10)
+    if not rows:
+        await say(update, context, i18n.t(lang, "top_empty"))
+        return
+    lines = [i18n.t(lang, "top_title")]
+    lines += [i18n.t(lang, "top_line", rank=i + 1, name=w.name or str(w.user_id),
+                     total=w.balance + w.on_table) for i, w in enumerate(rows)]
+    await say(update, context, "\n".join(lines))
+
+
+async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/history: the sender's latest results in this chat."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    lang = await chat_lang(update, context)
+    entries = await services(context).storage.recent_coups(chat_id=chat.id, user_id=user.id,
+                                                         limit=200)
+    lines = render.history_lines(lang, entries)
+    if not lines:
+        await say(update, context, i18n.t(lang, "history_empty", name=clean(user.full_name)))
+        return
+    await say(update, context, "\n".join([
+        i18n.t(lang, "history_title", name=clean(user.full_name)), *lines]))
+
+
+async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules GAME: the rules text in the chat's language; GAME as players call it
+    (/rules Chemin de fer, /rules twenty-one, /rules очко)."""
+    lang = await chat_lang(update, context)
+    game = game_of(" ".join(args(context))) if args(context) else None
+    if game is None:
+        await say(update, context, "\n".join([i18n.t(lang, "rules_pick"), *(
+            f"{i18n.game_name(lang, g)} — /rules {g}" for g in registry.GAMES)]))
+        return
+    text = rules_text(game, lang)
+    if text is None:
+        await say(update, context, i18n.t(lang, "rules_missing", game=i18n.game_name(lang, game)))
+        return
+    await say(update, context, *chunks(to_html(text)))
+
+
+async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/verify: the shoe commitment and how to check a revealed shoe; the asker's own cards'
+    proof goes to his private chat."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is not None:
+        await say(update, context, await services(context).tables.verify(
+            chat.id, user.id if user else None, clean(user.full_name) if user else ""))
+
+
+async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/language [ru|en]: the chat's language."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await chat_lang(update, context)
+    if args(context) and args(context)[0].lower() in i18n.LANGUAGES:
+        new = args(context)[0].lower()
+        await services(context).tables.set_language(chat.id, new)
+        await say(update, context, i18n.t(new, "language_set"))
+        return
+    markup = InlineKeyboardMarkup([[
+        InlineKeyboardButton("English", callback_data=encode(SetLanguage("en"))),
+        InlineKeyboardButton("Русский", callback_data=encode(SetLanguage("ru"))),
+    ]])
+    await reply(update, i18n.t(lang, "language_pick"), reply_markup=markup)
+
+
+async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/settings [KEY VALUE] shows or changes the table's settings; /settings default [GAME]
+    KEY [VALUE] sets (or forgets) the chat's default for its next tables. Admins only."""
+    chat = update.effective_chat
+    lang = await chat_lang(update, context)
+    if chat is None or not is_group(update) or not await is_admin(update, context):
+        await say(update, context, i18n.t(lang, "admins_only"))
+        return
+    tables = services(context).tables
+    given = args(context)
+    if given and given[0].lower() == "default":
+        given = given[1:]
+        game = given[0].lower() if len(given) >= 2 and given[0].lower() in registry.GAMES \
+            else None
+        if game is not None:
+            given = given[1:]
+        await say(update, context, await tables.set_default(
+            chat.id, given[0] if given else None, given[1] if len(given) >= 2 else None, game))
+        return
+    key = given[0] if len(given) >= 2 else None
+    value = given[1] if len(given) >= 2 else None
+    await say(update, context, await tables.settings(chat.id, key, value))
+
+
+async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/closetable: admins only; every chip back to the wallets."""
+    chat = update.effective_chat
+    lang = await chat_lang(update, context)
+    if chat is None or not is_group(update) or not await is_admin(update, context):
+        await say(update, context, i18n.t(lang, "admins_only"))
+        return
+    refusal = await services(context).tables.close_table(chat.id)
+    if refusal:
+        await say(update, context, refusal)
+
+
+async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
+    """Answer a press once. Only a refusal that says the answer was not taken (429) is tried
+    again: after a timeout or a 5xx the answer may well have arrived, and a second one would
+    be a second answer to the same query."""
+    for _ in range(ANSWER_ATTEMPTS):
+        try:
+            await query.answer(i18n.plain(clean(text))[:200], show_alert=alert)
+            metrics.sent(metrics.ANSWER)
+            return True
+        except RetryAfter as exc:
+            await asyncio.sleep(min(float(exc.retry_after if isinstance(exc.retry_after, int)
+                                          else exc.retry_after.total_seconds()), 5.0))
+        except TelegramError as exc:
+            log.warning("answer to a press failed: %s", type(exc).__name__)
+            return False
+    return False
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every inline button; every query is answered once, refusals as a short pop-up."""
+    query = update.callback_query
+    if query is None:
+        return
+    try:
+        outcome, chat_id = await _press(update, query, context)
+    except Exception:
+        # nothing was committed: every commit returns an outcome, and what follows a commit
+        # cannot raise here
+        log.exception("press failed (chat %s, button %s)",
+                      update.effective_chat.id if update.effective_chat else None,
+                      callback_tag(query.data))
+        metrics.pressed(False, "internal_error")
+        await answer(query, i18n.t(await _lang_or_en(update, context), "internal_error"))
+        return
+    metrics.pressed(outcome.committed, outcome.refusal)
+    await answer(query, outcome.text, outcome.alert)
+    svc = services(context)
+    try:
+        if outcome.prompt is not None and chat_id is not None and update.effective_user:
+            text, placeholder = outcome.prompt
+            # pressed on his prompt in his private chat: asked there, outside the group
+            where = (query.message.chat.id if outcome.prompt_private and query.message
+                     else chat_id)
+            await context.bot.send_message(
+                where, text, parse_mode=ParseMode.HTML, reply_markup=ForceReply(
+                    selective=True, input_field_placeholder=placeholder or None))
+        if outcome.keyboard is not None and query.message is not None:
+            await query.edit_message_reply_markup(outcome.keyboard.markup())
+        if outcome.dm is not None and chat_id is not None:
+            await svc.presses.send_pick(outcome, chat_id)
+    except TelegramError as exc:
+        log.warning("after a press: %s", type(exc).__name__)
+
+
+async def _lang_or_en(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    chat = update.effective_chat
+    try:
+        return await services(context).languages.of(chat.id) if chat is not None else "en"
+    except Exception:  # the storage itself may be what failed
+        return "en"
+
+
+async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE
+                 ) -> tuple[Outcome, int | None]:
+    """What a press does, as the outcome to answer with and the table's chat."""
+    svc = services(context)
+    user = query.from_user
+    message = query.message
+    chat_id = message.chat.id if message is not None else None
+    # a pop-up is the presser's own: in his language
+    lang = (await svc.presses.lang_of(chat_id, user.id, user.language_code)
+            if chat_id is not None else i18n.lang_of(user.language_code))
+    try:
+        button = decode(clean(query.data))
+    except Malformed:
+        return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
+    if isinstance(button, ActionButton):
+        private = message is not None and message.chat.type == ChatType.PRIVATE
+        if private:
+            # a private keyboard (card selection, a private decision): it acts on the table
+            # it names; the host checks the presser may act there exactly as in the group
+            chat_id = button.chat_id
+        if chat_id is None:
+            return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
+        name = clean(user.full_name)
+        return await svc.presses.press(chat_id, user.id, name, button, private,
+                                       key=query.id, language=user.language_code), chat_id
+    if chat_id is None:
+        return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
+    if isinstance(button, MyCards):
+        if button.chat_id != chat_id:
+            return Outcome(i18n.t(lang, "other_table"), refusal="other_table"), chat_id
+        return Outcome(await svc.presses.my_cards(chat_id, user.id, user.language_code),
+                       alert=True), chat_id
+    if isinstance(button, NewTable):
+        if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+            return Outcome(i18n.t(lang, "group_only"), refusal="group_only"), chat_id
+        refusal = await svc.tables.open_table(chat_id, button.game, user.id, user.language_code)
+        return Outcome(refusal or i18n.game_name(lang, button.game), alert=bool(refusal),
+                       committed=refusal is None,
+                       refusal="table_not_opened" if refusal else ""), chat_id
+    assert isinstance(button, SetLanguage)
+    await svc.tables.set_language(chat_id, button.language)
+    return Outcome(i18n.t(button.language, "language_set"), committed=True), chat_id
+
+
+async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A plain group message: an amount, if the sender was asked to type one."""
+    chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or msg is None or not msg.text:
+        return
+    svc = services(context)
+    text = clean(msg.text)
+    mention = f"@{svc.tables.bot_username}".lower()
+    mentioned = mention in text.lower()
+    if mentioned:
+        text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
+    answer_text = await svc.presses.typed_amount(
+        chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
+    await reply_amount(update, context, chat.id, user.id, answer_text)
+
+
+async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A message in a player's private chat: the amount he was asked there, if he was."""
+    chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or msg is None or not msg.text:
+        return
+    svc = services(context)
+    table_chat = await svc.presses.private_ask(user.id)
+    if table_chat is None:
+        return
+    answer_text = await svc.presses.typed_amount(
+        table_chat, user.id, clean(user.full_name), clean(msg.text),
+        key=f"p{user.id}.{msg.message_id}", private=True, language=user.language_code)
+    await reply_amount(update, context, table_chat, user.id, answer_text)
+
+
+async def reply_amount(update: Update, context: ContextTypes.DEFAULT_TYPE, table_chat: int,
+                       user_id: int, text: str | None) -> None:
+    """What a typed amount got (a refusal, or nothing once taken). While he is still asked,
+    the reply stays open for the next try (no ✏️ press again), where the group's budget
+    leaves room for it beside the reserve kept for commands; otherwise it is answered as
+    any typed answer is (:func:`say`)."""
+    if not text:
+        return
+    svc = services(context)
+    if svc.presses.asked(table_chat, user_id) and (
+            not is_group(update)
+            or group_room(context, table_chat) > svc.courier.pace.reserve):
+        await reply(update, text, reply_markup=ForceReply(selective=True))
+        return
+    await say(update, context, text, keep_reserve=True)
+
+
+async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was added to a group (greet it, resume its table) or removed (pause it)."""
+    change: ChatMemberUpdated | None = update.my_chat_member
+    if change is None or change.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        return
+    svc = services(context)
+    was = change.old_chat_member.status
+    now = change.new_chat_member.status
+    out = (ChatMember.LEFT, ChatMember.BANNED)
+    chat_id = change.chat.id
+    if now in out and was not in out:
+        await svc.tables.group_lost(chat_id)
+        return
+    if was in out and now in (ChatMember.MEMBER, ChatMember.ADMINISTRATOR):
+        svc.courier.regained(chat_id)
+        lang = await svc.languages.of(chat_id, change.from_user.language_code)
+        try:
+            await context.bot.send_message(chat_id, i18n.t(lang, "welcome_group"),
+                                           parse_mode=ParseMode.HTML)
+        except TelegramError as exc:
+            log.warning("greeting in chat %s failed: %s", chat_id, type(exc).__name__)
+        await svc.tables.group_back(chat_id)
+
+
+def callback_tag(data: str | None) -> str:
+    """The type of a pressed button (``a``, ``m``, ``n``, ``l``) for logs: never its arguments."""
+    tag = (data or "").split("|", 1)[0]
+    return tag if tag in ("a", "m", "n", "l") else "?"
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log the error with its traceback, never the update itself (it may hold cards). Button
+    presses answer their own failures (:func:`on_button`), so none is answered twice."""
+    if not isinstance(update, Update):
+        log.error("error outside an update", exc_info=context.error)
+        return
+    chat = update.effective_chat
+    user = update.effective_user
+    log.error("error while handling update %s (chat %s, user %s)", update.update_id,
+              chat.id if chat else None, user.id if user else None, exc_info=context.error)

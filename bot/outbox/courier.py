@@ -1,0 +1,725 @@
+"""Delivering the durable outbox: what committed steps must send, sent in order, never lost.
+
+A step writes what it must send (group messages, the coup's result, a new table
+message, DMs) into the outbox in the same transaction as the step
+(:mod:`bot.table.tables`), then rings the :class:`Doorbell`. The :class:`Courier` runs
+one worker per chat that sends the chat's pending items in order, marks each
+done, and, when nothing else waits, edits the live table message to the newest
+state (a burst of steps costs one edit). A crash at any point loses nothing:
+pending items are sent after the restart.
+
+Telegram may accept a message and still answer with a timeout or a 5xx, so a
+send can be repeated. Where that matters it is avoided by construction: a coup's
+result is an *edit* of the table message it concludes (repeating an edit changes
+nothing), and a table message whose first post may have gone through is re-posted
+and the possible twin, found between the known ids, loses its buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import warnings
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Protocol
+
+from telegram import Bot
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.warnings import PTBUserWarning
+
+from bot.ops import metrics
+from bot.ops.hooks import Hooks
+from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
+from bot.outbox.pace import HELD, Pace
+from bot.view.screens import Render
+from storage.base import OutboxItem, Storage
+
+log = logging.getLogger(__name__)
+
+MAX_BACKOFF = 20.0
+BATCH = 100
+# Sent DMs are marked done together, every chat's at once, this long after the first of
+# them: one write for a burst of steps instead of one per step. A crash before that write
+# sends them again (DMs are at least once; group messages are marked done one by one).
+FINISH_DELAY = 0.05
+# How many message ids after the last known table message may hold the twin of a table
+# message whose first post's answer was lost (other people's messages interleave).
+TWIN_WINDOW = 20
+PRIVATE = (DM, DM_EDIT)
+"""Outbox kinds sent to private chats: their own way, outside the group's budget."""
+HTML = "HTML"
+"""Every text the bot drafts is Telegram HTML (values escaped, see :mod:`bot.view.i18n`)."""
+
+
+class Doorbell:
+    """Tells the courier that a chat has something new to send or show."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[tuple[int, bool]] = asyncio.Queue()
+
+    def ring(self, chat_id: int, outbox: bool = True) -> None:
+        """The chat's table changed, and with ``outbox`` its outbox got new items."""
+        self.queue.put_nowait((chat_id, outbox))
+
+    async def rings(self) -> AsyncIterator[tuple[int, bool]]:
+        """Every ring, in order."""
+        while True:
+            yield await self.queue.get()
+
+
+class TableSide(Protocol):
+    """What the courier needs from the tables (:class:`bot.table.tables.Tables`)."""
+
+    async def current_render(self, chat_id: int) -> Render | None:
+        """The chat's table message as it should look now; None without a table."""
+        ...
+
+    async def group_lost(self, chat_id: int) -> None:
+        """The bot may no longer write in the group: pause its table."""
+        ...
+
+    async def dm_blocked(self, chat_id: int, user_id: int) -> None:
+        """A player does not accept the bot's messages: give him the deep link."""
+        ...
+
+    async def table_missing(self, chat_id: int) -> None:
+        """The chat has a table but no live table message: queue a new post."""
+        ...
+
+    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
+                        shown: float | None = None,
+                        prompt: tuple[int, str] | None = None) -> None:
+        """These awaited players have been shown their turn: their clock may start.
+        ``shown``: the group's table message showing it counts down to this deadline.
+        ``prompt``: one player's turn prompt was delivered (its message id and digest)."""
+        ...
+
+
+class Leases(Protocol):
+    """Which chats this process delivers when several workers share the outbox
+    (:class:`bot.workers.coordination.ChatLeases`); a courier without it delivers every chat."""
+
+    def holds(self, chat_id: int) -> bool:
+        """Whether this process delivers the chat now."""
+        ...
+
+    def ask(self, chat_id: int) -> None:
+        """Ask for the chat's lease; once it is granted, the courier's
+        :meth:`Courier.take_over` runs (else the holder has been rung)."""
+        ...
+
+    async def start(self, courier: Courier) -> None:
+        """Hear the other workers' rings and take over orphaned chats, for ``courier``."""
+        ...
+
+    def stop(self) -> None:
+        """Stop taking chats over (the leases end with the connection)."""
+        ...
+
+
+class Lost(Exception):
+    """The group refuses the bot (kicked, blocked): its items wait for it to come back."""
+
+
+class Courier:
+    """Sends every chat's outbox in order; one worker task per chat with work."""
+
+    def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide,
+                 pace: Pace | None = None, hooks: Hooks | None = None,
+                 leases: Leases | None = None) -> None:
+        self.bot = bot
+        self.leases = leases
+        self.hooks = hooks or Hooks()
+        self.pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
+        self.later: dict[int, asyncio.TimerHandle] = {}
+        # DMs waiting to be sent, per chat, and the task sending them
+        self.dm_queue: dict[int, deque[OutboxItem]] = {}
+        self.dm_inflight: set[int] = set()
+        self.dm_workers: dict[int, asyncio.Task[None]] = {}
+        self.storage = storage
+        self.doorbell = doorbell
+        self.tables = tables
+        self.workers: dict[int, asyncio.Task[None]] = {}
+        self.again: set[int] = set()
+        self.unsent: set[int] = set()
+        self.lost: set[int] = set()
+        self.table_ids: dict[int, int | None] = {}
+        self.shown: dict[int, Render] = {}
+        self.reposting: set[int] = set()
+        self.newest: dict[int, int] = {}
+        self.can_pin: dict[int, bool] = {}  # may the bot pin in the chat (asked once)
+        self.listener: asyncio.Task[None] | None = None
+        self.stopping = False
+        # DMs sent and not yet marked done (id -> message id), and the write that will
+        self.sent_dms: dict[int, int | None] = {}
+        self.finisher: asyncio.TimerHandle | None = None
+        self.finishing: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Listen to the doorbell; deliver what a previous run left pending."""
+        if self.leases is not None:
+            await self.leases.start(self)
+        self.listener = asyncio.get_running_loop().create_task(self._listen())
+        for chat_id in await self.storage.outbox_chats():
+            self.doorbell.ring(chat_id)
+
+    async def stop(self, timeout: float) -> None:
+        """Let the workers finish what they are sending for up to ``timeout`` seconds; what
+        is still pending then stays in the outbox for the next start."""
+        self.stopping = True
+        if self.leases is not None:
+            self.leases.stop()
+        if self.listener is not None:
+            self.listener.cancel()
+        tasks = [t for t in (*self.workers.values(), *self.dm_workers.values())
+                 if not t.done()]
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=timeout)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        if self.finisher is not None:
+            self.finisher.cancel()
+        for handle in self.later.values():
+            handle.cancel()
+        if self.finishing is not None:
+            await asyncio.gather(self.finishing, return_exceptions=True)
+        await self._finish_dms()
+
+    def regained(self, chat_id: int) -> None:
+        """The bot is back in the group: deliver again."""
+        self.lost.discard(chat_id)
+        self.table_ids.pop(chat_id, None)
+        self.can_pin.pop(chat_id, None)  # its rights may have changed
+        self.pace.forget(chat_id)
+        self.doorbell.ring(chat_id)
+
+    async def _listen(self) -> None:
+        async for chat_id, outbox in self.doorbell.rings():
+            if outbox:
+                self.unsent.add(chat_id)
+            self._wake(chat_id)
+
+    def take_over(self, chat_id: int) -> None:
+        """This process delivers the chat from now (its lease was granted): what the chat
+        shows is read anew, and its outbox sent."""
+        self.table_ids.pop(chat_id, None)
+        self.shown.pop(chat_id, None)
+        self.newest.pop(chat_id, None)
+        self.unsent.add(chat_id)
+        self._wake(chat_id)
+
+    def rung_elsewhere(self, chat_id: int) -> None:
+        """Another worker committed a step of a chat this process delivers."""
+        self.lost.discard(chat_id)  # a step there means the table is back
+        self.unsent.add(chat_id)
+        self._wake(chat_id)
+
+    def _delivers(self, chat_id: int) -> bool:
+        """Whether this process delivers the chat now (always, without leases)."""
+        return self.leases is None or self.leases.holds(chat_id)
+
+    def idle(self, chat_id: int) -> bool:
+        """Whether nothing of the chat is being sent."""
+        worker = self.workers.get(chat_id)
+        dms = self.dm_workers.get(chat_id)
+        return (worker is None or worker.done()) and (dms is None or dms.done())
+
+    def _wake(self, chat_id: int) -> None:
+        if self.stopping or chat_id in self.lost:
+            return
+        if not self._delivers(chat_id):
+            assert self.leases is not None
+            self.leases.ask(chat_id)
+            return
+        task = self.workers.get(chat_id)
+        if task is not None and not task.done():
+            self.again.add(chat_id)
+            return
+        self.again.discard(chat_id)
+        task = asyncio.get_running_loop().create_task(self._work(chat_id))
+        self.workers[chat_id] = task
+        task.add_done_callback(functools.partial(self._done, chat_id))
+
+    def _done(self, chat_id: int, task: asyncio.Task[None]) -> None:
+        if self.workers.get(chat_id) is task:
+            del self.workers[chat_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("outbox worker of chat %s failed", chat_id, exc_info=task.exception())
+        if chat_id in self.again:
+            self._wake(chat_id)
+
+    # ------------------------------------------------------------ work
+
+    async def _work(self, chat_id: int) -> None:
+        try:
+            while True:
+                self.again.discard(chat_id)
+                if chat_id in self.unsent:
+                    self.unsent.discard(chat_id)
+                    items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
+                    # private messages go their own way, all of them before the group's:
+                    # a turn prompt reaches its player at once, never behind a group post
+                    # that waits for the group's budget
+                    for item in items:
+                        if item.kind in PRIVATE:
+                            self._queue_dm(item)
+                    group = [item for item in items if item.kind not in PRIVATE]
+                    for i, item in enumerate(group):
+                        if not self._delivers(chat_id):
+                            return  # the lease went (its connection died): not ours now
+                        if item.kind == TABLE:
+                            if any(later.kind == TABLE for later in group[i + 1:]):
+                                # a later post shows the table as it is then: one post
+                                await self.storage.finish_outbox(item_id=item.id)
+                                continue
+                            if chat_id in self.unsent:
+                                break  # steps committed since: their posts may coalesce
+                        await self._deliver(item)
+                    else:
+                        if len(items) < BATCH:
+                            items = []
+                    if items:  # the rest of the outbox, read again
+                        self.unsent.add(chat_id)
+                        continue
+                if not self._delivers(chat_id):
+                    return
+                await self._edit_table(chat_id)
+                if chat_id not in self.again or self.stopping:
+                    return
+        except Lost:
+            self.lost.add(chat_id)
+            await self.tables.group_lost(chat_id)
+
+    def _queue_dm(self, item: OutboxItem) -> None:
+        """Send a DM after the chat's earlier DMs, apart from its group messages."""
+        if item.id in self.sent_dms or item.id in self.dm_inflight:
+            return  # sent (its done mark is on its way), or on its way
+        self.dm_inflight.add(item.id)
+        self.dm_queue.setdefault(item.chat_id, deque()).append(item)
+        task = self.dm_workers.get(item.chat_id)
+        if task is None or task.done():
+            task = asyncio.get_running_loop().create_task(self._dm_work(item.chat_id))
+            self.dm_workers[item.chat_id] = task
+
+    async def _dm_work(self, chat_id: int) -> None:
+        queue = self.dm_queue[chat_id]
+        while queue:
+            item = queue.popleft()
+            try:
+                self.sent_dms[item.id] = sent = await self._dm(item)
+            finally:
+                self.dm_inflight.discard(item.id)
+            self._finish_soon()
+            turn = item.payload.get("turn")
+            if sent is not None and isinstance(turn, int):
+                try:
+                    await self.tables.turn_seen(chat_id, turn, [item.target], prompt=(
+                        sent, str(item.payload.get("digest", ""))))
+                except Exception:  # the clock starts with the group's table instead
+                    log.exception("turn of chat %s not marked seen", chat_id)
+
+    def _finish_soon(self) -> None:
+        if self.finisher is None and not self.stopping:
+            self.finisher = asyncio.get_running_loop().call_later(FINISH_DELAY, self._finish)
+
+    def _finish(self) -> None:
+        self.finisher = None
+        if self.finishing is None or self.finishing.done():
+            self.finishing = asyncio.get_running_loop().create_task(self._finish_dms())
+        else:  # a write is under way: the next one after it
+            self._finish_soon()
+
+    async def _finish_dms(self) -> None:
+        """Mark every sent DM done in one write (they stay skipped until it commits)."""
+        done = list(self.sent_dms.items())
+        if not done:
+            return
+        try:
+            await self.storage.finish_outbox_many(done=done)
+        except Exception:  # the storage failed: they are tried again
+            log.exception("marking %d DMs done failed", len(done))
+            self._finish_soon()
+            return
+        for item_id, _ in done:
+            self.sent_dms.pop(item_id, None)
+
+    async def _deliver(self, item: OutboxItem) -> None:
+        if item.kind in PRIVATE:
+            await self.storage.finish_outbox(item_id=item.id, message_id=await self._dm(item))
+        elif item.kind == SETTLE:
+            await self._settle(item)
+        elif item.kind == TABLE:
+            await self._post_table(item)
+        elif item.kind == CLOSE:
+            await self._close(item)
+        else:
+            if item.kind != GROUP:
+                log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
+            message_id = await self._send(item.target, str(item.payload.get("text", "")),
+                                          markup_param(item.payload.get("markup")),
+                                          kind=metrics.GROUP)
+            self.pace.sent(item.chat_id)
+            await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+
+    async def _dm(self, item: OutboxItem) -> int | None:
+        """Send a DM; its message id, or None when the player refuses it or Telegram refuses
+        the message. The caller marks it done (several DMs of a step in one write: a crash
+        before that write sends them again, a private repeat rather than a loss)."""
+        text = str(item.payload.get("text", ""))
+        markup = markup_param(item.payload.get("markup"))
+        edited = item.payload.get("message_id") if item.kind == DM_EDIT else None
+        delay = 0.5
+        while True:
+            try:
+                if isinstance(edited, int):  # a turn prompt brought up to date, or closed
+                    await self._call("editMessageText", chat_id=item.target,
+                                     message_id=edited, text=text, reply_markup=markup,
+                                     parse_mode=HTML)
+                    metrics.sent(metrics.DM)
+                    return edited
+                msg = await self._call("sendMessage", chat_id=item.target, text=text,
+                                       reply_markup=markup, parse_mode=HTML)
+                log.debug("DM to %s: %s", item.target, text)
+                metrics.sent(metrics.DM)
+                return int(msg["message_id"])
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except Forbidden:
+                await self.tables.dm_blocked(item.chat_id, item.target)
+                return None
+            except BadRequest as exc:
+                if "not modified" in exc.message.lower():
+                    return edited if isinstance(edited, int) else None
+                log.warning("DM to %s refused: %s", item.target, exc.message)
+                return None
+            except TelegramError as exc:  # a network error: the DM may or may not be there
+                log.warning("DM to %s failed: %s", item.target, type(exc).__name__)
+                await asyncio.sleep(delay)
+                delay = min(MAX_BACKOFF, delay * 2)
+
+    async def _settle(self, item: OutboxItem) -> None:
+        """The coup's result replaces the live table message (an edit: safe to repeat)."""
+        text = str(item.payload.get("text", ""))
+        message_id = await self._table_id(item.chat_id)
+        if message_id is not None and await self._edit(item.chat_id, message_id, text, None):
+            metrics.sent(metrics.SETTLEMENT)
+            self.table_ids[item.chat_id] = None  # that message is the result now
+            self.shown.pop(item.chat_id, None)
+            self.pace.sent(item.chat_id)
+            await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+            await self.storage.retire_sent(chat_id=item.chat_id, message_ids=[message_id])
+            return
+        message_id = await self._send(item.chat_id, text, None, kind=metrics.SETTLEMENT)
+        self.pace.sent(item.chat_id)
+        await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+
+    async def _close(self, item: OutboxItem) -> None:
+        """A closed table's closing text goes to the bottom of the chat, where whoever closed
+        it looks (the live table message may be far up), and the table message retires to
+        its header and a pointer down. The post is made at most once: an attempt that may
+        have posted (its answer lost, or a crash before it was marked done) is not repeated;
+        the live table message is edited into the text instead (an edit is safe to repeat),
+        as a coup's result is (without one, the text is posted again). So the text is never
+        lost, and at worst, when such an attempt did post, it shows twice: at the bottom and
+        where the table was."""
+        chat_id = item.chat_id
+        text = str(item.payload.get("text", ""))
+        table_id = await self._table_id(chat_id)
+        shown = self.shown[chat_id].text if chat_id in self.shown else None
+        first = await self.storage.outbox_attempt(item_id=item.id) == 1
+        posted = await self._post_once(item, text) if first else None
+        if posted is None and table_id is not None and await self._edit(chat_id, table_id,
+                                                                         text, None):
+            # the table message is the closing text now (its buttons went with the edit)
+            await self.storage.finish_outbox(item_id=item.id, message_id=table_id)
+            await self.storage.retire_sent(chat_id=chat_id, message_ids=[table_id])
+            shown = None
+        else:
+            if posted is None:  # no table message to edit: the text must reach the chat
+                posted = await self._send(chat_id, text, None, kind=metrics.SETTLEMENT)
+            await self.storage.finish_outbox(item_id=item.id, message_id=posted)
+        self.pace.sent(chat_id)
+        self.table_ids[chat_id] = None
+        self.shown.pop(chat_id, None)
+        # every table message still live retires: the one the text replaces to its header
+        # and a pointer down to the text
+        await self._retire_all(chat_id, await self.storage.live_sent(chat_id=chat_id),
+                               {table_id: shown})
+
+    async def _post_once(self, item: OutboxItem, text: str) -> int | None:
+        """Post ``text`` in the item's chat with one attempt that reaches Telegram (a 429 is
+        waited out: it posted nothing): its message id, or None when the message was refused
+        or the attempt's effect is unknown."""
+        while True:
+            try:
+                msg = await self._call("sendMessage", chat_id=item.chat_id, text=text,
+                                       parse_mode=HTML)
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+                continue
+            except (Forbidden, BadRequest) as exc:
+                if isinstance(exc, Forbidden) or "chat not found" in exc.message.lower():
+                    await self.storage.outbox_attempt(item_id=item.id, undo=True)
+                    raise Lost from exc
+                log.warning("chat %s refused a closing text: %s", item.chat_id, exc.message)
+                return None
+            except TelegramError as exc:
+                log.warning("closing text to chat %s: %s", item.chat_id, type(exc).__name__)
+                return None
+            self._seen(item.chat_id, msg["message_id"])
+            metrics.sent(metrics.SETTLEMENT)
+            return int(msg["message_id"])
+
+    async def _post_table(self, item: OutboxItem) -> None:
+        chat_id = item.chat_id
+        render = await self.tables.current_render(chat_id)
+        if render is None:  # the table closed before its message went out
+            await self.storage.finish_outbox(item_id=item.id)
+            return
+        before = await self._newest_known(chat_id)
+        previous = await self._table_id(chat_id)
+        if (previous is not None and previous == before and self.shown.get(chat_id) == render
+                and not item.payload.get("asked")):
+            # the live message is the bot's newest and shows this already: no second post
+            await self.storage.finish_outbox(item_id=item.id)
+            return
+        previous_text = self.shown[chat_id].text if chat_id in self.shown else None
+        if not self._delivers(chat_id):
+            return
+        # counted before the send: an attempt a crash cut short may have posted a twin
+        earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
+        uncertain: list[bool] = []
+        try:
+            message_id = await self._send(chat_id, render.text, render.markup_json, uncertain,
+                                          kind=metrics.TABLE_POST)
+        except Lost:
+            if not uncertain:  # refused outright: this attempt posted nothing
+                await self.storage.outbox_attempt(item_id=item.id, undo=True)
+            raise
+        await self.storage.finish_outbox(item_id=item.id, message_id=message_id,
+                                         live=message_id is not None)
+        if message_id is None:
+            return
+        self.table_ids[chat_id] = message_id
+        self.shown[chat_id] = render
+        self.pace.posted(chat_id, render.coup, render.turn)
+        self.hooks.table_shown(chat_id, message_id, render.version)
+        self.reposting.discard(chat_id)
+        await self._turn_shown(chat_id, render)
+        # every earlier table message still live loses its buttons, the one this replaces
+        # and any a crash left live (the retirement is durable: see _table_id)
+        await self._retire_all(chat_id, [m for m in await self.storage.live_sent(
+            chat_id=chat_id) if m != message_id], {previous: previous_text})
+        await self._pin(chat_id, message_id)
+        if (earlier_attempts > 0 or uncertain) and before is not None:
+            await self._disarm_twin(chat_id, before, message_id)
+
+    async def _pin(self, chat_id: int, message_id: int) -> None:
+        """Pin the live table where the bot may (asked once per chat; a refusal ends it)."""
+        if chat_id > 0 or self.can_pin.get(chat_id) is False:
+            return
+        try:
+            if chat_id not in self.can_pin:
+                member = await self._call("getChatMember", chat_id=chat_id,
+                                          user_id=self.bot.id)
+                self.can_pin[chat_id] = member.get("status") == "creator" or bool(
+                    member.get("status") == "administrator" and member.get("can_pin_messages"))
+                if not self.can_pin[chat_id]:
+                    return
+            await self._call("pinChatMessage", chat_id=chat_id, message_id=message_id,
+                             disable_notification=True)
+        except RetryAfter:
+            return  # the next table message is pinned; this one stays live all the same
+        except TelegramError as exc:
+            log.info("chat %s: no pinning (%s)", chat_id, type(exc).__name__)
+            self.can_pin[chat_id] = False
+
+    async def _retire_all(self, chat_id: int, message_ids: Sequence[int],
+                          texts: dict[int | None, str | None]) -> None:
+        """Each of these table messages loses its buttons, and is marked so for good."""
+        for message_id in message_ids:
+            if await self._retire(chat_id, message_id, texts.get(message_id)):
+                await self.storage.retire_sent(chat_id=chat_id, message_ids=[message_id])
+
+    async def _retire(self, chat_id: int, message_id: int, text: str | None) -> bool:
+        """The table message a new one replaces loses its keyboard at once, and its text
+        shrinks to its header line and a pointer down: one chat, one live table. False when
+        Telegram kept refusing for the budget (it is tried again at the next delivery)."""
+        for _ in range(3):
+            try:
+                if text is None:  # not shown by this process: the keyboard goes, text stays
+                    await self._call("editMessageReplyMarkup", chat_id=chat_id,
+                                     message_id=message_id)
+                else:
+                    await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
+                                     text=text.split("\n", 1)[0] + " ⬇️", parse_mode=HTML)
+                metrics.sent(metrics.TABLE_RETIRE)
+                self.pace.sent(chat_id)
+                return True
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except TelegramError:  # gone, or not ours to edit any more, or no keyboard left
+                return True
+        return False
+
+    async def _disarm_twin(self, chat_id: int, before: int, after: int) -> None:
+        """An earlier post of this table message may have gone through unseen (a crash or a
+        lost answer): whatever message of ours lies between the known ids loses its buttons.
+        Other people's messages cannot be edited, so this touches nothing of theirs."""
+        for message_id in range(max(before + 1, after - TWIN_WINDOW), after):
+            with contextlib.suppress(TelegramError):
+                await self._call("editMessageReplyMarkup", chat_id=chat_id,
+                                 message_id=message_id)
+
+    async def _newest_known(self, chat_id: int) -> int | None:
+        """The newest message id the bot knows it has in the group."""
+        if chat_id not in self.newest:
+            ids = [i for kind in (TABLE, SETTLE, GROUP, CLOSE)
+                   for i in await self.storage.last_sent(chat_id=chat_id, kind=kind)]
+            self.newest[chat_id] = max(ids, default=0)
+        return self.newest[chat_id] or None
+
+    def _seen(self, chat_id: int, message_id: int) -> None:
+        self.newest[chat_id] = max(self.newest.get(chat_id, 0), message_id)
+
+    async def _table_id(self, chat_id: int) -> int | None:
+        """The live table message: the newest posted one still live (a result replaces it).
+        Read from storage, any earlier one still marked live (a crash came between a post
+        and the retirement of the message before it) loses its buttons now."""
+        if chat_id in self.table_ids:
+            return self.table_ids[chat_id]
+        live = await self.storage.live_sent(chat_id=chat_id)
+        self.table_ids[chat_id] = live[0] if live else None
+        await self._retire_all(chat_id, live[1:], {})
+        return self.table_ids[chat_id]
+
+    async def _edit_table(self, chat_id: int) -> None:
+        """Edit the live table message to the table as it is now, when the group budget's
+        rules allow (:class:`bot.outbox.pace.Pace`); otherwise look again when they will."""
+        render = await self.tables.current_render(chat_id)
+        if render is None or self.shown.get(chat_id) == render:
+            return
+        wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent)
+        if wait == HELD:
+            return
+        if wait > 0:
+            self._look_again(chat_id, wait)
+            return
+        message_id = await self._table_id(chat_id)
+        if not self._delivers(chat_id):
+            return
+        if message_id is not None and await self._edit(chat_id, message_id, render.text,
+                                                       render.markup_json):
+            metrics.sent(metrics.TABLE_EDIT)
+            self.shown[chat_id] = render
+            self.pace.edited(chat_id, render.coup, render.turn)
+            self.hooks.table_shown(chat_id, message_id, render.version)
+            await self._turn_shown(chat_id, render)
+            return
+        if chat_id not in self.reposting:  # once until a table message is posted again
+            self.reposting.add(chat_id)
+            await self.tables.table_missing(chat_id)
+
+    def _look_again(self, chat_id: int, delay: float) -> None:
+        """Ring for the chat's table again in ``delay`` seconds (once)."""
+        if chat_id in self.later or self.stopping:
+            return
+
+        def ring() -> None:
+            self.later.pop(chat_id, None)
+            self.doorbell.ring(chat_id, False)
+
+        self.later[chat_id] = asyncio.get_running_loop().call_later(delay, ring)
+
+    async def _turn_shown(self, chat_id: int, render: Render) -> None:
+        """The group now shows ``render``: every player it awaits can see his turn."""
+        if render.awaited:
+            await self.tables.turn_seen(chat_id, render.decision, render.awaited,
+                                        render.deadline)
+
+    # ------------------------------------------------------------ Telegram
+
+    async def _call(self, method: str, **params: Any) -> Any:
+        """A Bot API call whose answer is read as plain JSON: the courier needs at most the
+        message id, and building a full Message object from every answer costs more than
+        the rest of the call. None values are left out (no keyboard: the keyboard goes);
+        a keyboard comes as the JSON string the Bot API takes."""
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=PTBUserWarning)  # "use Bot.x instead"
+            return await self.bot.do_api_request(
+                method, api_kwargs={k: v for k, v in params.items() if v is not None})
+
+    async def _send(self, chat_id: int, text: str, markup: str | None,
+                    uncertain: list[bool] | None = None, *, kind: str) -> int | None:
+        """Send until Telegram takes it; None when it refuses the message itself. A failed
+        attempt whose effect is unknown is noted in ``uncertain``."""
+        delay = 0.5
+        while True:
+            try:
+                msg = await self._call("sendMessage", chat_id=chat_id, text=text,
+                                       reply_markup=markup, parse_mode=HTML)
+                self._seen(chat_id, msg["message_id"])
+                metrics.sent(kind)
+                return int(msg["message_id"])
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except Forbidden as exc:
+                log.warning("chat %s refuses the bot: %s", chat_id, exc.message)
+                raise Lost from exc
+            except BadRequest as exc:
+                if "chat not found" in exc.message.lower():
+                    raise Lost from exc
+                log.warning("chat %s refused a message: %s", chat_id, exc.message)
+                return None
+            except TelegramError as exc:  # network: retried, the message may come twice
+                log.warning("sendMessage to chat %s failed: %s", chat_id, type(exc).__name__)
+                if uncertain is not None:
+                    uncertain.append(True)
+                await asyncio.sleep(delay)
+                delay = min(MAX_BACKOFF, delay * 2)
+
+    async def _edit(self, chat_id: int, message_id: int, text: str,
+                    markup: str | None) -> bool:
+        """Edit until Telegram takes it; False when the message is gone or not editable."""
+        delay = 0.5
+        while True:
+            try:
+                await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
+                                 text=text, reply_markup=markup, parse_mode=HTML)
+                return True
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_after(exc))
+            except Forbidden as exc:
+                raise Lost from exc
+            except BadRequest as exc:
+                message = exc.message.lower()
+                if "not modified" in message:
+                    return True
+                if "not found" in message or "can't be edited" in message:
+                    self.table_ids[chat_id] = None
+                    return False
+                log.warning("edit refused in chat %s: %s", chat_id, exc.message)
+                return True
+            except TelegramError as exc:
+                log.warning("editMessageText in chat %s failed: %s", chat_id,
+                            type(exc).__name__)
+                await asyncio.sleep(delay)
+                delay = min(MAX_BACKOFF, delay * 2)
+
+
+def markup_param(data: Any) -> str | None:
+    """An outbox item's keyboard (JSON) as the ``reply_markup`` parameter."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) if data else None
+
+
+def retry_after(exc: RetryAfter) -> float:
+    """Seconds to wait after a 429, with a little margin."""
+    value = exc.retry_after
+    return float(value if isinstance(value, int | float) else value.total_seconds()) + 0.1

@@ -1,0 +1,15 @@
+"""What the outbox holds: the kinds of items a step writes for the courier to send."""
+
+GROUP = "group"
+"""Outbox kind: a new group message (``text``, optional ``markup``)."""
+SETTLE = "settle"
+"""Outbox kind: a coup's result; the live table message is edited into it."""
+TABLE = "table"
+"""Outbox kind: post the table message anew (drawn when it is sent)."""
+DM = "dm"
+"""Outbox kind: a direct message to a player (``text``, optional ``markup``)."""
+DM_EDIT = "dm_edit"
+"""Outbox kind: a player's turn prompt edited (``message_id``, ``text``, ``markup``)."""
+CLOSE = "close"
+"""Outbox kind: a closed table's closing text (``text``), posted at the bottom of the chat;
+the live table message retires."""

@@ -1,0 +1,141 @@
+"""A chat's table as the host holds it: the stored row, its typed host record, the engine.
+
+:class:`TableMeta` is what the host keeps beside the engine's state (who opened the
+table, names, the coup's log lines, the last revealed shoe...). It is stored in the
+table row's ``meta`` column and written only together with the row's revision
+(``TableRecord.rev``): every change goes through :meth:`bot.table.tables.Tables.commit`,
+which refuses a record computed from an older revision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.view.sight import Sight
+from games import registry
+from games.engine import Engine, GameState
+from storage.base import TableRecord
+
+
+class Ask(BaseModel):
+    """A player pressed "✏️ amount": his next reply (or "@bot 200") is that amount."""
+
+    kind: str
+    coup: int
+    expires: float
+    private: bool = False
+    """Asked in his private chat (✏️ pressed on his prompt there): he answers there."""
+    choice: str | None = None
+    """The choice the amount goes with (a banchok stake that forbids joining), if any."""
+
+
+class OpenPrompt(BaseModel):
+    """A player's turn prompt delivered to his private chat, while its decision is open: it
+    is edited as the table changes, and loses its keyboard once the decision is gone."""
+
+    message_id: int
+    decision: int
+    digest: str
+    """What it shows now (:attr:`bot.view.screens.Prompt.digest`)."""
+
+
+class Proof(BaseModel):
+    """The proof of a player's own cards of his latest poker hand (docs/rules.md §0.5), kept
+    for him until he asks for it (/verify): the hand's number and the compact record."""
+
+    hand: int
+    record: str
+
+
+class TableMeta(BaseModel):
+    """The host's typed record of one table."""
+
+    model_config = ConfigDict(extra="ignore")
+    opener: int = 0
+    timeout: float | None = None
+    """The table's decision timeout (/settings timeout); None: the bot's default."""
+    settings: dict[str, Any] = Field(default_factory=dict)
+    """Game settings changed with /settings since the table opened."""
+    names: dict[int, str] = Field(default_factory=dict)
+    """Every player ever seated here, by id: events may name one who has left."""
+    coup_log: list[dict[str, Any]] = Field(default_factory=list)
+    """The public events of the coup under way (``{"kind", "data"}``), drawn under the table
+    in the chat's language whenever it is shown."""
+    msg_coup: int = 0
+    """The coup the live table message was posted for."""
+    revealed: dict[str, Any] | None = None
+    """The last revealed shoe (order, salt, cut), for /verify."""
+    proofs: dict[int, Proof] = Field(default_factory=dict)
+    """Each player's proof of his own cards of his latest poker hand: /verify sends it to his
+    private chat when he asks (not a message of its own after every hand)."""
+    dm_blocked: list[int] = Field(default_factory=list)
+    """Players the bot may not write to; each got the deep link once."""
+    paused: bool = False
+    """The bot cannot write in the group (kicked or blocked): no deadline runs."""
+    grace_until: float | None = None
+    """After a pause, no deadline falls before this time (a whole decision time)."""
+    decision: int = 0
+    """The step at which the awaited players' current decision began (the awaited set last
+    changed). Decision buttons carry it: a press answers a decision, not a step, and stays
+    good while that decision is still the presser's."""
+    due: float | None = None
+    """When the current decision times out. None until every awaited player has been shown
+    it (his DM prompt, or the group's table message, delivered): nobody's clock runs on a
+    turn he cannot see yet."""
+    turn_dm: bool | None = None
+    """Whether each awaited player who has a private chat with the bot gets his turn there,
+    with his decision keyboard (/settings turn_dm); None: the bot's default (TURN_DMS)."""
+    asks: dict[int, Ask] = Field(default_factory=dict)
+    """Who was asked to type an amount, and for what: kept with the table so that any
+    worker takes the reply, whichever took the press."""
+    last_result: dict[str, Any] | None = None
+    """The last settled coup (``coup``, the settlement's ``data``): the next coup's table
+    message leads with its headline, at the bottom of the chat where players look (the
+    result itself replaced a table message that may be far up by now)."""
+    prompts: dict[int, OpenPrompt] = Field(default_factory=dict)
+    """The open turn prompts in the players' private chats, by player."""
+    done: dict[str, str] = Field(default_factory=dict)
+    """The newest updates that made a step here (a press by its callback query id, a typed
+    amount by ``m`` and its message id), each with the label of what it did: committed with
+    its step, so that an update delivered again (its worker died before answering it) is
+    answered with the same truth and never applied twice."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One loaded table: the stored row, its record, the engine and its state."""
+
+    rec: TableRecord
+    meta: TableMeta
+    engine: Engine[Any]
+    state: GameState
+    cached_sight: Sight | None = field(default=None, repr=False, compare=False)
+    """The state's :class:`bot.view.sight.Sight`, when the caller already has one."""
+
+    @property
+    def sight(self) -> Sight:
+        """Views and legal actions of the state, each computed once."""
+        if self.cached_sight is None or self.cached_sight.state is not self.state:
+            object.__setattr__(self, "cached_sight", Sight(self.engine, self.state))
+        assert self.cached_sight is not None
+        return self.cached_sight
+
+    @property
+    def chat_id(self) -> int:
+        """The group the table is in."""
+        return self.rec.chat_id
+
+    @property
+    def game(self) -> str:
+        """The registry name of the game."""
+        return self.rec.game
+
+
+def load(rec: TableRecord) -> Table:
+    """The table of a stored row."""
+    engine = registry.engine(rec.game)
+    state = engine.state_type.model_validate_json(rec.state_json)
+    return Table(rec, TableMeta.model_validate_json(rec.meta_json), engine, state)

@@ -1,0 +1,163 @@
+"""What a step must send, as outbox items: the group's messages and each player's DMs.
+
+A step's sends are composed here from the views (:mod:`bot.view.screens` draws them) and
+written by the commit with the step (:meth:`bot.table.tables.Tables.commit`), for the
+courier (:mod:`bot.outbox.courier`) to send.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
+from bot.view import i18n, render
+from bot.view.render import Keyboard
+from bot.view.screens import Prompt, decision_keyboard, markup_json, prompt
+from bot.view.sight import Sight
+from games.cards import pretty_all
+from games.engine import About, Cards, CardsProven, Event, Points, Settlement
+from storage.base import OutboxDraft
+
+
+def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
+                    events: Sequence[Event], names: dict[int, str],
+                    prompts: frozenset[int] = frozenset(), decision: int | None = None,
+                    log: Sequence[dict[str, Any]] = (), deadline: float | None = None,
+                    open_prompts: Mapping[int, tuple[int, str]] | None = None
+                    ) -> list[OutboxDraft]:
+    """Each reader's private events with his cards, in his own language (``langs``); every
+    awaited player of ``prompts`` (the host's choice: in a private step every awaited
+    player, when his decision is new or its buttons changed) also gets his turn with his
+    decision keyboard (with his cards, or on its own): such a DM carries
+    ``turn`` (the decision), so that its delivery starts his clock. What a player was told
+    about a coup this step settled comes first, under that coup's number, before what he is
+    dealt for the next. A DM with a decision keyboard is his turn prompt (:func:`prompt`):
+    the table from his seat (the coup's ``log``, the time left to ``deadline``), with a
+    ``digest`` of what it shows. A player whose prompt of this decision is open
+    (``open_prompts``: its message id and digest) gets no new one: it is edited
+    (:data:`DM_EDIT`) where what it shows changed."""
+    open_prompts = open_prompts or {}
+    settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
+    earlier, later = (list(events), []) if settled_at is None else (
+        list(events[:settled_at]), list(events[settled_at:]))
+    if settled_at is not None:
+        result = events[settled_at]
+        coup = result.coup if isinstance(result, Settlement) else None
+        # what follows the result but names the settled coup (a proof of its cards)
+        earlier += [e for e in later if isinstance(e, CardsProven) and e.coup == coup]
+        later = [e for e in later if e not in earlier]
+        out = [OutboxDraft(kind=DM, target=player, payload={"text": render.dm_text(
+            langs[player], None, lines, game=sight.view().game, coup=coup), "markup": None})
+            for player, mine in _private(earlier)
+            if (lines := _told(langs[player], mine, names, hand_shown=False))]
+    else:
+        out, later = [], list(earlier)
+    awaited = list(sight.view().awaiting)
+    mine_later = dict(_private(later))
+    for p in awaited:
+        if p in prompts or p in open_prompts:
+            mine_later.setdefault(p, [])
+    for player, mine in mine_later.items():
+        lang, view = langs[player], sight.view(player)
+        lines = _told(lang, mine, names, hand_shown=bool(view.my_cards))
+        shown = open_prompts.get(player) if player in awaited else None
+        markup = decision_keyboard(lang, chat_id, sight, player, decision,
+                                   player in prompts or shown is not None)
+        if markup is not None and shown is not None:
+            turn = prompt(lang, chat_id, sight, player, deadline, log, names,
+                          decision=decision, lines=lines)
+            if turn.digest != shown[1]:
+                out.append(prompt_edit(player, shown[0], turn))
+            continue
+        if markup is not None:
+            turn = prompt(lang, chat_id, sight, player, deadline, log, names,
+                          decision=decision, lines=lines)
+            out.append(OutboxDraft(kind=DM, target=player, payload={
+                "turn": sight.state.version if decision is None else decision,
+                "digest": turn.digest, "text": turn.text, "markup": markup_json(turn.markup)}))
+            continue
+        if not (lines or view.my_cards or view.my_facts):
+            continue  # nothing to tell him: no DM that is a title alone
+        out.append(OutboxDraft(kind=DM, target=player, payload={
+            "text": render.dm_text(lang, view, lines), "markup": None}))
+    return out
+
+
+def prompt_edit(player: int, message_id: int, turn: Prompt) -> OutboxDraft:
+    """Edit a player's delivered turn prompt into ``turn`` (its digest goes with it)."""
+    return OutboxDraft(kind=DM_EDIT, target=player, payload={
+        "message_id": message_id, "text": turn.text, "markup": markup_json(turn.markup),
+        "digest": turn.digest})
+
+
+def _private(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:
+    """Each reader of private events, in order of first mention, with his events."""
+    readers: dict[int, list[Event]] = {}
+    for e in events:
+        for p in e.to or ():
+            readers.setdefault(p, []).append(e)
+    return list(readers.items())
+
+
+def _told(lang: str, mine: Sequence[Event], names: dict[int, str], *,
+          hand_shown: bool) -> list[Markup]:
+    """A player's private events as DM lines, less those that only repeat his cards. Where
+    the DM shows no hand of his (``hand_shown`` false: a coup this step settled, or cards
+    he has since turned face up), the hand the step dealt him leads as the "Your cards"
+    line, with its points where the event tells them (no view of a settled coup does), or,
+    where his events do not name the whole hand, those events tell it."""
+    rest = [e for e in mine if e.about is not About.OWN_HAND]
+    dealt = None if hand_shown else next(
+        (e for e in reversed(mine)
+         if e.about is About.OWN_HAND and isinstance(e.data.get("cards"), Cards)), None)
+    if dealt is not None:
+        hand = dealt.data["cards"]
+        facts = {k: v for k, v in dealt.data.items() if isinstance(v, Points)}
+        return [i18n.t(lang, "your_cards", cards=pretty_all(list(getattr(hand, "cards", ())))),
+                *render.info_lines(lang, facts, names),
+                *render.event_lines(lang, rest, names)]
+    return render.event_lines(lang, rest if hand_shown else mine, names)
+
+
+def group_message(chat_id: int, text: str,
+                  markup: Keyboard | None = None) -> OutboxDraft:
+    """A new group message for the outbox."""
+    return OutboxDraft(kind=GROUP, target=chat_id,
+                       payload={"text": render.clip(text), "markup": markup_json(markup)})
+
+
+def dm_message(user_id: int, text: str,
+               markup: Keyboard | None = None) -> OutboxDraft:
+    """A direct message for the outbox."""
+    return OutboxDraft(kind=DM, target=user_id,
+                       payload={"text": render.clip(text), "markup": markup_json(markup)})
+
+
+def settlement(chat_id: int, text: str) -> OutboxDraft:
+    """A coup's result for the outbox: the live table message becomes it."""
+    return OutboxDraft(kind=SETTLE, target=chat_id, payload={"text": render.clip(text)})
+
+
+def closing(chat_id: int, text: str) -> OutboxDraft:
+    """A closed table's closing text for the outbox: a new message at the bottom of the chat
+    (whoever closed the table looks there), and the table message retires."""
+    return OutboxDraft(kind=CLOSE, target=chat_id, payload={"text": render.clip(text)})
+
+
+def table_post(chat_id: int, asked: bool = False) -> OutboxDraft:
+    """Post the table message anew (at the bottom of the chat). ``asked``: a player asked for
+    it (/table), so it is posted even where the live message already shows the table."""
+    return OutboxDraft(kind=TABLE, target=chat_id, payload={"asked": True} if asked else {})
+
+
+
+def closed_prompt(lang: str, chat_id: int, sight: Sight, player: int, message_id: int,
+                  log: Sequence[dict[str, Any]], names: dict[int, str], last: Markup
+                  ) -> OutboxDraft:
+    """A delivered turn prompt whose decision is gone, edited: the table as it was, no
+    keyboard, and ``last``, what became of the decision."""
+    return prompt_edit(player, message_id, prompt(lang, chat_id, sight, player, None, log,
+                                                  names, keyboard=False, last=last))

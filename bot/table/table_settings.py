@@ -1,0 +1,201 @@
+"""/settings: a table's settings, each with its unit, and the chat's defaults for its next tables.
+
+A table has the host's settings (``timeout``, ``turn_dm``: its record) and its game's
+(:meth:`games.engine.Engine.settings`; they change only while nobody is seated). A value
+set with ``/settings KEY VALUE`` is this table's alone; ``/settings default KEY VALUE``
+keeps it as the chat's default (storage: ``chat_settings``), and every table the chat opens
+after that starts with it: the host's settings at every table, a game's setting at that
+game's tables. ``/settings default KEY`` forgets it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
+from pydantic import ValidationError
+
+from bot.table.record import Table
+from bot.view import i18n
+from games import registry
+from games.engine import IllegalAction, Step
+from storage.base import TableNotFound
+
+if TYPE_CHECKING:
+    from bot.table.tables import Tables
+
+HOST_KEYS = ("timeout", "turn_dm")
+"""Settings of the host, not of a game: every table has them."""
+MIN_TIMEOUT, MAX_TIMEOUT = 10, 3600
+"""A decision's time, in seconds: under 10 a player cannot read his cards and answer."""
+
+
+def parse_setting(value: str) -> Any:
+    """A typed setting value: int, bool or text."""
+    if value.lstrip("-").isdigit() and len(value) < 19:
+        return int(value)
+    if value.lower() in ("true", "on", "yes"):
+        return True
+    if value.lower() in ("false", "off", "no"):
+        return False
+    return value
+
+
+def host_refusal(lang: str, key: str, value: Any) -> str | None:
+    """Why a host setting cannot take ``value`` (None: it can)."""
+    if key == "timeout" and (isinstance(value, bool) or not isinstance(value, int)
+                             or not MIN_TIMEOUT <= value <= MAX_TIMEOUT):
+        return i18n.t(lang, "settings_bad", error=i18n.t(
+            lang, "settings_range", key=key, min=MIN_TIMEOUT, max=MAX_TIMEOUT,
+            unit=i18n.unit(lang, "second", MAX_TIMEOUT)))
+    if key == "turn_dm" and not isinstance(value, bool):
+        return i18n.t(lang, "settings_bad", error="on | off")
+    return None
+
+
+def game_refusal(lang: str, game: str, settings: dict[str, Any]) -> str | None:
+    """Why ``game`` takes no table with these settings (None: it does)."""
+    try:
+        registry.engine(game).new_table(dict(settings))
+    except (ValueError, TypeError, IllegalAction) as exc:
+        return refused(lang, exc)
+    return None
+
+
+def refused(lang: str, exc: Exception) -> str:
+    """A game's refusal of its settings, as /settings answers it: the setting and what is
+    wrong with it ("min_stake: Input should be greater than or equal to 1")."""
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        why = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
+    else:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return i18n.t(lang, "settings_bad", error=why[:200])
+
+
+def for_new_table(defaults: dict[str, Any], game: str, given: dict[str, Any]
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a new table of ``game`` starts with: its game's settings (the chat's defaults
+    for that game under those ``given`` with /newtable) and its record's host settings.
+    A default the game no longer takes is left out, rather than refusing every table."""
+    mine = defaults.get(game)
+    wanted = {**(mine if isinstance(mine, dict) else {}), **given}
+    if wanted != given and game_refusal("en", game, wanted) is not None:
+        wanted = dict(given)
+    host = {key: defaults[key] for key in HOST_KEYS
+            if key in defaults and host_refusal("en", key, defaults[key]) is None}
+    return wanted, host
+
+
+def defaults_line(lang: str, defaults: dict[str, Any]) -> str | None:
+    """The chat's defaults for its next tables, on one line; None without any."""
+    parts = [i18n.fill("{} = {}", k, i18n.setting_value(lang, k, defaults[k]))
+             for k in HOST_KEYS if k in defaults]
+    for game in registry.GAMES:
+        mine = defaults.get(game)
+        if isinstance(mine, dict) and mine:
+            values = Markup(", ").join(i18n.fill("{} = {}", k, i18n.setting_value(lang, k, v))
+                                       for k, v in mine.items())
+            parts.append(i18n.fill("{}: {}", i18n.game_name(lang, game), values))
+    if not parts:
+        return None
+    return str(i18n.t(lang, "settings_defaults", values=Markup("; ").join(parts)))
+
+
+def shown(tables: Tables, lang: str, table: Table | None, defaults: dict[str, Any]) -> str:
+    """/settings: every setting of the table with its unit and what it is, the chat's
+    defaults for its next tables, and how to change either."""
+    if table is None:
+        lines = [str(i18n.t(lang, "no_table"))]
+    else:
+        meta = table.meta
+        current = {"timeout": tables.timeout_of(meta), "turn_dm": tables.turn_dm_of(meta),
+                   **table.engine.settings(table.state)}
+        lines = [str(i18n.t(lang, "settings_title", game=i18n.game_name(lang, table.game)))]
+        lines += [str(i18n.setting_line(lang, k, v)) for k, v in current.items()]
+    line = defaults_line(lang, defaults)
+    if line is not None:
+        lines.append(line)
+    if table is not None:
+        lines.append(str(i18n.t(lang, "settings_how_table")))
+    lines.append(str(i18n.t(lang, "settings_how_default")))
+    return "\n".join(lines)
+
+
+async def change(tables: Tables, chat_id: int, key: str | None, value: str | None) -> str:
+    """/settings [KEY VALUE]: show, or change one setting of the open table (the host's any
+    time, the game's while nobody is seated)."""
+    lang = await tables.languages.of(chat_id)
+    async with tables.lock(chat_id):
+        try:
+            table: Table | None = await tables.load(chat_id)
+        except TableNotFound:
+            table = None
+        if table is None or key is None or value is None:
+            return shown(tables, lang, table, await tables.storage.chat_settings(
+                chat_id=chat_id))
+        meta = table.meta
+        parsed = parse_setting(value)
+        if key in HOST_KEYS:
+            refusal = host_refusal(lang, key, parsed)
+            if refusal is not None:
+                return refusal
+            await tables.commit(table, meta=meta.model_copy(update={key: parsed}))
+        else:
+            if table.sight.view().seats:
+                return i18n.t(lang, "settings_seated")
+            wanted = {**table.rec.settings, **meta.settings, key: parsed}
+            try:
+                fresh = table.engine.new_table(wanted)
+            except (ValueError, TypeError, IllegalAction) as exc:
+                return refused(lang, exc)
+            fresh = fresh.model_copy(update={"version": table.state.version + 1})
+            await tables.commit(table, Step(state=fresh), meta=meta.model_copy(
+                update={"settings": {**meta.settings, key: parsed}}))
+        return i18n.t(lang, "settings_set", key=key, value=i18n.setting_value(lang, key, parsed),
+                      raw=i18n.setting_word(parsed))
+
+
+async def set_default(tables: Tables, chat_id: int, key: str | None, value: str | None,
+                      game: str | None = None) -> str:
+    """/settings default [GAME] KEY [VALUE]: make VALUE the chat's default for its next tables
+    (a game's setting: for that game's, the open table's game unless named); without VALUE,
+    forget the default."""
+    if key is None:
+        return await change(tables, chat_id, None, None)
+    lang = await tables.languages.of(chat_id)
+    parsed = parse_setting(value) if value is not None else None
+    async with tables.lock(chat_id):  # one writer of the chat's defaults at a time
+        defaults = await tables.storage.chat_settings(chat_id=chat_id)
+        if key in HOST_KEYS:
+            if parsed is None:
+                defaults.pop(key, None)
+            else:
+                refusal = host_refusal(lang, key, parsed)
+                if refusal is not None:
+                    return refusal
+                defaults[key] = parsed
+        else:
+            if game is None:
+                try:
+                    game = (await tables.load(chat_id)).game
+                except TableNotFound:
+                    return i18n.t(lang, "settings_game_key", key=key)
+            mine = defaults.get(game)
+            mine = dict(mine) if isinstance(mine, dict) else {}
+            if parsed is None:
+                mine.pop(key, None)
+            else:
+                mine[key] = parsed
+                refusal = game_refusal(lang, game, mine)
+                if refusal is not None:
+                    return refusal
+            defaults[game] = mine
+            if not mine:
+                del defaults[game]
+        await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
+    if parsed is None:
+        return i18n.t(lang, "settings_default_dropped", key=key)
+    return i18n.t(lang, "settings_default_set", key=key,
+                  value=i18n.setting_value(lang, key, parsed))

@@ -1,0 +1,388 @@
+"""From a table to what people see: the group's table message and each player's DM.
+
+Pure functions over views (``engine.view``): the table message from the public
+view, a player's direct message and decision keyboard from his own. What a step
+must send is returned as :class:`storage.base.OutboxDraft` items, which the commit
+writes with the step (see :mod:`bot.outbox.courier`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from bot.view import i18n, render
+from bot.view.render import Keyboard
+from bot.view.sight import Sight, amount_field, collect_buttons, player_buttons
+from games.cards import pretty_all
+from games.engine import (
+    About,
+    Count,
+    Event,
+    PlayerId,
+    Settlement,
+    ShoeRevealed,
+    StoodUp,
+    TimedOut,
+    Value,
+    count,
+    who,
+)
+
+
+@dataclass(frozen=True)
+class Render:
+    """A table message as it should look now, and the turn it shows."""
+
+    text: str
+    markup: Keyboard | None
+    coup: int = 0
+    version: int = 0
+    """The step drawn."""
+    decision: int = 0
+    """The step at which the awaited players' decision began."""
+    awaited: tuple[int, ...] = ()
+    prompted: frozenset[int] = frozenset()
+    """The awaited players told of their turn in their private chat: the group's message
+    is not how they learn it."""
+    deadline: float | None = field(default=None, compare=False)
+    """The end of the turn's clock as drawn (the time left counts down to it); not compared:
+    two drawings of one text are the same message, whatever deadline each was drawn for."""
+    called: bool = False
+    """Nobody is awaited, yet the table offers a step forward (Start, once enough players
+    sit): someone must press it next, and this message is the only place it shows."""
+
+    @property
+    def urgent_for(self) -> tuple[int, ...]:
+        """The awaited players who learn of their turn only from this message."""
+        return tuple(p for p in self.awaited if p not in self.prompted)
+
+    @property
+    def urgent(self) -> bool:
+        """Whether this message is how the table's next press becomes known: an awaited
+        player's turn he has no private prompt for, or a step forward nobody is awaited for
+        (the Start button that appears when the table becomes startable)."""
+        return bool(self.urgent_for) or self.called
+
+    @property
+    def turn(self) -> tuple[int, bool]:
+        """What the table waits for, as the group's pace tells turns apart: the decision,
+        and whether a step forward nobody is awaited for is offered (Start appears without
+        a new decision)."""
+        return self.decision, self.called
+
+    @property
+    def markup_json(self) -> str | None:
+        """The keyboard as the ``reply_markup`` parameter."""
+        return None if self.markup is None else self.markup.as_json()
+
+
+def deep_link_payload(chat_id: int) -> str:
+    """/start payload naming a table: ``t`` + the chat id (``m`` for minus)."""
+    return "t" + str(chat_id).replace("-", "m")
+
+
+def parse_payload(payload: str) -> int | None:
+    """The chat id in a deep link payload, or None."""
+    if payload.startswith("t") and re.fullmatch(r"m?\d{1,16}", payload[1:]):
+        return int(payload[1:].replace("m", "-"))
+    return None
+
+
+def markup_json(markup: Keyboard | None) -> dict[str, Any] | None:
+    """A keyboard as JSON for the outbox."""
+    return None if markup is None else markup.as_dict()
+
+
+TIMED_OUT = "host:timed_out"
+"""A coup log entry the host adds: these awaited players ran out of time."""
+
+def logged(event: Event) -> bool:
+    """Whether the coup's log tells ``event``: not one that only says whose turn it is
+    (:attr:`About.TURN`): the table message's turn line ("⏳ Cid") says it while it lasts,
+    and the log tells what was done ("Cid cuts the shoe")."""
+    return event.about is not About.TURN
+
+
+def deals_merged(events: Sequence[Event]) -> list[Event]:
+    """Public events with each run of cards dealt face down (a draw poker deal: five to every
+    player, one at a time) told as one: "Bob, Cid, Ann each get 5 cards face down", when every
+    player of the run got as many."""
+    out: list[Event] = []
+    run: list[Any] = []
+
+    def flush() -> None:
+        got = {p: run.count(p) for p in run}
+        if len(run) > 1 and len(set(got.values())) == 1:
+            each = len(run) // len(got)
+            data: dict[str, Value] = {"players": who(*got)}
+            out.append(Event(kind=FACE_DOWN_DEALS, data=data | ({"each": count(each)}
+                                                                 if each > 1 else {})))
+        else:
+            out.extend(dealt[p].pop(0) for p in run)
+        run.clear()
+
+    dealt: dict[PlayerId, list[Event]] = {}
+    for event in events:
+        player = event.player
+        if event.about is About.DEALT_DOWN and player is not None:
+            run.append(player)
+            dealt.setdefault(player, []).append(event)
+            continue
+        if run:
+            flush()
+        out.append(event)
+    if run:
+        flush()
+    return out
+
+
+FACE_DOWN_DEALS = "host:dealt_face_down"
+"""A coup log entry the host makes of a run of cards dealt face down
+(:attr:`About.DEALT_DOWN`): ``players`` in the order they were dealt, and ``each`` card
+(absent for one card each)."""
+
+
+def timeouts_folded(events: Sequence[Event]) -> list[tuple[Event, bool]]:
+    """Public events as the coup's log tells them, each with whether it is what a player's
+    time running out did for him: his "timed out" event is folded into the first later event
+    of his in the step (his safe default, "Bob sits this coup out"), which then reads as the
+    timeout ("⏰ Bob sits this coup out (timed out)"). One timeout is one line; a "timed out"
+    with nothing of his after it stays a line of its own."""
+    out: list[tuple[Event, bool]] = []
+    folded: set[Any] = set()
+    for i, event in enumerate(events):
+        player = event.player
+        if isinstance(event, TimedOut) and any(
+                later.player == player and not isinstance(later, UNFOLDED)
+                for later in events[i + 1:]):
+            folded.add(player)
+            continue
+        mark = not isinstance(event, UNFOLDED) and player in folded
+        if mark:
+            folded.discard(player)
+        out.append((event, mark))
+    return out
+
+
+UNFOLDED = (TimedOut, StoodUp)
+"""Events a timeout is never folded into: another timeout, and a stand-up (two timeouts in a
+row: a fact of its own)."""
+
+
+def log_entry(event: Event, timed_out: bool = False) -> dict[str, Any]:
+    """A public event as the table record keeps it in the coup's log (``timed_out``: what a
+    player's timeout did for him, see :func:`timeouts_folded`). A revealed shoe's
+    line names nothing, and its proof is kept once, as the record's ``revealed`` (for
+    /verify): its entry keeps no data (a 52-card shoe's proof was half of a stud table's
+    record, written and serialized again with every step of the next hand)."""
+    if isinstance(event, ShoeRevealed):
+        return {"kind": event.kind, "data": {}}
+    entry = {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
+    if event.about is About.SHOWDOWN:
+        entry["showdown"] = True
+    return {**entry, "timed_out": True} if timed_out else entry
+
+
+# Log lines already drawn, by the log entry (the record's entries are never changed, and
+# the copy of the table a commit keeps holds the same ones) for a language and names: every
+# drawing of a table draws its whole coup log again, though only its last entries are new.
+# Each value holds its entry, so that no other entry can have its id while it is here. The
+# least recently drawn go first: a settled coup's entries, an idle table's. (When it was
+# emptied whole at 8,192 entries, 200 stud tables drew nearly half their lines anew.)
+_LINES: OrderedDict[int, tuple[dict[str, Any], str, tuple[tuple[int, str], ...], Markup]] = (
+    OrderedDict())
+_LINES_MAX = 16384
+"""About 25 entries a busy table (60 at most): room for some 600 tables at once, ~16 MB."""
+
+
+def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -> list[Markup]:
+    """The coup's log in ``lang``, drawn when shown (so /language changes it too)."""
+    out = []
+    who_is = tuple(names.items())
+    for entry in log:
+        key = id(entry)
+        known = _LINES.get(key)
+        if known is not None and known[0] is entry and known[1] == lang \
+                and known[2] == who_is:
+            _LINES.move_to_end(key)
+            out.append(known[3])
+            continue
+        data = entry.get("data") or {}
+        if entry.get("kind") == TIMED_OUT:
+            who_ran = ", ".join(names.get(p, str(p)) for p in data.get("players", ()))
+            line = i18n.t(lang, "timed_out", names=who_ran)
+        else:
+            line = _entry_line(lang, entry, names)
+            if entry.get("timed_out"):
+                line = i18n.t(lang, "timed_out_did", line=line)
+        _LINES[key] = (entry, lang, who_is, line)
+        _LINES.move_to_end(key)
+        if len(_LINES) > _LINES_MAX:
+            _LINES.popitem(last=False)
+        out.append(line)
+    return out
+
+
+def _entry_line(lang: str, entry: dict[str, Any], names: dict[int, str]) -> Markup:
+    """One log entry's line: a game's event in its texts, or the host's own deal line."""
+    try:
+        event = Event(kind=str(entry.get("kind")), data=entry.get("data") or {})
+    except ValueError:  # an entry of an older shape (kept from before an upgrade)
+        return i18n.html(i18n.word(lang, str(entry.get("kind"))))
+    if event.kind == FACE_DOWN_DEALS:
+        players = event.data.get("players")
+        each = event.data.get("each")
+        return i18n.t(lang, "dealt_face_down_each" if each is not None else "dealt_face_down",
+                      players=i18n.format_value(players, names) if players else "",
+                      each=each.n if isinstance(each, Count) else 1)
+    return i18n.event_text(lang, event, names)
+
+
+def hands_first(log: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The coup's log with the entries that show hands (:attr:`About.SHOWDOWN`) before the rest,
+    each part in its order, and how many lead. A collapsed log shows its first lines: they
+    must be the hands, not who took the bank or cut the shoe."""
+    shown = [e for e in log if e.get("showdown")]
+    if not shown:
+        return list(log), 0
+    return shown + [e for e in log if not e.get("showdown")], len(shown)
+
+
+def result_text(lang: str, game: str, result: Settlement,
+                names: dict[int, str], log: Sequence[dict[str, Any]]) -> str:
+    """A settled coup's message: its result, then its log collapsed, the hands first."""
+    ordered, lead = hands_first(log)
+    return render.settlement_text(lang, game, result, names,
+                                  log_lines(lang, ordered, names), lead)
+
+
+def last_result(last: dict[str, Any] | None) -> Settlement | None:
+    """The last settled coup as the table record keeps it (:func:`Settlement.model_dump`),
+    or None (none yet, or kept in an older shape)."""
+    if not last:
+        return None
+    try:
+        return Settlement.model_validate(last)
+    except ValueError:
+        return None
+
+
+def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
+                 log: Sequence[dict[str, Any]], names: dict[int, str], *,
+                 decision: int | None = None, prompted: frozenset[int] = frozenset(),
+                 last: dict[str, Any] | None = None) -> Render:
+    """The group's table message: the public view, its buttons and the coup's log; while
+    the coup after it is on, the ``last`` coup's result leads it."""
+    engine, view = sight.engine, sight.view()
+    buttons = collect_buttons(sight)
+    amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
+    show_cards = any(s.face_down for s in view.seats)
+    deadline = deadline if view.awaiting else None
+    result = last_result(last)
+    under = [render.result_line(lang, result, {**names, **render.names_of(view)})] \
+        if result is not None and view.coup <= result.coup + 1 else []
+    text = _table_text(lang, sight, deadline, log, names, under=under)
+    markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
+    called = not view.awaiting and any(k not in render.UTILITIES for k in buttons.kinds)
+    return Render(text, markup, view.coup, view.version,
+                  view.version if decision is None else decision, tuple(view.awaiting),
+                  prompted, deadline, called)
+
+
+def _table_text(lang: str, sight: Sight, deadline: float | None,
+                log: Sequence[dict[str, Any]], names: dict[int, str],
+                own: Sequence[Markup] = (), under: Sequence[Markup] = ()) -> str:
+    """The public table as the group sees it (``own``: a player's lines below it,
+    ``under``: lines under its header). The last few entries of the coup's log show as
+    they came; the hands lead the collapsed rest."""
+    view = sight.view()
+    committed = view.shoe is not None and bool(view.shoe.commitments)
+    older, lead = hands_first(log[:-render.RECENT])
+    return render.table_text(lang, view, deadline if view.awaiting else None,
+                             log_lines(lang, [*older, *log[-render.RECENT:]],
+                                       {**names, **render.names_of(view)}),
+                             sight.private, committed=committed, own=own, under=under,
+                             lead=lead)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A player's turn prompt in his private chat: the table from his seat and his keyboard.
+    ``digest`` tells two drawings apart by what they show (not the seconds left), so that
+    an open prompt is edited only when the table or his choices changed."""
+
+    text: str
+    markup: Keyboard | None
+    digest: str
+
+
+def prompt(lang: str, chat_id: int, sight: Sight, player: int, deadline: float | None,
+           log: Sequence[dict[str, Any]], names: dict[int, str], *,
+           decision: int | None = None, lines: Sequence[Markup] = (),
+           last: Markup | None = None, keyboard: bool = True) -> Prompt:
+    """A player's turn prompt: everything the group's table shows (every seat, its up
+    cards and stakes, the bank or pot, whose turn, the coup's events), then his own hidden
+    cards and private facts, what happened to him (``lines``) and ``last`` (by default:
+    his move is here), with his decision keyboard. Without ``keyboard``: a prompt whose
+    decision is gone, ``last`` saying what became of it."""
+    mine = sight.view(player)
+    own = []
+    if mine.my_cards:
+        own.append(i18n.t(lang, "your_cards", cards=pretty_all(list(mine.my_cards))))
+    own += render.info_lines(lang, mine.my_facts, render.names_of(sight.view()))
+    own += lines
+    own.append(i18n.t(lang, "decide_private") if last is None else last)
+    markup = decision_keyboard(lang, chat_id, sight, player, decision, True) if keyboard \
+        else None
+    text = _table_text(lang, sight, deadline, log, names, own)
+    shows = _TIME_LEFT.sub("", text) + (markup.as_json() if markup is not None else "")
+    return Prompt(text, markup, hashlib.blake2b(shows.encode(), digest_size=8).hexdigest())
+
+
+_TIME_LEFT = re.compile(r"<tg-time [^>]*>[^<]*</tg-time>")
+"""The time left as drawn: not what tells two drawings of a prompt apart."""
+
+
+
+
+def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
+                      decision: int | None = None, prompted: bool = False) -> Keyboard | None:
+    """The awaited ``player``'s own actions as buttons for his DM: in a private step, or
+    when his turn is prompted there (``prompted``)."""
+    view = sight.view()
+    if player not in view.awaiting or not (sight.private or prompted):
+        return None
+    buttons = player_buttons(sight, player)
+    amount_kinds = {k for k in buttons.kinds if amount_field(sight.engine, k)}
+    return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision)
+
+
+# Private events that only say what the DM's "Your cards" line says anyway.
+REPEATS = frozenset({"hand_seen", "cards_received", "card_dealt"})
+# What such an event may tell of the hand besides its cards, told under them as his view's
+# facts would be ("Your points: 8").
+HAND_FACTS = ("points",)
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+

@@ -1,0 +1,257 @@
+"""English texts of the games: names, event templates, facts' labels, words, values
+and button labels (:class:`games.engine.GameTexts`, assembled in :mod:`games.texts`)."""
+
+from __future__ import annotations
+
+GAME_NAMES: dict[str, str] = {
+    "chemin_de_fer": "Chemin de fer", "baccarat": "Baccarat", "banchok": "Polish banchok",
+    "twenty_one": "Twenty-one", "draw_poker": "Draw poker (jackpots)",
+    "stud_poker": "Five-card stud",
+}
+
+ACTIONS: dict[str, str] = {
+    "join": "🪑 Join", "leave": "🚪 Leave", "start": "▶️ Start", "cut": "✂️ Cut",
+    "bid": "Bid", "stake": "Stake", "banco": "Banco!", "pass": "Pass", "draw": "Draw",
+    "stand": "Stand", "retire": "Retire", "continue": "Continue", "decline": "Decline",
+    "accept": "Accept", "post_bank": "Post bank", "baccara": "Baccara!",
+    "join_stake": "Join stake", "forbid_joining": "No joining",
+    "allow_joining": "Allow joining",
+    "buy": "Buy a card", "open": "Open", "check": "Check", "bet": "Bet", "raise": "Raise",
+    "call": "Call", "raise:amount": "Raise to {amount}", "bet:amount": "Bet {amount}",
+    "fold": "Fold", "discard": "Discard", "keep": "Keep", "ante": "Ante",
+    "name_bank": "Name bank", "take_bank": "Take bank", "draw_card": "Draw a card",
+    "turn": "Turn card", "show": "Show", "play_on": "Play on", "no_stake": "No stake",
+}
+
+EVENTS: dict[str, str | tuple[str, ...]] = {
+    "player_joined": "{player} sits down with {stack}",
+    "player_left": ("{player} leaves the table with {stack}", "{player} leaves the table"),
+    "player_leaving": "{player} will leave after this coup",
+    "leaving": "{player} will leave after this coup",
+    "leaving_after_coup": "{player} will leave after this coup",
+    "play_started": "{by} starts the game",
+    "auction_opened": "Bank auction: bids from {min_bid}",
+    "bid_placed": "{player} bids {amount}",
+    "bid_passed": "{player} passes",
+    "auction_failed": "Nobody bid for the bank",
+    "banker_chosen": "{player} holds the bank",
+    "bank_offered": (
+        "The bank of {amount} is offered to {player}",
+        "The bank is offered to {player} (at least {min_bank})",
+        "The bank is offered to {player}",
+    ),
+    "bank_named": "{player} posts a bank of {bank}",
+    "bank_declined": "{player} declines the bank",
+    "bank_refused_by_all": "Everybody declined the bank: new auction",
+    "bank_passed": (
+        "{player} takes the bank with {amount}",
+        "The bank passes from {src} to {dst}",
+        "{from_player} passes the bank on",
+        "The bank passes on",
+    ),
+    "banker_retired": "{player} retires with {amount}",
+    "banker_continued": "{player} keeps the bank: {bank}",
+    "shoe_committed": "🔒 New shoe shuffled and committed",
+    "shoe_revealed": "Shoe finished; /verify proves its cards",
+    "cards_proven": "🔐 Proof of your cards in hand {hand} (save it to a file, check with "
+                    "python -m games.verify FILE):\n"
+                    "<blockquote expandable>{record}</blockquote>",
+    "cut_requested": "{player} is to cut the shoe",
+    "cut_awaited": "{player} is to cut the shoe",
+    "shoe_cut": "{player} cuts the shoe",
+    "cards_burned": "Burned: {cards}",
+    "staking_opened": "Coup {coup}: bank {bank}, stakes please",
+    "coup_started": ("Coup {coup}: {banker} holds a bank of {bank}", "Coup {coup} begins"),
+    "hand_started": "Hand {hand} begins",
+    "stake_placed": "{player} stakes {amount}",
+    "banco_called": "{player} calls Banco! ({amount})",
+    "punter_passed": "{player} passes",
+    "punter_skipped": "{player} is skipped",
+    "coup_void": "Nobody staked: the coup is void",
+    "cards_dealt": ("Cards dealt to {playing} and the banker {banker}", "Cards are dealt"),
+    "natural_shown": (
+        "{player} shows a natural {points}: {cards}",
+        "{player} shows a natural: {cards}",
+        "Natural: {cards}",
+    ),
+    "punter_drew": "{player} draws a card",
+    "punter_stood": "{player} stands",
+    "banker_drew": (
+        "{player} (banker) draws {card}, points: {points}",
+        "{player} (banker) draws a card",
+    ),
+    "banker_stood": "{player} (banker) stands",
+    "hand_shown": ("{player} shows {cards}: {value}", "{player} shows {cards}"),
+    "card_dealt": ("{player} gets {card}", "You get {card}"),
+    "card_dealt_face_down": "{player} gets a card face down",
+    "card_bought": ("You buy {card}; your cards: {cards}", "{player} buys a card"),
+    "baccara_declared": "{player} declares baccara: {cards}",
+    "banker_baccara": ("The banker {player} has baccara", "The banker has baccara"),
+    "checked": "{player} checks",
+    "folded": "{player} folds",
+    "discarded": "{player} discards {count_cards}",
+    "hands_thrown_in": "Nobody opened: hands thrown in",
+    "table_closed": "Table closed (an unfinished coup is void). Back to the wallets: {returned}",
+    "openers_shown": ("{player} shows the openers: {cards}", "{player} shows the openers"),
+    "antes_posted": (
+        "Antes again for the new deal: {antes}; in the pot from each: {totals}",
+        "Antes posted: {antes}",
+    ),
+    "stood_up": "{player} timed out twice and is stood up",
+    "timed_out": ("⏰ {player} timed out: {action}", "⏰ {player} timed out"),
+    "coup_settled": (
+        "Coup settled ({outcome}): {results}",
+        "Coup settled: {results}",
+        "Hand settled: {net}",
+    ),
+    "table_idle": ("Waiting for players ({reason})", "Waiting for players"),
+    "bank_won": "{player} wins the bank: {amount}",
+    "hand_seen": "Your hand: {cards}",
+    "card_drawn": "You draw {card}",
+    "cards_received": "Your cards: {cards}",
+    "cards_drawn": "You draw {cards}",
+    "bank_ended": (
+        "{player}'s bank ends ({reason}) with {amount}",
+        "{player}'s bank ends: {amount}",
+    ),
+    "bank_posted": "{player} posts a bank of {amount}",
+    "bank_skipped": (
+        "{player} cannot post the bank ({reason})",
+        "{player} cannot post the bank",
+    ),
+    "banker_draw": "Drawing for the bank: {draws}",
+    "card_turned": "Card turned for {punter}: {card}",
+    "cards_shown": "{player} shows {cards}",
+    "extra_shoe_started": (
+        "The banker {banker} plays an extra shoe ({extra_shoes_left} left)",
+        "The banker plays an extra shoe",
+    ),
+    "hands_shown": (
+        "{playing}: {punters}, points: {punter_points}; "
+        "banker: {banker}, points: {banker_points}",
+        "Hands: {hands}",
+    ),
+    "joining_open": "Others may join {punter}'s stake",
+    "sat_out": "{player} sits this coup out",
+    "shoe_extended": "🔒 The used cards go under the shoe, committed anew",
+    "showing": (
+        "{player} shows {cards}: {value}; {possible}",
+        "{player} shows {cards}: {value}",
+    ),
+    "stake_declined": "{player} sits this coup out",
+    "stake_joined": "{player} joins {punter}'s stake with {amount}",
+    "stake_skipped": ("{player} is skipped ({reason})", "{player} is skipped"),
+    "stood": "{player} stands",
+    "tenure_ended": (
+        "The banker {banker} gives up the bank ({reason}); bank {bank}",
+        "The banker's tenure ends",
+    ),
+    "bet_made": "{player} bets {to}",
+    "raise_made": "{player} raises to {to}",
+    "open_made": "{player} opens with {to}",
+    "called": "{player} calls {amount}",
+    "stub_rebuilt": "🔒 The stub ran out: the discards ({cards_cards}) are shuffled into a "
+                    "new one, committed anew",
+    "banker_leaving": "{player} will leave when his bank is empty or tripled",
+    "bank_passed_over": "{player} lets the bank pass and keeps his seat",
+    "bank_offered_again": "Nobody else takes the bank: {player}, who just held it, may again",
+    "bank_not_taken": "Nobody took the bank of {amount}: press Start to offer it again",
+    "bank_unaffordable": (
+        "Nobody at the table has the {amount_chips} the bank needs: "
+        "the table waits for a player who has"
+    ),
+    "third_card_dealt": "{player} gets a third card {card}",
+    "third_card_points": "Your third card {card}: {points_points}",
+    "baccara_passed": "{player} plays on",
+}
+
+INFO: dict[str, str] = {
+    # shoe and settings
+    "decks": "Decks", "burn": "Cards burned at the start", "burned": "Burned",
+    "cards_left": "Cards left", "discards": "Discards", "commitment": "Shoe hash",
+    "commitments": "Shoe hashes", "extra_shoes": "Extra shoes",
+    "min_stake": "Min stake", "min_bank": "Min bank",
+    # the bank and the stakes
+    "banker": "Banker", "last_banker": "Last banker", "offered_to": "Bank offered to",
+    "bids": "Bids", "staked": "Staked", "uncovered": "Bank still uncovered",
+    "stake_room": "Stakes still allowed", "can_still_stake": "Stakes still allowed",
+    "bank_setting": "Bank size", "bank_start": "Bank at the start",
+    "bank_limit": "Bank passes at", "punter": "Punter", "stake_total": "Staked on his card",
+    "joining": "Joining allowed", "joining_forbidden": "Joining forbidden",
+    "forbidding": "Forbid joining",
+    # the coup
+    "playing": "Plays the hand", "punter_cards": "Punter's cards",
+    "draw_order": "Draw order", "declarer": "Baccara declared by",
+    "last_coup": "Last coup", "last_results": "Last results",
+    # poker
+    "small_bet": "Small bet", "big_bet": "Big bet", "structure": "Betting",
+    "ante": "Ante", "button": "Dealer", "opener": "Opened by",
+    "passed_deals": "Deals passed", "ace_four": "Four new cards with an ace",
+    "drew": "Cards drawn", "showing": "Showing",
+    # my_info: the viewer's own facts
+    "points": "Your points", "total": "Your total", "hand": "Your hand", "hint": "Tableau",
+    "bust": "Bust",
+}
+
+VALUES: dict[str, str] = {
+    "win": "win", "loss": "loss", "lose": "loss", "push": "push", "tie_loss": "tie, lost",
+    "natural_win": "natural, won", "natural_loss": "natural, lost",
+    "banker_natural": "banker's natural", "six_six_split": "six against six, split",
+    "natural": "natural", "banker_21": "banker's twenty-one", "banker_bust": "banker bust",
+    "both_bust": "both bust", "bust": "bust",
+    "not_enough_players": "not enough players", "no_punters": "no punters",
+    "bank_broken": "bank broken", "broken": "bank broken", "left": "banker left",
+    "banker_left": "banker left", "punter_baccara": "a punter's baccara",
+    "no_chips": "no chips", "insufficient_chips": "not enough chips",
+    "nobody_can_bank": "nobody can hold the bank",
+    "nobody_can_stake": "nobody can stake", "bank_covered": "the bank is covered",
+    "tripled": "the bank has tripled",
+    "nobody_took_bank": "nobody took the bank",
+}
+
+NUMBERED: dict[str, str] = {"points": "{n} pts", "total": "{n} pts", "stake": "stake {n}"}
+
+
+WORDS: dict[str, str] = {
+    # phases
+    "phase:idle": "idle", "phase:auction": "auction", "phase:cut": "cut",
+    "phase:staking": "staking", "phase:void_choice": "void choice",
+    "phase:punter_draw": "punter draw", "phase:banker_draw": "banker draw",
+    "phase:bank_offer": "bank offer", "phase:drawing": "drawing",
+    "phase:declaring": "baccara?",
+    "phase:post_bank": "post bank", "phase:post": "post", "phase:joining": "joining",
+    "phase:banker": "banker", "phase:waiting": "waiting", "phase:betting": "betting",
+    "phase:draw": "draw",
+    # roles
+    "banker": "banker", "punter": "punter", "dealer": "dealer", "opener": "opener",
+    "dealer opener": "dealer, opener",
+    # statuses
+    "to act": "to act", "plays the hand": "plays the hand", "leaving": "leaving",
+    "baccara": "baccara", "sits out": "sits out", "forbids joining": "forbids joining",
+    "staked": "staked", "joined": "joined", "to cut": "to cut", "to post": "to post",
+    "to stake": "to stake", "21": "twenty-one", "stood": "stood", "bust": "bust",
+    "all-in": "all-in", "folded": "folded", "in hand": "in hand", "waiting": "waiting",
+    "no chips": "no chips",
+    # word-valued facts
+    "hint:draw": "draw", "hint:stand": "stand",
+    # choices on buttons
+    "forbid_joining": "No joining", "allow_joining": "Joining allowed",
+    "structure:fixed": "fixed limit", "structure:pot": "pot limit",
+    "hand:banker": "banker", "hand:punters": "punters",
+    "outcome:banker": "banker wins", "outcome:punters": "punters win",
+    "outcome:standoff": "standoff",
+}
+
+# /settings: what each game setting is, and its unit (a noun of NOUN_FORMS, or the
+# words it takes).
+SETTINGS: dict[str, tuple[str, str]] = {
+    "min_stake": ("the smallest stake", "chip"),
+    "decks": ("decks in the shoe", "deck"),
+    "burn": ("cards burned at the start of a shoe", "card"),
+    "bank": ("the bank a banker puts up", "chip"),
+    "joining": ("others may join a punter's stake", "on | off"),
+    "small_bet": ("the small bet; the big bet is twice it", "chip"),
+    "structure": ("betting: fixed limit or pot limit", "fixed | pot"),
+    "ante": ("each player's ante", "chip"),
+    "ace_four": ("four new cards for a player who keeps an ace", "on | off"),
+}
