@@ -52,6 +52,7 @@ from games.engine import (
     Cut,
     Engine,
     GameState,
+    GameTexts,
     IllegalAction,
     Join,
     Leave,
@@ -67,6 +68,7 @@ from games.engine import (
     stack,
     stake,
 )
+from games.texts import game_texts
 
 PUNTER_MAY_DRAW = 4
 """docs/rules.md §2.7: a punter on 0–4 may take a third card; 5–7 stands."""
@@ -87,6 +89,7 @@ class BaccaratEngine:
     """Old Russian baccarat: a banker chosen by auction against 2–11 punters."""
 
     name: ClassVar[str] = "baccarat"
+    texts: ClassVar[GameTexts] = game_texts("baccarat")
     state_type: ClassVar[type[GameState]] = BaccaratState
     action_types: ClassVar[dict[str, type[Action]]] = {
         cls.model_fields["kind"].default: cls

@@ -71,6 +71,7 @@ from games.engine import (
     ActionSpec,
     Cut,
     GameState,
+    GameTexts,
     IllegalAction,
     Join,
     Leave,
@@ -84,6 +85,7 @@ from games.engine import (
     stack,
     stake,
 )
+from games.texts import game_texts
 
 
 def _presets(lo: int, hi: int, bank: int) -> tuple[int, ...]:
@@ -94,6 +96,7 @@ class BanchokEngine:
     """The Polish banchok engine (see :mod:`games.banchok` for the flow of a bank)."""
 
     name: ClassVar[str] = "banchok"
+    texts: ClassVar[GameTexts] = game_texts("banchok")
     state_type: ClassVar[type[GameState]] = State
     action_types: ClassVar[dict[str, type[Action]]] = {
         "join": Join, "leave": Leave, "start": Start, "cut": Cut, "post_bank": PostBank,

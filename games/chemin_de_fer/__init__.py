@@ -63,6 +63,7 @@ from games.engine import (
     ActionSpec,
     Cut,
     GameState,
+    GameTexts,
     IllegalAction,
     Join,
     Leave,
@@ -74,6 +75,7 @@ from games.engine import (
     TableView,
     public,
 )
+from games.texts import game_texts
 
 _AUTO: dict[str, Callable[[Ctx], None]] = {
     NEXT_COUP: bank.next_coup,
@@ -124,6 +126,7 @@ class CheminDeFer:
     """Chemin de fer (docs/rules.md §1) for 2–12 players."""
 
     name: ClassVar[str] = GAME
+    texts: ClassVar[GameTexts] = game_texts(GAME)
     state_type: ClassVar[type[GameState]] = State
     action_types: ClassVar[dict[str, type[Action]]] = {
         cls.model_fields["kind"].default: cls

@@ -27,6 +27,7 @@ from games.cards import Shoe
 from games.engine import (
     Action,
     ActionSpec,
+    GameTexts,
     IllegalAction,
     PlayerId,
     Reason,
@@ -50,6 +51,7 @@ from games.poker.ranking import (
     openers_proof,
 )
 from games.table import seat_index
+from games.texts import game_texts
 
 
 class Open(Action):
@@ -70,6 +72,7 @@ class DrawPokerEngine(PokerEngine):
     """Jackpots: five-card draw, jacks or better to open."""
 
     name: ClassVar[str] = "draw_poker"
+    texts: ClassVar[GameTexts] = game_texts("draw_poker")
     action_types: ClassVar[dict[str, type[Action]]] = {
         **COMMON_ACTIONS, "open": Open, "discard": Discard}
     max_players: ClassVar[int] = 8

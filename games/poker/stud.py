@@ -22,17 +22,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from games.engine import PlayerId, SeatView, TableView, public
+from games.engine import GameTexts, PlayerId, SeatView, TableView, public
 from games.poker.common import Ctx, PokerEngine, PokerState
 from games.poker.kit import BancoKitState
 from games.poker.ranking import hand_of_cards, possible_hands, showing_hand
 from games.table import seat_index
+from games.texts import game_texts
 
 
 class StudPokerEngine(PokerEngine):
     """Five-card stud: one hole card, four up cards, four betting rounds."""
 
     name: ClassVar[str] = "stud_poker"
+    texts: ClassVar[GameTexts] = game_texts("stud_poker")
     max_players: ClassVar[int] = 10
     variant: ClassVar[Literal["draw", "stud"]] = "stud"
     default_ante: ClassVar[int] = 0

@@ -30,6 +30,7 @@ from games.engine import (
     ActionSpec,
     Cut,
     GameState,
+    GameTexts,
     IllegalAction,
     Join,
     Leave,
@@ -43,6 +44,7 @@ from games.engine import (
     stack,
     stake,
 )
+from games.texts import game_texts
 from games.twenty_one.coup import (
     advance_drawing,
     advance_staking,
@@ -83,6 +85,7 @@ class TwentyOneEngine:
     """The twenty-one engine (see the module docstring for the flow of a talia)."""
 
     name: ClassVar[str] = "twenty_one"
+    texts: ClassVar[GameTexts] = game_texts("twenty_one")
     state_type: ClassVar[type[GameState]] = State
     action_types: ClassVar[dict[str, type[Action]]] = {
         "join": Join, "leave": Leave, "start": Start, "cut": Cut,
