@@ -28,6 +28,7 @@ from games.engine import (
     IllegalAction,
     Input,
     PlayerId,
+    Purpose,
     Reason,
     SeatBase,
     Settlement,
@@ -384,7 +385,7 @@ def draw_for_bank(ctx: Ctx[Any], players: Sequence[PlayerId], decks: int,
                                                     for p, c in zip(drawing, cards, strict=True)))))
         best = pick(rank_index(c) for c in cards)
         drawing = [p for p, c in zip(drawing, cards, strict=True) if rank_index(c) == best]
-    ctx.emit(shoe_revealed(shoe.reveal(), purpose="banker_draw"))
+    ctx.emit(shoe_revealed(shoe.reveal(), purpose=Purpose.BANK_DRAW))
     return drawing[0]
 
 

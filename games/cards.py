@@ -232,9 +232,11 @@ class Shoe(BaseModel):
     def facts(self, *under: Shoe) -> ShoeFacts:
         """What anyone may know of this shoe in play (and of the shoes ``under`` it): the
         commitments, the cards left, how it was cut once it is."""
-        return ShoeFacts(commitments=(self.commitment, *(u.commitment for u in under)),
-                         cards_left=self.remaining,
-                         cut=self.how_dealt() if self.cutter is not None else {})
+        facts = ShoeFacts.of_record(self.how_dealt(), cards_left=self.remaining)
+        if self.cutter is None and not self.by_timeout:
+            facts = facts.model_copy(update={"cut": None})
+        return facts.model_copy(update={"commitments": (self.commitment,
+                                                        *(u.commitment for u in under))})
 
     def reveal(self) -> dict[str, Any]:
         """Everything (docs/rules.md §0.5, the banking games): the committed order and the

@@ -154,6 +154,33 @@ class Cut(Action):
     offset: int = Field(ge=0)
 
 
+class ShoeFacts(BaseModel):
+    """What anyone may know of the shoe in play: its commitment(s) and the cards left."""
+
+    model_config = ConfigDict(frozen=True)
+    commitments: tuple[str, ...]
+    cards_left: int = 0
+    size: int = 0
+    cut: int | None = None
+    """The depth it was cut at, once it is; with ``cutter``, who was to cut, and
+    ``by_timeout``, whether his time ran out and the timeout rule chose the depth."""
+    cutter: PlayerId | None = None
+    by_timeout: bool = False
+    burned: tuple[str, ...] = ()
+    """The cards burned face up after the cut."""
+
+    @classmethod
+    def of_record(cls, record: dict[str, Any], cards_left: int = 0) -> ShoeFacts:
+        """The facts of a shoe's record (``Shoe.how_dealt()``, ``reveal()``,
+        ``reveal_shown()``)."""
+        cutter = record.get("cutter")
+        return cls(commitments=(str(record.get("commitment", "")),), cards_left=cards_left,
+                   size=int(record.get("size", 0)), cut=record.get("cut"),
+                   cutter=cutter if isinstance(cutter, int) else None,
+                   by_timeout=bool(record.get("by_timeout")),
+                   burned=tuple(record.get("burned") or ()))
+
+
 # ------------------------------------------------------------- typed values
 #
 # Event data and view facts hold only these: each says what it is, so a screen words it
@@ -385,16 +412,29 @@ class StoodUp(Event):
     """A player was stood up (two timeouts in a row, or too few chips); ``data["player"]``."""
 
 
+class Purpose(StrEnum):
+    """What a shoe was shuffled for."""
+
+    COUPS = ""
+    """The coups of a banking game (a talia, a shoe), cut by a player."""
+    BANK_DRAW = "bank_draw"
+    """Only a draw for the bank: nobody cuts it."""
+    ONE_HAND = "one_hand"
+    """One poker hand: nobody cuts it."""
+
+
 class ShoeRevealed(Event):
     """A finished, replaced or closed shoe: how its dealing order was made and what the rules
-    let the table see of it (``Shoe.reveal()``: everything; ``Shoe.reveal_shown()``: the
-    shown cards' proofs only), in the form ``python -m games.verify`` checks: ``record``,
-    passed on whole, never read by a screen. ``commitment`` is the shoe's commitment, and
-    ``purpose`` says what the shoe was for when it was not a coup's (``"banker_draw"``)."""
+    let the table see of it (``Shoe.reveal()``: everything, ``whole``;
+    ``Shoe.reveal_shown()``: the ``shown`` cards' proofs only), in the form
+    ``python -m games.verify`` checks: ``record``, passed on whole, never read by a screen,
+    which reads ``shoe``, its typed facts, and ``purpose``."""
 
     record: dict[str, Any] = Field(default_factory=dict)
-    commitment: str = ""
-    purpose: str = ""
+    shoe: ShoeFacts = Field(default_factory=lambda: ShoeFacts(commitments=()))
+    whole: bool = False
+    shown: int = 0
+    purpose: Purpose = Purpose.COUPS
 
 
 class CardsProven(Event):
@@ -443,11 +483,13 @@ def cards_proven(player: PlayerId, coup: int, record: dict[str, Any]) -> CardsPr
                        coup=coup, record=record)
 
 
-def shoe_revealed(record: dict[str, Any], purpose: str = "", **data: Value) -> ShoeRevealed:
+def shoe_revealed(record: dict[str, Any], purpose: Purpose = Purpose.COUPS,
+                  **data: Value) -> ShoeRevealed:
     """The public :class:`ShoeRevealed` event (``record``: ``Shoe.reveal()`` or
     ``reveal_shown()``)."""
     return ShoeRevealed(kind="shoe_revealed", data=data, record=record,
-                        commitment=str(record.get("commitment", "")), purpose=purpose)
+                        shoe=ShoeFacts.of_record(record), whole="order" in record,
+                        shown=len(record.get("shown") or ()), purpose=purpose)
 
 
 CONTRACT_EVENTS: frozenset[str] = frozenset({
@@ -588,17 +630,6 @@ class SeatView(BaseModel):
     face_down: int = 0
     role: str = ""
     status: str = ""
-
-
-class ShoeFacts(BaseModel):
-    """What anyone may know of the shoe in play: its commitment(s) and the cards left."""
-
-    model_config = ConfigDict(frozen=True)
-    commitments: tuple[str, ...]
-    cards_left: int = 0
-    cut: dict[str, Any] = Field(default_factory=dict)
-    """How the shoe in play was cut, once it is (``Shoe.how_dealt()``: the depth, who chose
-    it, the cards burned face up): public already."""
 
 
 class TableView(BaseModel):

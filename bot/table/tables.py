@@ -16,9 +16,10 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from markupsafe import Markup
+from pydantic import BaseModel
 from telegram.helpers import create_deep_linked_url
 
 from bot.ops.hooks import Hooks
@@ -37,7 +38,9 @@ from games.engine import (
     CardsProven,
     GameState,
     IllegalAction,
+    Purpose,
     Settlement,
+    ShoeFacts,
     ShoeRevealed,
     Step,
     StoodUp,
@@ -56,8 +59,22 @@ from storage.base import (
     TableNotFound,
 )
 
-if TYPE_CHECKING:
-    from bot.workers.coordination import ChatLocks
+
+class ChatLocks(Protocol):
+    """The chat's lock shared by several workers (:class:`bot.workers.coordination.ChatLocks`
+    is the one there is): held around every change, and telling whether this process's
+    copy of a table is the committed one."""
+
+    valid: set[int]
+
+    def hold(self, chat_id: int, local: asyncio.Lock,
+             check: Callable[[int, int | None], None]) -> AbstractAsyncContextManager[None]:
+        """Hold the chat's lock; ``check(chat_id, rev)`` first drops a stale copy."""
+        ...
+
+    async def current(self, chat_id: int, rev: int | None) -> bool:
+        """Whether a copy of the chat's table at ``rev`` is the committed one."""
+        ...
 
 log = logging.getLogger(__name__)
 
@@ -589,12 +606,13 @@ class Tables:
                 return i18n.t(lang, "no_table")
             step = table.engine.close(table.state)
             names = dict(table.meta.names)
-            lines: list[str] = [i18n.t(lang, "table_closed")]
+            lines: list[str] = [i18n.t(lang, "closed_table")]
             lines += [i18n.event_text(lang, e, names) for e in visible_events(step.events, None)
                       if not isinstance(e, ShoeRevealed)]
             for event in step.events:
                 if isinstance(event, ShoeRevealed):
-                    lines.append(revealed_text(lang, revealed_record(event), names))
+                    lines.append(revealed_text(lang, Revealed.model_validate(
+                        revealed_record(event)), names))
             closed = []  # every open turn prompt says the table is closed, without buttons
             for player, open_prompt in table.meta.prompts.items():
                 mine = await self.languages.of_player(player, lang)
@@ -644,15 +662,15 @@ class Tables:
         commitment = shoe.commitments[0] if shoe is not None and shoe.commitments else None
         parts: list[str] = [i18n.t(lang, "verify_current", commitment=commitment) if commitment
                  else i18n.t(lang, "verify_none")]
-        if commitment and shoe is not None and shoe.cut:
-            r = shoe.cut  # public already: the cut and the burned cards were shown
+        if commitment and shoe is not None and shoe.cut is not None:
+            # public already: the cut and the burned cards were shown
             parts[0] += "\n" + " ".join([
-                i18n.t(lang, "verify_current_cut", cut=r["cut"],
-                       how=cut_how(lang, r, table.meta.names)), *burned_text(lang, r)])
-        revealed = table.meta.revealed
-        if revealed:
+                i18n.t(lang, "verify_current_cut", cut=shoe.cut,
+                       how=cut_how(lang, shoe, table.meta.names)), *burned_text(lang, shoe)])
+        revealed = Revealed.kept(table.meta.revealed)
+        if revealed is not None:
             # the record goes last and whole: the verifier reads it from a saved message
-            record = Markup("<pre>{}</pre>").format(compact(revealed))
+            record = Markup("<pre>{}</pre>").format(compact(revealed.record))
             parts += [revealed_text(lang, revealed, table.meta.names, with_record=False),
                       i18n.t(lang, "verify_how")]
             while parts and len("\n\n".join(parts)) + len(record) + 2 > render.MAX_TEXT:
@@ -687,46 +705,65 @@ def holders_of(sight: Sight, transfers: Sequence[Transfer]) -> list[int | None]:
 
 
 def revealed_record(event: ShoeRevealed) -> dict[str, Any]:
-    """A revealed shoe's record as /verify shows it: the shoe's own, and what the shoe was
-    for when not a coup's (a draw for the bank, a poker hand's deck)."""
-    return {**event.record, **({"purpose": event.purpose} if event.purpose else {})}
+    """A revealed shoe as the table record keeps it for /verify (:class:`Revealed`)."""
+    return Revealed(record=event.record, shoe=event.shoe, whole=event.whole,
+                    shown=event.shown, purpose=event.purpose).model_dump(mode="json")
 
 
-def revealed_text(lang: str, r: dict[str, Any], names: dict[int, str],
+class Revealed(BaseModel):
+    """The last revealed shoe: its record, whole, and its typed facts."""
+
+    record: dict[str, Any]
+    shoe: ShoeFacts
+    whole: bool = False
+    shown: int = 0
+    purpose: Purpose = Purpose.COUPS
+
+    @classmethod
+    def kept(cls, data: dict[str, Any] | None) -> Revealed | None:
+        """The record's ``revealed``, or None (none yet, or kept in an older shape)."""
+        try:
+            return cls.model_validate(data) if data else None
+        except ValueError:
+            return None
+
+
+def revealed_text(lang: str, revealed: Revealed, names: dict[int, str],
                   with_record: bool = True) -> str:
     """How a revealed shoe's dealing order was made (docs/rules.md §0.4, §0.5): committed
     order, the cut and who chose it, burned cards, what is proven; then the record that
     ``python -m games.verify`` checks."""
-    what = (i18n.t(lang, "verify_all") if "order" in r
-            else i18n.t(lang, "verify_shown", count=len(r.get("shown", []))))
-    text = " ".join([i18n.t(lang, "verify_revealed", commitment=r.get("commitment"),
-                            size=r.get("size", 0), cut=r.get("cut", 0),
-                            how=cut_how(lang, r, names)),
-                     *burned_text(lang, r), what])
-    return text + Markup("\n<pre>{}</pre>").format(compact(r)) if with_record else text
+    shoe = revealed.shoe
+    what = (i18n.t(lang, "verify_all") if revealed.whole
+            else i18n.t(lang, "verify_shown", count=revealed.shown))
+    text = " ".join([i18n.t(lang, "verify_revealed", commitment=shoe.commitments[0],
+                            size=shoe.size, cut=shoe.cut or 0,
+                            how=cut_how(lang, shoe, names, revealed.purpose)),
+                     *burned_text(lang, shoe), what])
+    return text + Markup("\n<pre>{}</pre>").format(compact(revealed.record)) if with_record \
+        else text
 
 
-def burned_text(lang: str, r: dict[str, Any]) -> list[str]:
+def burned_text(lang: str, shoe: ShoeFacts) -> list[str]:
     """The sentence on a shoe's cards burned face up after the cut, if any were."""
-    burned = len(r.get("burned") or [])
-    return [i18n.t(lang, "verify_burned", burned=burned)] if burned else []
+    return [i18n.t(lang, "verify_burned", burned=len(shoe.burned))] if shoe.burned else []
 
 
-def cut_how(lang: str, r: dict[str, Any], names: dict[int, str]) -> str:
+def cut_how(lang: str, shoe: ShoeFacts, names: dict[int, str],
+            purpose: Purpose = Purpose.COUPS) -> str:
     """Who set a shoe's cut, in words (docs/rules.md §0.4), as the shoe recorded it: the
     cutter's own depth, or the timeout rule's when his time ran out (a chosen depth may
     equal the rule's: the record, not the values, tells them apart); a shoe nobody cuts
     (poker's deck, a draw for the bank) says why."""
-    cutter, cut = r.get("cutter"), r.get("cut", 0)
-    name = names.get(cutter, str(cutter)) if isinstance(cutter, int) else None
-    if r.get("by_timeout"):
-        return i18n.t(lang, "verify_cut_rule", player=name or "?", cut=cut,
-                      size=r.get("size", 0))
+    cut = shoe.cut or 0
+    name = None if shoe.cutter is None else names.get(shoe.cutter, str(shoe.cutter))
+    if shoe.by_timeout:
+        return i18n.t(lang, "verify_cut_rule", player=name or "?", cut=cut, size=shoe.size)
     if name is not None:
         return i18n.t(lang, "verify_cut_by", player=name, cut=cut)
-    if r.get("purpose") == "banker_draw":
+    if purpose is Purpose.BANK_DRAW:
         return i18n.t(lang, "verify_uncut_draw")
-    return i18n.t(lang, "verify_uncut_hand" if r.get("purpose") == "hand" else "verify_uncut")
+    return i18n.t(lang, "verify_uncut_hand" if purpose is Purpose.ONE_HAND else "verify_uncut")
 
 
 def _offer(sight: Sight, player: int) -> tuple[Any, ...]:

@@ -100,8 +100,8 @@ def points(lang: str, n: int, bust: bool = False) -> Markup:
     """A hand's points in words: "1 point", "21 points"; "2 очка", "21 очко", "5 очков"; over
     21 "23, bust"."""
     if bust:
-        return t(lang, "bust", n=n)
-    return t(lang, "points", n=n, unit=plural(lang, n, "point"))
+        return t(lang, "hand_bust", n=n)
+    return t(lang, "hand_points", n=n, unit=plural(lang, n, "point"))
 
 
 # /settings: what each setting is and its unit; the units' forms after a number.

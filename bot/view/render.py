@@ -143,7 +143,7 @@ def header(lang: str, view: TableView) -> Markup:
     # the phase in italics: the one italic of the header (the e2e policies read it)
     phase = i18n.fill("<i>{}</i>", i18n.word(lang, view.phase, "phase"))
     if view.phase == "idle":
-        parts = [i18n.t(lang, "table_idle", game=game)]
+        parts = [i18n.t(lang, "idle_table", game=game)]
     elif view.coup:
         parts = [i18n.t(lang, "table_title", game=game, coup=view.coup), phase]
     else:  # the auction, banker draw or cut before the first coup
@@ -192,7 +192,7 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
         else:
             lines.append(i18n.t(lang, key + "_nodeadline", names=who))
     lines.extend(Markup("· ") + line for line in log[-RECENT:])
-    tail = [i18n.t(lang, "shoe_committed")] if committed else []
+    tail = [i18n.t(lang, "committed_shoe")] if committed else []
     return fit(lines, log[:-RECENT], [*tail, *own], lead)
 
 

@@ -364,11 +364,6 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
     return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision)
 
 
-# Private events that only say what the DM's "Your cards" line says anyway.
-REPEATS = frozenset({"hand_seen", "cards_received", "card_dealt"})
-# What such an event may tell of the hand besides its cards, told under them as his view's
-# facts would be ("Your points: 8").
-HAND_FACTS = ("points",)
 
 
 
