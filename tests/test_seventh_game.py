@@ -1,0 +1,147 @@
+"""A seventh game needs no change in bot/: high card (tests/highcard.py), a game that exists
+only in the tests, with its own texts, registered and played through the real host with
+the real storage and a recording Telegram: an amount (a preset and a typed one), a
+private choice, a timeout, a settlement with the banker's net, /history and /closetable."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import highcard
+import pytest
+from test_bot_commands import HandlerBot, command
+from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
+    ANN,
+    BOB,
+    CHAT,
+    CID,
+    NAMES,
+    RecordingBot,
+    Sent,
+    buttons,
+    make_host,
+    private_keyboard,
+    table_message,
+)
+
+from bot.gateway import handlers
+from games import cards, registry
+
+
+@pytest.fixture
+def high_card() -> Iterator[None]:
+    registry.register(highcard.ENGINE, "highcard")
+    yield
+    registry.unregister(highcard.GAME)
+
+
+def shown(msg: Sent) -> list[str]:
+    """A message's lines, the time left (Telegram's date-time entity) as "⏱"."""
+    return re.sub(r"<tg-time [^>]*>[^<]*</tg-time>", "⏱", msg.text).splitlines()
+
+
+def rows_of(msg: Sent) -> list[list[str]]:
+    return [[b.text for b in row] for row in msg.markup.inline_keyboard] if msg.markup else []
+
+
+async def test_high_card_plays_through_the_host_with_its_own_texts(
+        make_host: Any, high_card: None, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    seeded = random.Random("high card")  # the same shoe every run
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot, tg = RecordingBot(), HandlerBot()
+    host = await make_host(bot)
+    assert await host.tables.open_table(CHAT, "high_card", ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
+        assert (await host.presses.press(CHAT, player, NAMES[player], join)).text \
+            == "🪑 You sit down with 1000"
+        await host.idle()
+    start = next(b for b in buttons(table_message(bot)) if b.kind == "start")
+    await host.presses.press(CHAT, ANN, "Ann", start)
+    await host.idle()
+    assert shown(table_message(bot)) == [
+        "<b>High card · coup #1</b> · <i>wagers</i>",
+        "Ann (banker) · 💰1000", "▶ <b>Bob</b> · 💰1000", "▶ <b>Cid</b> · 💰1000",
+        "⏳ Bob, Cid · ⏱",
+        "· Ann sits down with 1000", "· Bob sits down with 1000", "· Cid sits down with 1000",
+        "🔒 shoe committed · /verify"]
+    assert rows_of(table_message(bot)) == [["Stake 1", "50"], ["100", "✏️ amount"]]
+
+    # an amount: Bob's on a button, Cid's typed
+    fifty = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.amount == 50)
+    assert (await host.presses.press(CHAT, BOB, "Bob", fifty)).text == "Stake · now Cid"
+    await host.idle()
+    ask = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask)
+    assert (await host.presses.press(CHAT, CID, "Cid", ask)).text \
+        == "Type the amount (1–100) in the reply I opened for you."
+    assert await host.presses.typed_amount(CHAT, CID, "Cid", "1000") \
+        == "Cid, the amount must be from 1 to 100."
+    assert await host.presses.typed_amount(CHAT, CID, "Cid", "30") is None
+    await host.idle()
+
+    # a private choice: the group shows whose turn it is, never what they may choose
+    assert shown(table_message(bot))[:5] == [
+        "<b>High card · coup #1</b> · <i>choices</i>",
+        "Ann (banker) · 💰1000 · 🂠", "▶ <b>Bob</b> · 💰950 · stake 50 · 🂠",
+        "▶ <b>Cid</b> · 💰970 · stake 30 · 🂠", "⏳ Bob, Cid · in the private chat · ⏱"]
+    assert rows_of(table_message(bot)) == [["🂠 My cards"]]
+    prompt = bot.chat(BOB)[-1]
+    assert shown(prompt)[-3:] == ["Your cards: <b>6♠</b>", "Your rank: 6",
+                                  "Your move at the table — choose here:"]
+    assert rows_of(prompt) == [["Decide: Double", "Decide: Stay"]]
+    assert await host.presses.my_cards(CHAT, CID, "en") == "Your cards: K♦\nYour rank: 13"
+    double = next(b for b in private_keyboard(bot, BOB) if b.kind == "decide" and b.choice == 0)
+    assert (await host.presses.press(CHAT, BOB, "Bob", double, True)).text \
+        == "Decide · now Cid"
+    await host.idle()
+
+    # a timeout: Cid stays; the coup settles with the banker's net
+    table = await host.tables.load(CHAT)
+    host.tables.clock = lambda: time.time() + 3600
+    await host.tables.on_deadline(CHAT, table.state.version)
+    await host.idle()
+    [result] = [m for m in bot.chat(CHAT) if m.text.startswith("🏆")]
+    assert shown(result) == [
+        "🏆 <b>Bob wins 100 with 6 points, Cid wins 30 with 13 points</b>",
+        "High card · coup #1 settled",
+        "Bob +100 · Cid +30 · Ann (banker) −130",
+        "<blockquote expandable>Ann turns up 4♥",
+        "Ann sits down with 1000", "Bob sits down with 1000", "Cid sits down with 1000",
+        "Bob stakes 50", "Cid stakes 30", "Bob, Cid, Ann each get a card face down",
+        "Bob doubles to 100", "⏰ Time is up: Cid.", "Cid stays</blockquote>"]
+    assert shown(table_message(bot))[1] == ("🏆 Coup #1: Bob wins 100 with 6 points, Cid wins 30 "
+                                           "with 13 points (Bob +100 · Cid +30 · Ann (banker) "
+                                           "−130)")
+    assert shown(bot.chat(CID)[-2])[-1] == "⏰ Time ran out: the table decided for you."
+
+    # /history: each player's net of the coup, the banker's too
+    histories = [[s.text for s in await command(host, tg, handlers.cmd_history, "/history", p)]
+                 for p in (ANN, BOB, CID)]
+    assert histories == [
+        ["Ann, your latest results:\nHigh card · coup #1: -130\nstarting chips: +1000"],
+        ["Bob, your latest results:\nHigh card · coup #1: +100\nstarting chips: +1000"],
+        ["Cid, your latest results:\nHigh card · coup #1: +30\nstarting chips: +1000"]]
+    rules = await command(host, tg, handlers.cmd_rules, "/rules HighCard")
+    assert [s.text for s in rules] == ["<b>High card</b>\n\nThe higher card wins."]
+
+    # /closetable: every chip back to its wallet
+    assert await command(host, tg, handlers.cmd_closetable, "/closetable", ANN) == []
+    assert bot.chat(CHAT)[-1].text == ("The table is closed; every chip went back to the "
+                                       "wallets.\n\nBack to the wallets: Ann: 870; Bob: 1100; "
+                                       "Cid: 1030")
+    balances = [(await host.storage.wallet(chat_id=CHAT, user_id=p)).balance
+                for p in (ANN, BOB, CID)]
+    assert balances == [870, 1100, 1030]
+
+
+def test_a_game_that_words_a_shared_event_otherwise_is_refused(high_card: None) -> None:
+    clashing = highcard.HighCard()
+    clashing.texts = highcard.TEXTS.model_copy(update={"events": {
+        "en": {"coup_settled": "something else"}}})  # type: ignore[misc]
+    with pytest.raises(ValueError, match="coup_settled"):
+        registry.register(clashing, "highcard")
