@@ -115,6 +115,10 @@ HOST_SENSE = frozenset({
     "timeout",     # the host's own setting: seconds to decide
     "idle",        # the contract's phase of a table nobody plays at yet
     "stake",       # SeatView.stake, "stake 10" on a seat line
+    "pot",         # TableView.pot, "pot 12" in the header
+    "points",      # the contract's Points, worded by the host; a noun's plural
+    "decks",       # a noun's plural (/settings' units)
+    "total",       # a wallet's total (the admin's export)
 })
 
 
