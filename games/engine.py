@@ -1,7 +1,7 @@
 """The one contract every game engine follows, so the bot never special-cases a game.
 
 An engine is a handful of pure functions over a pydantic ``State``
-(DESIGN.md, "games/: a game is a pure state machine"):
+(README, "Layout": games/ are pure rule engines, no I/O):
 
 * ``new_table(settings, rng)`` -> State; ``settings(state)`` -> every setting's value
 * ``legal_actions(state, player)`` -> what that player may do now, with bounds

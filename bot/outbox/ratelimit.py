@@ -1,7 +1,7 @@
 """Telegram's flood limits, kept on our side: at most N messages in any window per group.
 
-Telegram allows about 20 messages a minute in a group (DESIGN.md). PTB's
-``AIORateLimiter`` enforces a leaky bucket of that size, which lets 20 go at
+Telegram allows about 20 messages a minute in a group (README, "Pace under Telegram's
+limits"). PTB's ``AIORateLimiter`` enforces a leaky bucket of that size, which lets 20 go at
 once and then one every 3 s, i.e. up to 40 in the first minute: enough to
 earn a 429 with a wait of most of a minute. It also answers a 429 by pausing
 every request of the bot, callback answers included. This limiter instead

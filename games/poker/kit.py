@@ -1,6 +1,6 @@
 """The bridge to pokerkit: one hand is a pokerkit ``State`` rebuilt from our JSON record.
 
-Design (DESIGN.md: "Poker builds on pokerkit"). pokerkit's ``State`` is a
+Design (README, "Layout": poker/ on pokerkit). pokerkit's ``State`` is a
 mutable object that does not serialize to JSON, while our ``State`` must.
 So our state keeps a :class:`KitHand`: the hand's configuration (who plays,
 starting stacks, antes, bet sizes) and the log of every operation in PHH
