@@ -29,7 +29,8 @@ class Settings(BaseSettings):
     sandbox_host: str = "127.0.0.1"
     sandbox_port: int = 8081
     # Telegram allows about 20 messages a minute in a group (README, "Pace under
-    # Telegram's limits"); the rate limiter enforces it. Only the end-to-end tests raise it, to run fast.
+    # Telegram's limits"); the rate limiter enforces it. Only the end-to-end tests raise
+    # it, to run fast.
     group_messages_per_minute: int = 20
     # The window of that limit in seconds: Telegram's is a minute; only a test that
     # speeds up the sandbox's clock shortens it.

@@ -117,7 +117,8 @@ async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, *parts: str,
 
     Telegram takes about 20 sends and edits a minute in a group, and the table messages,
     results and every other answer share them (README, "Pace under Telegram's limits"); a
-    reply queued behind a full minute waited up to 60 s. So an answer goes in the group only while the group's
+    reply queued behind a full minute waited up to 60 s. So an answer goes in the group only
+    while the group's
     window has room for it now, after the messages already on their way. A command's
     answer may take the last messages of the minute: the courier's refreshes leave them
     to commands (:attr:`bot.outbox.pace.Pace.reserve`), and so does an answer to a typed amount
