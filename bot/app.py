@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from typing import Any
 
 from telegram import (
     BotCommand,
@@ -38,7 +39,7 @@ from telegram.ext import (
 
 from bot.config import Settings
 from bot.gateway import handlers
-from bot.gateway.handlers import Services
+from bot.gateway.handlers import BotData, Services
 from bot.gateway.intake import ScreeningBot
 from bot.gateway.transport import api_request, updates_request
 from bot.ops import metrics
@@ -82,6 +83,10 @@ DESCRIPTIONS = {
 }
 
 
+App = Application[Any, Any, Any, Any, BotData, Any]
+"""The application: its ``bot_data`` is our typed :class:`BotData`."""
+
+
 class BancoApplication(Application):  # type: ignore[type-arg]
     """PTB's Application, whose stop first ends the rate limiter's waits.
 
@@ -102,7 +107,7 @@ def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
     return [BotCommand(n, DESCRIPTIONS[lang][n]) for n in names]
 
 
-async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
+async def register_commands(app: App) -> None:
     """set_my_commands per scope (private, groups, group admins) and language."""
     scopes = ((BotCommandScopeDefault(), PRIVATE_COMMANDS),
               (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
@@ -117,21 +122,28 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
                 log.warning("setMyCommands failed for %s/%s: %s", scope.type, lang, exc)
 
 
-async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+def bot_settings(app: App) -> Settings:
+    """The settings the application was built with."""
+    settings = app.bot_data.settings
+    assert settings is not None, "built by build_application"
+    return settings
+
+
+async def post_init(app: App) -> None:
     """Open and migrate the database, build the collaborators, resume every open table."""
-    settings: Settings = app.bot_data["settings"]
+    settings = bot_settings(app)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     storage = metrics.timed(open_storage(settings.storage_url,
                                          starting_grant=settings.starting_grant,
                                          daily_bonus=settings.daily_bonus))
     await storage.open()
     health = await start_health(inspector(storage), settings.health_host, settings.health_port)
-    app.bot_data["health"] = health
+    app.bot_data.health = health
     doorbell = Doorbell()
     hooks = Hooks(settings.data_dir / "shown.jsonl" if settings.test_hooks else None)
     # several workers on one PostgreSQL: locks, deadlines and delivery in the database
     shared = await coordination.open_shared(settings.storage_url, settings.shared)
-    app.bot_data["shared"] = shared
+    app.bot_data.shared = shared
     # another worker may change a chat's language: with several, one is re-read now and then
     languages = Languages(storage, settings.default_language,
                           fresh=None if shared is None else coordination.LANGUAGES_FRESH)
@@ -146,7 +158,7 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     # with several workers, each delivers the chats whose lease it holds
     courier = Courier(app.bot, storage, doorbell, tables, pace, hooks,
                       None if shared is None else shared.leases)
-    app.bot_data["services"] = Services(storage=storage, languages=languages, tables=tables,
+    app.bot_data.services = Services(storage=storage, languages=languages, tables=tables,
                                         presses=Presses(tables, storage, languages),
                                         courier=courier, daily_bonus=settings.daily_bonus)
     await register_commands(app)
@@ -159,32 +171,32 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
 
 
-async def post_stop(app: Application) -> None:  # type: ignore[type-arg]
+async def post_stop(app: App) -> None:
     """Before the HTTP client closes: let the courier send for up to STOP_FLUSH seconds;
     whatever is still pending stays in the outbox for the next start. The health port
     closes first: a stopping worker is no longer ready."""
-    health = app.bot_data.get("health")
+    health = app.bot_data.health
     if health is not None:
         await health.stop()
-    svc: Services | None = app.bot_data.get("services")
+    svc = app.bot_data.services
     if svc is not None:
-        settings: Settings = app.bot_data["settings"]
+        settings = bot_settings(app)
         svc.tables.deadlines.stop()
         await svc.courier.stop(settings.stop_flush)
 
 
-async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+async def post_shutdown(app: App) -> None:
     """Close the database."""
-    shared: coordination.Shared | None = app.bot_data.get("shared")
+    shared = app.bot_data.shared
     if shared is not None:
         await shared.close()
-    svc: Services | None = app.bot_data.get("services")
+    svc = app.bot_data.services
     if svc is not None:
         await svc.storage.close()
 
 
 def build_application(settings: Settings, token: str,
-                      base_url: str | None = None) -> Application:  # type: ignore[type-arg]
+                      base_url: str | None = None) -> App:
     """The Application with every handler, the rate limiter and the job queue."""
     file_url = base_url.replace("/bot", "/file/bot", 1) if base_url else None
     bot = ScreeningBot(
@@ -197,10 +209,11 @@ def build_application(settings: Settings, token: str,
             settings.group_messages_per_minute, settings.group_rate_period,
             settings.rate_limit_retries, settings.overall_messages_per_second))
     builder = (ApplicationBuilder().bot(bot).application_class(BancoApplication)
+               .context_types(handlers.CONTEXT_TYPES)
                .concurrent_updates(64)
                .post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown))
     app = builder.build()
-    app.bot_data["settings"] = settings
+    app.bot_data.settings = settings
     group = filters.ChatType.GROUPS
     for name, callback in (("start", handlers.cmd_start), ("help", handlers.cmd_help),
                            ("newtable", handlers.cmd_newtable), ("table", handlers.cmd_table),

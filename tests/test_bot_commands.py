@@ -27,7 +27,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 
 from bot.gateway import handlers
-from bot.gateway.handlers import Services
+from bot.gateway.handlers import BotData, Services
 from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter
 from bot.view import i18n
@@ -86,7 +86,7 @@ async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
                         tables=host.tables, presses=host.presses, courier=host.courier,
                         daily_bonus=100)
     context = SimpleNamespace(args=text.split()[1:], bot=tg,
-                              application=SimpleNamespace(bot_data={"services": services}))
+                              bot_data=BotData(services=services))
     await handler(update, context)
     await host.idle()
     return tg.said[before:]

@@ -29,9 +29,11 @@ from telegram import (
 )
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
+from bot.config import Settings
 from bot.ops import metrics
+from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
 from bot.outbox.ratelimit import GroupWindowLimiter
 from bot.table.languages import Languages
@@ -41,6 +43,7 @@ from bot.table.tables import Tables
 from bot.view import i18n, render
 from bot.view.codec import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
 from bot.view.rulebook import chunks, game_of, rules_text, to_html
+from bot.workers.coordination import Shared
 from games import registry
 from storage.base import BonusAlreadyClaimed, Storage
 
@@ -63,9 +66,30 @@ class Services:
     """Each group's title as this process last stored it (see :func:`remember_chat`)."""
 
 
-def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+@dataclass
+class BotData:
+    """What the application keeps beside its handlers (PTB's ``bot_data``, typed): its
+    settings from the start, and once ``post_init`` has run its services, its health port
+    and, with several workers, what they share."""
+
+    settings: Settings | None = None
+    services: Services | None = None
+    health: HealthServer | None = None
+    shared: Shared | None = None
+
+
+Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]
+"""What every handler is given: PTB's context with our :class:`BotData`."""
+
+CONTEXT_TYPES = ContextTypes(bot_data=BotData)
+"""The context types the application is built with (:func:`bot.app.build_application`)."""
+
+
+def services(context: Context) -> Services:
     """The application's services (created in post_init)."""
-    found: Services = context.application.bot_data["services"]
+    found = context.bot_data.services
+    if found is None:
+        raise RuntimeError("an update before the services were built")
     return found
 
 
@@ -76,7 +100,7 @@ def clean(text: str | None) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def args(context: ContextTypes.DEFAULT_TYPE) -> list[str]:
+def args(context: Context) -> list[str]:
     """The command's arguments, cleaned."""
     return [clean(a) for a in context.args or []]
 
@@ -87,7 +111,7 @@ def is_group(update: Update) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+async def is_admin(update: Update, context: Context) -> bool:
     """The sender is an administrator or the creator of the chat (getChatMember)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
@@ -111,7 +135,7 @@ async def reply(update: Update, text: str, **kwargs: Any) -> None:
         log.warning("reply in chat %s failed: %s", msg.chat_id, type(exc).__name__)
 
 
-async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, *parts: str,
+async def say(update: Update, context: Context, *parts: str,
               keep_reserve: bool = False) -> None:
     """Answer what someone typed, never held for a minute by the group's budget.
 
@@ -152,14 +176,14 @@ async def say(update: Update, context: ContextTypes.DEFAULT_TYPE, *parts: str,
         await reply(update, part)
 
 
-def group_room(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> int:
+def group_room(context: Context, chat_id: int) -> int:
     """How many messages the group's window takes now without waiting (unbounded without
     the bot's own limiter)."""
     limiter = getattr(context.bot, "rate_limiter", None)
     return limiter.room(chat_id) if isinstance(limiter, GroupWindowLimiter) else 1 << 30
 
 
-async def privately(context: ContextTypes.DEFAULT_TYPE, user_id: int, group: str,
+async def privately(context: Context, user_id: int, group: str,
                     parts: Sequence[str], lang: str) -> bool:
     """Send a group answer to the sender's private chat, under the group's name; False when
     he has none with the bot (or Telegram refused the message): nothing reached him."""
@@ -179,7 +203,7 @@ async def privately(context: ContextTypes.DEFAULT_TYPE, user_id: int, group: str
     return True
 
 
-async def chat_lang(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+async def chat_lang(update: Update, context: Context) -> str:
     """The language to answer in: the chat's, from the sender's language_code at first."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None:
@@ -199,7 +223,7 @@ async def bonus(svc: Services, chat_id: int, user_id: int, name: str) -> str:
     return i18n.t(lang, "bonus_ok", amount=svc.daily_bonus, balance=w.balance)
 
 
-async def remember_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def remember_chat(update: Update, context: Context) -> None:
     """Before any handler: a group's title, stored when this process first sees it or sees
     it changed (a private /balance names each chat by it)."""
     chat = update.effective_chat
@@ -217,7 +241,7 @@ async def remember_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     svc.titles[chat.id] = title
 
 
-async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_start(update: Update, context: Context) -> None:
     """/start: in private, enables DMs (and shows cards for a deep-linked table)."""
     user = update.effective_user
     lang = await chat_lang(update, context)
@@ -233,7 +257,7 @@ async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"))
 
 
-async def cmd_help(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_help(update: Update, context: Context) -> None:
     """/help: the list of commands."""
     await say(update, context, i18n.t(await chat_lang(update, context), "help"))
 
@@ -245,7 +269,7 @@ def game_picker(lang: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_newtable(update: Update, context: Context) -> None:
     """/newtable [GAME] [key=value...]: open a table, or show the game picker; at an open
     table, which game it is (every button of a picker would be refused)."""
     lang = await chat_lang(update, context)
@@ -271,14 +295,14 @@ async def cmd_newtable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await say(update, context, refusal)
 
 
-async def cmd_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_table(update: Update, context: Context) -> None:
     """/table: post the table message again at the bottom of the chat."""
     chat = update.effective_chat
     if chat is None or not await services(context).tables.repost(chat.id):
         await say(update, context, i18n.t(await chat_lang(update, context), "no_table"))
 
 
-async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_balance(update: Update, context: Context) -> None:
     """/balance: the sender's chips in this chat; in his private chat, in every chat he
     plays in (chips are per chat: a wallet here would play nowhere, so none is made)."""
     chat, user = update.effective_chat, update.effective_user
@@ -296,7 +320,7 @@ async def cmd_balance(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
                                       on_table=w.on_table))
 
 
-async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_bonus(update: Update, context: Context) -> None:
     """/bonus: the daily bonus."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
@@ -305,7 +329,7 @@ async def cmd_bonus(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
               await bonus(services(context), chat.id, user.id, clean(user.full_name)))
 
 
-async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_top(update: Update, context: Context) -> None:
     """/top: the richest players of the chat."""
     chat = update.effective_chat
     if chat is None:
@@ -321,7 +345,7 @@ async def cmd_top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await say(update, context, "\n".join(lines))
 
 
-async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_history(update: Update, context: Context) -> None:
     """/history: the sender's latest results in this chat."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
@@ -337,7 +361,7 @@ async def cmd_history(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         i18n.t(lang, "history_title", name=clean(user.full_name)), *lines]))
 
 
-async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_rules(update: Update, context: Context) -> None:
     """/rules GAME: the rules text in the chat's language; GAME as players call it
     (/rules Chemin de fer, /rules twenty-one, /rules очко)."""
     lang = await chat_lang(update, context)
@@ -353,7 +377,7 @@ async def cmd_rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await say(update, context, *chunks(to_html(text)))
 
 
-async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_verify(update: Update, context: Context) -> None:
     """/verify: the shoe commitment and how to check a revealed shoe; the asker's own cards'
     proof goes to his private chat."""
     chat, user = update.effective_chat, update.effective_user
@@ -362,7 +386,7 @@ async def cmd_verify(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
             chat.id, user.id if user else None, clean(user.full_name) if user else ""))
 
 
-async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_language(update: Update, context: Context) -> None:
     """/language [ru|en]: the chat's language."""
     chat = update.effective_chat
     if chat is None:
@@ -380,7 +404,7 @@ async def cmd_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await reply(update, i18n.t(lang, "language_pick"), reply_markup=markup)
 
 
-async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_settings(update: Update, context: Context) -> None:
     """/settings [KEY VALUE] shows or changes the table's settings; /settings default [GAME]
     KEY [VALUE] sets (or forgets) the chat's default for its next tables. Admins only."""
     chat = update.effective_chat
@@ -404,7 +428,7 @@ async def cmd_settings(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await say(update, context, await tables.settings(chat.id, key, value))
 
 
-async def cmd_closetable(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_closetable(update: Update, context: Context) -> None:
     """/closetable: admins only; every chip back to the wallets."""
     chat = update.effective_chat
     lang = await chat_lang(update, context)
@@ -434,7 +458,7 @@ async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
     return False
 
 
-async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_button(update: Update, context: Context) -> None:
     """Every inline button; every query is answered once, refusals as a short pop-up."""
     query = update.callback_query
     if query is None:
@@ -470,7 +494,7 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.warning("after a press: %s", type(exc).__name__)
 
 
-async def _lang_or_en(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+async def _lang_or_en(update: Update, context: Context) -> str:
     chat = update.effective_chat
     try:
         return await services(context).languages.of(chat.id) if chat is not None else "en"
@@ -478,7 +502,7 @@ async def _lang_or_en(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str
         return "en"
 
 
-async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE
+async def _press(update: Update, query: CallbackQuery, context: Context
                  ) -> tuple[Outcome, int | None]:
     """What a press does, as the outcome to answer with and the table's chat."""
     svc = services(context)
@@ -522,7 +546,7 @@ async def _press(update: Update, query: CallbackQuery, context: ContextTypes.DEF
     return Outcome(i18n.t(button.language, "language_set"), committed=True), chat_id
 
 
-async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_group_text(update: Update, context: Context) -> None:
     """A plain group message: an amount, if the sender was asked to type one."""
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or msg is None or not msg.text:
@@ -538,7 +562,7 @@ async def on_group_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     await reply_amount(update, context, chat.id, user.id, answer_text)
 
 
-async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_private_text(update: Update, context: Context) -> None:
     """A message in a player's private chat: the amount he was asked there, if he was."""
     chat, user, msg = update.effective_chat, update.effective_user, update.effective_message
     if chat is None or user is None or msg is None or not msg.text:
@@ -553,7 +577,7 @@ async def on_private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     await reply_amount(update, context, table_chat, user.id, answer_text)
 
 
-async def reply_amount(update: Update, context: ContextTypes.DEFAULT_TYPE, table_chat: int,
+async def reply_amount(update: Update, context: Context, table_chat: int,
                        user_id: int, text: str | None) -> None:
     """What a typed amount got (a refusal, or nothing once taken). While he is still asked,
     the reply stays open for the next try (no ✏️ press again), where the group's budget
@@ -570,7 +594,7 @@ async def reply_amount(update: Update, context: ContextTypes.DEFAULT_TYPE, table
     await say(update, context, text, keep_reserve=True)
 
 
-async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_my_chat_member(update: Update, context: Context) -> None:
     """The bot was added to a group (greet it, resume its table) or removed (pause it)."""
     change: ChatMemberUpdated | None = update.my_chat_member
     if change is None or change.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
@@ -600,7 +624,7 @@ def callback_tag(data: str | None) -> str:
     return tag if tag in ("a", "m", "n", "l") else "?"
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: Context) -> None:
     """Log the error with its traceback, never the update itself (it may hold cards). Button
     presses answer their own failures (:func:`on_button`), so none is answered twice."""
     if not isinstance(update, Update):
