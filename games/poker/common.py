@@ -631,7 +631,14 @@ class PokerEngine:
                 if not s.seats[seat_index(s.seats, p)].folded]
         self._showdown(s, kit, live, ctx)
         nets = {p: kit.stacks[i] - hand.starting_stacks[i] for i, p in enumerate(hand.players)}
-        won = {p: kit.payoffs[i] + 0 for i, p in enumerate(hand.players)}
+        winners = [p for i, p in enumerate(hand.players) if kit.payoffs[i] > 0]
+        if not winners:
+            # a pot of nothing (no ante, no bet called) still has its winner: the one
+            # player left, or the best hand shown down
+            values = {hand.players[i]: hand_value(s.seats[seat_index(
+                s.seats, hand.players[i])].cards) for i in live} if len(live) > 1 else {}
+            winners = ([p for p, v in values.items() if v == max(values.values())] if values
+                       else [hand.players[i] for i in live])
         # the hands shown at a showdown (none when one player was left: he shows nothing)
         shown: dict[PlayerId, Hand | Points] = {}
         if len(live) > 1:
@@ -641,8 +648,7 @@ class PokerEngine:
                         and isinstance(value, Hand):
                     shown[e.player] = value
         ctx.events.append(settlement(
-            "coup_settled", coup=s.coup, nets=nets, hands=shown,
-            winners=[p for p, v in won.items() if v > 0],
+            "coup_settled", coup=s.coup, nets=nets, hands=shown, winners=winners,
             net=rows(*(row(p, net=signed(n)) for p, n in nets.items()))))
         ctx.settled = len(ctx.transfers)  # the pot is paid; antes of the next hand follow
         ctx.events += self._reveal(s, live, finished=True)
