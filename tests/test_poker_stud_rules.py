@@ -9,7 +9,6 @@ from pydantic import BaseModel
 from games.engine import (
     Hand,
     IllegalAction,
-    Input,
     Settlement,
     cards,
     chips,
@@ -19,7 +18,6 @@ from games.engine import (
     row,
     rows,
     signed,
-    who,
 )
 from games.poker.common import Bet, Call, Check, Fold, PokerState, Raise
 from games.poker.kit import ZeroAnte, build
