@@ -33,6 +33,7 @@ from games.engine import (
     ActionSpec,
     Event,
     GameState,
+    GameTexts,
     Hand,
     IllegalAction,
     Input,
@@ -264,6 +265,7 @@ class PokerEngine:
     """The parts of the engine both poker games share; subclasses add their rules."""
 
     name: ClassVar[str]
+    texts: ClassVar[GameTexts]
     state_type: ClassVar[type[GameState]] = PokerState
     action_types: ClassVar[dict[str, type[Action]]] = COMMON_ACTIONS
     min_players: ClassVar[int] = 2
@@ -747,8 +749,8 @@ class PokerEngine:
 
     @staticmethod
     def _shoe(s: PokerState) -> ShoeFacts | None:
-        """The deck in play, for /verify: its commitment."""
-        return None if s.shoe is None else ShoeFacts(commitments=(s.shoe.commitment,))
+        """The hand's deck, for /verify: its commitment and the cards left in it."""
+        return None if s.shoe is None else s.shoe.facts()
 
     def _status(self, s: PokerState, seat: PokerSeat, turn: PlayerId | None) -> str:
         if not seat.in_hand:
