@@ -17,6 +17,7 @@ from games.engine import (
     IllegalAction,
     Input,
     Join,
+    Purpose,
     Reason,
     Settlement,
     ShoeRevealed,
@@ -302,6 +303,7 @@ def test_rule_0_12_closing_mid_hand_gives_back_antes_and_bets() -> None:
     revealed = step.events[1]
     assert isinstance(revealed, ShoeRevealed)
     assert revealed.record["shown"] == [] and "order" not in revealed.record
+    assert revealed.purpose == Purpose.ONE_HAND  # nobody cuts a poker hand's deck
     assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(
         *(row(p, amount=chips(100)) for p in (1, 2, 3)))}
     assert step.state.seats == [] and step.state.phase == "waiting"
@@ -422,6 +424,11 @@ def test_specs_say_what_they_ask_and_events_say_what_they_are() -> None:
     assert [e.data for e in step.events] == [{"player": who(2), "to": chips(2)}]
     # the next hand: its number is the coup; face-down cards are dealt down, privately named
     s = play(step.state, (3, Fold()))
+    # the table shows who opened, and the deck's commitment goes to /verify
+    view = ENGINE.view(s, None)
+    assert view.facts == {"opener": who(2)} and s.shoe is not None
+    assert view.shoe is not None and view.shoe.commitments == (s.shoe.commitment,)
+    assert view.shoe.cards_left == 52 - 15
     step = ENGINE.apply(s, 1, Fold())
     started = next(e for e in step.events if e.kind == "hand_started")
     assert started.data["coup"] == count(2) and started.data["button"] == who(2)
