@@ -440,11 +440,12 @@ class ShoeRevealed(Event):
 class CardsProven(Event):
     """The proof of one player's own cards of a poker hand, for him alone (``to``):
     ``coup`` (the hand) and ``record``, the compact record ``python -m games.verify``
-    checks, passed on whole. The host keeps a player's latest and gives it to him when he
-    asks (/verify)."""
+    checks, passed on whole (a list of them when the hand was dealt from several shoes: a
+    jackpots deck and its stubs). The host keeps a player's latest and gives it to him when
+    he asks (/verify)."""
 
     coup: int = 0
-    record: dict[str, Any] = Field(default_factory=dict)
+    record: dict[str, Any] | list[dict[str, Any]] = Field(default_factory=dict)
 
 
 class TimedOut(Event):
@@ -477,7 +478,8 @@ def timed_out(player: PlayerId, **data: Value) -> TimedOut:
     return TimedOut(kind="timed_out", data={"player": who(player), **data})
 
 
-def cards_proven(player: PlayerId, coup: int, record: dict[str, Any]) -> CardsProven:
+def cards_proven(player: PlayerId, coup: int,
+                 record: dict[str, Any] | list[dict[str, Any]]) -> CardsProven:
     """The private :class:`CardsProven` event of ``player``'s own cards."""
     return CardsProven(kind="cards_proven", to=(player,), data={"player": who(player)},
                        coup=coup, record=record)

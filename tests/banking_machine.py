@@ -17,7 +17,18 @@ from typing import Any, ClassVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from games.engine import Action, IllegalAction, Join, Leave, Step, is_table_account, net
+from games.engine import (
+    Action,
+    IllegalAction,
+    Join,
+    Leave,
+    Step,
+    chips,
+    is_table_account,
+    net,
+    row,
+    rows,
+)
 
 PLAYERS = (1, 2, 3, 4)
 
@@ -143,5 +154,5 @@ def check_close(engine: Any, state: Any) -> Step[Any]:
     assert engine.state_type.model_validate_json(closed.model_dump_json()) == closed
     (event,) = [e for e in step.events if e.kind == "table_closed"]
     assert event.to is None
-    assert event.data["returned"] == [{"player": p, "amount": back.get(p, 0)} for p in seated]
+    assert event.data["returned"] == rows(*(row(p, amount=chips(back.get(p, 0))) for p in seated))
     return step

@@ -9,7 +9,7 @@ from typing import Any
 from games import registry
 from games.cards import DECK, Shoe
 from games.engine import Join, Start
-from games.poker.common import PokerEngine, PokerState
+from games.poker.common import Bet, PokerEngine, PokerState
 
 
 def fixed_shoe(first: Sequence[str]) -> Shoe:
@@ -52,5 +52,5 @@ def stud_after_first_bet(seed: int = 3) -> tuple[Any, Any]:
         state = engine.apply(state, p, Join(name=f"P{p}", buy_in=100)).state
     state = engine.apply(state, 1, Start()).state
     first = engine.awaiting(state)[0]
-    state = engine.apply(state, first, engine.action_types["bet"](amount=2)).state
+    state = engine.apply(state, first, Bet(amount=2)).state
     return engine, state

@@ -6,7 +6,7 @@ from typing import Any
 
 from poker_fixtures import stud_after_first_bet
 
-from games.engine import Event
+from games.engine import Chips, Event
 
 
 def act(engine: Any, state: Any, kind: str, **fields: Any) -> tuple[Any, list[Event]]:
@@ -17,7 +17,9 @@ def act(engine: Any, state: Any, kind: str, **fields: Any) -> tuple[Any, list[Ev
 
 
 def calls(events: list[Event]) -> list[int]:
-    return [e.data["amount"] for e in events if e.kind == "called"]
+    amounts = [e.data["amount"] for e in events if e.kind == "called"]
+    assert all(isinstance(a, Chips) for a in amounts)
+    return [a.n for a in amounts if isinstance(a, Chips)]
 
 
 def test_a_call_that_closes_the_round_says_what_it_paid() -> None:

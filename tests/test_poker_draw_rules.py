@@ -9,12 +9,33 @@ import pytest
 from poker_fixtures import draw_order, fixed_shoe, seated
 
 from games.cards import Shoe
-from games.engine import IllegalAction, Join, Reason, net
+from games.engine import (
+    About,
+    Cards,
+    CardsProven,
+    Hand,
+    IllegalAction,
+    Input,
+    Join,
+    Purpose,
+    Reason,
+    Settlement,
+    ShoeRevealed,
+    cards,
+    chips,
+    count,
+    flag,
+    net,
+    row,
+    rows,
+    who,
+)
 from games.poker.common import Bet, Call, Check, Fold, PokerEngine, PokerState, Raise
 from games.poker.draw import ENGINE, Discard, Open
 from games.poker.kit import build
 from games.poker.phh import kit_from_phh, phh_text
 from games.poker.stud import ENGINE as STUD
+from games.verify.check import check
 
 JJ = ["Jc", "Jd", "2c", "3c", "4c"]      # jacks: may open
 TT = ["Tc", "Td", "2d", "3d", "4d"]      # tens: may not
@@ -102,14 +123,15 @@ def test_rule_5a_4_draw_up_to_three_cards_replacements_private() -> None:
     assert s.phase == "draw" and ENGINE.awaiting(s) == [2]
     spec = next(a for a in ENGINE.legal_actions(s, 2) if a.kind == "discard")
     assert (spec.min, spec.max, spec.private) == (0, 3, True)
+    assert spec.input == Input.OWN_CARDS and spec.choices == tuple(s.seats[1].cards)
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(s, 2, Discard(cards=("2c", "3c", "4c", "Jc")))
     assert err.value.reason == Reason.BAD_DISCARD
     step = ENGINE.apply(s, 2, Discard(cards=("2c", "3c", "4c")))
     drawn = [e for e in step.events if e.kind == "cards_drawn"]
-    assert drawn[0].to == (2,) and drawn[0].data["cards"] == ["As", "Ks", "Qs"]
+    assert drawn[0].to == (2,) and drawn[0].data["cards"] == cards("As", "Ks", "Qs")
     public = [e for e in step.events if e.kind == "discarded"]
-    assert public[0].to is None and public[0].data == {"player": 2, "count": 3}
+    assert public[0].to is None and public[0].data == {"player": who(2), "count": count(3, "card")}
     s = step.state
     assert ENGINE.view(s, 2).my_cards == ("Jc", "Jd", "As", "Ks", "Qs")
     # the opener's discards are kept to prove his openers
@@ -147,7 +169,8 @@ def test_rule_5a_6_opener_shows_openers_even_when_uncontested() -> None:
     s = play(three(JJ, TT, AK), (2, Open()), (3, Fold()))
     step = ENGINE.apply(s, 1, Fold())
     shown = [e for e in step.events if e.kind == "openers_shown"]
-    assert shown[0].to is None and shown[0].data == {"player": 2, "cards": ["Jc", "Jd"]}
+    assert shown[0].to is None and shown[0].data == {"player": who(2), "cards": cards("Jc", "Jd")}
+    assert shown[0].about == About.SHOWDOWN
     assert not [e for e in step.events if e.kind == "hand_shown"]
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [102, 99, 99]
@@ -158,10 +181,15 @@ def test_rule_5a_6_opener_who_broke_his_openers_still_proves_them() -> None:
              (2, Discard(cards=("Jc", "Jd"))), (3, Discard()), (2, Check()))
     step = ENGINE.apply(s, 3, Check())
     shown = {e.kind: e.data for e in step.events if e.kind in ("openers_shown",)}
-    assert shown["openers_shown"]["cards"] == ["Jc", "Jd"]
-    hands = [e.data for e in step.events if e.kind == "hand_shown"]
-    assert {h["player"]: h["value"] for h in hands} == {
-        2: {"category": "high_card", "ranks": [7]}, 3: {"category": "pair", "ranks": [8]}}
+    assert shown["openers_shown"]["cards"] == cards("Jc", "Jd")
+    hands = [e for e in step.events if e.kind == "hand_shown"]
+    assert all(e.about == About.SHOWDOWN for e in hands)
+    assert {e.player: e.data["value"] for e in hands} == {
+        2: Hand(category="high_card", ranks=(7,)), 3: Hand(category="pair", ranks=(8,))}
+    settled = next(e for e in step.events if isinstance(e, Settlement))
+    assert settled.hands == {2: Hand(category="high_card", ranks=(7,)),
+                             3: Hand(category="pair", ranks=(8,))}
+    assert (settled.coup, settled.nets, settled.winners) == (1, {2: -3, 3: 4, 1: -1}, (3,))
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [97, 104, 99]
 
@@ -220,7 +248,8 @@ def test_rule_0_timeouts_check_else_fold_and_two_stand_up() -> None:
 def test_rule_5a_4_timeout_in_the_draw_stands_pat() -> None:
     s = play(three(JJ, TT, AK), (2, Open()), (3, Call()), (1, Fold()))
     step = ENGINE.timeout(s)
-    assert [e.data for e in step.events if e.kind == "discarded"] == [{"player": 2, "count": 0}]
+    assert [e.data for e in step.events if e.kind == "discarded"] == [
+        {"player": who(2), "count": count(0, "card")}]
     assert ENGINE.view(step.state, 2).my_cards == tuple(JJ)
 
 
@@ -250,15 +279,15 @@ def test_transfers_match_accounts_for_a_whole_hand() -> None:
 
 def test_view_names_the_viewers_own_hand_to_him_alone() -> None:
     s = three(JJ, TT, AK, then=["Jh", "Js", "5d"])
-    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "pair", "ranks": [9]}}
-    assert ENGINE.view(s, 3).my_info == {"hand": {"category": "pair", "ranks": [8]}}
-    assert ENGINE.view(s, 1).my_info == {"hand": {"category": "high_card", "ranks": [12]}}
-    assert ENGINE.view(s, None).my_info == {} and ENGINE.view(s, 99).my_info == {}
+    assert ENGINE.view(s, 2).my_facts == {"hand": Hand(category="pair", ranks=(9,))}
+    assert ENGINE.view(s, 3).my_facts == {"hand": Hand(category="pair", ranks=(8,))}
+    assert ENGINE.view(s, 1).my_facts == {"hand": Hand(category="high_card", ranks=(12,))}
+    assert ENGINE.view(s, None).my_facts == {} and ENGINE.view(s, 99).my_facts == {}
     s = play(s, (2, Open()), (3, Call()), (1, Fold()), (2, Discard(cards=("2c", "3c", "4c"))))
     # after the draw his new hand; a folded player has no hand left
-    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "four", "ranks": [9]}}
-    assert ENGINE.view(s, 1).my_info == {}
-    assert all("jacks" not in str(ENGINE.view(s, v).info) for v in (None, 1, 3))
+    assert ENGINE.view(s, 2).my_facts == {"hand": Hand(category="four", ranks=(9,))}
+    assert ENGINE.view(s, 1).my_facts == {}
+    assert all("jacks" not in str(ENGINE.view(s, v).facts) for v in (None, 1, 3))
 
 
 def test_rule_0_12_closing_mid_hand_gives_back_antes_and_bets() -> None:
@@ -271,9 +300,12 @@ def test_rule_0_12_closing_mid_hand_gives_back_antes_and_bets() -> None:
         ("stack:3", "wallet:3", 97)]
     # docs/rules.md §0.5: only the proofs of shown cards (none), and each his own privately
     assert [e.kind for e in step.events] == ["table_closed", "shoe_revealed", *["cards_proven"] * 3]
-    assert step.events[1].data["shown"] == [] and "order" not in step.events[1].data
-    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
-        {"player": p, "amount": 100} for p in (1, 2, 3)]}
+    revealed = step.events[1]
+    assert isinstance(revealed, ShoeRevealed)
+    assert revealed.record["shown"] == [] and "order" not in revealed.record
+    assert revealed.purpose == Purpose.ONE_HAND  # nobody cuts a poker hand's deck
+    assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(
+        *(row(p, amount=chips(100)) for p in (1, 2, 3)))}
     assert step.state.seats == [] and step.state.phase == "waiting"
 
 
@@ -303,12 +335,14 @@ def test_rule_5a_4_when_the_stub_runs_out_the_discards_but_the_drawers_own_are_r
         spec = next(a for a in ENGINE.legal_actions(s, p) if a.kind == "discard")
         assert spec.max == 3  # offered, and honoured below
         step = ENGINE.apply(s, p, Discard(cards=junk[p]), rng)
-        got[p] = next(e.data["cards"] for e in step.events if e.kind == "cards_drawn")
+        drawn = next(e.data["cards"] for e in step.events if e.kind == "cards_drawn")
+        assert isinstance(drawn, Cards)
+        got[p] = list(drawn.cards)
         rebuilt = [e for e in step.events if e.kind == "stub_rebuilt"]
         if p == 6:  # the stub is empty: 3, 4 and 5 discarded; the opener's are kept
-            assert rebuilt[0].to is None and rebuilt[0].data["cards"] == 9
+            assert rebuilt[0].to is None and rebuilt[0].data["cards"] == count(9, "card")
         elif p == 1:  # one card left, then a stub of what 6, 7 and 8 discarded
-            assert rebuilt[0].data["cards"] == 8
+            assert rebuilt[0].data["cards"] == count(8, "card")
         else:
             assert rebuilt == []
         s = step.state
@@ -321,8 +355,16 @@ def test_rule_5a_4_when_the_stub_runs_out_the_discards_but_the_drawers_own_are_r
     assert len(held) == 40 == len(set(held))
     assert not set(held) & set(junk[2])  # the openers' proof stays out of play
     # the hand plays to its end on pokerkit and its history replays
-    s = play(s, *((p, Check()) for p in (2, 3, 4, 5, 6, 7, 8, 1)))
+    s = play(s, *((p, Check()) for p in (2, 3, 4, 5, 6, 7, 8)))
+    step = ENGINE.apply(s, 1, Check())
+    s = step.state
     assert s.last_hand is not None and sum(s.last_hand.finishing_stacks) == 800
+    # each player's own proof covers the deck and both stubs, and checks
+    proofs = [e for e in step.events if isinstance(e, CardsProven)]
+    assert sorted(e.to or () for e in proofs) == [(p,) for p in range(1, 9)]
+    for e in proofs:
+        assert e.coup == 1 and isinstance(e.record, list) and len(e.record) == 3
+        assert all(r.ok for r in check(e.record))
     kit, finishing = kit_from_phh(phh_text(s.last_hand))
     assert finishing == s.last_hand.finishing_stacks == list(build(kit).stacks)
 
@@ -368,3 +410,33 @@ def test_rule_5a_4_eight_players_drawing_the_most_never_see_a_card_twice(ace_fou
             held = [c for x in s.seats if x.in_hand for c in x.cards]
             assert len(held) == len(set(held))
     assert rebuilt > 25  # the rule is really exercised
+
+
+def test_specs_say_what_they_ask_and_events_say_what_they_are() -> None:
+    s = three(JJ, TT, AK)
+    assert [(a.kind, a.input) for a in ENGINE.legal_actions(s, 2)] == [
+        ("leave", Input.UTILITY), ("check", Input.PLAIN), ("open", Input.AMOUNT)]
+    assert [(a.kind, a.input) for a in ENGINE.legal_actions(s, 99)] == [("join", Input.UTILITY)]
+    step = ENGINE.apply(s, 2, Open())
+    assert [(a.kind, a.input) for a in ENGINE.legal_actions(step.state, 3)] == [
+        ("leave", Input.UTILITY), ("call", Input.PLAIN), ("fold", Input.PLAIN),
+        ("raise", Input.AMOUNT)]
+    assert [e.data for e in step.events] == [{"player": who(2), "to": chips(2)}]
+    # the next hand: its number is the coup; face-down cards are dealt down, privately named
+    s = play(step.state, (3, Fold()))
+    # the table shows who opened, and the deck's commitment goes to /verify
+    view = ENGINE.view(s, None)
+    assert view.facts == {"opener": who(2)} and s.shoe is not None
+    assert view.shoe is not None and view.shoe.commitments == (s.shoe.commitment,)
+    assert view.shoe.cards_left == 52 - 15
+    step = ENGINE.apply(s, 1, Fold())
+    started = next(e for e in step.events if e.kind == "hand_started")
+    assert started.data["coup"] == count(2) and started.data["button"] == who(2)
+    down = [e for e in step.events if e.kind == "card_dealt_face_down"]
+    assert len(down) == 15 and all(e.about == About.DEALT_DOWN and e.to is None for e in down)
+    own = [e for e in step.events if e.kind == "card_dealt"]
+    assert len(own) == 15 and all(e.to == (e.player,) and e.data["face_down"] == flag(True)
+                                  for e in own)
+    proofs = [e for e in step.events if isinstance(e, CardsProven)]
+    assert [(e.to, e.coup) for e in proofs] == [((p,), 1) for p in (2, 3, 1)]
+    assert all(isinstance(e.record, dict) and all(r.ok for r in check(e.record)) for e in proofs)

@@ -9,6 +9,7 @@ from banking_machine import check_close
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from pydantic import BaseModel
 
 from games.engine import IllegalAction, Join, Start, Step, net, parse_action
 from games.poker.common import PokerEngine, PokerState
@@ -22,6 +23,8 @@ SHOWN_KINDS = {"hand_shown", "openers_shown", "shoe_revealed"}
 
 
 def cards_in(data: object) -> set[str]:
+    if isinstance(data, BaseModel):  # a typed value: its cards are in its fields
+        return cards_in(data.model_dump(mode="json"))
     if isinstance(data, str):
         return {data} if len(data) == 2 and data[0] in "23456789TJQKA" else set()
     if isinstance(data, dict):
@@ -156,7 +159,7 @@ class PokerMachine(RuleBasedStateMachine):
             view = self.engine.view(s, viewer)
             visible = set(view.my_cards) | {c for v in view.seats for c in v.face_up}
             # his own hand's name goes to him alone, while he holds cards
-            assert set(view.my_info) == ({"hand"} if view.my_cards else set())
+            assert set(view.my_facts) == ({"hand"} if view.my_cards else set())
             for seat in s.seats:
                 if seat.player != viewer:
                     assert not visible & self._hidden(s, seat.player)

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 import pytest
 from poker_fixtures import fixed_shoe, seated, stud_order
+from pydantic import BaseModel
 
-from games.engine import IllegalAction
+from games.engine import (
+    Hand,
+    IllegalAction,
+    Settlement,
+    cards,
+    chips,
+    count,
+    flag,
+    items,
+    row,
+    rows,
+    signed,
+)
 from games.poker.common import Bet, Call, Check, Fold, PokerState, Raise
 from games.poker.kit import ZeroAnte, build
 from games.poker.phh import kit_from_phh, phh_text
@@ -14,6 +27,8 @@ from games.poker.stud import ENGINE
 
 def cards_in(data: object) -> set[str]:
     """Every card-like string anywhere in an event's data."""
+    if isinstance(data, BaseModel):  # a typed value: its cards are in its fields
+        return cards_in(data.model_dump(mode="json"))
     if isinstance(data, str):
         return {data} if len(data) == 2 and data[0] in "23456789TJQKA" else set()
     if isinstance(data, dict):
@@ -107,11 +122,11 @@ def test_rule_5b_3_check_before_a_bet_then_call_raise_or_fold() -> None:
 def test_rule_5b_4_showing_values_announced_from_the_second_up_card() -> None:
     s = play(table(P2, P3, P1), (2, Check()), (3, Check()))
     step = ENGINE.apply(s, 1, Check())
-    showing = {e.data["player"]: (e.data["value"], e.data["possible"])
+    showing = {e.player: (e.data["cards"], e.data["value"], e.data["possible"])
                for e in step.events if e.kind == "showing"}
-    assert showing == {2: ({"category": "pair", "ranks": [11]}, []),
-                       3: ({"category": "high_card", "ranks": [11]}, []),
-                       1: ({"category": "high_card", "ranks": [6]}, [])}
+    assert showing == {2: (cards("Kd", "Ks"), Hand(category="pair", ranks=(11,)), items()),
+                       3: (cards("Kh", "7c"), Hand(category="high_card", ranks=(11,)), items()),
+                       1: (cards("8s", "2d"), Hand(category="high_card", ranks=(6,)), items())}
     assert all(e.to is None for e in step.events if e.kind == "showing")
 
 
@@ -128,6 +143,13 @@ def test_rule_5b_5_fold_turns_up_cards_down_and_hides_the_hole_card() -> None:
     this_hand = step.events[:[e.kind for e in step.events].index("hand_started")]
     assert [e.kind for e in this_hand] == ["folded", "coup_settled", "shoe_revealed",
                                            *["cards_proven"] * 3]
+    # the settlement: every player's net (his bet came back to 2), 2 took the pot of
+    # nothing, no hand was shown
+    settled = this_hand[1]
+    assert isinstance(settled, Settlement)
+    assert (settled.coup, settled.nets, settled.winners, settled.hands) == (
+        1, {2: 0, 3: 0, 1: 0}, (2,), {})
+    assert settled.data == {"net": rows(*(row(p, net=signed(0)) for p in (2, 3, 1)))}
     assert all("2c" not in cards_in(e.data) for e in this_hand
                if e.to is None and e.kind != "shoe_revealed")
     assert step.state.last_hand is not None
@@ -193,19 +215,21 @@ def test_phh_round_trip_of_a_stud_hand() -> None:
 def test_view_names_the_viewers_own_hand_hole_card_included_to_him_alone() -> None:
     # player 1's hole card pairs his up card; player 3 makes a straight with five cards
     s = table(P2, ["3d", "4h", "5c", "6d", "7h"], ["8c", "8s", "2d", "Js", "6h"])
-    assert ENGINE.view(s, 1).my_info == {"hand": {"category": "pair", "ranks": [6]}}
-    assert ENGINE.view(s, 1).info["showing"]["1"] == {"category": "high_card", "ranks": [6]}
-    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "high_card", "ranks": [11]}}
-    assert ENGINE.view(s, None).my_info == {} and ENGINE.view(s, 99).my_info == {}
+    assert ENGINE.view(s, 1).my_facts == {"hand": Hand(category="pair", ranks=(6,))}
+    # the table sees only his up card (what it shows is worded from the up cards)
+    assert [v.face_up for v in ENGINE.view(s, 1).seats if v.player == 1] == [("8s",)]
+    assert ENGINE.view(s, 1).facts == {} == ENGINE.view(s, None).facts
+    assert ENGINE.view(s, 2).my_facts == {"hand": Hand(category="high_card", ranks=(11,))}
+    assert ENGINE.view(s, None).my_facts == {} and ENGINE.view(s, 99).my_facts == {}
     for _ in range(3):  # three rounds checked: everybody holds five cards
         for _ in range(3):
             s = ENGINE.apply(s, ENGINE.awaiting(s)[0], Check()).state
-    assert ENGINE.view(s, 3).my_info == {"hand": {"category": "straight", "ranks": [5]}}
-    assert ENGINE.view(s, 2).my_info == {"hand": {"category": "pair", "ranks": [11]}}
+    assert ENGINE.view(s, 3).my_facts == {"hand": Hand(category="straight", ranks=(5,))}
+    assert ENGINE.view(s, 2).my_facts == {"hand": Hand(category="pair", ranks=(11,))}
     s = ENGINE.apply(s, ENGINE.awaiting(s)[0], Bet()).state
     folder = ENGINE.awaiting(s)[0]
     s = ENGINE.apply(s, folder, Fold()).state
-    assert ENGINE.view(s, folder).my_info == {}
+    assert ENGINE.view(s, folder).my_facts == {}
 
 
 def test_rule_0_12_closing_mid_round_gives_back_this_rounds_bets_and_the_pot() -> None:
@@ -219,6 +243,6 @@ def test_rule_0_12_closing_mid_round_gives_back_this_rounds_bets_and_the_pot() -
         ("pot", "wallet:1", 1), ("pot", "wallet:2", 1),
         ("stack:1", "wallet:1", 49), ("stack:2", "wallet:2", 77),
         ("stake:2", "wallet:2", 2)]
-    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
-        {"player": 1, "amount": 50}, {"player": 2, "amount": 80}]}
+    assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(
+        row(1, amount=chips(50)), row(2, amount=chips(80)))}
     assert step.state.seats == [] and ENGINE.awaiting(step.state) == []

@@ -28,30 +28,51 @@ from pydantic import BaseModel, Field
 from games.cards import Card, Shoe, reveal_hand
 from games.engine import (
     POT,
+    About,
     Action,
     ActionSpec,
     Event,
     GameState,
+    GameTexts,
+    Hand,
     IllegalAction,
+    Input,
     Join,
     Leave,
     PlayerId,
+    Points,
+    Purpose,
     Reason,
     SeatBase,
+    ShoeFacts,
     Start,
     Step,
     TableView,
     Transfer,
+    Value,
     cards_proven,
+    chips,
+    count,
+    flag,
     is_table_account,
     net,
     private,
     public,
+    row,
+    rows,
     settlement,
     shoe_revealed,
+    signed,
     stack,
     stake,
     stood_up,
+    text,
+    timed_out,
+    who,
+    word,
+)
+from games.engine import (
+    cards as show,
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
 from games.poker.ranking import hand_of, hand_value, openers_proof
@@ -63,7 +84,6 @@ from games.table import (
     closing_transfers,
     seat_index,
 )
-from games.verify.check import compact
 
 # ------------------------------------------------------------------ actions
 
@@ -183,6 +203,11 @@ class Ctx:
         self.base = dict(now)
 
 
+def amounts(players: Sequence[PlayerId], each: Sequence[int]) -> Value:
+    """Each player's amount (his antes), in order: one line per player."""
+    return rows(*(row(p, amount=chips(a)) for p, a in zip(players, each, strict=True)))
+
+
 def internal_transfers(before: dict[str, int], after: dict[str, int],
                        reason: str) -> list[Transfer]:
     """Transfers between table accounts that turn ``before`` into ``after``."""
@@ -240,6 +265,7 @@ class PokerEngine:
     """The parts of the engine both poker games share; subclasses add their rules."""
 
     name: ClassVar[str]
+    texts: ClassVar[GameTexts]
     state_type: ClassVar[type[GameState]] = PokerState
     action_types: ClassVar[dict[str, type[Action]]] = COMMON_ACTIONS
     min_players: ClassVar[int] = 2
@@ -328,8 +354,9 @@ class PokerEngine:
         seated = any(s.player == player for s in state.seats)
         if not seated:
             # offered only while a seat is free, so a press of it is never refused
-            return [ActionSpec(kind="join")] if len(state.seats) < self.max_players else []
-        specs: list[ActionSpec] = [ActionSpec(kind="leave")]
+            return ([ActionSpec(kind="join", input=Input.UTILITY)]
+                    if len(state.seats) < self.max_players else [])
+        specs: list[ActionSpec] = [ActionSpec(kind="leave", input=Input.UTILITY)]
         if state.kit is None:
             if self._can_start(state):
                 specs.append(ActionSpec(kind="start"))
@@ -360,7 +387,8 @@ class PokerEngine:
             kind = self._bet_kind(state, kit, index)
             if kind is not None:
                 presets = tuple(sorted({lo, (lo + hi) // 2, hi}))
-                specs.append(ActionSpec(kind=kind, min=lo, max=hi, presets=presets))
+                specs.append(ActionSpec(kind=kind, min=lo, max=hi, presets=presets,
+                                        input=Input.AMOUNT))
         return specs
 
     def _bet_kind(self, state: PokerState, kit: BancoKitState, index: int) -> str | None:
@@ -400,19 +428,19 @@ class PokerEngine:
         check_join(s.seats, player, self.max_players)
         s.seats.append(PokerSeat(player=player, name=action.name, stack=action.buy_in))
         ctx.wallet_move(buy_in_transfers(player, action.buy_in))
-        ctx.events.append(public("player_joined", player=player, name=action.name,
-                                 stack=action.buy_in))
+        ctx.events.append(public("player_joined", player=who(player), name=text(action.name),
+                                 stack=chips(action.buy_in)))
 
     def _leave(self, s: PokerState, player: PlayerId, ctx: Ctx) -> None:
         i = seat_index(s.seats, player)
         seat = s.seats[i]
         if seat.in_hand and s.kit is not None:
             seat.leaving = True
-            ctx.events.append(public("player_leaving", player=player))
+            ctx.events.append(public("player_leaving", player=who(player)))
             return
         ctx.wallet_move(cash_out_transfers(player, seat.stack))
         self._remove_seat(s, i)
-        ctx.events.append(public("player_left", player=player, stack=seat.stack))
+        ctx.events.append(public("player_left", player=who(player), stack=chips(seat.stack)))
 
     @staticmethod
     def _remove_seat(s: PokerState, i: int) -> None:
@@ -445,19 +473,19 @@ class PokerEngine:
         p = f"p{index + 1}"
         if isinstance(action, Check):
             self._log(s, kit, f"{p} cc")
-            ctx.events.append(public("checked", player=seat.player))
+            ctx.events.append(public("checked", player=who(seat.player)))
         elif isinstance(action, Call):
             # what the call put in: its stack before and after (the bets are already
             # collected when the call closes the round)
             before = kit.stacks[index]
             self._log(s, kit, f"{p} cc")
-            ctx.events.append(public("called", player=seat.player,
-                                     amount=before - kit.stacks[index]))
+            ctx.events.append(public("called", player=who(seat.player),
+                                     amount=chips(before - kit.stacks[index])))
         elif isinstance(action, Fold):
             self._log(s, kit, f"{p} f")
             seat.folded = True
             # docs/rules.md §5b.5: folding turns the up cards down; nothing is shown
-            ctx.events.append(public("folded", player=seat.player))
+            ctx.events.append(public("folded", player=who(seat.player)))
         else:
             assert spec.min is not None and spec.max is not None
             asked: int | None = getattr(action, "amount", None)
@@ -466,7 +494,8 @@ class PokerEngine:
                 raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=spec.min, max=spec.max)
             self._before_bet(s, kit, index, seat, action, ctx)
             self._log(s, kit, f"{p} cbr {amount}")
-            ctx.events.append(public(f"{action.kind}_made", player=seat.player, to=amount))
+            ctx.events.append(public(f"{action.kind}_made", player=who(seat.player),
+                                     to=chips(amount)))
 
     def _refusal(self, s: PokerState, kit: BancoKitState, index: int,
                  action: Action) -> IllegalAction:
@@ -520,9 +549,9 @@ class PokerEngine:
         s.kit = KitHand(variant=self.variant, structure=s.structure, small_bet=s.small_bet,
                         players=players, starting_stacks=stacks,
                         antes=[min(s.ante, st) for st in stacks])
-        ctx.events.append(public("hand_started", hand=s.coup, button=s.button,
-                                 players=players, small_bet=s.small_bet,
-                                 big_bet=2 * s.small_bet, structure=s.structure))
+        ctx.events.append(public("hand_started", coup=count(s.coup), button=who(s.button),
+                                 players=who(*players), small_bet=chips(s.small_bet),
+                                 big_bet=chips(2 * s.small_bet), structure=word(s.structure)))
         self._new_deal(s, ctx)
 
     def _new_deal(self, s: PokerState, ctx: Ctx, before: Sequence[int] = ()) -> None:
@@ -533,18 +562,17 @@ class PokerEngine:
         ctx.reason = "ante"
         s.shoe = s.queued_shoes.pop(0) if s.queued_shoes else Shoe.shuffled(1, ctx.rng)
         s.stubs = []
-        ctx.events.append(public("shoe_committed", commitment=s.shoe.commitment))
+        ctx.events.append(public("shoe_committed", commitment=text(s.shoe.commitment)))
         if any(s.kit.antes):
-            players = [str(p) for p in s.kit.players]
+            players = s.kit.players
             if before:
                 # what each pays now, and what his antes come to in the pot: "2" alone
                 # would read as 2 paid now
-                ctx.events.append(public("antes_posted", antes=dict(zip(
-                    players, [a - b for a, b in zip(s.kit.antes, before, strict=True)],
-                    strict=True)), totals=dict(zip(players, s.kit.antes, strict=True))))
+                ctx.events.append(public("antes_posted", antes=amounts(
+                    players, [a - b for a, b in zip(s.kit.antes, before, strict=True)]),
+                    totals=amounts(players, s.kit.antes)))
             else:
-                ctx.events.append(public("antes_posted", antes=dict(
-                    zip(players, s.kit.antes, strict=True))))
+                ctx.events.append(public("antes_posted", antes=amounts(players, s.kit.antes)))
         s.phase = "betting"
         kit = checkout(s.kit)
         self._advance(s, kit, ctx)
@@ -560,11 +588,12 @@ class PokerEngine:
         seat.cards.append(cards[0])
         self._log(s, kit, f"d dh p{index + 1} {cards[0]}")
         if up:
-            ctx.events.append(public("card_dealt", player=seat.player, card=cards[0]))
+            ctx.events.append(public("card_dealt", player=who(seat.player), card=show(cards[0])))
         else:
-            ctx.events.append(private("card_dealt", to=[seat.player], player=seat.player,
-                                      card=cards[0], face_down=True))
-            ctx.events.append(public("card_dealt_face_down", player=seat.player))
+            ctx.events.append(private("card_dealt", to=[seat.player], player=who(seat.player),
+                                      card=show(cards[0]), face_down=flag(True)))
+            ctx.events.append(public("card_dealt_face_down", About.DEALT_DOWN,
+                                     player=who(seat.player)))
 
     def _advance(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
         """Deal what is due, end the hand when pokerkit has settled it, mirror chips."""
@@ -603,15 +632,26 @@ class PokerEngine:
         live = [i for i, p in enumerate(hand.players)
                 if not s.seats[seat_index(s.seats, p)].folded]
         self._showdown(s, kit, live, ctx)
-        nets = {str(p): kit.stacks[i] - hand.starting_stacks[i]
-                for i, p in enumerate(hand.players)}
-        won = {str(p): kit.payoffs[i] + 0 for i, p in enumerate(hand.players)}
+        nets = {p: kit.stacks[i] - hand.starting_stacks[i] for i, p in enumerate(hand.players)}
+        winners = [p for i, p in enumerate(hand.players) if kit.payoffs[i] > 0]
+        if not winners:
+            # a pot of nothing (no ante, no bet called) still has its winner: the one
+            # player left, or the best hand shown down
+            values = {hand.players[i]: hand_value(s.seats[seat_index(
+                s.seats, hand.players[i])].cards) for i in live} if len(live) > 1 else {}
+            winners = ([p for p, v in values.items() if v == max(values.values())] if values
+                       else [hand.players[i] for i in live])
         # the hands shown at a showdown (none when one player was left: he shows nothing)
-        shown = {str(e.data["player"]): e.data["value"] for e in ctx.events
-                 if e.kind == "hand_shown" and e.to is None} if len(live) > 1 else {}
-        ctx.events.append(settlement("coup_settled", hand=s.coup, coup=s.coup, net=nets,
-                                     nets=nets, hands=shown,
-                                     winners=[p for p, v in won.items() if v > 0]))
+        shown: dict[PlayerId, Hand | Points] = {}
+        if len(live) > 1:
+            for e in ctx.events:
+                value = e.data.get("value")
+                if e.kind == "hand_shown" and e.to is None and e.player is not None \
+                        and isinstance(value, Hand):
+                    shown[e.player] = value
+        ctx.events.append(settlement(
+            "coup_settled", coup=s.coup, nets=nets, hands=shown, winners=winners,
+            net=rows(*(row(p, net=signed(n)) for p, n in nets.items()))))
         ctx.settled = len(ctx.transfers)  # the pot is paid; antes of the next hand follow
         ctx.events += self._reveal(s, live, finished=True)
         s.last_hand = FinishedHand(
@@ -623,7 +663,8 @@ class PokerEngine:
             seat.in_hand = False
             if seat.leaving:
                 ctx.wallet_move(cash_out_transfers(seat.player, seat.stack))
-                ctx.events.append(public("player_left", player=seat.player, stack=seat.stack))
+                ctx.events.append(public("player_left", player=who(seat.player),
+                                         stack=chips(seat.stack)))
                 self._remove_seat(s, seat_index(s.seats, seat.player))
         self._start_hand(s, ctx)
 
@@ -639,13 +680,13 @@ class PokerEngine:
         if finished and len(live) >= 2:
             shown += [c for i in live for c in seats[i].cards]
         openers = openers_proof(s.opener_cards) if finished and s.opener is not None else []
-        events: list[Event] = [shoe_revealed(hand=s.coup, **record)
+        events: list[Event] = [shoe_revealed(record, Purpose.ONE_HAND, coup=count(s.coup))
                                for record in reveal_hand(shoes, last=shown, first=openers)]
         for seat in seats:
             if seat.cards or seat.discards:
                 mine = reveal_hand(shoes, last=seat.cards, only=seat.discards)
-                events.append(cards_proven(seat.player, hand=s.coup,
-                                           record=compact(mine[0] if len(mine) == 1 else mine)))
+                events.append(cards_proven(seat.player, s.coup,
+                                           mine[0] if len(mine) == 1 else mine))
         return events
 
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
@@ -657,8 +698,9 @@ class PokerEngine:
             return
         for i in live:
             seat = s.seats[seat_index(s.seats, s.kit.players[i])]
-            ctx.events.append(public("hand_shown", player=seat.player, cards=seat.cards,
-                                     value=hand_of(hand_value(seat.cards)).model_dump(mode="json")))
+            ctx.events.append(public("hand_shown", About.SHOWDOWN, player=who(seat.player),
+                                     cards=show(*seat.cards),
+                                     value=hand_of(hand_value(seat.cards)).typed()))
 
     # ----------------------------------------------------------- timeouts
 
@@ -672,7 +714,7 @@ class PokerEngine:
         player = waiting[0]
         seat = s.seats[seat_index(s.seats, player)]
         seat.timeouts += 1
-        ctx.events.append(public("timed_out", player=player))
+        ctx.events.append(timed_out(player))
         if seat.timeouts >= 2 and not seat.leaving:
             seat.leaving = True
             ctx.events.append(stood_up(player))
@@ -696,14 +738,19 @@ class PokerEngine:
         first bet on."""
         return s.pot + sum(seat.bet for seat in s.seats)
 
-    def _info(self, s: PokerState) -> dict[str, Any]:
-        info: dict[str, Any] = {
-            "small_bet": s.small_bet, "big_bet": 2 * s.small_bet, "structure": s.structure,
-            "ante": s.ante, "button": s.button,
-        }
-        if s.shoe is not None:
-            info["commitment"] = s.shoe.commitment
-        return info
+    @staticmethod
+    def _facts(s: PokerState) -> dict[str, Value]:
+        """What the table message shows of the game: who opened (jackpots). The settings,
+        the dealer (his seat's role says it), the deals passed and the showing values are
+        not among them: the settings are :meth:`settings`, the shoe is :meth:`_shoe`."""
+        if s.kit is not None and s.opener is not None:
+            return {"opener": who(s.opener)}
+        return {}
+
+    @staticmethod
+    def _shoe(s: PokerState) -> ShoeFacts | None:
+        """The hand's deck, for /verify: its commitment and the cards left in it."""
+        return None if s.shoe is None else s.shoe.facts()
 
     def _status(self, s: PokerState, seat: PokerSeat, turn: PlayerId | None) -> str:
         if not seat.in_hand:

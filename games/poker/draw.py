@@ -19,22 +19,31 @@ done here or in :mod:`games.poker.kit`, each place saying so.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from games.cards import Shoe
 from games.engine import (
+    About,
     Action,
     ActionSpec,
     GameTexts,
     IllegalAction,
+    Input,
     PlayerId,
     Reason,
     SeatView,
     TableView,
+    Value,
+    count,
     private,
     public,
+    text,
+    who,
+)
+from games.engine import (
+    cards as show,
 )
 from games.poker.common import (
     COMMON_ACTIONS,
@@ -92,8 +101,9 @@ class DrawPokerEngine(PokerEngine):
             assert state.kit is not None
             seat = state.seats[seat_index(state.seats, state.kit.players[index])]
             # private: the choices are his hidden cards (never on a group button)
-            return [ActionSpec(kind="discard", min=0, max=self._max_discard(state, seat.cards),
-                               presets=(0, 1, 2, 3), choices=tuple(seat.cards), private=True)]
+            return [ActionSpec(kind="discard", input=Input.OWN_CARDS, min=0,
+                               max=self._max_discard(state, seat.cards), presets=(0, 1, 2, 3),
+                               choices=tuple(seat.cards), private=True)]
         specs = self._betting_specs(state, kit, index)
         assert state.kit is not None
         if kit.street_index == 0 and state.kit.opener is None:
@@ -152,10 +162,11 @@ class DrawPokerEngine(PokerEngine):
         seat.discards += cards
         seat.cards = kept + new
         seat.pending, seat.drawn = new, True
-        ctx.events.append(public("discarded", player=seat.player, count=len(cards)))
+        ctx.events.append(public("discarded", player=who(seat.player),
+                                 count=count(len(cards), "card")))
         if new:
-            ctx.events.append(private("cards_drawn", to=[seat.player], player=seat.player,
-                                      cards=new, hand=list(seat.cards)))
+            ctx.events.append(private("cards_drawn", to=[seat.player], player=who(seat.player),
+                                      cards=show(*new), hand=show(*seat.cards)))
 
     @staticmethod
     def _replacements(s: PokerState, seat: PokerSeat, n: int, ctx: Ctx) -> list[str]:
@@ -183,8 +194,8 @@ class DrawPokerEngine(PokerEngine):
                                   for c in x.discards if c not in held))
         assert len(muck) >= n - len(new), "one deck always refills the stub (see above)"
         stub = Shoe.shuffled_from(muck, 1, ctx.rng)
-        ctx.events.append(public("stub_rebuilt", player=seat.player, cards=len(muck),
-                                 commitment=stub.commitment))
+        ctx.events.append(public("stub_rebuilt", player=who(seat.player),
+                                 cards=count(len(muck), "card"), commitment=text(stub.commitment)))
         stub, more = stub.deal(n - len(new))
         s.stubs.append(stub)
         return new + more
@@ -220,7 +231,8 @@ class DrawPokerEngine(PokerEngine):
         assert s.kit is not None and s.shoe is not None
         ctx.flush(self.accounts(s), ctx.reason)
         ctx.reason = "ante"
-        ctx.events.append(public("hands_thrown_in", hand=s.coup, deal=s.passed_deals + 1))
+        ctx.events.append(public("hands_thrown_in", coup=count(s.coup),
+                                 deal=count(s.passed_deals + 1)))
         ctx.events += self._reveal(s, [], finished=False)  # thrown in: nothing shown
         s.passed_deals += 1
         old = s.kit
@@ -238,8 +250,8 @@ class DrawPokerEngine(PokerEngine):
         assert s.kit is not None
         if s.opener is not None:
             # docs/rules.md §5a.6: the opener always shows his openers, even uncontested
-            ctx.events.append(public("openers_shown", player=s.opener,
-                                     cards=openers_proof(s.opener_cards)))
+            ctx.events.append(public("openers_shown", About.SHOWDOWN, player=who(s.opener),
+                                     cards=show(*openers_proof(s.opener_cards))))
         super()._showdown(s, kit, live, ctx)
 
     # --------------------------------------------------------------- view
@@ -260,17 +272,13 @@ class DrawPokerEngine(PokerEngine):
                                   role=role, status=self._status(state, seat, turn)))
             if live and seat.player == viewer:
                 mine = tuple(seat.cards)
-        info = self._info(state)
-        info.update(opener=state.opener if state.kit is not None else None,
-                    passed_deals=state.passed_deals, ace_four=state.ace_four,
-                    drew={str(s.player): len(s.discards) for s in state.seats if s.drawn})
         # his own hand's name, for him alone (the bot shows it in his DM or pop-up)
-        my_info: dict[str, Any] = (
-            {"hand": hand_of_cards(mine).model_dump(mode="json")} if len(mine) == 5 else {})
+        my_facts: dict[str, Value] = (
+            {"hand": hand_of_cards(mine).typed()} if len(mine) == 5 else {})
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         pot=self._middle(state), awaiting=tuple(waiting), info=info,
-                         my_info=my_info)
+                         pot=self._middle(state), awaiting=tuple(waiting),
+                         facts=self._facts(state), my_facts=my_facts, shoe=self._shoe(state))
 
     def _default_action(self, s: PokerState, player: PlayerId) -> Action:
         # the safe default of the draw is to stand pat (discard nothing)

@@ -26,6 +26,7 @@ from itertools import combinations
 from pydantic import BaseModel, ConfigDict
 
 from games.cards import RANKS, SUITS
+from games.engine import Hand
 
 HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, \
     FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(9)
@@ -60,11 +61,15 @@ class HandValue(BaseModel):
     """A hand's name as data: its category and the ranks that name it, most significant
     first (0 = deuce .. 12 = ace): a pair its rank, two pair and a full house two ranks,
     a straight, a flush or a high card its top rank, a royal flush none. Engines put
-    ``model_dump(mode="json")`` of it into events and views; the bot words it per language."""
+    :meth:`typed` of it into events and views; the bot words it per language."""
 
     model_config = ConfigDict(frozen=True)
     category: HandCategory
     ranks: tuple[int, ...] = ()
+
+    def typed(self) -> Hand:
+        """The hand as a typed value of event data and view facts (:class:`games.engine.Hand`)."""
+        return Hand(category=str(self.category), ranks=self.ranks)
 
 
 _CATEGORIES = (HandCategory.HIGH_CARD, HandCategory.PAIR, HandCategory.TWO_PAIR,

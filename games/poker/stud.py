@@ -20,9 +20,10 @@ case past pokerkit's "some forced bet" check (``ZeroAnte``).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
-from games.engine import GameTexts, PlayerId, SeatView, TableView, public
+from games.engine import GameTexts, PlayerId, SeatView, TableView, Value, items, public, who
+from games.engine import cards as show
 from games.poker.common import Ctx, PokerEngine, PokerState
 from games.poker.kit import BancoKitState
 from games.poker.ranking import hand_of_cards, possible_hands, showing_hand
@@ -56,10 +57,9 @@ class StudPokerEngine(PokerEngine):
             up = seat.cards[1:]
             if seat.folded or len(up) < 2:
                 continue
-            ctx.events.append(public("showing", player=player, cards=up,
-                                     value=showing_hand(up).model_dump(mode="json"),
-                                     possible=[p.model_dump(mode="json")
-                                               for p in possible_hands(up)]))
+            ctx.events.append(public("showing", player=who(player), cards=show(*up),
+                                     value=showing_hand(up).typed(),
+                                     possible=items(*(p.typed() for p in possible_hands(up)))))
 
     def view(self, state: PokerState, viewer: PlayerId | None) -> TableView:
         """Up cards of live hands face up; the hole card only to its holder."""
@@ -67,13 +67,10 @@ class StudPokerEngine(PokerEngine):
         turn = waiting[0] if waiting else None
         seats = []
         mine: tuple[str, ...] = ()
-        my_info: dict[str, Any] = {}
-        showing: dict[str, dict[str, Any]] = {}
+        my_facts: dict[str, Value] = {}
         for seat in state.seats:
             live = seat.in_hand and not seat.folded
             up = tuple(seat.cards[1:]) if live else ()
-            if up:
-                showing[str(seat.player)] = showing_hand(up).model_dump(mode="json")
             seats.append(SeatView(
                 player=seat.player, name=seat.name, stack=seat.stack, stake=seat.bet,
                 face_up=up, face_down=1 if live and seat.cards else 0,
@@ -82,13 +79,11 @@ class StudPokerEngine(PokerEngine):
             if live and seat.player == viewer and seat.cards:
                 mine = (seat.cards[0],)
                 # what his hole card and up cards make, for him alone (his DM or pop-up)
-                my_info["hand"] = hand_of_cards(seat.cards).model_dump(mode="json")
-        info = self._info(state)
-        info["showing"] = showing
+                my_facts["hand"] = hand_of_cards(seat.cards).typed()
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         pot=self._middle(state), awaiting=tuple(waiting), info=info,
-                         my_info=my_info)
+                         pot=self._middle(state), awaiting=tuple(waiting),
+                         facts=self._facts(state), my_facts=my_facts, shoe=self._shoe(state))
 
 
 ENGINE = StudPokerEngine()

@@ -14,7 +14,7 @@ import random
 import time
 from typing import Any
 
-from games.engine import Join, Start, net, parse_action
+from games.engine import Hand, Join, Start, net, parse_action
 from games.poker.common import PokerEngine, PokerState
 
 
@@ -81,8 +81,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if event.kind == "hands_thrown_in":
                 passed += 1
             elif event.kind == "hand_shown":
-                category = event.data["value"]["category"]
-                shown_values[category] = shown_values.get(category, 0) + 1
+                value = event.data["value"]
+                assert isinstance(value, Hand)
+                shown_values[value.category] = shown_values.get(value.category, 0) + 1
             elif event.kind == "coup_settled":
                 hands_done += 1
                 if any(e.kind == "hand_shown" for e in step.events):

@@ -53,7 +53,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "banker_continued": "{player} keeps the bank: {bank}",
     "shoe_committed": "🔒 New shoe shuffled and committed",
     "shoe_revealed": "Shoe finished; /verify proves its cards",
-    "cards_proven": "🔐 Proof of your cards in hand {hand} (save it to a file, check with "
+    "cards_proven": "🔐 Proof of your cards in hand {coup} (save it to a file, check with "
                     "python -m games.verify FILE):\n"
                     "<blockquote expandable>{record}</blockquote>",
     "cut_requested": "{player} is to cut the shoe",
@@ -62,7 +62,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "cards_burned": "Burned: {cards}",
     "staking_opened": "Coup {coup}: bank {bank}, stakes please",
     "coup_started": ("Coup {coup}: {banker} holds a bank of {bank}", "Coup {coup} begins"),
-    "hand_started": "Hand {hand} begins",
+    "hand_started": "Hand {coup} begins",
     "stake_placed": "{player} stakes {amount}",
     "banco_called": "{player} calls Banco! ({amount})",
     "punter_passed": "{player} passes",

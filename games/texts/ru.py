@@ -53,7 +53,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "banker_continued": "{player} держит банк дальше: {bank}",
     "shoe_committed": "🔒 Новый шуз перетасован и зафиксирован",
     "shoe_revealed": "Шуз закончен; /verify докажет его карты",
-    "cards_proven": "🔐 Доказательство ваших карт в раздаче {hand} (сохраните в файл и "
+    "cards_proven": "🔐 Доказательство ваших карт в раздаче {coup} (сохраните в файл и "
                     "проверьте: python -m games.verify FILE):\n"
                     "<blockquote expandable>{record}</blockquote>",
     "cut_requested": "Срезать шуз предстоит {player}",
@@ -62,7 +62,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "cards_burned": "Сожжены: {cards}",
     "staking_opened": "Талья {coup}: банк {bank}, делайте ставки",
     "coup_started": ("Талья #{coup}: {banker} держит банк {bank}", "Талья #{coup} начинается"),
-    "hand_started": "Раздача #{hand}",
+    "hand_started": "Раздача #{coup}",
     "stake_placed": "{player} ставит {amount}",
     "banco_called": "{player}: «Банко!» ({amount})",
     "punter_passed": "{player}: пас",
