@@ -361,8 +361,9 @@ class About(StrEnum):
     """It shows cards that decide the coup (a showdown, a natural, a turned card): the
     coup's log leads with it."""
     OWN_HAND = "own_hand"
-    """A private event telling the player his whole hand (``cards``; ``points`` perhaps):
-    his message shows his hand anyway, so it is not told twice."""
+    """A private event telling the player his own cards (his whole hand as ``cards``, with
+    ``points`` perhaps; or one more card): his message shows his hand anyway, so it is
+    not told twice."""
     TURN = "turn"
     """It only says whose turn it is: the table's turn line says it while it lasts."""
     DEALT_DOWN = "dealt_down"

@@ -272,7 +272,7 @@ class Tables:
         for event, by_timeout in screens.timeouts_folded(screens.deals_merged(public)):
             if isinstance(event, ShoeRevealed):
                 meta.revealed = revealed_record(event)
-                if event.purpose:
+                if event.purpose is Purpose.BANK_DRAW:
                     continue  # a shoe only drawn from for the bank: /verify proves it, and
                     # the log says nothing of its being finished (only a talia's shoe is)
             if isinstance(event, StoodUp):
@@ -301,7 +301,7 @@ class Tables:
         proven = [e for e in step.events if isinstance(e, CardsProven)]
         if proven:
             meta.proofs = {**meta.proofs, **{
-                p: Proof(hand=e.coup, record=e.record) for e in proven
+                p: Proof(hand=e.coup, record=compact(e.record)) for e in proven
                 if (p := e.player) is not None}}
         deadline = (self._due_of(meta) or self._due_from_now(meta)) if view.awaiting else None
         drafts += sends.direct_messages(

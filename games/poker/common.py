@@ -590,7 +590,8 @@ class PokerEngine:
         if up:
             ctx.events.append(public("card_dealt", player=who(seat.player), card=show(cards[0])))
         else:
-            ctx.events.append(private("card_dealt", to=[seat.player], player=who(seat.player),
+            ctx.events.append(private("card_dealt", [seat.player], About.OWN_HAND,
+                                      player=who(seat.player),
                                       card=show(cards[0]), face_down=flag(True)))
             ctx.events.append(public("card_dealt_face_down", About.DEALT_DOWN,
                                      player=who(seat.player)))
