@@ -12,6 +12,7 @@ from test_chemin_de_fer_rules import shoe_of as chemin_shoe
 from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
+from bot.ops.hooks import raw_cards
 from bot.table import sends
 from bot.view import i18n, render, screens
 from bot.view.sight import Sight, amount_field, collect_buttons
@@ -29,7 +30,7 @@ def cards_in(text: str) -> set[str]:
 
 def public_cards(view: TableView) -> set[str]:
     out = {c for s in view.seats for c in s.face_up}
-    out |= cards_in(render.i18n.format_value(list(view.info.values()), {}))
+    out |= {c for v in view.facts.values() for c in raw_cards([v])}
     return out
 
 

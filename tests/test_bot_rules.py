@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.view.rulebook import RULES_DIR, chunks, rules_text, to_html
+from bot.view.rulebook import chunks, rules_text, to_html
+from games.texts import RULES_DIR
 from sandbox.formatting import render
 
 SAMPLE = """# Chemin de fer <6 decks>

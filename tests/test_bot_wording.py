@@ -25,10 +25,11 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 from test_twenty_one_rules import table as twenty_one_table
 
 from bot.view import i18n, screens
-from bot.view.rulebook import RULES_DIR, game_of, rules_text, to_html
+from bot.view.rulebook import game_of, rules_text, to_html
 from bot.view.sight import Sight
 from games import cards, registry, twenty_one
 from games.engine import Cut, Event, Join, Start, parse_action
+from games.texts import RULES_DIR
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
