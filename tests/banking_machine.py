@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from pydantic import BaseModel
 
 from games.engine import (
     Action,
@@ -34,7 +35,9 @@ PLAYERS = (1, 2, 3, 4)
 
 
 def cards_in(data: Any) -> set[str]:
-    """Every card-looking string anywhere in plain JSON data."""
+    """Every card-looking string anywhere in plain JSON data or typed values."""
+    if isinstance(data, BaseModel):  # a typed value: its cards are in its fields
+        return cards_in(data.model_dump(mode="json"))
     if isinstance(data, str):
         return {data} if len(data) == 2 and data[0] in "23456789TJQKA" and data[1] in "cdhs" \
             else set()
@@ -120,7 +123,7 @@ class TableMachine(RuleBasedStateMachine):
         seated = {x.player for x in self.state.seats}
         for viewer in (None, *(p for p in (*PLAYERS, 99) if p not in seated)):
             view = self.engine.view(self.state, viewer)
-            assert view.my_cards == () and view.my_info == {}
+            assert view.my_cards == () and view.my_facts == {}
 
     @invariant()
     def json_round_trip_is_lossless(self) -> None:

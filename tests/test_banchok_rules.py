@@ -11,16 +11,30 @@ from games.banchok import ENGINE, Decline, JoinStake, PostBank, Stake, State, Tu
 from games.cards import DECK, RANKS, Shoe, verify
 from games.engine import (
     BANK,
+    About,
     Action,
     Cut,
     Event,
     IllegalAction,
+    Input,
     Join,
     Leave,
     Reason,
+    Settlement,
+    ShoeRevealed,
     Start,
+    cards,
+    chips,
+    count,
+    flag,
     is_table_account,
     net,
+    row,
+    rows,
+    signed,
+    text,
+    who,
+    word,
 )
 
 
@@ -98,11 +112,11 @@ def test_rule_3_1_lowest_card_posts_the_first_bank_ties_redraw() -> None:
     rng = StackedRng(["Kc", "2h", "2s", "9d", "5c"])
     s, events = play(s, (1, Start()), rng=rng)
     draws = [e.data["draws"] for e in events if e.kind == "banker_draw"]
-    assert draws == [[{"player": 1, "card": "Kc"}, {"player": 2, "card": "2h"},
-                      {"player": 3, "card": "2s"}],
-                     [{"player": 2, "card": "9d"}, {"player": 3, "card": "5c"}]]
+    assert draws == [rows(row(1, card=cards("Kc")), row(2, card=cards("2h")),
+                          row(3, card=cards("2s"))),
+                     rows(row(2, card=cards("9d")), row(3, card=cards("5c")))]
     assert [e.data for e in events if e.kind == "bank_offered"] == [
-        {"player": 3, "amount": 300}]
+        {"player": who(3), "amount": chips(300)}]
     assert refused(s, 2, PostBank()) == Reason.NOT_YOUR_TURN
     s, events = play(s, (3, PostBank()))
     assert s.banker == 3 and s.bank == 300 and stacks(s) == {1: 1000, 2: 1000, 3: 700}
@@ -140,12 +154,13 @@ def test_rule_3_4_each_punter_from_the_left_stakes_minimum_to_bank_then_a_card_i
     assert refused(s, 3, Stake(amount=5)) == Reason.NOT_YOUR_TURN
     s, events = play(s, (2, Stake(amount=40)))
     assert kinds(events)[:3] == ["stake_placed", "card_turned", "cards_shown"]
-    assert next(e.data for e in events if e.kind == "card_turned") == {"punter": 2, "card": "5h"}
+    assert next(e.data for e in events if e.kind == "card_turned") == {
+        "punter": who(2), "card": cards("5h")}
     assert stacks(s) == {1: 700, 2: 1040, 3: 1000} and s.bank == 260
     assert ENGINE.awaiting(s) == [3]
     # Timeout: the minimum stake (punters cannot pass); 5c beats 4c -> 3 loses 5.
     step = ENGINE.timeout(s)
-    assert next(e.data for e in step.events if e.kind == "stake_placed")["amount"] == 5
+    assert next(e.data for e in step.events if e.kind == "stake_placed")["amount"] == chips(5)
     assert step.state.bank == 265 and stacks(step.state)[3] == 995
 
 
@@ -155,8 +170,8 @@ def test_rule_3_5_a_card_of_the_suit_equal_or_higher_wins_an_identical_card_too(
     s, events = play(s, (2, Stake(amount=100)), (3, Stake(amount=60)))
     settled = [e.data for e in events if e.kind == "coup_settled"]
     assert [(d["punter"], d["card"], d["won"], d["results"]) for d in settled] == [
-        (2, "9h", True, [{"player": 2, "net": 100}]),
-        (3, "5c", False, [{"player": 3, "net": -60}]),
+        (who(2), cards("9h"), flag(True), rows(row(2, net=signed(100)))),
+        (who(3), cards("5c"), flag(False), rows(row(3, net=signed(-60)))),
     ]
     assert s.bank == 260 and stacks(s) == {1: 700, 2: 1100, 3: 940}
     assert punter_wins("Ts", ["9s", "Ah", "Ac"]) is False  # a higher card of another suit
@@ -177,9 +192,9 @@ def test_rule_3_6_joining_each_pays_his_part_total_within_the_bank() -> None:
     # 4 fills the bank exactly: nothing more can join, so the card is turned at once.
     s, events = play(s, (4, JoinStake(amount=150)))
     settled = next(e.data for e in events if e.kind == "coup_settled")
-    assert settled["card"] == "Th" and settled["won"] is False  # 9h does not reach Th
-    assert settled["results"] == [{"player": 2, "net": -50}, {"player": 3, "net": -100},
-                                  {"player": 4, "net": -150}]
+    assert settled["card"] == cards("Th") and settled["won"] == flag(False)  # 9h < Th
+    assert settled["results"] == rows(row(2, net=signed(-50)), row(3, net=signed(-100)),
+                                      row(4, net=signed(-150)))
     assert s.bank == 600 and stacks(s) == {1: 700, 2: 950, 3: 900, 4: 850}
 
 
@@ -193,8 +208,8 @@ def test_rule_3_6_a_punter_who_forbids_joining_may_not_join_others() -> None:
     assert refused(s, 2, JoinStake(amount=10)) == Reason.JOINING_FORBIDDEN
     s, events = play(s, (4, JoinStake(amount=10)), (3, Turn()))
     settled = next(e.data for e in events if e.kind == "coup_settled")
-    assert settled["card"] == "Ac" and settled["results"] == [
-        {"player": 3, "net": -20}, {"player": 4, "net": -10}]
+    assert settled["card"] == cards("Ac") and settled["results"] == rows(
+        row(3, net=signed(-20)), row(4, net=signed(-10)))
     off = banked({1: 1000, 2: 1000, 3: 1000}, HANDS, joining=False)
     assert refused(off, 2, Stake(amount=5, forbid_joining=True)) == Reason.NOT_ALLOWED
 
@@ -209,10 +224,11 @@ def test_rule_3_7_continuous_play_new_cards_without_shuffle_used_cards_go_under(
                                                     3: ["Qh", "Jh", "Th"]}
     assert s.shoe is not None and s.shoe.position == position + 8
     extended = next(e.data for e in events if e.kind == "shoe_extended")
-    assert extended["cards"] == 8 and extended["gathered_by"] == 3
+    assert extended["cards"] == count(8, "card") and extended["gathered_by"] == who(3)
     part = s.under[0]
     assert sorted(part.order) == sorted([*HANDS, "5h", "5c"])
-    assert verify(part.order, part.salt, extended["commitment"])
+    assert extended["commitment"] == text(part.commitment)
+    assert verify(part.order, part.salt, part.commitment)
     held = sum(len(x.cards) for x in s.seats)
     assert held + s.shoe.remaining + sum(u.remaining for u in s.under) + len(s.used) == 104
 
@@ -222,7 +238,7 @@ def test_rule_3_8_a_tripled_bank_passes_left_who_posts_or_leaves() -> None:
                ["2c", "2d", "2h", "3c", "3d", "3h", "4c", "4d", "4h", "As", "5s"], joining=False)
     s, events = play(s, (2, Stake(amount=300)), (3, Stake(amount=300)))
     ended = next(e.data for e in events if e.kind == "bank_ended")
-    assert ended == {"player": 1, "amount": 900, "reason": "tripled"}
+    assert ended == {"player": who(1), "amount": chips(900), "reason": word("tripled")}
     assert stacks(s) == {1: 1600, 2: 700, 3: 700, 4: 1000}
     assert all(not x.cards for x in s.seats) and s.shoe is None  # 4's cards are discarded
     assert "shoe_revealed" in kinds(events)
@@ -239,7 +255,7 @@ def test_rule_3_8_a_broken_bank_passes_and_nobody_banks_twice_in_a_row() -> None
     s = banked({1: 1000, 2: 1000}, ["As", "2c", "Ac", "Ks"])
     s, events = play(s, (2, Stake(amount=300)))
     assert next(e.data for e in events if e.kind == "bank_ended") == {
-        "player": 1, "amount": 0, "reason": "broken"}
+        "player": who(1), "amount": chips(0), "reason": word("broken")}
     assert stacks(s) == {1: 700, 2: 1300} and ENGINE.awaiting(s) == [2]
     s, events = play(s, (2, Decline()))
     # Only the last banker is left: he may not hold the bank twice in a row.
@@ -261,13 +277,14 @@ def test_rule_0_7_one_timeout_on_the_bank_offer_passes_it_over_he_keeps_his_seat
     assert kinds(step.events)[:2] == ["timed_out", "bank_passed_over"]
     assert "player_left" not in kinds(step.events) and "bank_declined" not in kinds(step.events)
     assert [e.data for e in step.events if e.kind == "bank_skipped"] == [
-        {"player": 2, "reason": "insufficient_chips"}]
+        {"player": who(2), "reason": word("insufficient_chips")}]
     s = step.state
     assert [x.player for x in s.seats] == [1, 2, 3] and s.seats[0].timeouts == 1
     assert ENGINE.awaiting(s) == [3]
     # 3 lets it pass too; 1 banked nobody: nobody took the bank, the table says so
     step = ENGINE.timeout(s)
-    assert [e.data for e in step.events if e.kind == "bank_not_taken"] == [{"amount": 300}]
+    assert [e.data for e in step.events if e.kind == "bank_not_taken"] == [
+        {"amount": chips(300)}]
     s = step.state
     assert s.phase == "idle" and [x.player for x in s.seats] == [1, 2, 3]
     # offered again, 1 times out a second time in a row: stood up, and gone at once
@@ -285,13 +302,14 @@ def test_rule_3_8_a_banker_leaving_mid_bank_keeps_it_until_it_is_empty_or_triple
     s, _ = play(s, (2, Stake(amount=300)))
     assert s.bank == 600 and s.phase == "staking" and ENGINE.awaiting(s) == [3]
     s, events = play(s, (1, Leave()))
-    assert [e.data for e in events] == [{"player": 1}] and kinds(events) == ["banker_leaving"]
+    assert [e.data for e in events] == [{"player": who(1)}]
+    assert kinds(events) == ["banker_leaving"]
     assert s.bank == 600 and s.banker == 1 and stacks(s)[1] == 700  # nothing taken out
     assert [a.kind for a in ENGINE.legal_actions(s, 1)] == []
     # the bank plays on; tripled, it ends and he stands up with it
     step = ENGINE.apply(s, 3, Stake(amount=300))
     assert next(e.data for e in step.events if e.kind == "bank_ended") == {
-        "player": 1, "amount": 900, "reason": "tripled"}
+        "player": who(1), "amount": chips(900), "reason": word("tripled")}
     assert [(t.src, t.dst, t.amount) for t in step.transfers if "1" in t.src + t.dst] == [
         ("bank", "stack:1", 900), ("stack:1", "wallet:1", 1600)]
     assert [x.player for x in step.state.seats] == [2, 3] and ENGINE.awaiting(step.state) == [2]
@@ -323,9 +341,10 @@ def test_rule_3_8_a_table_where_nobody_can_post_the_bank_says_why() -> None:
     s = seated({1: 250, 2: 290})
     s, events = play(s, (1, Start()), rng=StackedRng(["5c", "9d"]))
     assert [e.data for e in events if e.kind == "bank_skipped"] == [
-        {"player": 1, "reason": "insufficient_chips"},
-        {"player": 2, "reason": "insufficient_chips"}]
-    assert [e.data for e in events if e.kind == "bank_unaffordable"] == [{"amount": 300}]
+        {"player": who(1), "reason": word("insufficient_chips")},
+        {"player": who(2), "reason": word("insufficient_chips")}]
+    assert [e.data for e in events if e.kind == "bank_unaffordable"] == [
+        {"amount": chips(300)}]
     assert s.phase == "idle" and kinds(events)[-1] == "table_idle"
 
 
@@ -337,7 +356,7 @@ def test_a_leaving_joiner_stays_until_his_card_is_turned() -> None:
     assert [x.player for x in s.seats] == [1, 2]
     assert stacks(s) == {1: 700, 2: 1010}
     cash_out = [e for e in events if e.kind == "player_left"]
-    assert [e.data for e in cash_out] == [{"player": 3}]
+    assert [e.data for e in cash_out] == [{"player": who(3)}]
 
 
 def covered_literally(banker: str, punter: str) -> bool:
@@ -366,7 +385,8 @@ def test_rule_3_7_when_the_shoe_runs_out_the_gathered_part_under_it_is_dealt() -
     found = kinds(events)
     assert found.index("shoe_extended") < found.index("shoe_revealed") < found.index(
         "cards_dealt")
-    assert next(e.data for e in events if e.kind == "shoe_revealed")["order"] == ["5h", "5c"]
+    revealed = next(e for e in events if e.kind == "shoe_revealed")
+    assert isinstance(revealed, ShoeRevealed) and revealed.record["order"] == ["5h", "5c"]
     dealt = sorted(c for x in s.seats for c in x.cards)
     assert s.shoe is not None and sorted([*dealt, *s.shoe.dealing_order[6:]]) == sorted(
         [*HANDS, "5h", "5c"])
@@ -376,7 +396,7 @@ def test_a_banker_leaving_before_any_stake_takes_his_bank_at_once() -> None:
     s = banked({1: 1000, 2: 1000, 3: 1000}, HANDS)
     s, events = play(s, (1, Leave()))
     assert next(e.data for e in events if e.kind == "bank_ended") == {
-        "player": 1, "amount": 300, "reason": "banker_left"}
+        "player": who(1), "amount": chips(300), "reason": word("banker_left")}
     assert [x.player for x in s.seats] == [2, 3] and ENGINE.awaiting(s) == [2]
     assert ENGINE.accounts(s) == {"stack:2": 1000, "stack:3": 1000}
 
@@ -399,10 +419,10 @@ def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() ->
         ("stack:2", "wallet:2", 450), ("stack:3", "wallet:3", 480),
         ("stake:2", "wallet:2", 50), ("stake:3", "wallet:3", 20)]
     assert kinds(step.events) == ["table_closed", "shoe_revealed"]
-    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
-        {"player": 1, "amount": 1000}, {"player": 2, "amount": 500},
-        {"player": 3, "amount": 500}]}
-    assert step.events[1].data["order"][:6] == HANDS
+    assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(
+        row(1, amount=chips(1000)), row(2, amount=chips(500)), row(3, amount=chips(500)))}
+    revealed = step.events[1]
+    assert isinstance(revealed, ShoeRevealed) and revealed.record["order"][:6] == HANDS
     assert step.state.seats == [] and ENGINE.awaiting(step.state) == []
 
 
@@ -411,5 +431,69 @@ def test_the_first_coup_is_number_one_from_the_call_to_stake_to_its_settlement()
     assert ENGINE.awaiting(s) == [2] and s.coup == 1 and ENGINE.view(s, None).coup == 1
     s, events = play(s, (2, Stake(amount=40)))
     settled = next(e for e in events if e.kind == "coup_settled")
-    assert settled.data["coup"] == 1
+    assert isinstance(settled, Settlement) and settled.coup == 1
     assert ENGINE.awaiting(s) == [3] and s.coup == 2  # the next punter's coup is number 2
+
+
+def test_rule_0_4_a_cut_outside_the_shoe_is_refused_and_the_spec_says_so() -> None:
+    s = seated({1: 1000, 2: 1000, 3: 1000}).model_copy(update={"phase": "post", "queue": [1]})
+    s, _ = play(s, (1, PostBank()), rng=random.Random(4))
+    (spec,) = [a for a in ENGINE.legal_actions(s, 3) if a.kind == "cut"]
+    assert (spec.input, spec.min, spec.max) == (Input.AMOUNT, 0, 103)  # two decks
+    for offset in (104, 312):
+        assert refused(s, 3, Cut(offset=offset)) == Reason.AMOUNT_OUT_OF_RANGE
+    s, _ = play(s, (3, Cut(offset=103)))
+    assert s.shoe is not None and s.shoe.cut == 103 and s.phase == "staking"
+
+
+def test_the_settlement_names_every_net_the_bankers_included_and_the_winners() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000}, [*HANDS, "9h", "5c"], joining=False)
+    s, events = play(s, (2, Stake(amount=100)), (3, Stake(amount=60)))
+    settled = [e for e in events if isinstance(e, Settlement)]
+    assert [(e.coup, e.nets, e.banker, e.winners, e.hands) for e in settled] == [
+        (1, {2: 100, 1: -100}, 1, (2,), {}),
+        (2, {3: -60, 1: 60}, 1, (1,), {}),
+    ]
+    assert [e.kind for e in events if isinstance(e, Settlement)] == ["coup_settled"] * 2
+
+
+def test_events_say_what_they_are_about() -> None:
+    s = seated({1: 1000, 2: 1000, 3: 1000}).model_copy(update={"phase": "post", "queue": [1]})
+    s, _ = play(s, (1, PostBank()), rng=StackedRng([*HANDS, "5h"]))
+    s, events = play(s, (3, Cut(offset=0)))
+    dealt = [e for e in events if e.kind == "card_dealt"]
+    assert {e.about for e in dealt} == {About.OWN_HAND}
+    assert dealt[-1].to == (3,) and dealt[-1].data == {
+        "card": cards("4c"), "cards": cards("2c", "3c", "4c")}
+    s, events = play(s, (2, Stake(amount=10)), (2, Turn()))
+    assert [(e.kind, e.about) for e in events if e.about] == [
+        ("card_turned", About.SHOWDOWN), ("cards_shown", About.SHOWDOWN)]
+    assert next(e.data for e in events if e.kind == "cards_shown") == {
+        "player": who(2), "cards": cards("9h", "4s", "Kd")}
+
+
+def test_the_view_shows_only_the_tables_facts_and_the_shoe_apart() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000, 4: 1000},
+               ["9h", "2c", "2d", "4s", "3c", "3d", "Kd", "4c", "4d", "Th"])
+    view = ENGINE.view(s, None)
+    assert view.facts == {"joining": flag(True), "punter": who(2)}  # nothing staked yet
+    assert view.shoe is not None and s.shoe is not None
+    assert view.shoe.commitments == (s.shoe.commitment,) and view.shoe.cards_left == 104 - 9
+    stake = next(a for a in ENGINE.legal_actions(s, 2) if a.kind == "stake")
+    assert (stake.input, stake.choices) == (Input.CHOICE, ("allow_joining", "forbid_joining"))
+    s, _ = play(s, (2, Stake(amount=50)))
+    assert ENGINE.view(s, None).facts == {
+        "joining": flag(True), "punter": who(2), "stake_total": chips(50)}
+    join = next(a for a in ENGINE.legal_actions(s, 3) if a.kind == "join_stake")
+    assert (join.input, join.min, join.max) == (Input.AMOUNT, 1, 250)
+    s, _ = play(s, (2, Turn()), (3, Stake(amount=20, forbid_joining=True)))
+    assert ENGINE.view(s, 2).facts == {
+        "joining": flag(True), "forbidding": who(3), "punter": who(4)}
+    assert ENGINE.view(s, 2).my_facts == {}
+    off = banked({1: 1000, 2: 1000, 3: 1000}, HANDS, joining=False)
+    stake = next(a for a in ENGINE.legal_actions(off, 2) if a.kind == "stake")
+    assert (stake.input, stake.choices) == (Input.AMOUNT, ())
+    assert ENGINE.view(off, None).facts == {"punter": who(2)}
+    post = seated({1: 1000, 2: 1000}).model_copy(update={"phase": "post", "queue": [1]})
+    assert {a.kind: a.input for a in ENGINE.legal_actions(post, 1)} == {
+        "leave": Input.UTILITY, "post_bank": Input.PLAIN, "decline": Input.PLAIN}

@@ -41,7 +41,6 @@ from games.banchok.coup import (
     turn_card,
 )
 from games.banchok.model import (
-    BANK_LIMIT,
     CUT,
     JOINING,
     POST,
@@ -73,6 +72,7 @@ from games.engine import (
     GameState,
     GameTexts,
     IllegalAction,
+    Input,
     Join,
     Leave,
     PlayerId,
@@ -81,9 +81,14 @@ from games.engine import (
     Start,
     Step,
     TableView,
+    Value,
+    chips,
+    count,
+    flag,
     public,
     stack,
     stake,
+    who,
 )
 from games.texts import game_texts
 
@@ -123,11 +128,12 @@ class BanchokEngine:
             return out
         if can_join(state, seat):
             room = min(seat.stack, state.bank - stake_total(state))
-            out.append(ActionSpec(kind="join_stake", min=1, max=room,
+            out.append(ActionSpec(kind="join_stake", input=Input.AMOUNT, min=1, max=room,
                                   presets=_presets(1, room, state.bank)))
         if not state.queue or state.queue[0] != player:
             return out
         if state.phase == POST:
+            # the bank is fixed (§3.1): posting it asks for no amount
             out += [ActionSpec(kind="post_bank", min=state.settings.bank,
                                max=state.settings.bank), ActionSpec(kind="decline")]
         elif state.phase == CUT and state.shoe is not None:
@@ -135,8 +141,9 @@ class BanchokEngine:
         elif state.phase == STAKING:
             lo, hi = stake_bounds(state, seat)
             choices = ("allow_joining", "forbid_joining") if state.settings.joining else ()
-            out.append(ActionSpec(kind="stake", min=lo, max=hi,
-                                  presets=_presets(lo, hi, state.bank), choices=choices))
+            out.append(ActionSpec(kind="stake", input=Input.CHOICE if choices else Input.AMOUNT,
+                                  min=lo, max=hi, presets=_presets(lo, hi, state.bank),
+                                  choices=choices))
         elif state.phase == JOINING:
             out.append(ActionSpec(kind="turn"))
         return out
@@ -166,7 +173,7 @@ class BanchokEngine:
             else:
                 # docs/rules.md §3.8: refusing the bank means leaving the table, except
                 # for the last banker, offered it again only because nobody else took it.
-                ctx.emit(public("bank_declined", player=player))
+                ctx.emit(public("bank_declined", player=who(player)))
                 if player == s.last_banker:
                     s.queue.pop(0)
                 else:
@@ -175,9 +182,12 @@ class BanchokEngine:
         elif isinstance(action, Cut):
             banking.check_turn(s.phase, s.queue, player, CUT)
             assert s.shoe is not None
+            if not 0 <= action.offset < len(s.shoe.order):  # docs/rules.md §0.4: in the shoe
+                raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=0,
+                                    max=len(s.shoe.order) - 1)
             s.shoe = s.shoe.with_cut(action.offset, by=player,
                                      seated=[x.player for x in s.seats], coup=s.coup)
-            ctx.emit(public("shoe_cut", player=player, cut=s.shoe.cut))
+            ctx.emit(public("shoe_cut", player=who(player), cut=count(s.shoe.cut)))
             deal_round(ctx)
         elif isinstance(action, Stake):
             banking.check_turn(s.phase, s.queue, player, STAKING)
@@ -193,7 +203,7 @@ class BanchokEngine:
     def _start(self, ctx: Ctx, player: PlayerId) -> None:
         s = ctx.st
         banking.check_start(s.phase, len(s.seats), self.min_players)
-        ctx.emit(public("play_started", by=player))
+        ctx.emit(public("play_started", by=who(player)))
         if s.last_banker is not None and is_seated(s, s.last_banker):
             offer_bank(ctx, [x.player for x in clockwise_after(s, s.last_banker)])
             return
@@ -216,8 +226,8 @@ class BanchokEngine:
         # docs/rules.md §3.6: forbidding joining on his cards bars him from joining others'.
         s.no_joining = action.forbid_joining
         seat.forbids = seat.forbids or action.forbid_joining
-        ctx.emit(public("stake_placed", player=seat.player, amount=action.amount,
-                         joining=not action.forbid_joining and s.settings.joining))
+        ctx.emit(public("stake_placed", player=who(seat.player), amount=chips(action.amount),
+                        joining=flag(not action.forbid_joining and s.settings.joining)))
         open_joining(ctx)
 
     def _join_stake(self, ctx: Ctx, seat: Seat, amount: int) -> None:
@@ -240,8 +250,8 @@ class BanchokEngine:
         ctx.move(stack(seat.player), stake(seat.player), amount, "stake_joined")
         if seat.player not in s.joiners:
             s.joiners.append(seat.player)
-        ctx.emit(public("stake_joined", player=seat.player, punter=p.player, amount=amount,
-                         total=stake_total(s)))
+        ctx.emit(public("stake_joined", player=who(seat.player), punter=who(p.player),
+                        amount=chips(amount), total=chips(stake_total(s))))
         if stake_total(s) == s.bank:
             turn_card(ctx)  # nothing more can be joined: no need to wait
 
@@ -252,14 +262,14 @@ class BanchokEngine:
             if s.staked:
                 # docs/rules.md §3.8: no chips leave the bank before it is empty or
                 # tripled; the bank plays on (he decides nothing) and he goes with it.
-                ctx.emit(public("banker_leaving", player=seat.player))
+                ctx.emit(public("banker_leaving", player=who(seat.player)))
                 return
             # Nothing staked yet: his bank ends now and he takes it with him (§3.8).
             end_bank(ctx, "banker_left")
             return
         if in_coup(s, seat):
             seat.leaving = True
-            ctx.emit(public("leaving", player=seat.player))
+            ctx.emit(public("leaving", player=who(seat.player)))
             return
         was_first = bool(s.queue) and s.queue[0] == seat.player
         remove_seat(ctx, seat)
@@ -291,7 +301,7 @@ class BanchokEngine:
         if s.phase == POST:
             # docs/rules.md §3.8 Decision: a timeout lets the bank pass him by; it is one
             # timeout like any other (§0.7), not a refusal, so he keeps his seat.
-            ctx.emit(public("bank_passed_over", player=player))
+            ctx.emit(public("bank_passed_over", player=who(player)))
             s.queue.pop(0)
             banking.stand_up_after_two(ctx, seat)
             if seat.leaving:
@@ -323,24 +333,27 @@ class BanchokEngine:
                 face_down=len(x.cards),
                 role="banker" if x.player == state.banker else "punter",
                 status=self._status(state, x)))
-        info: dict[str, Any] = {
-            "bank_setting": state.settings.bank, "min_stake": state.settings.min_stake,
-            "joining": state.settings.joining, "last_banker": state.last_banker,
-            "forbidding": [x.player for x in state.seats if x.forbids],
-            "last_coup": state.last.model_dump() if state.last else None,
-        }
-        if state.banker is not None:
-            info.update(bank_start=state.bank_start,
-                        bank_limit=BANK_LIMIT * state.bank_start, cards_left=cards_left(state))
-        if state.shoe is not None:
-            info["commitments"] = [state.shoe.commitment, *(u.commitment for u in state.under)]
+        # What the table shows: the settings (bank, minimum stake), the bank's start and
+        # limit, the last banker and the last coup (its settlement told it) are not facts.
+        facts: dict[str, Value] = {}
+        if state.settings.joining:
+            facts["joining"] = flag(True)
+        forbidding = [x.player for x in state.seats if x.forbids]
+        if forbidding:
+            facts["forbidding"] = who(*forbidding)
         p = punter(state)
         if p is not None:
-            info.update(punter=p.player, stake_total=stake_total(state),
-                        joining_forbidden=state.no_joining)
+            facts["punter"] = who(p.player)
+            if stake_total(state):
+                facts["stake_total"] = chips(stake_total(state))
+            if state.no_joining:
+                facts["joining_forbidden"] = flag(True)
+        shoe = None if state.shoe is None else state.shoe.facts(*state.under).model_copy(
+            update={"cards_left": cards_left(state)})
         return TableView(game=state.game, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         bank=state.bank, awaiting=tuple(self.awaiting(state)), info=info)
+                         bank=state.bank, awaiting=tuple(self.awaiting(state)), facts=facts,
+                         shoe=shoe)
 
     @staticmethod
     def _status(s: State, x: Seat) -> str:

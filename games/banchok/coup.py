@@ -32,7 +32,27 @@ from games.banchok.model import (
 )
 from games.banking import cutter, is_seated, seat_of
 from games.cards import Shoe
-from games.engine import BANK, PlayerId, private, public, settlement, shoe_revealed, stack, stake
+from games.engine import (
+    BANK,
+    About,
+    PlayerId,
+    chips,
+    count,
+    flag,
+    private,
+    public,
+    row,
+    rows,
+    settlement,
+    shoe_revealed,
+    signed,
+    stack,
+    stake,
+    text,
+    who,
+    word,
+)
+from games.engine import cards as show
 
 # -------------------------------------------------------------- who banks
 
@@ -74,18 +94,19 @@ def advance_post(ctx: Ctx) -> None:
         seat = seat_of(s, s.queue[0])
         if seat.stack >= amount and not seat.leaving:
             if seat.player == s.last_banker:
-                ctx.emit(public("bank_offered_again", player=seat.player))
-            ctx.emit(public("bank_offered", player=seat.player, amount=amount))
+                ctx.emit(public("bank_offered_again", player=who(seat.player)))
+            ctx.emit(public("bank_offered", player=who(seat.player), amount=chips(amount)))
             return
         # Decision: a player who cannot afford the bank is passed over, not sent away.
-        ctx.emit(public("bank_skipped", player=seat.player, reason="insufficient_chips"))
+        ctx.emit(public("bank_skipped", player=who(seat.player),
+                        reason=word("insufficient_chips")))
         s.queue.pop(0)
     # Decision (§3.8): a table that cannot go on says why, so players know what would help.
     if any(x.stack >= amount and not x.leaving for x in s.seats):
-        ctx.emit(public("bank_not_taken", amount=amount))
+        ctx.emit(public("bank_not_taken", amount=chips(amount)))
         go_idle(ctx, "nobody_took_bank")
     else:
-        ctx.emit(public("bank_unaffordable", amount=amount))
+        ctx.emit(public("bank_unaffordable", amount=chips(amount)))
         go_idle(ctx, "nobody_can_bank")
 
 
@@ -97,10 +118,11 @@ def post_bank(ctx: Ctx, seat: Seat) -> None:
     s.banker, s.bank_start, s.staked = seat.player, amount, False
     for x in s.seats:
         x.forbids = False  # the bank changed hands (§3.6)
-    ctx.emit(public("bank_posted", player=seat.player, amount=amount))
+    ctx.emit(public("bank_posted", player=who(seat.player), amount=chips(amount)))
     s.shoe = Shoe.shuffled(s.settings.decks, ctx.rng)
     s.under, s.used = [], []
-    ctx.emit(public("shoe_committed", commitment=s.shoe.commitment, banker=s.banker))
+    ctx.emit(public("shoe_committed", commitment=text(s.shoe.commitment),
+                    banker=who(seat.player)))
     s.phase, s.queue = CUT, [cutter(s)]
 
 
@@ -108,7 +130,7 @@ def go_idle(ctx: Ctx, why: str) -> None:
     """No bank can be held now: the table waits for Start."""
     s = ctx.st
     s.phase, s.queue = IDLE, []
-    ctx.emit(public("table_idle", reason=why))
+    ctx.emit(public("table_idle", reason=word(why)))
 
 
 def remove_seat(ctx: Ctx, seat: Seat) -> None:
@@ -120,7 +142,7 @@ def remove_seat(ctx: Ctx, seat: Seat) -> None:
     s.seats.remove(seat)
     if seat.player in s.queue:
         s.queue.remove(seat.player)
-    ctx.emit(public("player_left", player=seat.player))
+    ctx.emit(public("player_left", player=who(seat.player)))
 
 
 def end_bank(ctx: Ctx, why: str) -> None:
@@ -130,10 +152,11 @@ def end_bank(ctx: Ctx, why: str) -> None:
     order = [x.player for x in clockwise_after(s, banker.player)]
     amount = s.bank
     ctx.move(BANK, stack(banker.player), amount, "bank_taken")
-    ctx.emit(public("bank_ended", player=banker.player, amount=amount, reason=why))
+    ctx.emit(public("bank_ended", player=who(banker.player), amount=chips(amount),
+                    reason=word(why)))
     for shoe in [s.shoe, *s.under]:
         if shoe is not None:
-            ctx.emit(shoe_revealed(**shoe.reveal()))
+            ctx.emit(shoe_revealed(shoe.reveal()))
     for x in s.seats:
         x.cards, x.forbids = [], False
     s.shoe, s.under, s.used = None, [], []
@@ -151,7 +174,7 @@ def _draw(ctx: Ctx) -> str:
     s = ctx.st
     assert s.shoe is not None
     if s.shoe.remaining == 0:
-        ctx.emit(shoe_revealed(**s.shoe.reveal()))
+        ctx.emit(shoe_revealed(s.shoe.reveal()))
         s.shoe = s.under.pop(0)
     s.shoe, cards = s.shoe.deal(1)
     return cards[0]
@@ -168,8 +191,8 @@ def _gather(ctx: Ctx) -> None:
     part = Shoe.shuffled_from(s.used, s.settings.decks, ctx.rng)
     s.under.append(part)
     s.used = []
-    ctx.emit(public("shoe_extended", commitment=part.commitment, cards=len(part.order),
-                     gathered_by=cutter(s)))
+    ctx.emit(public("shoe_extended", commitment=text(part.commitment),
+                    cards=count(len(part.order), "card"), gathered_by=who(cutter(s))))
 
 
 def deal_round(ctx: Ctx) -> None:
@@ -189,8 +212,10 @@ def deal_round(ctx: Ctx) -> None:
         for x in punters:
             card = _draw(ctx)
             x.cards.append(card)
-            ctx.emit(private("card_dealt", to=[x.player], card=card, cards=list(x.cards)))
-    ctx.emit(public("cards_dealt", players=[x.player for x in punters], each=HAND))
+            ctx.emit(private("card_dealt", [x.player], About.OWN_HAND, card=show(card),
+                             cards=show(*x.cards)))
+    ctx.emit(public("cards_dealt", players=who(*(x.player for x in punters)),
+                    each=count(HAND, "card")))
     _gather(ctx)
     s.phase, s.queue = STAKING, [x.player for x in punters]
     advance_staking(ctx)
@@ -206,7 +231,7 @@ def advance_staking(ctx: Ctx) -> None:
             if not s.coup_open:  # his coup begins: it is numbered now
                 s.coup, s.coup_open = s.coup + 1, True
             return
-        ctx.emit(public("stake_skipped", player=seat.player, reason="no_chips"))
+        ctx.emit(public("stake_skipped", player=who(seat.player), reason=word("no_chips")))
         s.used += seat.cards
         seat.cards = []
         s.queue.pop(0)
@@ -222,9 +247,10 @@ def turn_card(ctx: Ctx) -> None:
     p = seat_of(s, s.queue[0])
     card = _draw(ctx)
     won = punter_wins(card, p.cards)
-    ctx.emit(public("card_turned", punter=p.player, card=card))
+    ctx.emit(public("card_turned", About.SHOWDOWN, punter=who(p.player), card=show(card)))
     # The punter's cards are shown: joiners have chips on them and must be able to check.
-    ctx.emit(public("cards_shown", player=p.player, cards=list(p.cards)))
+    ctx.emit(public("cards_shown", About.SHOWDOWN, player=who(p.player),
+                    cards=show(*p.cards)))
     results: list[tuple[int, int]] = []
     for x in [p, *(seat_of(s, j) for j in s.joiners)]:
         if not x.stake:
@@ -236,9 +262,13 @@ def turn_card(ctx: Ctx) -> None:
         else:
             ctx.move(stake(x.player), BANK, x.stake, "lost")
     # the banker's net too: the bank is his, and every result names what each won or lost
-    ctx.emit(settlement("coup_settled", coup=s.coup, punter=p.player, card=card, won=won,
-                        bank=s.bank, results=[{"player": a, "net": b} for a, b in results],
-                        banker=s.banker, banker_net=-sum(b for _, b in results)))
+    assert s.banker is not None
+    nets = dict(results) | {s.banker: -sum(b for _, b in results)}
+    ctx.emit(settlement("coup_settled", coup=s.coup, nets=nets, banker=s.banker,
+                        winners=[a for a, b in nets.items() if b > 0],
+                        punter=who(p.player), card=show(card), won=flag(won),
+                        bank=chips(s.bank),
+                        results=rows(*(row(a, net=signed(b)) for a, b in results))))
     s.last = LastCoup(punter=p.player, card=card, cards=list(p.cards), won=won, results=results)
     s.coup_open = False
     s.used += [*p.cards, card]
@@ -263,6 +293,6 @@ def open_joining(ctx: Ctx) -> None:
     s = ctx.st
     s.phase = JOINING
     if any(can_join(s, x) for x in s.seats):
-        ctx.emit(public("joining_open", punter=s.queue[0]))
+        ctx.emit(public("joining_open", punter=who(s.queue[0])))
         return
     turn_card(ctx)

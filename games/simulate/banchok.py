@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from games.banchok import ENGINE, PostBank, Stake, State, Turn
-from games.engine import Action, Cut, Join, Start
+from games.engine import Action, Chips, Cut, Flag, Join, Settlement, Start, Word
 
 STACK = 10**15
 
@@ -46,16 +46,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     while coups < args.coups:
         state = step.state
         for e in step.events:
-            if e.kind == "coup_settled":
+            if isinstance(e, Settlement):
                 coups += 1
-                wins += e.data["won"]
-                punter_net += sum(r["net"] for r in e.data["results"])
+                won = e.data["won"]
+                assert isinstance(won, Flag)
+                wins += won.on
+                punter_net += sum(n for p, n in e.nets.items() if p != e.banker)
             elif e.kind == "stake_placed":
-                staked += e.data["amount"]
+                amount = e.data["amount"]
+                assert isinstance(amount, Chips)
+                staked += amount.n
             elif e.kind == "bank_posted":
                 banks += 1
             elif e.kind == "bank_ended":
-                ends[e.data["reason"]] = ends.get(e.data["reason"], 0) + 1
+                reason = e.data["reason"]
+                assert isinstance(reason, Word)
+                ends[reason.word] = ends.get(reason.word, 0) + 1
         who = ENGINE.awaiting(state)[0]
         action: Action
         if state.phase == "post":
