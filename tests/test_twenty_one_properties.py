@@ -42,7 +42,7 @@ class TwentyOneMachine(TableMachine):
     def _check_events(self, step: Step[State]) -> None:
         for e in step.events:
             if e.kind == "natural_shown" and step.state.phase in ("drawing", "banker"):
-                seat = next(x for x in step.state.seats if x.player == e.data["player"])
+                seat = next(x for x in step.state.seats if x.player == e.player)
                 assert seat.shown
 
     @rule(player=st.sampled_from(PLAYERS), pick=st.integers(0, 10),
@@ -64,7 +64,8 @@ class TwentyOneMachine(TableMachine):
             assert spec.min is not None and spec.max is not None
             action = Stake(amount=spec.min + amount % (spec.max - spec.min + 1))
         elif spec.kind == "cut":
-            action = Cut(offset=amount)
+            assert spec.min is not None and spec.max is not None
+            action = Cut(offset=spec.min + amount % (spec.max - spec.min + 1))
         else:
             action = ENGINE.action_types[spec.kind]()
         before, text = self.state, self.state.model_dump_json()
@@ -104,8 +105,7 @@ class TwentyOneMachine(TableMachine):
                     assert view.my_cards == (() if seat.shown else tuple(seat.cards))
             if viewer not in [x.player for x in s.seats]:
                 assert view.my_cards == ()
-            info = {k: v for k, v in view.info.items() if k != "last_results"}
-            assert not cards_in(info)
+            assert not cards_in(view.facts)
 
 
 TwentyOneMachine.TestCase.settings = settings(

@@ -7,7 +7,31 @@ import random
 import pytest
 
 from games.cards import DECK, Shoe
-from games.engine import Cut, IllegalAction, Join, Leave, Reason, Start, is_table_account, net
+from games.engine import (
+    About,
+    Cut,
+    IllegalAction,
+    Input,
+    Join,
+    Leave,
+    Reason,
+    Rows,
+    Settlement,
+    ShoeRevealed,
+    Start,
+    cards,
+    chips,
+    count,
+    flag,
+    is_table_account,
+    net,
+    points,
+    row,
+    rows,
+    signed,
+    who,
+    word,
+)
 from games.twenty_one import ENGINE, Buy, Pass, Stake, Stand, State, total
 
 BANKER = 1
@@ -41,8 +65,8 @@ def table(stacks: dict[int, int], prefix: list[str], min_stake: int = 1,
           banker: int = BANKER, shoe: list[str] | None = None) -> State:
     """Seated players, ``banker`` holding a cut shoe that deals ``prefix`` first; then Start."""
     s = ENGINE.new_table({"min_stake": min_stake})
-    for p, chips in stacks.items():
-        s = ENGINE.apply(s, p, Join(name=f"p{p}", buy_in=chips)).state
+    for p, buy_in in stacks.items():
+        s = ENGINE.apply(s, p, Join(name=f"p{p}", buy_in=buy_in)).state
     order = shoe if shoe is not None else stacked(prefix)
     s = s.model_copy(update={"banker": banker, "shoe": Shoe.fixed(order, decks=2)})
     return ENGINE.apply(s, BANKER, Start()).state
@@ -80,9 +104,9 @@ def test_rule_4_1_highest_card_banks_ties_redraw_and_right_hand_cuts() -> None:
     rng = StackedRng(["5h", "Kc", "Ks", "Ah", "3d"])
     step = ENGINE.apply(s, 1, Start(), rng)
     draws = [e.data["draws"] for e in step.events if e.kind == "banker_draw"]
-    assert draws == [[{"player": 1, "card": "5h"}, {"player": 2, "card": "Kc"},
-                      {"player": 3, "card": "Ks"}],
-                     [{"player": 2, "card": "Ah"}, {"player": 3, "card": "3d"}]]
+    assert draws == [rows(row(1, card=cards("5h")), row(2, card=cards("Kc")),
+                          row(3, card=cards("Ks"))),
+                     rows(row(2, card=cards("Ah")), row(3, card=cards("3d")))]
     assert all(e.to is None for e in step.events)
     assert step.state.banker == 2
     assert kinds(step.events).count("shoe_committed") == 2  # the draw shoe, then the talia's
@@ -128,7 +152,7 @@ def test_rule_4_2_when_the_cover_is_used_up_later_punters_sit_out() -> None:
     s = table({1: 20, 2: 100, 3: 100}, ["2c", "3c", "4c", "5c", "6c", "7c"])
     s, events = play(s, (2, Stake(amount=10)))
     assert [e.data for e in events if e.kind == "stake_skipped"] == [
-        {"player": 3, "reason": "bank_covered"}]
+        {"player": who(3), "reason": word("bank_covered")}]
     assert s.phase == "drawing" and not s.seats[2].cards
 
 
@@ -160,7 +184,7 @@ def test_rule_4_4_banker_21_takes_every_stake_including_a_punters_21() -> None:
     s = table({1: 100, 2: 100, 3: 100}, ["As", "5c", "Ah", "Kd", "6c", "Ts"])
     s, events = play(s, (2, Stake(amount=10)), (3, Stake(amount=20)))
     shown = [e.data for e in events if e.kind == "natural_shown"]
-    assert shown == [{"player": 1, "cards": ["Ah", "Ts"]}]  # the punter's 21 stays hidden
+    assert shown == [{"player": who(1), "cards": cards("Ah", "Ts")}]  # the punter's stays hidden
     assert "hands_shown" not in kinds(events)
     assert stacks(s) == {1: 130, 2: 90, 3: 80}
     assert s.phase == "staking" and s.coup == 2
@@ -170,7 +194,7 @@ def test_rule_4_5_punter_21_paid_double_at_once_whatever_the_banker_makes() -> N
     s = table({1: 100, 2: 100, 3: 100}, ["As", "9c", "5h", "Kd", "7c", "6s", "Ts"])
     s, events = play(s, (2, Stake(amount=10)), (3, Stake(amount=10)))
     assert [e.data for e in events if e.kind == "natural_shown"] == [
-        {"player": 2, "cards": ["As", "Kd"]}]
+        {"player": who(2), "cards": cards("As", "Kd")}]
     assert stacks(s) == {1: 80, 2: 120, 3: 90}
     assert ENGINE.view(s, None).seats[1].face_up == ("As", "Kd")
     # Punter 3 stands on 16; the banker buys to 21 and still owes punter 2 nothing back.
@@ -194,13 +218,13 @@ def test_rule_4_6_buy_up_to_three_cards_in_dealing_order_busts_stay_hidden() -> 
     assert s.seats[1].cards == ["2c", "2d", "3c", "3d", "2h"] and ENGINE.awaiting(s) == [3]
     bought = [e for e in events if e.kind == "card_bought"]
     assert [(e.to, e.data.get("card")) for e in bought if e.to] == [
-        ((2,), "3c"), ((2,), "3d"), ((2,), "2h")]
-    assert [e.data for e in bought if e.to is None][-1] == {"player": 2, "bought": 3}
+        ((2,), cards("3c")), ((2,), cards("3d")), ((2,), cards("2h"))]
+    assert [e.data for e in bought if e.to is None][-1] == {"player": who(2), "bought": count(3)}
     # Punter 3 (Tc 6c) buys Kd and busts: the group learns only that he bought.
     s, events = play(s, (3, Buy()))
     assert total(s.seats[2].cards) == 26
     for e in events:
-        assert e.to == (3,) or "Kd" not in str(e.data)
+        assert e.to == (3,) or "Kd" not in e.model_dump_json()
     assert [a.kind for a in ENGINE.legal_actions(s, 3)] == ["leave", "stand"]
     assert ENGINE.view(s, None).seats[2].status == "to act"
     s, events = play(s, (3, Stand()))
@@ -208,7 +232,9 @@ def test_rule_4_6_buy_up_to_three_cards_in_dealing_order_busts_stay_hidden() -> 
     assert ENGINE.awaiting(s) == [1]  # then the banker buys
     s, events = play(s, (1, Stand()))
     shown = next(e.data["hands"] for e in events if e.kind == "hands_shown")
-    assert [(h["player"], h["total"]) for h in shown] == [(2, 12), (3, 26), (1, 17)]
+    assert isinstance(shown, Rows)
+    assert [(h.player, h.fields["total"]) for h in shown.rows] == [
+        (2, points(12)), (3, points(26, bust=True)), (1, points(17))]
     assert stacks(s) == {1: 120, 2: 90, 3: 90}
 
 
@@ -246,7 +272,8 @@ def test_rule_4_6_banker_timeout_buys_while_sixteen_or_less() -> None:
     step = ENGINE.timeout(s)
     # 2h 3h (5) -> 4d (9) -> 5s (14) -> 2d (16): three bought, he stands on 16 < 19.
     hands = next(e.data["hands"] for e in step.events if e.kind == "hands_shown")
-    assert hands[-1] == {"player": 1, "cards": ["2h", "3h", "4d", "5s", "2d"], "total": 16}
+    assert isinstance(hands, Rows)
+    assert hands.rows[-1] == row(1, cards=cards("2h", "3h", "4d", "5s", "2d"), total=points(16))
     assert stacks(step.state) == {1: 90, 2: 110}
     assert step.state.seats[0].timeouts == 1
 
@@ -258,15 +285,15 @@ def test_rule_4_7_banker_stands_higher_wins_lower_and_bust_lose_equal_is_a_stand
     s, _ = play(s, *[(p, Stake(amount=10)) for p in (2, 3, 4, 5)])
     s, events = play(s, (2, Stand()), (3, Stand()), (4, Stand()), (5, Buy()), (5, Stand()),
                      (1, Stand()))
-    settled = next(e.data for e in events if e.kind == "coup_settled")
-    assert settled["banker_total"] == 18
-    assert settled["results"] == [
-        {"player": 2, "outcome": "win", "net": 10},
-        {"player": 3, "outcome": "lose", "net": -10},
-        {"player": 4, "outcome": "push", "net": 0},
-        {"player": 5, "outcome": "bust", "net": -10},
-    ]
-    assert settled["banker_net"] == 10
+    settled = next(e for e in events if isinstance(e, Settlement))
+    assert settled.hands[1] == points(18)
+    assert settled.data["results"] == rows(
+        row(2, outcome=word("win"), net=signed(10)),
+        row(3, outcome=word("lose"), net=signed(-10)),
+        row(4, outcome=word("push"), net=signed(0)),
+        row(5, outcome=word("bust"), net=signed(-10)),
+    )
+    assert settled.nets[1] == 10 and settled.banker == 1
     assert stacks(s) == {1: 210, 2: 110, 3: 90, 4: 100, 5: 90}
 
 
@@ -276,10 +303,10 @@ def test_rule_4_7_banker_bust_pays_double_and_a_busted_punter_neither_pays_nor_i
     s, _ = play(s, (2, Stake(amount=10)), (3, Stake(amount=20)))
     s, events = play(s, (2, Stand()), (3, Buy()), (3, Stand()), (1, Buy()), (1, Stand()))
     settled = next(e.data for e in events if e.kind == "coup_settled")
-    assert settled["results"] == [
-        {"player": 2, "outcome": "banker_bust", "net": 20},
-        {"player": 3, "outcome": "both_bust", "net": 0},
-    ]
+    assert settled["results"] == rows(
+        row(2, outcome=word("banker_bust"), net=signed(20)),
+        row(3, outcome=word("both_bust"), net=signed(0)),
+    )
     assert stacks(s) == {1: 180, 2: 120, 3: 100}
 
 
@@ -301,8 +328,8 @@ def test_rule_4_8_talia_ends_below_five_cards_per_player_and_the_bank_passes_lef
     found = kinds(step.events)
     assert found.index("coup_settled") < found.index("shoe_revealed") < found.index(
         "bank_passed") < found.index("shoe_committed")
-    revealed = next(e.data for e in step.events if e.kind == "shoe_revealed")
-    assert revealed["order"] == shoe
+    revealed = next(e for e in step.events if e.kind == "shoe_revealed")
+    assert isinstance(revealed, ShoeRevealed) and revealed.record["order"] == shoe
     assert step.state.banker == 2 and step.state.phase == "cut"
     assert ENGINE.awaiting(step.state) == [1]  # the new banker's right-hand neighbour cuts
     s = ENGINE.apply(step.state, 1, Cut(offset=40)).state
@@ -330,20 +357,20 @@ def test_leaving_during_a_coup_waits_for_the_settlement() -> None:
     assert kinds(events) == ["leaving"] and s.seats[1].leaving
     s, events = play(s, (2, Stand()), (1, Stand()))
     assert [x.player for x in s.seats] == [1, 3]
-    assert next(e.data for e in events if e.kind == "coup_settled")["results"] == [
-        {"player": 2, "outcome": "win", "net": 10}]
+    assert next(e.data for e in events if e.kind == "coup_settled")["results"] == rows(
+        row(2, outcome=word("win"), net=signed(10)))
 
 
-def test_view_my_info_gives_only_the_viewer_the_total_of_his_hidden_cards() -> None:
+def test_view_my_facts_give_only_the_viewer_the_total_of_his_hidden_cards() -> None:
     s = table({1: 100, 2: 100, 3: 100}, ["As", "9c", "5h", "Kd", "7c", "6s", "Ts"])
-    assert ENGINE.view(s, 2).my_info == {}  # no cards before the deal
+    assert ENGINE.view(s, 2).my_facts == {}  # no cards before the deal
     s, _ = play(s, (2, Stake(amount=10)), (3, Stake(amount=10)))
     # Punter 2's 21 (As Kd) is face up now; punter 3 holds 9c 7c, the banker 5h 6s.
-    assert {p: ENGINE.view(s, p).my_info for p in (1, 2, 3)} == {
-        1: {"total": 11}, 2: {}, 3: {"total": 16}}
-    assert ENGINE.view(s, None).my_info == {}
+    assert {p: ENGINE.view(s, p).my_facts for p in (1, 2, 3)} == {
+        1: {"total": points(11)}, 2: {}, 3: {"total": points(16)}}
+    assert ENGINE.view(s, None).my_facts == {}
     s, _ = play(s, (3, Stand()), (1, Buy()))
-    assert ENGINE.view(s, 1).my_info == {"total": 21}
+    assert ENGINE.view(s, 1).my_facts == {"total": points(21)}
 
 
 def test_rule_0_12_closing_mid_coup_voids_it_and_returns_stakes_and_stacks() -> None:
@@ -357,7 +384,79 @@ def test_rule_0_12_closing_mid_coup_voids_it_and_returns_stakes_and_stacks() -> 
         ("stack:3", "wallet:3", 80), ("stake:2", "wallet:2", 10),
         ("stake:3", "wallet:3", 20)]
     assert kinds(step.events) == ["table_closed", "shoe_revealed"]
-    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
-        {"player": p, "amount": 100} for p in (1, 2, 3)]}
-    assert step.events[1].data["order"][:6] == ["9h", "8h", "7h", "5c", "6c", "9c"]
+    assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(
+        *(row(p, amount=chips(100)) for p in (1, 2, 3)))}
+    revealed = step.events[1]
+    assert isinstance(revealed, ShoeRevealed)
+    assert revealed.record["order"][:6] == ["9h", "8h", "7h", "5c", "6c", "9c"]
     assert step.state.seats == [] and ENGINE.awaiting(step.state) == []
+
+
+def test_rule_0_4_a_cut_outside_the_shoe_is_refused_and_the_spec_says_so() -> None:
+    s = ENGINE.new_table({})
+    for p in (1, 2, 3):
+        s = ENGINE.apply(s, p, Join(name=f"p{p}", buy_in=100)).state
+    s = ENGINE.apply(s, 1, Start(), StackedRng(["5h", "Kc", "2s"])).state
+    assert s.phase == "cut" and ENGINE.awaiting(s) == [1]
+    (spec,) = [a for a in ENGINE.legal_actions(s, 1) if a.kind == "cut"]
+    assert (spec.input, spec.min, spec.max) == (Input.AMOUNT, 0, 103)  # two decks
+    for offset in (104, 312):
+        with pytest.raises(IllegalAction) as err:
+            ENGINE.apply(s, 1, Cut(offset=offset))
+        assert err.value.reason == Reason.AMOUNT_OUT_OF_RANGE
+    cut = ENGINE.apply(s, 1, Cut(offset=103)).state
+    assert cut.shoe is not None and cut.shoe.cut == 103 and cut.phase == "staking"
+
+
+def test_the_settlement_names_every_net_the_bankers_included_hands_and_winners() -> None:
+    # Dealing order 2, 3, 4, 5, banker 1 (as in the §4.7 test): 2 wins, 3 and 5 lose, 4 pushes
+    prefix = ["Tc", "Td", "Th", "Ts", "9c", "9d", "7d", "8h", "5s", "9h", "Kc"]
+    s = table({1: 200, 2: 100, 3: 100, 4: 100, 5: 100}, prefix)
+    s, _ = play(s, *[(p, Stake(amount=10)) for p in (2, 3, 4, 5)])
+    s, events = play(s, (2, Stand()), (3, Stand()), (4, Stand()), (5, Buy()), (5, Stand()),
+                     (1, Stand()))
+    (settled,) = [e for e in events if isinstance(e, Settlement)]
+    assert (settled.kind, settled.coup, settled.banker) == ("coup_settled", 1, 1)
+    assert settled.nets == {2: 10, 3: -10, 4: 0, 5: -10, 1: 10}
+    assert settled.winners == (2, 1)
+    assert settled.hands == {2: points(19), 3: points(17), 4: points(18),
+                             5: points(25, bust=True), 1: points(18)}
+
+
+def test_after_a_bankers_21_the_settlement_shows_only_his_hand() -> None:
+    s = table({1: 100, 2: 100, 3: 100}, ["As", "5c", "Ah", "Kd", "6c", "Ts"])
+    s, events = play(s, (2, Stake(amount=10)), (3, Stake(amount=20)))
+    (settled,) = [e for e in events if isinstance(e, Settlement)]
+    assert settled.nets == {2: -10, 3: -20, 1: 30} and settled.winners == (1,)
+    assert settled.hands == {1: points(21)}
+    assert [(e.kind, e.about) for e in events if e.about == About.SHOWDOWN] == [
+        ("natural_shown", About.SHOWDOWN)]
+
+
+def test_events_say_what_they_are_about_and_specs_what_they_ask() -> None:
+    s = table({1: 100, 2: 100, 3: 100}, ["9c", "4d", "Th", "8c", "7d", "5h", "2c"])
+    stake = next(a for a in ENGINE.legal_actions(s, 2) if a.kind == "stake")
+    assert stake.input == Input.AMOUNT
+    assert {a.kind: a.input for a in ENGINE.legal_actions(s, 2)} == {
+        "leave": Input.UTILITY, "stake": Input.AMOUNT, "pass": Input.PLAIN}
+    s, events = play(s, (2, Stake(amount=10)), (3, Stake(amount=10)))
+    dealt = [e for e in events if e.kind == "card_dealt"]
+    assert {e.about for e in dealt} == {About.OWN_HAND}
+    assert dealt[-1].to == (1,) and dealt[-1].data == {
+        "card": cards("5h"), "cards": cards("Th", "5h")}
+    s, events = play(s, (2, Buy()))
+    # a bought card is told (not his whole hand again)
+    assert [(e.to, e.about) for e in events if e.kind == "card_bought"] == [
+        ((2,), About.NOTHING), (None, About.NOTHING)]
+    s, events = play(s, (2, Stand()), (3, Stand()), (1, Stand()))
+    assert [(e.kind, e.about) for e in events if e.about] == [("hands_shown", About.SHOWDOWN)]
+
+
+def test_the_view_shows_only_the_tables_facts_and_the_shoe_apart() -> None:
+    s = table({1: 100, 2: 100, 3: 100}, [])
+    view = ENGINE.view(s, None)
+    assert view.facts == {"can_still_stake": chips(50)}
+    assert s.shoe is not None and view.shoe is not None
+    assert view.shoe.commitments == (s.shoe.commitment,) and view.shoe.cards_left == 104
+    s, _ = play(s, (2, Stake(amount=50)))
+    assert ENGINE.view(s, None).facts == {}  # the banker's cover is used up

@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from games.engine import Cut, Join, Start
+from games.engine import Chips, Cut, Join, Rows, Settlement, Start, Word
 from games.twenty_one import ENGINE, Buy, Stake, Stand, State, total
 
 STACK = 10**15
@@ -48,16 +48,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     while coups < args.coups:
         state = step.state
         for e in step.events:
-            if e.kind == "coup_settled":
+            if isinstance(e, Settlement):
                 coups += 1
-                for r in e.data["results"]:
-                    outcomes[r["outcome"]] += 1
-                    punter_net += r["net"]
-                    punter_coups += 1
-                if any(r["outcome"] == "banker_21" for r in e.data["results"]):
+                results = e.data["results"]
+                assert isinstance(results, Rows)
+                found = [r.fields["outcome"] for r in results.rows]
+                said = [w.word for w in found if isinstance(w, Word)]
+                outcomes.update(said)
+                punter_net += sum(n for p, n in e.nets.items() if p != e.banker)
+                punter_coups += len(results.rows)
+                if "banker_21" in said:
                     banker_21 += 1
             elif e.kind == "stake_placed":
-                staked += e.data["amount"]
+                amount = e.data["amount"]
+                assert isinstance(amount, Chips)
+                staked += amount.n
         who = ENGINE.awaiting(state)[0]
         if state.phase == "cut":
             action: Any = Cut(offset=rng.randrange(104))

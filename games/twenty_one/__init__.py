@@ -32,6 +32,7 @@ from games.engine import (
     GameState,
     GameTexts,
     IllegalAction,
+    Input,
     Join,
     Leave,
     PlayerId,
@@ -40,9 +41,14 @@ from games.engine import (
     Start,
     Step,
     TableView,
+    Value,
+    chips,
+    count,
+    points,
     public,
     stack,
     stake,
+    who,
 )
 from games.texts import game_texts
 from games.twenty_one.coup import (
@@ -117,7 +123,7 @@ class TwentyOneEngine:
             out.append(state.shoe.cut_spec())  # docs/rules.md §0.4: the cutter's depth
         elif state.phase == STAKING:
             lo, hi = stake_bounds(state, seat)
-            out += [ActionSpec(kind="stake", min=lo, max=hi,
+            out += [ActionSpec(kind="stake", input=Input.AMOUNT, min=lo, max=hi,
                                presets=banking.presets(lo, hi, 2 * lo, 5 * lo, 10 * lo)),
                     ActionSpec(kind="pass")]
         elif state.phase in (DRAWING, BANKER):
@@ -144,15 +150,18 @@ class TwentyOneEngine:
             self._leave(ctx, seat)
         elif isinstance(action, Start):
             banking.check_start(s.phase, len(s.seats), self.min_players)
-            ctx.emit(public("play_started", by=player))
+            ctx.emit(public("play_started", by=who(player)))
             resume(ctx)
         elif isinstance(action, Cut):
             banking.check_turn(s.phase, s.queue, player, CUT)
             assert s.shoe is not None
+            if not 0 <= action.offset < len(s.shoe.order):  # docs/rules.md §0.4: in the shoe
+                raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=0,
+                                    max=len(s.shoe.order) - 1)
             s.shoe = s.shoe.with_cut(action.offset, by=player,
                                      seated=[x.player for x in s.seats], coup=s.coup)
             s.needs_cut = False
-            ctx.emit(public("shoe_cut", player=player, cut=s.shoe.cut))
+            ctx.emit(public("shoe_cut", player=who(player), cut=count(s.shoe.cut)))
             resume(ctx)
         elif isinstance(action, Stake | Pass):
             banking.check_turn(s.phase, s.queue, player, STAKING)
@@ -165,9 +174,9 @@ class TwentyOneEngine:
                 if action.amount > hi:
                     raise IllegalAction(Reason.EXCEEDS_BANK, max=hi)
                 ctx.move(stack(player), stake(player), action.amount, "stake")
-                ctx.emit(public("stake_placed", player=player, amount=action.amount))
+                ctx.emit(public("stake_placed", player=who(player), amount=chips(action.amount)))
             else:
-                ctx.emit(public("stake_declined", player=player))
+                ctx.emit(public("stake_declined", player=who(player)))
             s.queue.pop(0)
             advance_staking(ctx)
         elif isinstance(action, Buy | Stand):
@@ -185,7 +194,7 @@ class TwentyOneEngine:
         s = ctx.st
         if in_coup(s, seat):
             seat.leaving = True
-            ctx.emit(public("leaving", player=seat.player))
+            ctx.emit(public("leaving", player=who(seat.player)))
             return
         was_turn = bool(s.queue) and s.queue[0] == seat.player
         was_banker = seat.player == s.banker
@@ -242,25 +251,27 @@ class TwentyOneEngine:
                 face_down=0 if x.shown else len(x.cards),
                 role="banker" if x.player == state.banker else "punter",
                 status=self._status(state, x)))
-        info: dict[str, Any] = {"min_stake": state.settings.min_stake,
-                                "last_results": [r.model_dump() for r in state.last_results]}
-        if state.shoe is not None:
-            info.update(commitment=state.shoe.commitment, cards_left=state.shoe.remaining,
-                        discards=len(state.discards))
+        # What the table shows: the minimum stake (a setting), the shoe (``shoe``) and the
+        # last coup's results (its settlement told them) are not facts.
+        facts: dict[str, Value] = {}
         bank = 0
         if state.banker is not None and is_seated(state, state.banker):
-            info["can_still_stake"] = max(0, capacity(state))
+            room = capacity(state)
+            if room > 0:
+                facts["can_still_stake"] = chips(room)
             # docs/rules.md §4.2: the banker pays out of his own stack: that stack is the bank
             bank = seat_of(state, state.banker).stack
         # His best total while his cards are face down (docs/rules.md §4.3), for his eyes only;
         # over 21 it is named a bust, which the table learns only at the showdown (§4.6).
         best = total(list(mine))
-        my_info: dict[str, Any] = ({"bust": best} if best > 21 else {"total": best}) if mine \
-            else {}
+        my_facts: dict[str, Value] = {}
+        if mine:
+            my_facts["bust" if best > 21 else "total"] = points(best, best > 21)
         return TableView(game=state.game, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=tuple(seats), my_cards=mine,
-                         bank=bank,
-                         awaiting=tuple(self.awaiting(state)), info=info, my_info=my_info)
+                         bank=bank, awaiting=tuple(self.awaiting(state)), facts=facts,
+                         my_facts=my_facts,
+                         shoe=state.shoe.facts() if state.shoe is not None else None)
 
     @staticmethod
     def _status(s: State, x: Seat) -> str:

@@ -7,22 +7,32 @@ the transfers always change together.
 
 from __future__ import annotations
 
-from typing import Any
-
 from games import banking
 from games.banking import cutter, is_seated, seat_of
 from games.cards import Shoe
 from games.engine import (
+    About,
+    Hand,
     IllegalAction,
     PlayerId,
+    Points,
     Reason,
+    count,
+    points,
     private,
     public,
+    row,
+    rows,
     settlement,
     shoe_revealed,
+    signed,
     stack,
     stake,
+    text,
+    who,
+    word,
 )
+from games.engine import cards as shown_cards
 from games.table import left_of, seat_index
 from games.twenty_one.model import (
     BANKER,
@@ -57,7 +67,7 @@ def _draw_first_banker(ctx: Ctx) -> None:
     s = ctx.st
     players = [x.player for x in s.seats]
     s.banker = banking.draw_for_bank(ctx, players, s.settings.decks, pick=max)
-    ctx.emit(public("banker_chosen", player=s.banker))
+    ctx.emit(public("banker_chosen", player=who(s.banker)))
 
 
 def _new_shoe(ctx: Ctx) -> None:
@@ -66,7 +76,8 @@ def _new_shoe(ctx: Ctx) -> None:
     s.shoe = Shoe.shuffled(s.settings.decks, ctx.rng)
     s.needs_cut = True
     s.discards = []
-    ctx.emit(public("shoe_committed", commitment=s.shoe.commitment, banker=s.banker))
+    assert s.banker is not None
+    ctx.emit(public("shoe_committed", commitment=text(s.shoe.commitment), banker=who(s.banker)))
     s.phase = CUT
     s.queue = [cutter(s)]
 
@@ -75,12 +86,12 @@ def _end_talia(ctx: Ctx, successor: PlayerId | None) -> None:
     """The talia is over: reveal the shoe and hand the bank to ``successor`` (§4.8)."""
     s = ctx.st
     if s.shoe is not None:
-        ctx.emit(shoe_revealed(**s.shoe.reveal()))
+        ctx.emit(shoe_revealed(s.shoe.reveal()))
     s.shoe = None
     s.discards = []
     s.needs_cut = False
-    if successor != s.banker and successor is not None:
-        ctx.emit(public("bank_passed", src=s.banker, dst=successor))
+    if successor != s.banker and successor is not None and s.banker is not None:
+        ctx.emit(public("bank_passed", src=who(s.banker), dst=who(successor)))
     s.banker = successor
 
 
@@ -105,7 +116,7 @@ def remove_seat(ctx: Ctx, seat: Seat) -> None:
     s.seats.remove(seat)
     if seat.player in s.queue:
         s.queue.remove(seat.player)
-    ctx.emit(public("player_left", player=seat.player))
+    ctx.emit(public("player_left", player=who(seat.player)))
 
 
 def go_idle(ctx: Ctx, why: str) -> None:
@@ -113,7 +124,7 @@ def go_idle(ctx: Ctx, why: str) -> None:
     s = ctx.st
     s.phase = IDLE
     s.queue = []
-    ctx.emit(public("table_idle", reason=why))
+    ctx.emit(public("table_idle", reason=word(why)))
 
 
 def resume(ctx: Ctx) -> None:
@@ -149,7 +160,8 @@ def resume(ctx: Ctx) -> None:
         return
     s.coup += 1
     s.phase, s.queue, s.results = STAKING, queue, []
-    ctx.emit(public("coup_started", coup=s.coup, banker=s.banker, cards_left=s.shoe.remaining))
+    ctx.emit(public("coup_started", coup=count(s.coup), banker=who(banker.player),
+                    cards_left=count(s.shoe.remaining, "card")))
 
 
 # ------------------------------------------------------------------- staking
@@ -169,10 +181,10 @@ def advance_staking(ctx: Ctx) -> None:
         if lo <= hi:
             return
         # The banker's cover is used up: the remaining punters sit out (§4.2).
-        ctx.emit(public("stake_skipped", player=seat.player, reason="bank_covered"))
+        ctx.emit(public("stake_skipped", player=who(seat.player), reason=word("bank_covered")))
         s.queue.pop(0)
     if not any(x.stake for x in s.seats):
-        ctx.emit(public("coup_void", coup=s.coup))
+        ctx.emit(public("coup_void", coup=count(s.coup)))
         resume(ctx)
         return
     _deal(ctx)
@@ -181,12 +193,13 @@ def advance_staking(ctx: Ctx) -> None:
 # --------------------------------------------------------------------- deal
 
 
-def _deal_one(ctx: Ctx, seat: Seat, kind: str) -> None:
+def _deal_one(ctx: Ctx, seat: Seat, kind: str, about: About = About.NOTHING) -> None:
     s = ctx.st
     assert s.shoe is not None
     s.shoe, cards = s.shoe.deal(1)
     seat.cards.append(cards[0])
-    ctx.emit(private(kind, to=[seat.player], card=cards[0], cards=list(seat.cards)))
+    ctx.emit(private(kind, [seat.player], about, card=shown_cards(cards[0]),
+                     cards=shown_cards(*seat.cards)))
 
 
 def _deal(ctx: Ctx) -> None:
@@ -195,13 +208,15 @@ def _deal(ctx: Ctx) -> None:
     hands = [x for x in dealing_order(s) if x.player == s.banker or x.stake > 0]
     for _ in range(2):
         for seat in hands:
-            _deal_one(ctx, seat, "card_dealt")
-    ctx.emit(public("cards_dealt", players=[x.player for x in hands], each=2))
+            _deal_one(ctx, seat, "card_dealt", About.OWN_HAND)
+    ctx.emit(public("cards_dealt", players=who(*(x.player for x in hands)),
+                    each=count(2, "card")))
     banker = seat_of(s, s.banker)
     if is_natural(banker.cards):
         # docs/rules.md §4.4: the banker shows his 21 and takes every stake, 21s included.
         banker.shown = True
-        ctx.emit(public("natural_shown", player=banker.player, cards=list(banker.cards)))
+        ctx.emit(public("natural_shown", About.SHOWDOWN, player=who(banker.player),
+                        cards=shown_cards(*banker.cards)))
         for seat in staked_seats(s):
             s.results.append(Result(player=seat.player, outcome="banker_21", net=-seat.stake))
             ctx.move(stake(seat.player), stack(banker.player), seat.stake, "banker_21")
@@ -211,7 +226,8 @@ def _deal(ctx: Ctx) -> None:
         if is_natural(seat.cards):
             # docs/rules.md §4.5: paid twice the stake at once, the stake handed back.
             seat.shown = seat.done = True
-            ctx.emit(public("natural_shown", player=seat.player, cards=list(seat.cards)))
+            ctx.emit(public("natural_shown", About.SHOWDOWN, player=who(seat.player),
+                            cards=shown_cards(*seat.cards)))
             win = 2 * seat.stake
             ctx.move(stack(banker.player), stack(seat.player), win, "punter_21")
             ctx.move(stake(seat.player), stack(seat.player), seat.stake, "stake_returned")
@@ -248,7 +264,7 @@ def buy(ctx: Ctx, seat: Seat) -> None:
     seat.bought += 1
     _deal_one(ctx, seat, "card_bought")
     # Public: only that a card was bought, never the card or a bust (§4.6).
-    ctx.emit(public("card_bought", player=seat.player, bought=seat.bought))
+    ctx.emit(public("card_bought", player=who(seat.player), bought=count(seat.bought)))
     if seat.bought == MAX_BUYS:
         stand(ctx, seat)
 
@@ -259,7 +275,7 @@ def stand(ctx: Ctx, seat: Seat) -> None:
     seat.done = True
     if s.queue and s.queue[0] == seat.player:
         s.queue.pop(0)
-    ctx.emit(public("stood", player=seat.player, cards=len(seat.cards)))
+    ctx.emit(public("stood", player=who(seat.player), cards=count(len(seat.cards), "card")))
 
 
 def banker_should_buy(cards: list[str], bought: int) -> bool:
@@ -270,10 +286,10 @@ def banker_should_buy(cards: list[str], bought: int) -> bool:
 # --------------------------------------------------------------- settlement
 
 
-def _points(cards: list[str]) -> dict[str, Any]:
-    """A hand's total as a settlement tells it: ``{"points": n}``, with ``bust`` over 21."""
+def _points(cards: list[str]) -> Points:
+    """A hand's total as a showdown and a settlement tell it: over 21 it is a bust."""
     n = total(cards)
-    return {"points": n, "bust": True} if n > 21 else {"points": n}
+    return points(n, n > 21)
 
 
 def _settle(ctx: Ctx, show: bool = True) -> None:
@@ -286,9 +302,8 @@ def _settle(ctx: Ctx, show: bool = True) -> None:
     banker = seat_of(s, s.banker)
     if show:
         hands = [x for x in dealing_order(s) if x.cards]
-        ctx.emit(public("hands_shown", hands=[
-            {"player": x.player, "cards": list(x.cards), "total": total(x.cards)}
-            for x in hands]))
+        ctx.emit(public("hands_shown", About.SHOWDOWN, hands=rows(*(
+            row(x.player, cards=shown_cards(*x.cards), total=_points(x.cards)) for x in hands))))
     bank_total = total(banker.cards)
     banker_bust = bank_total > 21
     for seat in staked_seats(s):
@@ -313,14 +328,17 @@ def _settle(ctx: Ctx, show: bool = True) -> None:
             ctx.move(stake(seat.player), stack(seat.player), seat.stake, "stake_returned")
         s.results.append(Result(player=seat.player, outcome=outcome, net=net,
                                 cards=list(seat.cards)))
-    banker_net = -sum(r.net for r in s.results)
+    nets = {r.player: r.net for r in s.results} | {
+        banker.player: -sum(r.net for r in s.results)}
     # the totals for the headline: the banker's is always shown; the punters' only when
     # their cards were turned up (after a banker's 21 they stay hidden, §4.4)
-    totals = {str(r.player): _points(r.cards) for r in s.results if show} | {
-        str(banker.player): _points(banker.cards)}
-    ctx.emit(settlement("coup_settled", coup=s.coup, banker=banker.player, banker_net=banker_net,
-                        banker_total=bank_total, hands=totals,
-                        results=[r.model_dump(exclude={"cards"}) for r in s.results]))
+    totals: dict[PlayerId, Hand | Points] = {
+        r.player: _points(r.cards) for r in s.results if show}
+    totals[banker.player] = _points(banker.cards)
+    ctx.emit(settlement("coup_settled", coup=s.coup, nets=nets, banker=banker.player,
+                        hands=totals, winners=[p for p, n in nets.items() if n > 0],
+                        results=rows(*(row(r.player, outcome=word(r.outcome),
+                                           net=signed(r.net)) for r in s.results))))
     for x in s.seats:
         s.discards = [*s.discards, *x.cards]
         x.cards, x.bought, x.shown, x.done, x.stake = [], 0, False, False, 0
