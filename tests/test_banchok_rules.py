@@ -56,8 +56,8 @@ class StackedRng(random.Random):
 
 def seated(stacks: dict[int, int], **settings: Any) -> State:
     s = ENGINE.new_table(settings)
-    for p, chips in stacks.items():
-        s = ENGINE.apply(s, p, Join(name=f"p{p}", buy_in=chips)).state
+    for p, buy_in in stacks.items():
+        s = ENGINE.apply(s, p, Join(name=f"p{p}", buy_in=buy_in)).state
     return s
 
 
