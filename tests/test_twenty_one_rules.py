@@ -445,9 +445,9 @@ def test_events_say_what_they_are_about_and_specs_what_they_ask() -> None:
     assert dealt[-1].to == (1,) and dealt[-1].data == {
         "card": cards("5h"), "cards": cards("Th", "5h")}
     s, events = play(s, (2, Buy()))
-    # a bought card is told (not his whole hand again)
+    # the card he bought is his own (his message shows his hand); the group's is not
     assert [(e.to, e.about) for e in events if e.kind == "card_bought"] == [
-        ((2,), About.NOTHING), (None, About.NOTHING)]
+        ((2,), About.OWN_HAND), (None, About.NOTHING)]
     s, events = play(s, (2, Stand()), (3, Stand()), (1, Stand()))
     assert [(e.kind, e.about) for e in events if e.about] == [("hands_shown", About.SHOWDOWN)]
 

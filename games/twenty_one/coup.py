@@ -262,7 +262,7 @@ def buy(ctx: Ctx, seat: Seat) -> None:
         # A bust or 21 leaves only Stand, so the group cannot tell a bust early (§4.6).
         raise IllegalAction(Reason.CANNOT_DRAW)
     seat.bought += 1
-    _deal_one(ctx, seat, "card_bought")
+    _deal_one(ctx, seat, "card_bought", About.OWN_HAND)
     # Public: only that a card was bought, never the card or a bust (§4.6).
     ctx.emit(public("card_bought", player=who(seat.player), bought=count(seat.bought)))
     if seat.bought == MAX_BUYS:
