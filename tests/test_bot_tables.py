@@ -559,10 +559,12 @@ async def test_a_revealed_shoe_is_kept_once_with_the_table_and_its_line_still_sh
     await play_until_settled(host, bot, coups=2)
     table = await host.tables.load(CHAT)
     revealed = table.meta.revealed
-    assert revealed is not None and revealed["size"] == 52 and len(revealed["shown"]) >= 10
+    assert revealed is not None and revealed["record"]["size"] == 52 \
+        and len(revealed["record"]["shown"]) >= 10 and revealed["shown"] >= 10
     # the next hand's log opens with the shoe's line; its proof is not copied into it
     stored = (await host.storage.load_table(chat_id=CHAT)).meta
     assert stored["coup_log"][0] == {"kind": "shoe_revealed", "data": {}}
     assert stored["revealed"] == revealed
     assert "Shoe finished; /verify proves its cards" in table_message(bot).text
-    assert str(Markup("<pre>{}</pre>").format(compact(revealed))) in await host.tables.verify(CHAT)
+    assert str(Markup("<pre>{}</pre>").format(compact(revealed["record"]))) \
+        in await host.tables.verify(CHAT)
