@@ -16,14 +16,28 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from pydantic import BaseModel
 
-from games.engine import Action, IllegalAction, Join, Leave, Step, is_table_account, net
+from games.engine import (
+    Action,
+    IllegalAction,
+    Join,
+    Leave,
+    Step,
+    chips,
+    is_table_account,
+    net,
+    row,
+    rows,
+)
 
 PLAYERS = (1, 2, 3, 4)
 
 
 def cards_in(data: Any) -> set[str]:
-    """Every card-looking string anywhere in plain JSON data."""
+    """Every card-looking string anywhere in plain JSON data or typed values."""
+    if isinstance(data, BaseModel):  # a typed value: its cards are in its fields
+        return cards_in(data.model_dump(mode="json"))
     if isinstance(data, str):
         return {data} if len(data) == 2 and data[0] in "23456789TJQKA" and data[1] in "cdhs" \
             else set()
@@ -109,7 +123,7 @@ class TableMachine(RuleBasedStateMachine):
         seated = {x.player for x in self.state.seats}
         for viewer in (None, *(p for p in (*PLAYERS, 99) if p not in seated)):
             view = self.engine.view(self.state, viewer)
-            assert view.my_cards == () and view.my_info == {}
+            assert view.my_cards == () and view.my_facts == {}
 
     @invariant()
     def json_round_trip_is_lossless(self) -> None:
@@ -143,5 +157,5 @@ def check_close(engine: Any, state: Any) -> Step[Any]:
     assert engine.state_type.model_validate_json(closed.model_dump_json()) == closed
     (event,) = [e for e in step.events if e.kind == "table_closed"]
     assert event.to is None
-    assert event.data["returned"] == [{"player": p, "amount": back.get(p, 0)} for p in seated]
+    assert event.data["returned"] == rows(*(row(p, amount=chips(back.get(p, 0))) for p in seated))
     return step
