@@ -15,17 +15,21 @@ from banking_machine import check_close
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from pydantic import BaseModel
 
 from games.chemin_de_fer import ENGINE
 from games.chemin_de_fer.model import BANKER_DRAW, PUNTER_DRAW, TRANSIENT, State
-from games.engine import Action, ActionSpec, IllegalAction, Step, net
+from games.engine import Action, ActionSpec, IllegalAction, Input, Step, net
 
 PLAYERS = list(range(1, 8))
 AMOUNT_KINDS = {"bid": "amount", "stake": "amount", "name_bank": "amount"}
 
 
 def _cards_in(value: Any) -> set[str]:
-    """Every string in an event's data (cards are two-character strings)."""
+    """Every string in an event's data (cards are two-character strings), typed values'
+    fields included."""
+    if isinstance(value, BaseModel):
+        return _cards_in(value.model_dump(mode="json"))
     if isinstance(value, str):
         return {value}
     if isinstance(value, dict):
@@ -129,7 +133,8 @@ class CheminDeFerMachine(RuleBasedStateMachine):
             assert spec.min <= spec.max
             fields["amount"] = data.draw(st.integers(spec.min, spec.max))
         elif spec.kind == "cut":
-            fields["offset"] = data.draw(st.integers(0, 10**6))
+            assert spec.min == 0 and spec.max is not None
+            fields["offset"] = data.draw(st.integers(spec.min, spec.max))
         elif spec.kind == "join":
             fields["name"] = "x"
             fields["buy_in"] = data.draw(st.sampled_from([0, 3, 50, 400, 2000]))
@@ -182,15 +187,19 @@ class CheminDeFerMachine(RuleBasedStateMachine):
         elif kind == "join":
             fields.update(name="y", buy_in=amount)
         action = ENGINE.action_types[kind].model_validate(fields)
-        legal = {s.kind for s in ENGINE.legal_actions(self.state, player)}
+        legal = {s.kind: s for s in ENGINE.legal_actions(self.state, player)}
         before = self.state.model_dump_json()
         try:
             step = ENGINE.apply(self.state, player, action, self.rng)
         except IllegalAction:
             assert self.state.model_dump_json() == before
             return
-        # accepted: legal_actions must have offered it
+        # accepted: legal_actions must have offered it, with this amount or depth
         assert kind in legal
+        spec = legal[kind]
+        if spec.input == Input.AMOUNT:
+            assert spec.min is not None and spec.max is not None
+            assert spec.min <= amount <= spec.max, (kind, amount, spec)
         self._accept(step, before)
 
     @rule(player=st.sampled_from(PLAYERS))

@@ -28,17 +28,32 @@ from games.chemin_de_fer.model import (
     State,
 )
 from games.engine import (
+    About,
     Action,
     Cut,
     Event,
     IllegalAction,
+    Input,
     Join,
     Leave,
     PlayerId,
     Reason,
+    Settlement,
+    ShoeRevealed,
     Start,
+    cards,
+    chips,
+    count,
+    flag,
     net,
+    points,
+    row,
+    rows,
+    signed,
     stake,
+    text,
+    who,
+    word,
 )
 
 BURN = ["2c", "3c", "4c"]
@@ -121,14 +136,14 @@ def test_rule_1_1_bank_auction_highest_bid_wins_earliest_on_ties() -> None:
     # 3 and 2 both bid 80; 3 bid first
     assert state.banker == 3 and state.bank == 80
     assert stacks(state) == {1: 1000, 2: 1000, 3: 920, 4: 1000}
-    assert first(events, "banker_chosen").data == {"player": 3, "bank": 80}
+    assert first(events, "banker_chosen").data == {"player": who(3), "bank": chips(80)}
 
 
 def test_rule_1_1_auction_timeout_passes_for_everyone_pending_and_no_bid_goes_idle() -> None:
     state = act(seated(3), 1, Start())
     state = act(state, 2, Pass())
     step = ENGINE.timeout(state)
-    assert [e.data["player"] for e in step.events if e.kind == "timed_out"] == [1, 3]
+    assert [e.player for e in step.events if e.kind == "timed_out"] == [1, 3]
     assert step.state.phase == "idle" and step.state.banker is None
     assert step.state.version == state.version + 1
     assert "auction_failed" in kinds(step.events)
@@ -143,16 +158,16 @@ def test_rule_1_2_burn_three_cards_face_up_at_a_new_shoe() -> None:
     state = staking(shoe_of("5d", "6d", "7d", "8d"), events=events)
     assert kinds(events).index("shoe_cut") < kinds(events).index("cards_burned")
     burned = first(events, "cards_burned")
-    assert burned.to is None and burned.data == {"cards": ["2c", "3c", "4c"]}
+    assert burned.to is None and burned.data == {"cards": cards("2c", "3c", "4c")}
     view = ENGINE.view(state, None)
-    assert view.info["burned"] == ["2c", "3c", "4c"]
-    assert view.info["cards_left"] == 4 + len(PAD)
+    assert view.facts["burned"] == cards("2c", "3c", "4c")
+    assert view.shoe is not None and view.shoe.cards_left == 4 + len(PAD)
 
 
 def test_rule_1_2_burn_four_cards_when_the_setting_says_so() -> None:
     events: list[Event] = []
     staking(shoe_of("5d", "6d", "7d", "8d"), events=events, burn=4)
-    assert first(events, "cards_burned").data == {"cards": ["2c", "3c", "4c", "5d"]}
+    assert first(events, "cards_burned").data == {"cards": cards("2c", "3c", "4c", "5d")}
 
 
 # ------------------------------------------------------------------ §1.3
@@ -191,13 +206,15 @@ def test_rule_1_3_banco_ends_staking_and_caller_plays_alone() -> None:
     assert kinds(events)[:2] == ["banco_called", "cards_dealt"]
     # punters' natural 9 beats banker 5: player 3 alone wins 100
     assert stacks(state)[3] == 1100 and stacks(state)[2] == 1000
-    settled = first(events, "coup_settled").data
-    assert settled["results"] == [{"player": 3, "net": 100}, {"player": 1, "net": -100}]
+    settled = first(events, "coup_settled")
+    assert isinstance(settled, Settlement) and settled.coup == 1
+    assert settled.data["results"] == rows(row(3, net=signed(100)), row(1, net=signed(-100)))
+    assert settled.nets == {3: 100, 1: -100}
     # the shown hands in points, and who banked, for the settlement's headline
-    assert settled["hands"] == {"3": {"points": 9}, "1": {"points": 5}}
-    assert settled["banker"] == 1
+    assert settled.hands == {3: points(9), 1: points(5)}
+    assert settled.banker == 1
     names = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
-    assert render.settlement_text("en", "chemin_de_fer", 1, settled, names, []).splitlines() == [
+    assert render.settlement_text("en", "chemin_de_fer", settled, names, []).splitlines() == [
         "🏆 <b>Cy wins 100 with 9 points</b>", "Chemin de fer · coup #1 settled",
         "Cy +100 · Ann (banker) −100"]
     assert render.headline("ru", settled, names) == "Cy выигрывает 100: 9 очков"
@@ -241,10 +258,10 @@ def test_rule_1_4_deal_order_and_largest_stake_plays_seen_only_by_him() -> None:
     state = act(state, 3, Stake(amount=40))
     state = act(state, 2, Stake(amount=40), events)
     # 3 and 2 tie at 40; 3 is nearer the banker's right
-    assert first(events, "cards_dealt").data == {"playing": 3, "banker": 1}
+    assert first(events, "cards_dealt").data == {"playing": who(3), "banker": who(1)}
     seen = [e for e in events if e.kind == "hand_seen"]
-    assert [(e.to, e.data["cards"]) for e in seen] == [
-        ((3,), ["2d", "4d"]), ((1,), ["Kd", "7h"])]
+    assert [(e.to, e.data["cards"], e.about) for e in seen] == [
+        ((3,), cards("2d", "4d"), About.OWN_HAND), ((1,), cards("Kd", "7h"), About.OWN_HAND)]
     assert state.phase == "punter_draw" and ENGINE.awaiting(state) == [3]
     assert ENGINE.view(state, 3).my_cards == ("2d", "4d")
     assert ENGINE.view(state, 1).my_cards == ("Kd", "7h")
@@ -252,8 +269,9 @@ def test_rule_1_4_deal_order_and_largest_stake_plays_seen_only_by_him() -> None:
         view = ENGINE.view(state, viewer)
         assert view.my_cards == ()
         # the commitment is hex, where "2d" or "4d" may occur by chance
-        text = view.model_dump_json().replace(view.info["commitment"], "")
-        assert not any(c in text for c in ("2d", "4d", "Kd", "7h"))
+        assert view.shoe is not None
+        shown = view.model_dump_json().replace(view.shoe.commitments[0], "")
+        assert not any(c in shown for c in ("2d", "4d", "Kd", "7h"))
     assert {s.player: s.face_down for s in ENGINE.view(state, None).seats} == {
         1: 2, 2: 0, 3: 2, 4: 0}
 
@@ -266,9 +284,10 @@ def test_rule_1_5_natural_nine_beats_natural_eight() -> None:
     state = staking(shoe_of("4d", "5h", "4h", "4s"), bank=100)  # punters 8, banker 9
     state = act(state, 4, Stake(amount=100), events)
     shown = [e for e in events if e.kind == "natural_shown"]
-    assert [(e.to, e.data["hand"], e.data["points"]) for e in shown] == [
-        (None, "punters", 8), (None, "banker", 9)]
-    assert first(events, "coup_settled").data["outcome"] == "banker"
+    assert [(e.to, e.data["hand"], e.data["points"], e.about) for e in shown] == [
+        (None, word("punters"), points(8), About.SHOWDOWN),
+        (None, word("banker"), points(9), About.SHOWDOWN)]
+    assert first(events, "coup_settled").data["outcome"] == word("banker")
     assert state.bank == 200 and stacks(state)[4] == 900
     assert "punter_drew" not in kinds(events) and "banker_drew" not in kinds(events)
 
@@ -278,7 +297,7 @@ def test_rule_1_5_equal_naturals_are_a_standoff() -> None:
     state = staking(shoe_of("4d", "5h", "5h", "4s"), bank=100)  # 9 and 9
     state = act(state, 4, Stake(amount=60), events)
     state = act(state, 3, Stake(amount=40), events)
-    assert first(events, "coup_settled").data["outcome"] == "standoff"
+    assert first(events, "coup_settled").data["outcome"] == word("standoff")
     assert stacks(state) == {1: 900, 2: 1000, 3: 1000, 4: 1000} and state.bank == 100
 
 
@@ -299,9 +318,9 @@ def test_rule_1_6_punter_must_draw_on_0_to_4_face_down() -> None:
     assert exc.value.reason == Reason.MUST_DRAW
     state = act(state, 4, Draw(), events)
     drew = first(events, "punter_drew")
-    assert drew.to is None and drew.data == {"player": 4}
+    assert drew.to is None and drew.data == {"player": who(4)}
     third = first(events, "card_drawn")
-    assert third.to == (4,) and third.data["card"] == "3s"
+    assert third.to == (4,) and third.data["card"] == cards("3s")
     assert state.phase == "banker_draw"
     assert not any("3s" in str(e.data) for e in events if e.to is None)
     assert "3s" not in ENGINE.view(state, 1).model_dump_json()
@@ -319,7 +338,7 @@ def test_rule_1_6_punter_must_stand_on_6_or_7() -> None:
         ENGINE.apply(state, 4, Draw())
     assert exc.value.reason == Reason.MUST_STAND
     state = act(state, 4, Stand(), events)
-    assert first(events, "punter_stood").data == {"player": 4}
+    assert first(events, "punter_stood").data == {"player": who(4)}
     assert state.phase == "banker_draw"
     assert {s.kind for s in ENGINE.legal_actions(state, 4)} == {"leave"}
 
@@ -331,7 +350,7 @@ def test_rule_1_6_punter_chooses_on_5_and_stands_by_default() -> None:
     assert [(s.kind, s.private) for s in ENGINE.legal_actions(state, 4)] == [
         ("leave", False), ("draw", True), ("stand", True)]
     stood = ENGINE.timeout(state)
-    assert first(stood.events, "punter_stood").data == {"player": 4}
+    assert first(stood.events, "punter_stood").data == {"player": who(4)}
     assert stood.state.phase == "banker_draw" and len(stood.state.punter_cards) == 2
     drawn = act(state, 4, Draw())
     assert drawn.punter_cards == ["2d", "3h", "9s"]
@@ -347,8 +366,8 @@ def test_rule_1_6_decision_the_punters_band_never_shows_before_he_decides() -> N
         state = act(state, 4, Stake(amount=100), events)
         public_events = [(e.kind, e.data) for e in events if e.to is None]
         # (the shoe's commitment differs with its cards: a hash, not a card)
-        banker = ENGINE.view(state, 1).model_dump(exclude={"info": {"commitment"}})
-        group = ENGINE.view(state, None).model_dump(exclude={"info": {"commitment"}})
+        banker = ENGINE.view(state, 1).model_dump(exclude={"shoe": {"commitments"}})
+        group = ENGINE.view(state, None).model_dump(exclude={"shoe": {"commitments"}})
         keyboard = {p: [(s.kind, s.private) for s in ENGINE.legal_actions(state, p)]
                     for p in (1, 2, 3)}
         timed_out = first(ENGINE.timeout(state).events, "timed_out")
@@ -367,9 +386,10 @@ def test_rule_1_7_banker_chooses_freely_and_never_holds_more_than_three() -> Non
     state = act(act(state, 4, Stake(amount=100)), 4, Stand())
     assert banker_hint(state) == "draw"
     state = act(state, 1, Stand(), events)
-    assert first(events, "hands_shown").data["banker_points"] == 3
-    assert first(events, "coup_settled").data["outcome"] == "punters"
-    assert first(events, "hands_shown").data["banker"] == ["Kd", "3h"]
+    assert first(events, "hands_shown").data["banker_points"] == points(3)
+    assert first(events, "hands_shown").about == About.SHOWDOWN
+    assert first(events, "coup_settled").data["outcome"] == word("punters")
+    assert first(events, "hands_shown").data["banker"] == cards("Kd", "3h")
     with pytest.raises(IllegalAction) as exc:
         ENGINE.apply(state, 1, Draw())
     assert exc.value.reason in (Reason.WRONG_PHASE, Reason.NOT_YOUR_TURN)
@@ -381,24 +401,24 @@ def test_rule_1_7_tableau_hint_is_shown_to_the_banker_alone() -> None:
     assert banker_hint(state) is None  # not before the punter has decided
     state = act(state, 4, Draw())
     assert state.phase == "banker_draw"
-    assert ENGINE.view(state, 1).my_info == {"hint": "stand", "points": 4}
-    assert ENGINE.view(state, 4).my_info == {"points": 7}
-    assert ENGINE.view(state, None).my_info == {} and ENGINE.view(state, 2).my_info == {}
+    assert ENGINE.view(state, 1).my_facts == {"hint": word("stand"), "points": points(4)}
+    assert ENGINE.view(state, 4).my_facts == {"points": points(7)}
+    assert ENGINE.view(state, None).my_facts == {} and ENGINE.view(state, 2).my_facts == {}
     # punters 7 stand; banker 3: the classic table says draw
     stood = act(staking(shoe_of("3d", "Kd", "4h", "3h"), bank=100), 4, Stake(amount=100))
     stood = act(stood, 4, Stand())
-    assert ENGINE.view(stood, 1).my_info == {"hint": "draw", "points": 3}
+    assert ENGINE.view(stood, 1).my_facts == {"hint": word("draw"), "points": points(3)}
 
 
 def test_rule_1_7_banker_timeout_draws_on_5_and_stands_on_6() -> None:
     on5 = staking(shoe_of("3d", "Kd", "4h", "5h", "4s"), bank=100)  # punters 7, banker 5
     step = ENGINE.timeout(act(act(on5, 4, Stake(amount=100)), 4, Stand()))
     assert "banker_drew" in kinds(step.events)
-    assert first(step.events, "hands_shown").data["banker"] == ["Kd", "5h", "4s"]
+    assert first(step.events, "hands_shown").data["banker"] == cards("Kd", "5h", "4s")
     on6 = staking(shoe_of("3d", "Kd", "4h", "6h", "4s"), bank=100)  # punters 7, banker 6
     step = ENGINE.timeout(act(act(on6, 4, Stake(amount=100)), 4, Stand()))
     assert "banker_stood" in kinds(step.events)
-    assert first(step.events, "hands_shown").data["banker"] == ["Kd", "6h"]
+    assert first(step.events, "hands_shown").data["banker"] == cards("Kd", "6h")
 
 
 # ------------------------------------------------------------------ §1.8
@@ -409,9 +429,12 @@ def test_rule_1_8_banker_wins_takes_every_stake_and_stays() -> None:
     state = staking(shoe_of("Kd", "9h", "7h", "Kh"), bank=100)  # punters 7 vs banker natural 9
     state = stakes(state, (4, 30), (3, 50))
     state = act(state, 2, Stake(amount=20), events)
-    assert first(events, "coup_settled").data["results"] == [
-        {"player": 2, "net": -20}, {"player": 3, "net": -50}, {"player": 4, "net": -30},
-        {"player": 1, "net": 100}]
+    settled = first(events, "coup_settled")
+    assert settled.data["results"] == rows(
+        row(2, net=signed(-20)), row(3, net=signed(-50)), row(4, net=signed(-30)),
+        row(1, net=signed(100)))
+    assert isinstance(settled, Settlement) and settled.banker == 1
+    assert settled.nets == {2: -20, 3: -50, 4: -30, 1: 100}
     assert state.banker == 1 and state.bank == 200 and state.phase == "staking"
     assert stacks(state) == {1: 900, 2: 980, 3: 950, 4: 970}
 
@@ -447,7 +470,7 @@ def test_rule_1_8_standoff_returns_stakes_and_replays_with_new_stakes() -> None:
     coup = state.coup
     state = act(stakes(state, (4, 60), (3, 40)), 4, Stand())
     state = act(state, 1, Stand(), events)
-    assert first(events, "coup_settled").data["outcome"] == "standoff"
+    assert first(events, "coup_settled").data["outcome"] == word("standoff")
     assert stacks(state) == {1: 900, 2: 1000, 3: 1000, 4: 1000}
     assert state.phase == "staking" and state.banker == 1 and state.bank == 100
     assert state.coup == coup + 1 and ENGINE.awaiting(state) == [4]
@@ -463,7 +486,7 @@ def test_rule_1_9_banker_retires_between_coups_with_the_bank() -> None:
     assert "retire" in {s.kind for s in ENGINE.legal_actions(state, 1)}
     events: list[Event] = []
     state = act(state, 1, Retire(), events)
-    assert first(events, "banker_retired").data == {"player": 1, "amount": 200}
+    assert first(events, "banker_retired").data == {"player": who(1), "amount": chips(200)}
     assert stacks(state)[1] == 1100 and state.bank == 0
     assert state.phase == "auction"
 
@@ -486,7 +509,7 @@ def test_rule_1_9_banker_leaving_mid_coup_retires_after_it() -> None:
     state = act(state, 1, Stand(), events)
     # punters won 50; he takes back 50 of the bank; bank offered to 4; he is gone
     assert [s.player for s in state.seats] == [2, 3, 4]
-    assert first(events, "player_left").data == {"player": 1, "stack": 950}
+    assert first(events, "player_left").data == {"player": who(1), "stack": chips(950)}
     assert state.phase == "bank_offer" and ENGINE.awaiting(state) == [4]
 
 
@@ -500,17 +523,85 @@ def test_rule_1_10_short_shoe_is_revealed_and_replaced_committed_cut_burned() ->
     events: list[Event] = []
     state = act(state, 4, Stake(amount=100), events)
     revealed = first(events, "shoe_revealed")
-    assert revealed.data["order"] == short.order and revealed.data["salt"] == "test"
+    assert isinstance(revealed, ShoeRevealed) and revealed.whole
+    assert revealed.record["order"] == short.order and revealed.record["salt"] == "test"
     committed = first(events, "shoe_committed")
-    assert state.shoe is not None and state.shoe.commitment == committed.data["commitment"]
+    assert state.shoe is not None
+    assert committed.data["commitment"] == text(state.shoe.commitment)
     assert len(state.shoe.order) == 6 * 52
     assert state.phase == "cut" and ENGINE.awaiting(state) == [4]
-    assert ENGINE.view(state, None).info["commitment"] == committed.data["commitment"]
+    assert first(events, "cut_requested").about == About.TURN
+    view = ENGINE.view(state, None)
+    assert view.shoe is not None and view.shoe.commitments == (state.shoe.commitment,)
     step = ENGINE.timeout(state)  # safe default: the timeout cut of docs/rules.md §0.4
     cut = timeout_cut(state.shoe.commitment, [x.player for x in state.seats], state.coup, 312)
-    assert first(step.events, "shoe_cut").data == {"player": 4, "offset": cut, "auto": True}
-    assert first(step.events, "cards_burned").data["cards"] == (state.shoe.order * 2)[cut:cut + 3]
+    assert first(step.events, "shoe_cut").data == {
+        "player": who(4), "offset": count(cut), "auto": flag(True)}
+    assert first(step.events, "cards_burned").data["cards"] == cards(
+        *(state.shoe.order * 2)[cut:cut + 3])
     assert step.state.phase == "staking"
+
+
+def test_rule_0_4_the_cut_is_a_depth_within_the_shoe_never_wrapped() -> None:
+    """Legal actions promise exactly the cuts apply accepts: 0 .. size - 1."""
+    shoe = shoe_of("Kd", "9h", "7h", "Kh")
+    state = seated(4).model_copy(update={"shoe": shoe})
+    state = act(state, 1, Start())
+    state = act(state, 1, Bid(amount=100))
+    for p in (2, 3, 4):
+        state = act(state, p, Pass())
+    assert state.phase == "cut" and ENGINE.awaiting(state) == [4]
+    size = len(shoe.order)
+    (spec,) = [s for s in ENGINE.legal_actions(state, 4) if s.kind == "cut"]
+    assert (spec.input, spec.min, spec.max) == (Input.AMOUNT, 0, size - 1)
+    for offset in (size, size + 1, 312):
+        with pytest.raises(IllegalAction) as exc:
+            ENGINE.apply(state, 4, Cut(offset=offset))
+        assert exc.value.reason == Reason.AMOUNT_OUT_OF_RANGE
+    events: list[Event] = []
+    deepest = act(state, 4, Cut(offset=size - 1), events)
+    assert deepest.shoe is not None and deepest.shoe.cut == size - 1
+    assert first(events, "shoe_cut").data["offset"] == count(size - 1)
+
+
+def test_a_new_312_card_shoe_refuses_a_cut_at_312() -> None:
+    short = shoe_of("Kd", "9h", "7h", "Kh", "2s", "3s", "4s", "5s", pad=False)
+    state = act(staking(short, bank=100), 4, Stake(amount=100))
+    assert state.phase == "cut" and state.shoe is not None and len(state.shoe.order) == 312
+    with pytest.raises(IllegalAction) as exc:
+        ENGINE.apply(state, 4, Cut(offset=312))
+    assert exc.value.reason == Reason.AMOUNT_OUT_OF_RANGE
+    assert act(state, 4, Cut(offset=311)).phase == "staking"
+
+
+def test_specs_say_what_they_ask_and_facts_hold_only_what_the_table_shows() -> None:
+    state = seated(3)
+    assert [(s.kind, s.input) for s in ENGINE.legal_actions(state, 1)] == [
+        ("leave", Input.UTILITY), ("start", Input.PLAIN)]
+    assert [(s.kind, s.input) for s in ENGINE.legal_actions(state, 9)] == [
+        ("join", Input.UTILITY)]
+    state = act(state, 1, Start())
+    assert {s.kind: s.input for s in ENGINE.legal_actions(state, 2)} == {
+        "leave": Input.UTILITY, "bid": Input.AMOUNT, "pass": Input.PLAIN}
+    state = act(state, 2, Bid(amount=30))
+    # the bids so far; no settings, no shoe hash, nothing empty
+    assert ENGINE.view(state, None).facts == {"bids": rows(row(2, amount=chips(30)))}
+    state = staking(shoe_of("9d", "Kd", "Kh", "7h"), bank=100)
+    assert {s.kind: s.input for s in ENGINE.legal_actions(state, 4)} == {
+        "leave": Input.UTILITY, "banco": Input.PLAIN, "stake": Input.AMOUNT,
+        "pass": Input.PLAIN}
+    view = ENGINE.view(state, None)
+    assert view.facts == {"uncovered": chips(100), "burned": cards(*BURN)}
+    assert view.shoe is not None and view.shoe.cut == 0 and view.shoe.cutter == 4
+    state = act(state, 4, Stake(amount=30))
+    assert ENGINE.view(state, None).facts == {
+        "staked": chips(30), "uncovered": chips(70), "burned": cards(*BURN)}
+    # punters natural 9 win: the bank is offered to 4, and the last coup is no fact
+    state = act(state, 3, Stake(amount=70))
+    assert state.phase == "bank_offer"
+    assert ENGINE.view(state, None).facts == {"offered_to": who(4), "burned": cards(*BURN)}
+    assert {s.kind: s.input for s in ENGINE.legal_actions(state, 4)} == {
+        "leave": Input.UTILITY, "name_bank": Input.AMOUNT, "decline": Input.PLAIN}
 
 
 # --------------------------------------------------------------- §0 timeouts
@@ -529,12 +620,12 @@ def test_two_timeouts_in_a_row_stand_a_player_up_after_the_coup() -> None:
     state = step.state
     assert ENGINE.awaiting(state) == [1]
     step = ENGINE.timeout(state)  # 1's second timeout in a row
-    assert first(step.events, "stood_up").data == {"player": 1}
+    assert first(step.events, "stood_up").data == {"player": who(1)}
     state = step.state
     assert state.phase == "void_choice" and state.seats[0].leaving
     events: list[Event] = []
     state = act(state, 4, Continue(), events)
-    assert first(events, "player_left").data == {"player": 1, "stack": 900}
+    assert first(events, "player_left").data == {"player": who(1), "stack": chips(900)}
     assert [s.player for s in state.seats] == [2, 3, 4] and state.banker == 4
 
 
@@ -542,8 +633,8 @@ def test_two_timeouts_in_a_row_stand_a_player_up_after_the_coup() -> None:
 
 
 def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() -> None:
-    cards = ["5h", "6d", "Kd", "Qd"]  # punters 5 (they choose), banker 6
-    state = stakes(staking(shoe_of(*cards), n=3, bank=100), (3, 30), (2, 20))
+    dealt = ["5h", "6d", "Kd", "Qd"]  # punters 5 (they choose), banker 6
+    state = stakes(staking(shoe_of(*dealt), n=3, bank=100), (3, 30), (2, 20))
     assert state.phase == "punter_draw" and state.bank == 100
     step = ENGINE.close(state)
     assert [(t.src, t.dst, t.amount) for t in step.transfers] == [
@@ -551,8 +642,9 @@ def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() ->
         ("stack:2", "wallet:2", 980), ("stack:3", "wallet:3", 970),
         ("stake:2", "wallet:2", 20), ("stake:3", "wallet:3", 30)]
     assert kinds(step.events) == ["table_closed", "shoe_revealed"]
-    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
-        {"player": 1, "amount": 1000}, {"player": 2, "amount": 1000},
-        {"player": 3, "amount": 1000}]}
-    assert step.events[1].data["order"] == [*BURN, *cards, *PAD]
+    assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(
+        row(1, amount=chips(1000)), row(2, amount=chips(1000)), row(3, amount=chips(1000)))}
+    revealed = step.events[1]
+    assert isinstance(revealed, ShoeRevealed)
+    assert revealed.record["order"] == [*BURN, *dealt, *PAD]
     assert step.state.seats == [] and step.state.phase == "idle"

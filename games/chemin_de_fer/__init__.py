@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from games import banking
-from games.banking import is_seated, seat_of
+from games.banking import seat_of
 from games.chemin_de_fer import bank, coup
 from games.chemin_de_fer.model import (
     AUCTION,
@@ -65,6 +65,7 @@ from games.engine import (
     GameState,
     GameTexts,
     IllegalAction,
+    Input,
     Join,
     Leave,
     PlayerId,
@@ -73,8 +74,16 @@ from games.engine import (
     Start,
     Step,
     TableView,
+    Value,
+    cards,
+    chips,
     public,
+    row,
+    rows,
+    who,
+    word,
 )
+from games.engine import points as score
 from games.texts import game_texts
 
 _AUTO: dict[str, Callable[[Ctx], None]] = {
@@ -169,20 +178,17 @@ class CheminDeFer:
 
     def legal_actions(self, state: State, player: PlayerId) -> list[ActionSpec]:
         """Exactly the actions :meth:`apply` would accept from ``player`` now."""
-        if not is_seated(state, player):
-            if len(state.seats) < self.max_players:
-                return [ActionSpec(kind="join", min=0)]
-            return []
-        seat = seat_of(state, player)
-        specs = [ActionSpec(kind="leave")] if not seat.leaving else []
+        seat, specs = banking.seat_specs(state, state.phase, player, self.min_players,
+                                         self.max_players)
+        if seat is None:
+            return specs
         phase = state.phase
-        if phase == IDLE and len(state.seats) >= self.min_players:
-            specs.append(ActionSpec(kind="start"))
         mine = player in self.awaiting(state)
         if phase in (AUCTION, BANK_OFFER) and mine:
             if seat.stack >= state.min_stake:
                 kind = "bid" if phase == AUCTION else "name_bank"
-                specs.append(ActionSpec(kind=kind, min=state.min_stake, max=seat.stack,
+                specs.append(ActionSpec(kind=kind, input=Input.AMOUNT, min=state.min_stake,
+                                        max=seat.stack,
                                         presets=_presets(state.min_stake, seat.stack)))
             specs.append(ActionSpec(kind="pass" if phase == AUCTION else "decline"))
         elif phase == CUT and mine and state.shoe is not None:
@@ -192,7 +198,7 @@ class CheminDeFer:
                 specs.append(ActionSpec(kind="banco", min=state.bank, max=state.bank))
             low, high = coup.stake_bounds(state, seat)
             if coup.can_stake(state, seat):
-                specs.append(ActionSpec(kind="stake", min=low, max=high,
+                specs.append(ActionSpec(kind="stake", input=Input.AMOUNT, min=low, max=high,
                                         presets=_presets(low, high)))
             specs.append(ActionSpec(kind="pass"))
         elif phase == PUNTER_DRAW and mine:
@@ -293,10 +299,10 @@ class CheminDeFer:
                 bank.open_auction(ctx)
             else:
                 seat.leaving = True  # treated as retiring after the coup
-                ctx.emit(public("player_leaving", player=player))
+                ctx.emit(public("player_leaving", player=who(player)))
         elif seat.stake > 0:
             seat.leaving = True
-            ctx.emit(public("player_leaving", player=player))
+            ctx.emit(public("player_leaving", player=who(player)))
         else:
             bank.remove_seat(ctx, player)
             if len(st.seats) < self.min_players:
@@ -313,7 +319,7 @@ class CheminDeFer:
         action = default_action(st, player)
         assert action is not None
         seat = seat_of(st, player)
-        banking.count_timeout(ctx, seat, action=action.kind)
+        banking.count_timeout(ctx, seat, action=word(action.kind))
         banking.stand_up_after_two(ctx, seat)
         self._dispatch(ctx, player, action, auto=True)
         _run(ctx)
@@ -337,33 +343,38 @@ class CheminDeFer:
             seats.append(SeatView(player=s.player, name=s.name, stack=s.stack, stake=s.stake,
                                   face_down=held, role=role, status=status))
         mine: list[str] = []
-        my_info: dict[str, Any] = {}
+        my_facts: dict[str, Value] = {}
         if viewer is not None and viewer == state.banker:
             mine = state.banker_cards
             # docs/rules.md §1.7: the classic tableau as a hint, for the banker's eyes only
-            my_info["hint"] = banker_hint(state)
+            hint = banker_hint(state)
+            if hint is not None:
+                my_facts["hint"] = word(hint)
         elif viewer is not None and viewer == state.playing:
             mine = state.punter_cards
         if mine:
-            my_info["points"] = points(mine)
-        shoe = state.shoe
-        info: dict[str, Any] = {
-            "decks": state.decks, "burn": state.burn, "min_stake": state.min_stake,
-            "banker": state.banker, "staked": staked_total(state),
-            "uncovered": max(0, state.bank - staked_total(state)),
-            "playing": state.playing, "punter_cards": len(state.punter_cards),
-            "commitment": shoe.commitment if shoe else None,
-            "burned": list(shoe.burned) if shoe else [],
-            "cards_left": shoe.remaining if shoe else 0,
-            "bids": [{"player": p, "amount": a} for p, a in state.bids],
-            "last_coup": state.last_coup,
-        }
+            my_facts["points"] = score(points(mine))  # a baccara's 0 is told too
+        # What the table shows: the stakes, the burned cards, the bids, whom the bank is
+        # offered. The settings are Engine.settings; the banker and the punter playing are
+        # the seats' roles and statuses; the shoe's hash and cards left are ``shoe``; the
+        # last coup was told by its settlement.
+        facts: dict[str, Value] = {}
+        staked = staked_total(state)
+        if staked:
+            facts["staked"] = chips(staked)
+        if state.bank > staked:
+            facts["uncovered"] = chips(state.bank - staked)
+        if state.shoe is not None and state.shoe.burned:
+            facts["burned"] = cards(*state.shoe.burned)
+        if state.bids:
+            facts["bids"] = rows(*(row(p, amount=chips(a)) for p, a in state.bids))
         if state.phase == BANK_OFFER and state.queue:
-            info["offered_to"] = state.queue[0]
+            facts["offered_to"] = who(state.queue[0])
         return TableView(game=GAME, version=state.version, coup=state.coup, phase=state.phase,
                          viewer=viewer, seats=tuple(seats), my_cards=tuple(mine),
-                         bank=state.bank, awaiting=tuple(waiting), info=info,
-                         my_info={k: v for k, v in my_info.items() if v is not None})
+                         bank=state.bank, awaiting=tuple(waiting), facts=facts,
+                         my_facts=my_facts,
+                         shoe=None if state.shoe is None else state.shoe.facts())
 
     def accounts(self, state: State) -> dict[str, int]:
         """Every non-empty table account: stacks, stakes and the bank."""

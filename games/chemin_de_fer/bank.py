@@ -22,7 +22,22 @@ from games.chemin_de_fer.model import (
     State,
     seat_index,
 )
-from games.engine import BANK, IllegalAction, PlayerId, Reason, public, shoe_revealed, stack
+from games.engine import (
+    BANK,
+    About,
+    IllegalAction,
+    PlayerId,
+    Reason,
+    cards,
+    chips,
+    count,
+    flag,
+    public,
+    shoe_revealed,
+    stack,
+    text,
+    who,
+)
 
 # ------------------------------------------------------------------ seats
 
@@ -38,7 +53,7 @@ def remove_seat(ctx: Ctx, player: PlayerId) -> None:
     seat = seat_of(st, player)
     amount = banking.cash_out(ctx, seat)
     st.seats = [s for s in st.seats if s.player != player]
-    ctx.emit(public("player_left", player=player, stack=amount))
+    ctx.emit(public("player_left", player=who(player), stack=chips(amount)))
 
 
 def remove_leavers(ctx: Ctx) -> None:
@@ -55,7 +70,7 @@ def retire_bank(ctx: Ctx) -> None:
     banker, amount = st.banker, st.bank
     ctx.move(BANK, stack(banker), amount, "bank_retired")
     st.banker = None
-    ctx.emit(public("banker_retired", player=banker, amount=amount))
+    ctx.emit(public("banker_retired", player=who(banker), amount=chips(amount)))
 
 
 def to_idle(ctx: Ctx) -> None:
@@ -65,7 +80,7 @@ def to_idle(ctx: Ctx) -> None:
     st.phase = IDLE
     st.bids, st.queue = [], []
     remove_leavers(ctx)
-    ctx.emit(public("table_idle", players=len(st.seats)))
+    ctx.emit(public("table_idle", players=count(len(st.seats))))
 
 
 # ---------------------------------------------------------------- auction
@@ -80,7 +95,7 @@ def open_auction(ctx: Ctx) -> None:
         to_idle(ctx)
         return
     st.phase, st.bids, st.queue, st.stake_order = AUCTION, [], [], []
-    ctx.emit(public("auction_opened", min_bid=st.min_stake))
+    ctx.emit(public("auction_opened", min_bid=chips(st.min_stake)))
 
 
 def auction_pending(st: State) -> list[PlayerId]:
@@ -101,9 +116,9 @@ def bid(ctx: Ctx, player: PlayerId, amount: int | None) -> None:
             raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=st.min_stake)
         if amount > seat_of(st, player).stack:
             raise IllegalAction(Reason.INSUFFICIENT_CHIPS)
-        ctx.emit(public("bid_placed", player=player, amount=amount))
+        ctx.emit(public("bid_placed", player=who(player), amount=chips(amount)))
     else:
-        ctx.emit(public("bid_passed", player=player))
+        ctx.emit(public("bid_passed", player=who(player)))
     st.bids.append((player, amount or 0))
     if not auction_pending(st):
         resolve_auction(ctx)
@@ -121,7 +136,7 @@ def resolve_auction(ctx: Ctx) -> None:
     player, amount = best
     ctx.move(stack(player), BANK, amount, "bank_bid")
     st.banker = player
-    ctx.emit(public("banker_chosen", player=player, bank=amount))
+    ctx.emit(public("banker_chosen", player=who(player), bank=chips(amount)))
     st.phase = NEXT_COUP
 
 
@@ -149,7 +164,7 @@ def _offer_next(ctx: Ctx) -> None:
         ctx.emit(public("bank_refused_by_all"))
         open_auction(ctx)
         return
-    ctx.emit(public("bank_offered", player=st.queue[0]))
+    ctx.emit(public("bank_offered", player=who(st.queue[0])))
 
 
 def name_bank(ctx: Ctx, player: PlayerId, amount: int) -> None:
@@ -162,7 +177,7 @@ def name_bank(ctx: Ctx, player: PlayerId, amount: int) -> None:
         raise IllegalAction(Reason.INSUFFICIENT_CHIPS)
     ctx.move(stack(player), BANK, amount, "bank_named")
     st.banker, st.queue = player, []
-    ctx.emit(public("bank_named", player=player, bank=amount))
+    ctx.emit(public("bank_named", player=who(player), bank=chips(amount)))
     st.phase = NEXT_COUP
 
 
@@ -170,7 +185,7 @@ def decline_bank(ctx: Ctx, player: PlayerId) -> None:
     """The offered player declines; the bank passes further counter-clockwise."""
     banking.check_turn(ctx.st.phase, ctx.st.queue, player, BANK_OFFER)
     ctx.st.queue.pop(0)
-    ctx.emit(public("bank_declined", player=player))
+    ctx.emit(public("bank_declined", player=who(player)))
     _offer_next(ctx)
 
 
@@ -203,13 +218,14 @@ def next_coup(ctx: Ctx) -> None:
     shoe = st.shoe
     if shoe is None or shoe.remaining < MIN_CARDS_FOR_COUP:
         if shoe is not None:
-            ctx.emit(shoe_revealed(**shoe.reveal()))
+            ctx.emit(shoe_revealed(shoe.reveal()))
         new = Shoe.shuffled(st.decks, ctx.rng)
         st.shoe, st.shoe_ready, st.discarded = new, False, 0
-        ctx.emit(public("shoe_committed", commitment=new.commitment, decks=st.decks))
+        ctx.emit(public("shoe_committed", commitment=text(new.commitment),
+                        decks=count(st.decks)))
     if not st.shoe_ready:
         st.phase = CUT
-        ctx.emit(public("cut_requested", player=cutter(st)))
+        ctx.emit(public("cut_requested", About.TURN, player=who(cutter(st))))
         return
     st.phase = STAKING_OPEN
 
@@ -222,10 +238,14 @@ def cut(ctx: Ctx, player: PlayerId, offset: int, auto: bool = False) -> None:
     if player != cutter(st):
         raise IllegalAction(Reason.NOT_YOUR_TURN)
     assert st.shoe is not None
+    size = len(st.shoe.order)
+    if not 0 <= offset < size:  # docs/rules.md §0.4: a depth within the shoe, never wrapped
+        raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=0, max=size - 1)
     shoe = st.shoe.with_cut(offset, by=player, seated=[x.player for x in st.seats], coup=st.coup)
-    ctx.emit(public("shoe_cut", player=player, offset=shoe.cut, auto=auto))
+    ctx.emit(public("shoe_cut", player=who(player), offset=count(shoe.cut),
+                    auto=flag(auto)))
     shoe, burned = shoe.burn(st.burn)
     # docs/rules.md §1.2: the burned cards are shown to everyone, then discarded
-    ctx.emit(public("cards_burned", cards=burned))
+    ctx.emit(public("cards_burned", cards=cards(*burned)))
     st.shoe, st.shoe_ready = shoe, True
     st.phase = STAKING_OPEN

@@ -26,15 +26,27 @@ from games.chemin_de_fer.model import (
 )
 from games.engine import (
     BANK,
+    About,
+    Hand,
     IllegalAction,
     PlayerId,
+    Points,
     Reason,
+    cards,
+    chips,
+    count,
     private,
     public,
+    row,
+    rows,
     settlement,
+    signed,
     stack,
     stake,
+    who,
+    word,
 )
+from games.engine import points as score
 from games.table import counter_clockwise_from, right_of
 
 # ---------------------------------------------------------------- staking
@@ -48,7 +60,8 @@ def open_staking(ctx: Ctx) -> None:
     order = [st.seats[i].player for i in counter_clockwise_from(n, right_of(n, b)) if i != b]
     st.stake_order, st.queue = order, list(order)
     st.phase = STAKING
-    ctx.emit(public("staking_opened", coup=st.coup, banker=st.banker, bank=st.bank))
+    ctx.emit(public("staking_opened", coup=count(st.coup), banker=who(st.banker),
+                    bank=chips(st.bank)))
     advance_staking(ctx)
 
 
@@ -85,11 +98,12 @@ def advance_staking(ctx: Ctx) -> None:
         if not seat.leaving and can_stake(st, seat):
             return
         st.queue.pop(0)
-        ctx.emit(public("punter_skipped", player=head))
+        ctx.emit(public("punter_skipped", player=who(head)))
     st.queue = []
     if staked_total(st) == 0:
         # docs/rules.md §1.3: nobody staked, the coup is void
-        ctx.emit(public("coup_void", banker=st.banker))
+        assert st.banker is not None
+        ctx.emit(public("coup_void", banker=who(st.banker)))
         st.phase = VOID_CHOICE
     else:
         st.phase = DEAL
@@ -118,8 +132,8 @@ def place_stake(ctx: Ctx, player: PlayerId, amount: int) -> None:
         raise IllegalAction(Reason.INSUFFICIENT_CHIPS, max=seat.stack)
     ctx.move(stack(player), stake(player), amount, "stake")
     st.queue.pop(0)
-    ctx.emit(public("stake_placed", player=player, amount=amount,
-                    uncovered=uncovered - amount))
+    ctx.emit(public("stake_placed", player=who(player), amount=chips(amount),
+                    uncovered=chips(uncovered - amount)))
     advance_staking(ctx)
 
 
@@ -133,7 +147,7 @@ def call_banco(ctx: Ctx, player: PlayerId) -> None:
         raise IllegalAction(Reason.INSUFFICIENT_CHIPS, max=seat.stack)
     ctx.move(stack(player), stake(player), st.bank, "banco")
     st.queue = []
-    ctx.emit(public("banco_called", player=player, amount=st.bank))
+    ctx.emit(public("banco_called", player=who(player), amount=chips(st.bank)))
     st.phase = DEAL
 
 
@@ -142,7 +156,7 @@ def pass_stake(ctx: Ctx, player: PlayerId) -> None:
     st = ctx.st
     _check_staker(st, player)
     st.queue.pop(0)
-    ctx.emit(public("punter_passed", player=player))
+    ctx.emit(public("punter_passed", player=who(player)))
     advance_staking(ctx)
 
 
@@ -162,7 +176,7 @@ def continue_bank(ctx: Ctx, player: PlayerId) -> None:
         raise IllegalAction(Reason.WRONG_PHASE)
     if player != st.banker:
         raise IllegalAction(Reason.NOT_YOUR_TURN)
-    ctx.emit(public("banker_continued", player=player, bank=st.bank))
+    ctx.emit(public("banker_continued", player=who(player), bank=chips(st.bank)))
     st.phase = NEXT_COUP
 
 
@@ -185,25 +199,26 @@ def deal(ctx: Ctx) -> None:
     """Deal punter, banker, punter, banker; show naturals, else the punter decides."""
     st = ctx.st
     assert st.shoe is not None and st.banker is not None
-    st.shoe, cards = st.shoe.deal(4)
-    st.punter_cards, st.banker_cards = [cards[0], cards[2]], [cards[1], cards[3]]
+    st.shoe, dealt = st.shoe.deal(4)
+    st.punter_cards, st.banker_cards = [dealt[0], dealt[2]], [dealt[1], dealt[3]]
     st.playing = playing_punter(st)
-    ctx.emit(public("cards_dealt", playing=st.playing, banker=st.banker))
+    ctx.emit(public("cards_dealt", playing=who(st.playing), banker=who(st.banker)))
     # docs/rules.md §1.4: only the playing punter sees the punters' cards
     # with their points: a hand settled in this very step (a natural) has no later view to
     # tell them
     pp, bp = points(st.punter_cards), points(st.banker_cards)
-    ctx.emit(private("hand_seen", [st.playing], hand="punters", cards=st.punter_cards,
-                     points=pp))
-    ctx.emit(private("hand_seen", [st.banker], hand="banker", cards=st.banker_cards,
-                     points=bp))
+    ctx.emit(private("hand_seen", [st.playing], About.OWN_HAND, hand=word("punters"),
+                     cards=cards(*st.punter_cards), points=score(pp)))
+    ctx.emit(private("hand_seen", [st.banker], About.OWN_HAND, hand=word("banker"),
+                     cards=cards(*st.banker_cards), points=score(bp)))
     if pp >= 8 or bp >= 8:
         # docs/rules.md §1.5: a natural is shown at once and decides the coup
         for hand, holder, held, value in (("punters", st.playing, st.punter_cards, pp),
                                           ("banker", st.banker, st.banker_cards, bp)):
             if value >= 8:
-                ctx.emit(public("natural_shown", hand=hand, player=holder,
-                                cards=held, points=value))
+                ctx.emit(public("natural_shown", About.SHOWDOWN, hand=word(hand),
+                                player=who(holder), cards=cards(*held),
+                                points=score(value)))
         st.phase = SHOWDOWN
     else:
         # docs/rules.md §1.6 Decision: the playing punter always decides, in private, even
@@ -228,8 +243,8 @@ def punter_third_card(ctx: Ctx) -> None:
     assert st.shoe is not None and st.playing is not None
     st.shoe, (card,) = st.shoe.deal(1)
     st.punter_cards.append(card)
-    ctx.emit(public("punter_drew", player=st.playing))
-    ctx.emit(private("card_drawn", [st.playing], hand="punters", card=card))
+    ctx.emit(public("punter_drew", player=who(st.playing)))
+    ctx.emit(private("card_drawn", [st.playing], hand=word("punters"), card=cards(card)))
     st.phase = BANKER_DRAW
 
 
@@ -246,7 +261,7 @@ def draw_or_stand(ctx: Ctx, player: PlayerId, draw: bool) -> None:
         if draw:
             punter_third_card(ctx)
         else:
-            ctx.emit(public("punter_stood", player=player))
+            ctx.emit(public("punter_stood", player=who(player)))
             st.phase = BANKER_DRAW
     elif st.phase == BANKER_DRAW:
         if player != st.banker:
@@ -255,11 +270,11 @@ def draw_or_stand(ctx: Ctx, player: PlayerId, draw: bool) -> None:
             assert st.shoe is not None
             st.shoe, (card,) = st.shoe.deal(1)
             st.banker_cards.append(card)  # shown in a moment, at the showdown
-            ctx.emit(public("banker_drew", player=player))
+            ctx.emit(public("banker_drew", player=who(player)))
             # his own card, told to him (the coup settles in this step: no later view shows it)
-            ctx.emit(private("card_drawn", [player], hand="banker", card=card))
+            ctx.emit(private("card_drawn", [player], hand=word("banker"), card=cards(card)))
         else:
-            ctx.emit(public("banker_stood", player=player))
+            ctx.emit(public("banker_stood", player=who(player)))
         st.phase = SHOWDOWN
     else:
         raise IllegalAction(Reason.WRONG_PHASE)
@@ -274,39 +289,44 @@ def showdown(ctx: Ctx) -> None:
     assert st.banker is not None
     banker = st.banker
     pp, bp = points(st.punter_cards), points(st.banker_cards)
-    ctx.emit(public("hands_shown", punters=st.punter_cards, punter_points=pp,
-                    banker=st.banker_cards, banker_points=bp, playing=st.playing))
+    assert st.playing is not None
+    ctx.emit(public("hands_shown", About.SHOWDOWN, punters=cards(*st.punter_cards),
+                    punter_points=score(pp), banker=cards(*st.banker_cards),
+                    banker_points=score(bp), playing=who(st.playing)))
     punters = [s for s in st.seats if s.stake > 0]
-    results: list[dict[str, int]] = []
+    results: list[tuple[PlayerId, int]] = []
     total = sum(s.stake for s in punters)
     if bp > pp:
         outcome = "banker"
         for seat in punters:
             # docs/rules.md §1.8: every stake goes into the bank, which the banker keeps
-            results.append({"player": seat.player, "net": -seat.stake})
+            results.append((seat.player, -seat.stake))
             ctx.move(stake(seat.player), BANK, seat.stake, "coup_lost")
-        results.append({"player": banker, "net": total})
+        results.append((banker, total))
     elif pp > bp:
         outcome = "punters"
         for seat in punters:
             won = seat.stake
-            results.append({"player": seat.player, "net": won})
+            results.append((seat.player, won))
             ctx.move(stake(seat.player), stack(seat.player), won, "stake_returned")
             ctx.move(BANK, stack(seat.player), won, "coup_won")
-        results.append({"player": banker, "net": -total})
+        results.append((banker, -total))
         # the banker takes back what is left of the bank; the bank passes right
         ctx.move(BANK, stack(banker), st.bank, "bank_returned")
     else:
         outcome = "standoff"
         for seat in punters:
-            results.append({"player": seat.player, "net": 0})
+            results.append((seat.player, 0))
             ctx.move(stake(seat.player), stack(seat.player), seat.stake, "standoff")
-        results.append({"player": banker, "net": 0})
+        results.append((banker, 0))
     # every hand in points, for the headline ("Dave wins 4 with 8 points")
-    hands = {str(seat.player): {"points": pp} for seat in punters} | {
-        str(banker): {"points": bp}}
-    ctx.emit(settlement("coup_settled", coup=st.coup, outcome=outcome, results=results,
-                        bank=st.bank, banker=banker, hands=hands))
+    hands: dict[PlayerId, Hand | Points] = {seat.player: score(pp) for seat in punters}
+    hands[banker] = score(bp)
+    # every player's net, the banker's last (his result is the punters' loss)
+    ctx.emit(settlement("coup_settled", coup=st.coup, nets=dict(results), banker=banker,
+                        hands=hands, outcome=word(outcome),
+                        results=rows(*(row(p, net=signed(n)) for p, n in results)),
+                        bank=chips(st.bank)))
     st.last_coup = {"coup": st.coup, "outcome": outcome, "punters": st.punter_cards,
                     "punter_points": pp, "banker": st.banker_cards, "banker_points": bp}
     st.discarded += len(st.punter_cards) + len(st.banker_cards)
@@ -317,7 +337,7 @@ def showdown(ctx: Ctx) -> None:
         st.queue = [st.seats[i].player
                     for i in counter_clockwise_from(n, right_of(n, b)) if i != b]
         st.banker = None
-        ctx.emit(public("bank_passed", from_player=banker))
+        ctx.emit(public("bank_passed", from_player=who(banker)))
         st.phase = OFFER_OPEN
     else:
         # banker won: he stays with the grown bank; stand-off: replayed with new stakes

@@ -26,7 +26,7 @@ from typing import Any
 
 from games.chemin_de_fer import ENGINE, default_action
 from games.chemin_de_fer.model import BANK_OFFER, STAKING, Bid, NameBank, Pass, Stake
-from games.engine import Join, Start
+from games.engine import Join, Settlement, Start, Word
 
 BIG_STACK = 10**15
 
@@ -81,12 +81,14 @@ def simulate(*, coups: int, seed: int, decks: int = 6, punters: int = 3,
         step = ENGINE.apply(state, player, action, rng)
         state = step.state
         for event in step.events:
-            if event.kind == "coup_settled":
+            if isinstance(event, Settlement):
                 settled += 1
                 outcome = event.data["outcome"]
-                outcomes[names[outcome]] += 1
-                # the banker's result comes last; the punters won what he lost
-                punter_net -= event.data["results"][-1]["net"]
+                assert isinstance(outcome, Word)
+                outcomes[names[outcome.word]] += 1
+                # the punters won what the banker lost
+                assert event.banker is not None
+                punter_net -= event.nets[event.banker]
     elapsed = time.perf_counter() - started
     return {
         "game": "chemin-de-fer",
