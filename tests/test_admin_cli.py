@@ -132,7 +132,7 @@ async def test_close_returns_every_chip_and_the_audit_holds_until_a_chip_is_made
     assert await host.storage.open_tables() == []
     assert sum(w.balance for w in await host.storage.leaderboard(chat_id=CHAT)) == 3000
     closing = [i for i in await host.storage.pending_outbox(chat_id=CHAT) if i.kind == "close"]
-    assert closing[-1].payload["text"].startswith(i18n.t("en", "table_closed"))
+    assert closing[-1].payload["text"].startswith(i18n.t("en", "closed_table"))
     again = admin(env, "close", str(CHAT))
     assert (again.returncode, again.stderr) == (1, f"chat {CHAT}: "
                                                    f"{i18n.plain(i18n.t('en', 'no_table'))}\n")

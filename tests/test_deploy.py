@@ -115,7 +115,7 @@ def test_the_image_runs_as_non_root_and_checks_its_health_port() -> None:
     env = " ".join(line for line in lines if "=" in line)
     for setting in ("REQUIRE_TOKEN=1", "HEALTH_HOST=0.0.0.0", "HEALTH_PORT=9090"):
         assert setting in env
-    check = next(line for line in lines if line.startswith("CMD [\"python\", \"-m\", \"bot.h"))
+    check = next(line for line in lines if line.startswith("CMD [\"python\", \"-m\", \"bot.ops.h"))
     assert check == 'CMD ["python", "-m", "bot.ops.healthcheck"]'
     assert "9090" in next(line for line in lines if line.startswith("EXPOSE")).split()
 

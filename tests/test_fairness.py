@@ -19,11 +19,23 @@ from typing import Any
 
 import pytest
 from poker_fixtures import draw_order, fixed_shoe, seated
+from pydantic import BaseModel
 
 from games.cards import DECK, Shoe, commitment_of
 from games.chemin_de_fer import ENGINE as CHEMIN
 from games.chemin_de_fer.model import Bid, Pass
-from games.engine import Cut, Event, Join, Start
+from games.engine import (
+    Cards,
+    CardsProven,
+    Cut,
+    Event,
+    Join,
+    ShoeRevealed,
+    Start,
+    count,
+    flag,
+    who,
+)
 from games.poker.common import Bet, Call, Check, Fold
 from games.poker.draw import ENGINE as DRAW
 from games.poker.draw import Discard, Open
@@ -166,7 +178,8 @@ def test_rule_0_4_the_cutter_chooses_the_depth_and_it_is_applied_exactly() -> No
     assert (spec.min, spec.max, spec.presets) == (0, 311, (78, 156, 234))
     step = CHEMIN.apply(state, 4, Cut(offset=100))
     burned = next(e for e in step.events if e.kind == "cards_burned").data["cards"]
-    assert burned == SIX_DECKS[100:103]  # dealing starts at committed position 100
+    # dealing starts at committed position 100
+    assert burned == Cards(cards=tuple(SIX_DECKS[100:103]))
     assert step.state.shoe is not None and step.state.shoe.peek(2) == SIX_DECKS[103:105]
     record = step.state.shoe.reveal()
     assert (record["cut"], record["cutter"], record["seated"], record["coup"]) == (
@@ -181,9 +194,9 @@ def test_rule_0_4_a_timed_out_cut_is_the_documented_hash_of_public_data() -> Non
     want = int(hashlib.sha256(text.encode()).hexdigest(), 16) % 312
     step = CHEMIN.timeout(state)
     cut = next(e for e in step.events if e.kind == "shoe_cut").data
-    assert cut == {"player": 4, "offset": want, "auto": True}
+    assert cut == {"player": who(4), "offset": count(want), "auto": flag(True)}
     burned = next(e for e in step.events if e.kind == "cards_burned").data["cards"]
-    assert burned == (SIX_DECKS * 2)[want:want + 3]
+    assert burned == Cards(cards=tuple((SIX_DECKS * 2)[want:want + 3]))
     lines = [r.line() for r in check(step.state.shoe.reveal())]  # type: ignore[union-attr]
     assert "OK   cut origin: the timeout rule's value" in lines
 
@@ -197,6 +210,8 @@ P1 = ["Ah", "Kd", "7h", "3h", "5s"]   # folded: must never be public
 
 
 def _cards_in(value: Any) -> set[str]:
+    if isinstance(value, BaseModel):  # a typed value: every card string inside it
+        return _cards_in(value.model_dump(mode="json"))
     if isinstance(value, str):
         if len(value) == 2 and value[0] in "23456789TJQKA" and value[1] in "cdhs":
             return {value}
@@ -230,7 +245,7 @@ def test_rule_0_5_poker_reveals_no_folded_card_at_the_showdown() -> None:
                                (3, Discard(cards=("2d", "3d", "4d"))), (2, Check()), (3, Check()))
     public = [e for e in events if e.to is None]
     assert not set(P1) & set().union(*(_cards_in(e.data) for e in public))
-    revealed = next(e for e in public if e.kind == "shoe_revealed").data
+    revealed = next(e for e in public if isinstance(e, ShoeRevealed)).record
     assert "order" not in revealed and "salt" not in revealed
     shown = [c for _, c, _ in revealed["shown"]]
     assert sorted(shown) == sorted(["Jc", "Jd", *DRAW_2, "Tc", "Td", *DRAW_3])
@@ -249,17 +264,18 @@ def test_rule_0_5_poker_an_uncontested_winner_shows_only_his_openers() -> None:
     public = [e for e in events if e.to is None]
     seen = set().union(*(_cards_in(e.data) for e in public))
     assert seen == {"Jc", "Jd"}  # §5a.6: the opener shows his openers, nothing else
-    revealed = next(e for e in public if e.kind == "shoe_revealed").data
+    revealed = next(e for e in public if isinstance(e, ShoeRevealed)).record
     assert [c for _, c, _ in revealed["shown"]] == ["Jc", "Jd"]
     assert all(r.ok for r in check(revealed))
 
 
 def test_rule_0_5_each_poker_player_gets_the_proof_of_his_own_cards_privately() -> None:
     events = _hand_with_a_fold((2, Discard()), (3, Discard()), (2, Bet()), (3, Fold()))
-    proofs = {e.to: e for e in events if e.kind == "cards_proven"}
+    proofs = {e.to: e for e in events if isinstance(e, CardsProven)}
     assert set(proofs) == {(1,), (2,), (3,)}
     for player, hand in ((1, P1), (2, P2), (3, P3)):
-        record = json.loads(proofs[(player,)].data["record"])
+        record = proofs[(player,)].record
+        assert isinstance(record, dict)
         assert sorted(c for _, c, _ in record["shown"]) == sorted(hand)
         assert all(r.ok for r in check(record))
 

@@ -19,10 +19,12 @@ from games import registry
 from games.engine import (
     Action,
     Engine,
+    Flag,
     GameState,
     IllegalAction,
     Join,
     Leave,
+    Rows,
     Settlement,
     ShoeRevealed,
     Step,
@@ -127,14 +129,18 @@ def test_closing_at_any_point_voids_the_coup_and_gives_everyone_his_chips_back(
     for before, step in session(game, seed=11, steps=1500):
         for state in (before, step.state):
             done = check_close(engine, state)
-            returned = {r["player"]: r["amount"]
-                        for r in done.events[0].data["returned"]}
+            back = done.events[0].data["returned"]
+            assert isinstance(back, Rows)
+            returned = {r.player: r.fields["amount"].n  # type: ignore[union-attr]
+                        for r in back.rows}
             # docs/rules.md §0.12: everyone leaves with what he holds at the table, a
             # banker with his bank, and in poker with what he had when the hand began
             assert returned == holdings(state)
             shoes = [e for e in done.events if isinstance(e, ShoeRevealed)]
             assert len(shoes) == len(shoes_in_play(state))
-            closed_mid_coup += done.events[0].data["void"]
+            void = done.events[0].data["void"]
+            assert isinstance(void, Flag)
+            closed_mid_coup += void.on
     assert closed_mid_coup > 100
 
 

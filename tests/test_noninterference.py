@@ -49,6 +49,7 @@ from games.engine import (
     ShoeRevealed,
     Start,
     parse_action,
+    text,
     visible_events,
 )
 from tests.banking_machine import cards_in
@@ -166,9 +167,8 @@ def revealed_positions(events: list[Event]) -> dict[str, set[int]]:
     for e in events:
         if not isinstance(e, ShoeRevealed):
             continue
-        records = e.data.get("shoes") or [e.data]
-        for r in records if isinstance(records, list) else [records]:
-            if not isinstance(r, dict) or "commitment" not in r:
+        for r in [e.record]:
+            if "commitment" not in r:
                 continue
             mine = out.setdefault(r["commitment"], set())
             if "order" in r:
@@ -412,8 +412,8 @@ def test_the_check_sees_a_leak_when_an_engine_makes_one(monkeypatch: pytest.Monk
         view = real(self, state, viewer)
         if not state.banker_cards:
             return view
-        return view.model_copy(update={"info": {**view.info,
-                                                "tell": "".join(state.banker_cards)[::-1]}})
+        return view.model_copy(update={"facts": {
+            **view.facts, "tell": text("".join(state.banker_cards)[::-1])}})
 
     monkeypatch.setattr(type(engine), "view", leaky)
     assert check("chemin_de_fer", range(6), players=False)
