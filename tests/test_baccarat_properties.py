@@ -111,7 +111,7 @@ class BaccaratMachine(RuleBasedStateMachine):
         # Accepted, so it must have been offered, within its bounds.
         assert kind in offered
         spec = offered[kind]
-        if spec.min is not None and "amount" in fields:
+        if spec.min is not None and ("amount" in fields or "offset" in fields):
             assert spec.min <= amount <= (spec.max if spec.max is not None else amount)
         self._commit(step, before)
 
@@ -126,7 +126,8 @@ class BaccaratMachine(RuleBasedStateMachine):
         if spec.kind == "join":
             return Join(name="New", buy_in=data.draw(st.integers(0, 3000)))
         if spec.kind == "cut":
-            return Cut(offset=data.draw(st.integers(0, 500)))
+            assert spec.min is not None and spec.max is not None
+            return Cut(offset=data.draw(st.integers(spec.min, spec.max)))
         fields: dict[str, Any] = {"kind": spec.kind}
         if spec.min is not None and spec.max is not None:
             fields["amount"] = data.draw(st.integers(spec.min, spec.max))
@@ -152,7 +153,7 @@ class BaccaratMachine(RuleBasedStateMachine):
         for event in step.events:
             text = event.model_dump_json()
             if event.kind == "cards_received":
-                assert event.to == (event.data["player"],)
+                assert event.to == (event.player,)
             if event.to is None:
                 assert not any(f'"{c}"' in text for c in secrets), event.kind
         for e in step.events:

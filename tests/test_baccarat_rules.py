@@ -41,17 +41,33 @@ from games.baccarat.model import (
 )
 from games.cards import Shoe
 from games.engine import (
+    About,
     Action,
     Cut,
     Event,
     IllegalAction,
+    Input,
     Join,
     Leave,
     PlayerId,
     Reason,
+    Rows,
+    Settlement,
+    ShoeRevealed,
     Start,
     Transfer,
+    cards,
+    chips,
+    count,
+    flag,
     net,
+    points,
+    row,
+    rows,
+    signed,
+    text,
+    who,
+    word,
 )
 
 PAD = ["Tc"] * 40  # zero-point filler so a scenario never runs the shoe low
@@ -95,9 +111,24 @@ class Play:
     def stacks(self) -> dict[PlayerId, int]:
         return {s.player: s.stack for s in self.state.seats}
 
-    def nets(self) -> dict[PlayerId, int]:
+    def settled(self) -> Settlement:
         (settled,) = self.find("coup_settled")
-        return {r["player"]: r["net"] for r in settled.data["results"]}
+        assert isinstance(settled, Settlement)
+        return settled
+
+    def nets(self) -> dict[PlayerId, int]:
+        """The punters' nets; the banker's (in the same ``nets``) is minus their sum, and
+        each punter's line of ``results`` says the same."""
+        settled = self.settled()
+        assert settled.banker == 1
+        punters = {p: n for p, n in settled.nets.items() if p != settled.banker}
+        assert settled.nets[settled.banker] == -sum(punters.values())
+        assert settled.data["banker_net"] == signed(-sum(punters.values()))
+        results = settled.data["results"]
+        assert isinstance(results, Rows)
+        assert {r.player: r.fields["net"] for r in results.rows} == \
+            {p: signed(n) for p, n in punters.items()}
+        return punters
 
 
 def auctioned(players: int = 4, bank: int = 600) -> Play:
@@ -151,7 +182,7 @@ def test_rule_2_1_highest_bid_wins_earliest_on_ties_and_moves_into_the_bank() ->
     play.timeout()  # player 1's safe default: pass
     assert play.state.banker == 2 and play.state.bank == 700
     assert play.stacks() == {1: 1000, 2: 300, 3: 1000, 4: 1000}
-    assert play.find("bank_won")[0].data == {"player": 2, "amount": 700}
+    assert play.find("bank_won")[0].data == {"player": who(2), "amount": chips(700)}
 
 
 def test_rule_2_1_nobody_bids_leaves_the_table_idle() -> None:
@@ -185,15 +216,33 @@ def test_rule_2_2_banker_shuffles_and_the_punter_to_his_right_cuts() -> None:
     play = auctioned()
     (committed,) = play.find("shoe_committed")
     assert play.state.phase == CUT and ENGINE.awaiting(play.state) == [4]
-    assert committed.data["commitment"] == play.state.shoe.commitment  # type: ignore[union-attr]
-    assert ENGINE.view(play.state, None).info["commitment"] == committed.data["commitment"]
+    assert play.state.shoe is not None
+    assert committed.data["commitment"] == text(play.state.shoe.commitment)
+    shoe = ENGINE.view(play.state, None).shoe
+    assert shoe is not None and text(shoe.commitments[0]) == committed.data["commitment"]
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(play.state, 2, Cut(offset=3))
     assert err.value.reason is Reason.NOT_YOUR_TURN
-    order = play.state.shoe.order  # type: ignore[union-attr]
-    play(4, Cut(offset=110))
-    assert play.state.shoe.cut == 6  # type: ignore[union-attr]  # 110 mod 104
-    assert play.state.shoe.peek(2) == order[6:8]  # type: ignore[union-attr]
+    order = play.state.shoe.order
+    play(4, Cut(offset=6))
+    assert play.state.shoe.cut == 6
+    assert play.state.shoe.peek(2) == order[6:8]
+    assert play.state.phase == STAKING
+    assert play.find("shoe_cut")[0].data == {"player": who(4), "cut": count(6)}
+
+
+def test_rule_0_4_the_cut_is_any_depth_of_the_shoe_and_none_beyond() -> None:
+    play = auctioned()
+    (spec,) = [s for s in ENGINE.legal_actions(play.state, 4) if s.kind == "cut"]
+    assert (spec.input, spec.min, spec.max) == (Input.AMOUNT, 0, 103)
+    for offset in (104, 110, 312):  # it used to wrap round the shoe: 110 was a cut at 6
+        before = play.state.model_dump_json()
+        with pytest.raises(IllegalAction) as err:
+            ENGINE.apply(play.state, 4, Cut(offset=offset))
+        assert err.value.reason is Reason.AMOUNT_OUT_OF_RANGE
+        assert play.state.model_dump_json() == before
+    play(4, Cut(offset=103))
+    assert play.state.shoe.cut == 103  # type: ignore[union-attr]
     assert play.state.phase == STAKING
 
 
@@ -216,7 +265,7 @@ def test_rule_2_3_a_punter_who_does_not_stake_in_time_sits_out() -> None:
     play(4, Cut(offset=0))(2, Stake(amount=100))(3, Stake(amount=100))
     assert play.state.phase == STAKING and ENGINE.awaiting(play.state) == [4]
     play.timeout()
-    assert play.find("sat_out")[0].data == {"player": 4}
+    assert play.find("sat_out")[0].data == {"player": who(4)}
     assert play.state.phase == DECLARING and ENGINE.awaiting(play.state) == [2, 3]
     seats = {s.player: s for s in play.state.seats}
     assert seats[4].cards == [] and seats[4].stack == 1000
@@ -232,13 +281,13 @@ def test_rule_2_4_two_rounds_clockwise_then_counter_clockwise_banker_last() -> N
     play.state = play.state.model_copy(update={"shoe": Shoe.fixed(order, decks=2)})
     play(4, Cut(offset=0))(2, Stake(amount=100))(3, Stake(amount=100))(4, Stake(amount=100))
     (dealt,) = play.find("cards_dealt")
-    assert dealt.data == {"first_round": [2, 3, 4, 1], "second_round": [4, 3, 2, 1]}
+    assert dealt.data == {"first_round": who(2, 3, 4, 1), "second_round": who(4, 3, 2, 1)}
     # first round 2c 3c 4c 5c to 2, 3, 4, 1; second round 2d 3d 4d 5d to 4, 3, 2, 1
     expected = {2: ("2c", "4d"), 3: ("3c", "3d"), 4: ("4c", "2d"), 1: ("5c", "5d")}
-    for p, cards in expected.items():
-        assert ENGINE.view(play.state, p).my_cards == cards
-    received = {e.to: e.data["cards"] for e in play.find("cards_received")}
-    assert received == {(p,): list(c) for p, c in expected.items()}
+    for p, hand in expected.items():
+        assert ENGINE.view(play.state, p).my_cards == hand
+    received = {e.to: (e.about, e.data["cards"]) for e in play.find("cards_received")}
+    assert received == {(p,): (About.OWN_HAND, cards(*c)) for p, c in expected.items()}
     public = ENGINE.view(play.state, None)
     assert public.my_cards == () and all(s.face_up == () for s in public.seats)
     assert [s.face_down for s in public.seats] == [2, 2, 2, 2]
@@ -249,8 +298,10 @@ def test_rule_2_4_two_rounds_clockwise_then_counter_clockwise_banker_last() -> N
 
 def test_rule_2_5_banker_best_natural_takes_all_stakes_and_wins_ties() -> None:
     play = coup({1: ("9h", "Ks"), 2: ("9d", "Kh"), 3: ("8c", "Kd"), 4: ("3c", "Kc")})
-    assert [e.data["player"] for e in play.find("natural_shown")] == [2, 3, 1]
-    assert play.find("natural_shown")[0].data["cards"] == ["9d", "Kh"]
+    assert [e.data["player"] for e in play.find("natural_shown")] == [who(2), who(3), who(1)]
+    assert play.find("natural_shown")[0].data["cards"] == cards("9d", "Kh")
+    assert play.find("natural_shown")[0].data["points"] == points(9)
+    assert {e.about for e in play.find("natural_shown")} == {About.SHOWDOWN}
     assert play.nets() == {2: -100, 3: -100, 4: -100}
     assert play.state.bank == 900
     assert "third_card_dealt" not in play.kinds() and play.state.phase == STAKING
@@ -295,8 +346,10 @@ def _baccara_coup() -> Play:
 def test_rule_2_6_baccara_returns_the_stake_settles_others_and_passes_the_bank() -> None:
     play = _baccara_coup()
     commitment = play.state.shoe.commitment  # type: ignore[union-attr]
-    assert play.find("baccara_declared")[0].data == {"player": 2, "cards": ["Kd", "Qh"],
-                                                     "stake": 100}
+    assert play.find("baccara_declared")[0].data == {"player": who(2),
+                                                     "cards": cards("Kd", "Qh"),
+                                                     "stake": chips(100)}
+    assert play.find("baccara_declared")[0].about is About.SHOWDOWN
     assert play.nets() == {3: 200, 4: 200}  # 7 and 6 beat the banker's 5
     # The old banker keeps what is left of his bank: 600 - 400 = 200 -> stack 600.
     assert play.stacks() == {1: 600, 2: 1000, 3: 1200, 4: 1200}
@@ -304,6 +357,8 @@ def test_rule_2_6_baccara_returns_the_stake_settles_others_and_passes_the_bank()
     assert play.state.banker is None and play.state.bank == 0
     assert [(s.kind, s.min, s.max) for s in ENGINE.legal_actions(play.state, 2)][1:] == \
         [("post_bank", 2, 1000), ("decline", None, None)]
+    assert [s.input for s in ENGINE.legal_actions(play.state, 2)] == \
+        [Input.UTILITY, Input.AMOUNT, Input.PLAIN]
     play(2, PostBank(amount=500))
     assert play.state.banker == 2 and play.state.bank == 500 and play.stacks()[2] == 500
     # The shoe is not reshuffled: same commitment, dealing goes on after the 9 cards used.
@@ -336,7 +391,7 @@ def test_rule_2_6_baccara_is_declared_before_any_third_card_privately_by_every_p
     play(4, Pass())(2, DeclareBaccara())
     # one declarer a coup: the round ends at once; third cards follow, 2 has none
     assert play.state.phase == DRAWING and play.state.draw_order == [4, 3]
-    assert play.find("baccara_passed")[0].data == {"player": 4}
+    assert play.find("baccara_passed")[0].data == {"player": who(4)}
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(play.state, 4, DeclareBaccara())  # no baccara once third cards start
     assert err.value.reason is Reason.WRONG_PHASE
@@ -364,10 +419,10 @@ def test_rule_2_7_third_cards_right_left_order_face_up_then_the_banker() -> None
     assert [(s.kind, s.private) for s in ENGINE.legal_actions(play.state, 4)] == [
         ("leave", False), ("draw", True), ("stand", True)]
     play(4, Draw())
-    (public_card, points) = play.find("third_card_dealt") + play.find("third_card_points")
+    (public_card, told) = play.find("third_card_dealt") + play.find("third_card_points")
     # only the face-up card is public; with it, his points would tell his hidden two
-    assert (public_card.to, public_card.data) == (None, {"player": 4, "card": "5d"})
-    assert (points.to, points.data) == ((4,), {"card": "5d", "points": 6})
+    assert (public_card.to, public_card.data) == (None, {"player": who(4), "card": cards("5d")})
+    assert (told.to, told.data) == ((4,), {"card": cards("5d"), "points": points(6)})
     seat4 = ENGINE.view(play.state, 2).seats[3]
     assert (seat4.face_up, seat4.face_down) == (("5d",), 2)
     play.timeout()  # player 2 on 3: safe default, take a card (4s -> 7)
@@ -380,7 +435,7 @@ def test_rule_2_7_third_cards_right_left_order_face_up_then_the_banker() -> None
     play(3, Stand())
     assert play.state.phase == BANKER_DRAW and ENGINE.awaiting(play.state) == [1]
     play.timeout()  # banker on 2: safe default, draw (3s -> 5)
-    assert play.find("banker_drew")[0].data == {"player": 1, "card": "3s"}
+    assert play.find("banker_drew")[0].data == {"player": who(1), "card": cards("3s")}
     assert play.nets() == {2: 200, 3: 200, 4: 200}  # 7, 6, 6 beat the banker's 5
     assert play.state.bank == 0
 
@@ -391,9 +446,20 @@ def test_rule_2_7_third_cards_right_left_order_face_up_then_the_banker() -> None
 def test_rule_2_8_banker_higher_or_equal_takes_lower_pays_double() -> None:
     play = coup({1: ("5h", "Ks"), 2: ("5c", "Kc"), 3: ("4d", "Kd"), 4: ("7c", "Kh")})
     play(4, Stand())(2, Stand())(3, Stand())(1, Stand())
-    (settled,) = play.find("coup_settled")
-    assert [(r["player"], r["outcome"], r["net"]) for r in settled.data["results"]] == \
-        [(2, "tie_loss", -100), (3, "loss", -100), (4, "win", 200)]
+    settled = play.settled()
+    assert settled.data["results"] == rows(*(
+        row(p, stake=chips(100), outcome=word(o), net=signed(n), points=points(pts))
+        for p, o, n, pts in [(2, "tie_loss", -100, 5), (3, "loss", -100, 4),
+                             (4, "win", 200, 7)]))
+    assert (settled.coup, settled.banker, settled.nets) == (1, 1, {2: -100, 3: -100, 4: 200,
+                                                                   1: 0})
+    assert settled.hands == {2: points(5), 3: points(4), 4: points(7), 1: points(5)}
+    assert settled.data["bank"] == chips(600)
+    (shown,) = play.find("hands_shown")
+    assert shown.about is About.SHOWDOWN
+    assert shown.data["hands"] == rows(*(row(p, cards=cards(*c), points=points(pts)) for p, c, pts
+                                         in [(2, ("5c", "Kc"), 5), (3, ("4d", "Kd"), 4),
+                                             (4, ("7c", "Kh"), 7), (1, ("5h", "Ks"), 5)]))
     assert play.stacks() == {1: 400, 2: 900, 3: 900, 4: 1200}
     assert play.state.bank == 600
 
@@ -416,18 +482,23 @@ def test_rule_2_9_an_exhausted_shoe_ends_the_tenure_with_a_new_auction() -> None
     play = coup({1: ("9h", "Ks"), 2: ("2d", "Kh"), 3: ("3c", "Kd"), 4: ("4c", "Kc")},
                 "Tc", "Tc", "Tc", "Tc", pad=False)
     (ended,) = play.find("tenure_ended")
-    assert ended.data == {"banker": 1, "reason": "shoe_exhausted", "bank": 900}
+    assert ended.data == {"banker": who(1), "reason": word("shoe_exhausted"),
+                          "bank": chips(900)}
     assert play.stacks()[1] == 1300 and play.state.bank == 0
     assert play.state.phase == AUCTION and play.find("shoe_revealed")
-    assert play.find("shoe_revealed")[0].data["order"][:2] == ["2d", "3c"]
+    revealed = play.find("shoe_revealed")[0]
+    assert isinstance(revealed, ShoeRevealed) and revealed.whole
+    assert revealed.record["order"][:2] == ["2d", "3c"]
 
 
 def test_rule_2_9_banker_dealt_baccara_deals_one_more_shoe() -> None:
     play = coup({1: ("Kh", "Ks"), 2: ("9d", "Kh"), 3: ("3c", "Kd"), 4: ("4c", "Kc")},
                 "Tc", "Tc", "Tc", "Tc", pad=False)
-    assert play.find("banker_baccara")[0].data == {"player": 1, "extra_shoes": 1}
+    assert play.find("banker_baccara")[0].data == {"player": who(1), "extra_shoes": count(1)}
+    assert play.find("banker_baccara")[0].about is About.SHOWDOWN
     assert "tenure_ended" not in play.kinds()
-    assert play.find("extra_shoe_started")[0].data == {"banker": 1, "extra_shoes_left": 0}
+    assert play.find("extra_shoe_started")[0].data == {"banker": who(1),
+                                                       "extra_shoes_left": count(0)}
     assert play.state.phase == CUT and play.state.banker == 1
     assert play.state.shoe is not None and play.state.shoe.remaining == 104
     assert play.state.bank == 400  # the 9 is paid 200 and takes the other two stakes
@@ -447,7 +518,8 @@ def test_rule_2_9_banker_retires_between_coups_keeping_his_bank() -> None:
 def test_rule_2_9_punter_baccara_ends_the_tenure_at_once() -> None:
     play = _baccara_coup()
     (ended,) = play.find("tenure_ended")
-    assert ended.data == {"banker": 1, "reason": "punter_baccara", "bank": 200}
+    assert ended.data == {"banker": who(1), "reason": word("punter_baccara"),
+                          "bank": chips(200)}
 
 
 # ------------------------------------------------------- §0 timeouts, seating
@@ -459,9 +531,9 @@ def test_two_timeouts_in_a_row_stand_a_player_up() -> None:
     play.timeout()  # everyone sits out: coup void, next coup's staking
     assert play.find("coup_void") and play.state.phase == STAKING
     play.timeout()
-    assert [e.data["player"] for e in play.find("stood_up")] == [2, 3, 4]
+    assert [e.data["player"] for e in play.find("stood_up")] == [who(2), who(3), who(4)]
     assert play.state.phase == IDLE and [s.player for s in play.state.seats] == [1]
-    assert play.find("tenure_ended")[0].data["reason"] == "not_enough_players"
+    assert play.find("tenure_ended")[0].data["reason"] == word("not_enough_players")
 
 
 def test_joining_mid_coup_plays_from_the_next_and_leaving_waits_for_settlement() -> None:
@@ -471,23 +543,50 @@ def test_joining_mid_coup_plays_from_the_next_and_leaving_waits_for_settlement()
     assert {s.player: s.leaving for s in play.state.seats}[3] is True
     play(4, Stand())(2, Stand())(3, Stand())(1, Stand())
     assert play.nets() == {2: -100, 3: -100, 4: 200}
-    assert 3 not in play.stacks() and play.find("player_left")[0].data == {"player": 3}
+    assert 3 not in play.stacks() and play.find("player_left")[0].data == {"player": who(3)}
     assert ENGINE.awaiting(play.state) == [2, 4, 5]
 
 
-def test_view_my_info_gives_only_the_viewer_his_points_while_his_cards_are_hidden() -> None:
+def test_view_my_facts_give_only_the_viewer_his_points_while_his_cards_are_hidden() -> None:
     # No naturals; 2 (0) declares baccara; draw order 4 (4: draws 2h -> 6), 3 (6).
     play = coup({1: ("5h", "Ks"), 2: ("Kd", "Qh"), 3: ("4c", "2d"), 4: ("3c", "Ad")}, "2h",
                 declaring=True)
-    assert {p: ENGINE.view(play.state, p).my_info for p in (1, 2, 3, 4)} == {
-        1: {"points": 5}, 2: {"points": 0}, 3: {"points": 6}, 4: {"points": 4}}
-    assert ENGINE.view(play.state, None).my_info == {}
-    assert ENGINE.view(play.state, 99).my_info == {}
+    assert {p: ENGINE.view(play.state, p).my_facts for p in (1, 2, 3, 4)} == {
+        1: {"points": points(5)}, 2: {"points": points(0)}, 3: {"points": points(6)},
+        4: {"points": points(4)}}
+    assert ENGINE.view(play.state, None).my_facts == {}
+    assert ENGINE.view(play.state, 99).my_facts == {}
     play(2, DeclareBaccara())  # his two cards are face up now: nothing private left
-    assert ENGINE.view(play.state, 2).my_info == {}
+    assert ENGINE.view(play.state, 2).my_facts == {}
     play(4, Draw())
-    assert ENGINE.view(play.state, 4).my_info == {"points": 6}
-    assert ENGINE.view(play.state, 3).my_info == {"points": 6}
+    assert ENGINE.view(play.state, 4).my_facts == {"points": points(6)}
+    assert ENGINE.view(play.state, 3).my_facts == {"points": points(6)}
+
+
+def test_view_facts_are_only_what_the_table_shows() -> None:
+    play = Play(ENGINE.new_table({"min_stake": 5}))
+    for p in (1, 2, 3, 4):
+        play(p, Join(name=f"P{p}", buy_in=1000))
+    play(1, Start())(3, Bid(amount=500))(2, Bid(amount=700))
+    view = ENGINE.view(play.state, None)
+    # settings, the banker, the shoe: /settings, the seat lines, /verify
+    assert view.facts == {"bids": rows(row(3, amount=chips(500)), row(2, amount=chips(700)))}
+    assert view.shoe is None
+    play(4, Pass())(1, Pass())  # 2 holds the bank of 700; the shoe waits for 4's cut
+    view = ENGINE.view(play.state, None)
+    assert view.facts == {}
+    assert view.shoe is not None and play.state.shoe is not None
+    assert view.shoe.commitments == (play.state.shoe.commitment,)
+    assert view.shoe.cards_left == 104
+    play(1, Cut(offset=0))(3, Stake(amount=100))
+    assert ENGINE.view(play.state, None).facts == {"stake_room": chips(250)}
+    assert ENGINE.settings(play.state) == {"min_stake": 5}
+
+
+def test_view_a_declarer_is_a_fact_and_his_baccara_a_showdown() -> None:
+    play = _baccara_coup()
+    assert play.state.phase == POST_BANK
+    assert ENGINE.view(play.state, None).facts == {"declarer": who(2)}
 
 
 # ---------------------------------------------------------------- §0.12 closing
@@ -503,6 +602,6 @@ def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() ->
         ("stack:4", "wallet:4", 1000), ("stake:2", "wallet:2", 100),
         ("stake:3", "wallet:3", 40)]
     assert [e.kind for e in step.events] == ["table_closed", "shoe_revealed"]
-    assert step.events[0].data == {"coup": 1, "void": True, "returned": [
-        {"player": p, "amount": 1000} for p in (1, 2, 3, 4)]}
+    assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(*(
+        row(p, amount=chips(1000)) for p in (1, 2, 3, 4)))}
     assert step.state.seats == [] and ENGINE.awaiting(step.state) == []

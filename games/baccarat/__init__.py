@@ -47,6 +47,7 @@ from games.banking import cutter, seat_of
 from games.cards import hand_points
 from games.engine import (
     BANK,
+    About,
     Action,
     ActionSpec,
     Cut,
@@ -54,6 +55,7 @@ from games.engine import (
     GameState,
     GameTexts,
     IllegalAction,
+    Input,
     Join,
     Leave,
     PlayerId,
@@ -62,11 +64,20 @@ from games.engine import (
     Start,
     Step,
     TableView,
+    Value,
+    cards,
+    chips,
+    count,
+    points,
     private,
     public,
+    row,
+    rows,
     settlement,
+    signed,
     stack,
     stake,
+    who,
 )
 from games.texts import game_texts
 
@@ -145,24 +156,24 @@ class BaccaratEngine:
         """Exactly what :meth:`apply` would accept from ``player`` now."""
         seat = next((s for s in state.seats if s.player == player), None)
         if seat is None:
-            return [ActionSpec(kind="join", min=0)] if len(state.seats) < self.max_players \
-                else []
-        out = [ActionSpec(kind="leave")] if not seat.leaving else []
+            return [ActionSpec(kind="join", min=0, input=Input.UTILITY)] \
+                if len(state.seats) < self.max_players else []
+        out = [ActionSpec(kind="leave", input=Input.UTILITY)] if not seat.leaving else []
         waited = player in self.awaiting(state)
         min_bank, min_stake = state.settings.min_bank, state.settings.min_stake
         if state.phase == IDLE and len(state.seats) >= self.min_players:
             out.append(ActionSpec(kind="start"))
         elif state.phase == AUCTION and waited:
             if seat.stack >= min_bank:
-                out.append(ActionSpec(kind="bid", min=min_bank, max=seat.stack,
-                                      presets=_presets(min_bank, seat.stack)))
+                out.append(ActionSpec(kind="bid", input=Input.AMOUNT, min=min_bank,
+                                      max=seat.stack, presets=_presets(min_bank, seat.stack)))
             out.append(ActionSpec(kind="pass"))
         elif state.phase == CUT and waited and state.shoe is not None:
             out.append(state.shoe.cut_spec())  # docs/rules.md §0.4: the cutter's depth
         elif state.phase == STAKING and waited:
             top = self._stake_max(state, seat)
             if top >= min_stake:
-                out.append(ActionSpec(kind="stake", min=min_stake, max=top,
+                out.append(ActionSpec(kind="stake", input=Input.AMOUNT, min=min_stake, max=top,
                                       presets=_presets(min_stake, top)))
             out.append(ActionSpec(kind="pass"))
         elif state.phase == DECLARING and waited:
@@ -180,8 +191,8 @@ class BaccaratEngine:
             out += [ActionSpec(kind="draw"), ActionSpec(kind="stand")]
         elif state.phase == POST_BANK and waited:
             if seat.stack >= min_bank:
-                out.append(ActionSpec(kind="post_bank", min=min_bank, max=seat.stack,
-                                      presets=_presets(min_bank, seat.stack)))
+                out.append(ActionSpec(kind="post_bank", input=Input.AMOUNT, min=min_bank,
+                                      max=seat.stack, presets=_presets(min_bank, seat.stack)))
             out.append(ActionSpec(kind="decline"))
         if player == state.banker and state.phase in (CUT, STAKING):
             out.append(ActionSpec(kind="retire"))
@@ -210,30 +221,27 @@ class BaccaratEngine:
         seats = tuple(self._seat_view(state, s, waiting) for s in state.seats)
         own = next((s for s in state.seats if s.player == viewer), None)
         mine = own.cards if own is not None else []
-        my_info: dict[str, Any] = {}
+        my_facts: dict[str, Value] = {}
         if own is not None and own.cards and not own.shown:
-            # His points while his first two cards are still face down (docs/rules.md §2.5).
-            my_info["points"] = hand_points(own.cards)
-        info: dict[str, Any] = {
-            "banker": state.banker,
-            "min_stake": state.settings.min_stake,
-            "min_bank": state.settings.min_bank,
-            "extra_shoes": state.extra_shoes,
-            "bids": [b.model_dump() for b in state.bids],
-        }
-        if state.shoe is not None:
-            info["commitment"] = state.shoe.commitment
-            info["cards_left"] = state.shoe.remaining
-        if state.phase == STAKING:
-            info["stake_room"] = state.bank // 2 - sum(s.stake for s in state.seats)
-        if state.phase in (DRAWING, BANKER_DRAW):
-            info["draw_order"] = list(state.draw_order)
+            # His points while his first two cards are still face down (docs/rules.md §2.5);
+            # a baccara's 0 is told too.
+            my_facts["points"] = points(hand_points(own.cards))
+        # Only what the table message shows: the banker, the settings, the extra shoes and
+        # the draw order are on the seat lines, in /settings or in the log; the shoe's
+        # commitment and cards left are ``shoe`` (/verify).
+        facts: dict[str, Value] = {}
+        if state.bids:
+            facts["bids"] = rows(*(row(b.player, amount=chips(b.amount)) for b in state.bids))
+        room = state.bank // 2 - sum(s.stake for s in state.seats)
+        if state.phase == STAKING and room:
+            facts["stake_room"] = chips(room)
         if state.declarer is not None:
-            info["declarer"] = state.declarer
+            facts["declarer"] = who(state.declarer)
         return TableView(game=self.name, version=state.version, coup=state.coup,
                          phase=state.phase, viewer=viewer, seats=seats, my_cards=tuple(mine),
-                         bank=state.bank, awaiting=tuple(waiting), info=info,
-                         my_info=my_info)
+                         bank=state.bank, awaiting=tuple(waiting), facts=facts,
+                         my_facts=my_facts,
+                         shoe=None if state.shoe is None else state.shoe.facts())
 
     # ----------------------------------------------------------------- helpers
 
@@ -288,7 +296,8 @@ class BaccaratEngine:
         st = ctx.st
         if isinstance(action, Join):
             newcomer = BaccaratSeat(player=player, name=action.name, stack=action.buy_in)
-            banking.sit_down(ctx, st.seats, newcomer, self.max_players, seat=len(st.seats))
+            banking.sit_down(ctx, st.seats, newcomer, self.max_players,
+                             seat=count(len(st.seats)))
             return
         seat = seat_of(st, player)
         if isinstance(action, Leave):
@@ -306,10 +315,12 @@ class BaccaratEngine:
             _need(st.phase == CUT, Reason.WRONG_PHASE)
             _need(player == st.cutter, Reason.NOT_YOUR_TURN)
             assert st.shoe is not None
+            # docs/rules.md §0.4: any depth of the shoe, as offered (cut_spec), none beyond
+            _need(action.offset < len(st.shoe.order), Reason.AMOUNT_OUT_OF_RANGE)
             st.shoe = st.shoe.with_cut(action.offset, by=player,
                                        seated=[x.player for x in st.seats], coup=st.coup)
             st.needs_cut, st.cutter = False, None
-            ctx.emit(public("shoe_cut", player=player, cut=st.shoe.cut))
+            ctx.emit(public("shoe_cut", player=who(player), cut=count(st.shoe.cut)))
             T.boundary(ctx)
         elif isinstance(action, Draw | Stand):
             self._third_card(ctx, seat, action)
@@ -338,7 +349,7 @@ class BaccaratEngine:
             return
         if seat.player == st.banker or seat.stake or seat.cards:
             seat.leaving = True  # removed, with his cash-out, right after the coup
-            ctx.emit(public("leaving_after_coup", player=seat.player))
+            ctx.emit(public("leaving_after_coup", player=who(seat.player)))
             return
         T.remove_seat(ctx, seat)
         if seat.player == st.declarer:
@@ -348,7 +359,7 @@ class BaccaratEngine:
             T.boundary(ctx)
         elif st.phase == CUT and seat.player == st.cutter:
             st.cutter = cutter(st)  # the next punter to the banker's right cuts instead
-            ctx.emit(public("cut_awaited", player=st.cutter))
+            ctx.emit(public("cut_awaited", about=About.TURN, player=who(st.cutter)))
         else:
             self._progress(ctx)
 
@@ -370,9 +381,9 @@ class BaccaratEngine:
             _need(action.amount >= st.settings.min_bank, Reason.AMOUNT_OUT_OF_RANGE)
             _need(action.amount <= seat.stack, Reason.INSUFFICIENT_CHIPS)
             st.bids.append(AuctionBid(player=seat.player, amount=action.amount))
-            ctx.emit(public("bid_placed", player=seat.player, amount=action.amount))
+            ctx.emit(public("bid_placed", player=who(seat.player), amount=chips(action.amount)))
         else:
-            ctx.emit(public("bid_passed", player=seat.player))
+            ctx.emit(public("bid_passed", player=who(seat.player)))
         seat.acted = True
         self._progress(ctx)
 
@@ -385,16 +396,17 @@ class BaccaratEngine:
             # docs/rules.md §2.1: the bank must cover every stake twice.
             _need(action.amount <= self._stake_max(st, seat), Reason.EXCEEDS_BANK)
             ctx.move(stack(seat.player), stake(seat.player), action.amount, "stake_placed")
-            ctx.emit(public("stake_placed", player=seat.player, amount=action.amount))
+            ctx.emit(public("stake_placed", player=who(seat.player),
+                            amount=chips(action.amount)))
         else:
-            ctx.emit(public("sat_out", player=seat.player))
+            ctx.emit(public("sat_out", player=who(seat.player)))
         seat.acted = True
         self._progress(ctx)
 
     def _deal(self, ctx: Ctx) -> None:
         st = ctx.st
         if not any(s.stake for s in st.seats):
-            ctx.emit(public("coup_void", coup=st.coup))
+            ctx.emit(public("coup_void", coup=count(st.coup)))
             T.boundary(ctx)
             return
         C.deal(ctx)
@@ -416,13 +428,13 @@ class BaccaratEngine:
         if isinstance(action, DeclareBaccara):
             _need(self._may_declare(st, seat), Reason.NOT_ALLOWED)
             # his stake comes back; the coup goes on for everyone else
-            ctx.emit(public("baccara_declared", player=seat.player, cards=list(seat.cards),
-                            stake=seat.stake))
+            ctx.emit(public("baccara_declared", about=About.SHOWDOWN, player=who(seat.player),
+                            cards=cards(*seat.cards), stake=chips(seat.stake)))
             ctx.move(stake(seat.player), stack(seat.player), seat.stake, "stake_returned")
             seat.declared = seat.shown = True
             st.declarer = seat.player
         else:
-            ctx.emit(public("baccara_passed", player=seat.player))
+            ctx.emit(public("baccara_passed", player=who(seat.player)))
         if st.declarer is None and self.awaiting(st):
             return
         for s in st.seats:
@@ -438,7 +450,7 @@ class BaccaratEngine:
             if isinstance(action, Draw):
                 self._draw_card(ctx, seat, "banker_drew")
             else:
-                ctx.emit(public("banker_stood", player=seat.player))
+                ctx.emit(public("banker_stood", player=who(seat.player)))
             self._settle(ctx, C.settle_showdown(ctx))
             return
         _need(st.phase == DRAWING, Reason.WRONG_PHASE)
@@ -447,7 +459,7 @@ class BaccaratEngine:
             _need(hand_points(seat.cards) <= PUNTER_MAY_DRAW, Reason.CANNOT_DRAW)
             self._draw_card(ctx, seat, "third_card_dealt")
         else:
-            ctx.emit(public("stood", player=seat.player))
+            ctx.emit(public("stood", player=who(seat.player)))
         st.turn += 1
         self._after_turn(ctx)
 
@@ -466,31 +478,34 @@ class BaccaratEngine:
         # docs/rules.md §2.7: third cards are dealt face up.
         st = ctx.st
         assert st.shoe is not None
-        st.shoe, cards = st.shoe.deal(1)
-        seat.cards.extend(cards)
+        st.shoe, dealt = st.shoe.deal(1)
+        seat.cards.extend(dealt)
         # docs/rules.md §2.7: only the card is public; with it face up, his points would
         # give away the sum of his two hidden cards, so they go to him alone
-        ctx.emit(public(kind, player=seat.player, card=cards[0]))
-        ctx.emit(private("third_card_points", to=[seat.player], card=cards[0],
-                         points=hand_points(seat.cards)))
+        ctx.emit(public(kind, player=who(seat.player), card=cards(dealt[0])))
+        ctx.emit(private("third_card_points", to=[seat.player], card=cards(dealt[0]),
+                         points=points(hand_points(seat.cards))))
 
-    def _settle(self, ctx: Ctx, results: list[dict[str, Any]]) -> None:
+    def _settle(self, ctx: Ctx, results: list[C.Result]) -> None:
         """The coup is paid (``results``): show the hands, announce, go on (§2.5, §2.8)."""
         st = ctx.st
         assert st.banker is not None and ctx.pot == 0
         banker = seat_of(st, st.banker)
         hands = [seat_of(st, p) for p in [*st.deal_order, st.banker]]
-        ctx.emit(public("hands_shown", hands=[
-            {"player": s.player, "cards": list(s.cards), "points": hand_points(s.cards)}
-            for s in hands]))
+        ctx.emit(public("hands_shown", about=About.SHOWDOWN, hands=rows(*(
+            row(s.player, cards=cards(*s.cards), points=points(hand_points(s.cards)))
+            for s in hands))))
         if hand_points(banker.cards[:2]) == 0:
             # docs/rules.md §2.9: one more shoe for each baccara dealt to the banker.
             st.extra_shoes += 1
-            ctx.emit(public("banker_baccara", player=st.banker, extra_shoes=st.extra_shoes))
-        ctx.emit(settlement("coup_settled", coup=st.coup, banker=st.banker, bank=st.bank,
-                            banker_net=-sum(int(r["net"]) for r in results), results=results,
-                            hands={str(s.player): {"points": hand_points(s.cards)}
-                                   for s in hands}))
+            ctx.emit(public("banker_baccara", about=About.SHOWDOWN, player=who(st.banker),
+                            extra_shoes=count(st.extra_shoes)))
+        banker_net = -sum(r.net for r in results)
+        nets = {r.player: r.net for r in results} | {st.banker: banker_net}
+        ctx.emit(settlement("coup_settled", coup=st.coup, nets=nets, banker=st.banker,
+                            hands={s.player: points(hand_points(s.cards)) for s in hands},
+                            bank=chips(st.bank), banker_net=signed(banker_net),
+                            results=rows(*(r.line() for r in results))))
         for s in hands:
             st.discards.extend(s.cards)
         for s in st.seats:
@@ -507,7 +522,7 @@ class BaccaratEngine:
         st.declarer = None
         if isinstance(action, Decline):
             # **Decision:** declining (or timing out) opens a new auction.
-            ctx.emit(public("bank_declined", player=seat.player))
+            ctx.emit(public("bank_declined", player=who(seat.player)))
             T.boundary(ctx)
             return
         assert isinstance(action, PostBank)
@@ -515,7 +530,7 @@ class BaccaratEngine:
         _need(action.amount <= seat.stack, Reason.INSUFFICIENT_CHIPS)
         st.banker, st.extra_shoes = seat.player, 0
         ctx.move(stack(seat.player), BANK, action.amount, "bank_posted")
-        ctx.emit(public("bank_passed", player=seat.player, amount=action.amount))
+        ctx.emit(public("bank_passed", player=who(seat.player), amount=chips(action.amount)))
         # The shoe goes on (§2.6); **Decision:** if it cannot deal another coup the new
         # banker starts a fresh one, so his tenure is never empty.
         if st.shoe is not None and st.shoe.remaining < T.cards_needed(st):

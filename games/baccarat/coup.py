@@ -16,13 +16,49 @@ Seats are clockwise in join order; with the banker at index ``b`` of ``n``:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from games.baccarat.model import BaccaratSeat, BaccaratState, Ctx
 from games.banking import seat_of
 from games.cards import hand_points
-from games.engine import BANK, POT, PlayerId, private, public, stack, stake
+from games.engine import (
+    BANK,
+    POT,
+    About,
+    PlayerId,
+    Row,
+    cards,
+    chips,
+    points,
+    private,
+    public,
+    row,
+    signed,
+    stack,
+    stake,
+    who,
+    word,
+)
 from games.table import left_of, right_of, seat_index
 
 NATURALS = (8, 9)
+
+
+class Result(NamedTuple):
+    """One punter's result in a settled coup: his ``stake``, how it went (``outcome``, a
+    word of the texts), his ``net`` and, at a showdown, his ``points``."""
+
+    player: PlayerId
+    stake: int
+    outcome: str
+    net: int
+    points: int | None = None
+
+    def line(self) -> Row:
+        """His line of the settlement's ``results``."""
+        extra = {} if self.points is None else {"points": points(self.points)}
+        return row(self.player, stake=chips(self.stake), outcome=word(self.outcome),
+                   net=signed(self.net), **extra)
 
 
 def banker_index(st: BaccaratState) -> int:
@@ -66,12 +102,14 @@ def deal(ctx: Ctx) -> None:
     first, second = dealing_rounds(st)
     for round_ in (first, second):
         for p in round_:
-            st.shoe, cards = st.shoe.deal(1)
-            seat_of(st, p).cards.extend(cards)
+            st.shoe, dealt = st.shoe.deal(1)
+            seat_of(st, p).cards.extend(dealt)
     st.deal_order = first[:-1]
-    ctx.emit(public("cards_dealt", first_round=first, second_round=second))
+    ctx.emit(public("cards_dealt", first_round=who(*first), second_round=who(*second)))
     for p in first:
-        ctx.emit(private("cards_received", to=[p], player=p, cards=seat_of(st, p).cards))
+        hand = seat_of(st, p).cards
+        ctx.emit(private("cards_received", to=[p], about=About.OWN_HAND, player=who(p),
+                         cards=cards(*hand), points=points(hand_points(hand))))
 
 
 def show_naturals(ctx: Ctx) -> bool:
@@ -83,8 +121,8 @@ def show_naturals(ctx: Ctx) -> bool:
         if seat is not None and hand_points(seat.cards) in NATURALS:
             seat.shown = True
             found = True
-            ctx.emit(public("natural_shown", player=seat.player, cards=list(seat.cards),
-                                 points=hand_points(seat.cards)))
+            ctx.emit(public("natural_shown", about=About.SHOWDOWN, player=who(seat.player),
+                            cards=cards(*seat.cards), points=points(hand_points(seat.cards))))
     return found
 
 
@@ -102,7 +140,7 @@ def _lose(ctx: Ctx, seat: BaccaratSeat) -> int:
     return -amount
 
 
-def settle_naturals(ctx: Ctx) -> list[dict[str, object]]:
+def settle_naturals(ctx: Ctx) -> list[Result]:
     """Pay a coup decided by naturals (docs/rules.md §2.5); the per-punter results.
 
     9 beats 8; the banker wins ties with a punter.
@@ -113,22 +151,19 @@ def settle_naturals(ctx: Ctx) -> list[dict[str, object]]:
     punters = [seat_of(st, p) for p in st.deal_order]
     naturals = [hand_points(s.cards) for s in punters if hand_points(s.cards) in NATURALS]
     best = max(naturals, default=0)
-    results: list[dict[str, object]] = []
+    results: list[Result] = []
     if bp in NATURALS and bp >= best:
         # Banker has the best natural at the table: he takes all stakes.
         for s in punters:
-            results.append({"player": s.player, "stake": s.stake, "outcome": "banker_natural",
-                            "net": _lose(ctx, s)})
+            results.append(Result(s.player, s.stake, "banker_natural", _lose(ctx, s)))
         return results
     if bp in NATURALS:
         # Banker has 8, some punters 9: they are paid double; the banker takes the rest.
         for s in punters:
             if hand_points(s.cards) == best:
-                results.append({"player": s.player, "stake": s.stake, "outcome": "natural_win",
-                                "net": _win_double(ctx, s)})
+                results.append(Result(s.player, s.stake, "natural_win", _win_double(ctx, s)))
             else:
-                results.append({"player": s.player, "stake": s.stake, "outcome": "natural_loss",
-                                "net": _lose(ctx, s)})
+                results.append(Result(s.player, s.stake, "natural_loss", _lose(ctx, s)))
         return results
     # Banker has no natural: the best natural(s) are paid double by the bank and
     # share every other stake equally; the remainder goes to the first of them in
@@ -147,19 +182,17 @@ def settle_naturals(ctx: Ctx) -> list[dict[str, object]]:
         gains[s.player] = gain + extra
     for s in punters:
         if s.player in gains:
-            results.append({"player": s.player, "stake": stakes[s.player],
-                            "outcome": "natural_win", "net": gains[s.player]})
+            results.append(Result(s.player, stakes[s.player], "natural_win", gains[s.player]))
         else:
-            results.append({"player": s.player, "stake": stakes[s.player],
-                            "outcome": "natural_loss", "net": -stakes[s.player]})
+            results.append(Result(s.player, stakes[s.player], "natural_loss", -stakes[s.player]))
     return results
 
 
-def settle_showdown(ctx: Ctx) -> list[dict[str, object]]:
+def settle_showdown(ctx: Ctx) -> list[Result]:
     """Each punter against the banker on his own stake (docs/rules.md §2.8); the results."""
     st = ctx.st
     bp = hand_points(seat_of(st, st.banker).cards)
-    results: list[dict[str, object]] = []
+    results: list[Result] = []
     for p in st.deal_order:
         s = seat_of(st, p)
         if s.declared:
@@ -176,6 +209,5 @@ def settle_showdown(ctx: Ctx) -> list[dict[str, object]]:
             net = _lose(ctx, s)
         else:
             outcome, net = "win", _win_double(ctx, s)
-        results.append({"player": p, "stake": amount, "outcome": outcome, "net": net,
-                        "points": pp})
+        results.append(Result(p, amount, outcome, net, pp))
     return results

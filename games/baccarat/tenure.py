@@ -23,7 +23,19 @@ from games.baccarat.model import (
 )
 from games.banking import cutter
 from games.cards import Shoe
-from games.engine import BANK, public, shoe_revealed, stack, stake
+from games.engine import (
+    BANK,
+    About,
+    chips,
+    count,
+    public,
+    shoe_revealed,
+    stack,
+    stake,
+    text,
+    who,
+    word,
+)
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 12
@@ -50,7 +62,7 @@ def remove_seat(ctx: Ctx, seat: BaccaratSeat) -> None:
     banking.cash_out(ctx, seat)
     st.seats.remove(seat)
     st.bids = [b for b in st.bids if b.player != seat.player]  # a bid needs its bidder
-    ctx.emit(public("player_left", player=seat.player))
+    ctx.emit(public("player_left", player=who(seat.player)))
 
 
 def return_stakes(ctx: Ctx) -> None:
@@ -66,7 +78,7 @@ def end_tenure(ctx: Ctx, why: str) -> None:
     if st.banker is None:
         return
     banker = st.banker
-    ctx.emit(public("tenure_ended", banker=banker, reason=why, bank=st.bank))
+    ctx.emit(public("tenure_ended", banker=who(banker), reason=word(why), bank=chips(st.bank)))
     ctx.move(BANK, stack(banker), st.bank, "bank_kept")
     st.banker = None
     st.extra_shoes = 0
@@ -76,7 +88,7 @@ def retire_shoe(ctx: Ctx) -> None:
     """Publish the finished shoe (order, salt, cut) so every card dealt can be checked."""
     st = ctx.st
     if st.shoe is not None:
-        ctx.emit(shoe_revealed(**st.shoe.reveal()))
+        ctx.emit(shoe_revealed(st.shoe.reveal()))
     st.shoe = None
     st.needs_cut, st.cutter = False, None
     st.discards = []
@@ -88,8 +100,9 @@ def new_shoe(ctx: Ctx) -> None:
     retire_shoe(ctx)
     st.shoe = Shoe.shuffled(DECKS, ctx.rng)
     st.needs_cut = True
-    ctx.emit(public("shoe_committed", commitment=st.shoe.commitment,
-                         cards=len(st.shoe.order), banker=st.banker))
+    assert st.banker is not None  # a shoe is shuffled for a banker's tenure
+    ctx.emit(public("shoe_committed", commitment=text(st.shoe.commitment),
+                    cards=count(len(st.shoe.order), "card"), banker=who(st.banker)))
 
 
 def open_auction(ctx: Ctx) -> None:
@@ -100,7 +113,7 @@ def open_auction(ctx: Ctx) -> None:
     st.bids = []
     for s in st.seats:
         s.acted = False
-    ctx.emit(public("auction_opened", min_bid=st.settings.min_bank))
+    ctx.emit(public("auction_opened", min_bid=chips(st.settings.min_bank)))
 
 
 def resolve_auction(ctx: Ctx) -> None:
@@ -118,7 +131,7 @@ def resolve_auction(ctx: Ctx) -> None:
     st.banker = player
     st.extra_shoes = 0
     ctx.move(stack(player), BANK, amount, "bank_posted")
-    ctx.emit(public("bank_won", player=player, amount=amount))
+    ctx.emit(public("bank_won", player=who(player), amount=chips(amount)))
     boundary(ctx)
 
 
@@ -133,8 +146,9 @@ def start_coup(ctx: Ctx) -> None:
         s.in_coup = s.player in eligible
         s.acted = False
         s.cards, s.shown, s.declared = [], False, False
-    ctx.emit(public("coup_started", coup=st.coup, banker=st.banker, bank=st.bank,
-                         max_total_stake=st.bank // 2))
+    assert st.banker is not None
+    ctx.emit(public("coup_started", coup=count(st.coup), banker=who(st.banker),
+                    bank=chips(st.bank), max_total_stake=chips(st.bank // 2)))
 
 
 def boundary(ctx: Ctx) -> None:
@@ -151,12 +165,13 @@ def boundary(ctx: Ctx) -> None:
         st.declarer = None
         retire_shoe(ctx)
         st.phase = IDLE
-        ctx.emit(public("table_idle", reason="not_enough_players"))
+        ctx.emit(public("table_idle", reason=word("not_enough_players")))
         return
     if st.declarer is not None:
         # docs/rules.md §2.6: the bank passes to the baccara declarer.
         st.phase = POST_BANK
-        ctx.emit(public("bank_offered", player=st.declarer, min_bank=st.settings.min_bank))
+        ctx.emit(public("bank_offered", player=who(st.declarer),
+                        min_bank=chips(st.settings.min_bank)))
         return
     if st.banker is None:
         open_auction(ctx)
@@ -169,7 +184,7 @@ def boundary(ctx: Ctx) -> None:
         end_tenure(ctx, "no_punters")
         retire_shoe(ctx)
         st.phase = IDLE
-        ctx.emit(public("table_idle", reason="no_punters"))
+        ctx.emit(public("table_idle", reason=word("no_punters")))
         return
     if st.shoe is not None and not st.needs_cut and st.shoe.remaining < cards_needed(st):
         if st.extra_shoes == 0:
@@ -178,14 +193,14 @@ def boundary(ctx: Ctx) -> None:
             return
         # docs/rules.md §2.9: one more shoe for every baccara the banker was dealt.
         st.extra_shoes -= 1
-        ctx.emit(public("extra_shoe_started", banker=st.banker,
-                             extra_shoes_left=st.extra_shoes))
+        ctx.emit(public("extra_shoe_started", banker=who(st.banker),
+                        extra_shoes_left=count(st.extra_shoes)))
         new_shoe(ctx)
     if st.shoe is None:
         new_shoe(ctx)
     if st.needs_cut:
         st.phase = CUT
         st.cutter = cutter(st)  # the punter to the banker's right (§2.2; **Decision**)
-        ctx.emit(public("cut_awaited", player=st.cutter))
+        ctx.emit(public("cut_awaited", about=About.TURN, player=who(st.cutter)))
         return
     start_coup(ctx)

@@ -29,7 +29,7 @@ from typing import Any
 from games.baccarat import ENGINE
 from games.baccarat.model import Bid, Draw, Pass, Stake, Stand
 from games.cards import hand_points
-from games.engine import Action, Cut, Join, Start
+from games.engine import Action, Chips, Cut, Join, Rows, Signed, Start, Word
 
 BIG = 10**15
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if event.kind != "coup_settled":
                 continue
             coups += 1
-            results = event.data["results"]
+            results = _results(event.data["results"])
             outcomes = [r["outcome"] for r in results]
             if "banker_natural" in outcomes:
                 counts["banker_natural_sweep"] += 1
@@ -84,6 +84,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "punter_stakes": staked // args.stake,
             "punter_edge": round(won / staked, 6) if staked else 0.0,
             "coups_per_second": round(coups / elapsed, 1) if elapsed else 0.0}
+
+
+def _results(value: object) -> list[dict[str, Any]]:
+    """A settlement's ``results`` (typed rows) as plain ``stake``, ``outcome``, ``net``."""
+    assert isinstance(value, Rows)
+    out = []
+    for line in value.rows:
+        stake, outcome, won = (line.fields[k] for k in ("stake", "outcome", "net"))
+        assert isinstance(stake, Chips) and isinstance(outcome, Word) \
+            and isinstance(won, Signed)
+        out.append({"stake": stake.n, "outcome": outcome.word, "net": won.n})
+    return out
 
 
 def _choose(st: Any, player: int, stake: int, rng: random.Random) -> Action:

@@ -78,6 +78,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "punter_stood": "{player} stands",
     "banker_drew": (
         "{player} (banker) draws {card}, points: {points}",
+        "{player} (banker) draws {card}",
         "{player} (banker) draws a card",
     ),
     "banker_stood": "{player} (banker) stands",
@@ -103,6 +104,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "Coup settled ({outcome}): {results}",
         "Coup settled: {results}",
         "Hand settled: {net}",
+        "Coup settled",
     ),
     "table_idle": ("Waiting for players ({reason})", "Waiting for players"),
     "bank_won": "{player} wins the bank: {amount}",
@@ -205,7 +207,8 @@ VALUES: dict[str, str] = {
     "no_chips": "no chips", "insufficient_chips": "not enough chips",
     "nobody_can_bank": "nobody can hold the bank",
     "nobody_can_stake": "nobody can stake", "bank_covered": "the bank is covered",
-    "tripled": "the bank has tripled",
+    "tripled": "the bank has tripled", "retired": "retired",
+    "shoe_exhausted": "the shoe ran out",
     "nobody_took_bank": "nobody took the bank",
 }
 

@@ -78,6 +78,7 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "punter_stood": "{player}: хватит",
     "banker_drew": (
         "{player} (банкомёт) прикупает {card}, очков: {points}",
+        "{player} (банкомёт) прикупает {card}",
         "{player} (банкомёт) прикупает карту",
     ),
     "banker_stood": "{player} (банкомёт): хватит",
@@ -102,7 +103,8 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     ),
     "stood_up": "{player} дважды не успел сходить и встаёт из-за стола",
     "timed_out": ("⏰ {player}: время вышло, за него — «{action}»", "⏰ {player}: время вышло"),
-    "coup_settled": ("Расчёт ({outcome}): {results}", "Расчёт: {results}", "Расчёт: {net}"),
+    "coup_settled": ("Расчёт ({outcome}): {results}", "Расчёт: {results}", "Расчёт: {net}",
+                     "Расчёт"),
     "table_idle": ("Ждём игроков ({reason})", "Ждём игроков"),
     "bank_won": "{player} выигрывает банк: {amount}",
     "hand_seen": "Ваши карты: {cards}",
@@ -197,7 +199,8 @@ VALUES: dict[str, str] = {
     "banker_left": "банкомёт ушёл", "punter_baccara": "баккара у понтёра",
     "no_chips": "нет фишек", "insufficient_chips": "не хватает фишек",
     "nobody_can_bank": "некому держать банк", "nobody_can_stake": "некому ставить",
-    "bank_covered": "банк уже покрыт", "tripled": "банк утроился",
+    "bank_covered": "банк уже покрыт", "tripled": "банк утроился", "retired": "снял банк",
+    "shoe_exhausted": "шуз кончился",
     "nobody_took_bank": "никто не взял банк",
 }
 
