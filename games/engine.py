@@ -282,12 +282,20 @@ class Rows(_Value):
     items: tuple[Value, ...] = ()
 
 
+class Each(_Value):
+    """One value per player, in order ("Boris 1, Chloé 1": what each paid, won...)."""
+
+    t: Literal["each"] = "each"
+    values: dict[PlayerId, Value]
+
+
 Value = Annotated[Cards | Players | Chips | Signed | Count | Word | Hand | Points | Text
-                  | Flag | Rows, Field(discriminator="t")]
+                  | Flag | Rows | Each, Field(discriminator="t")]
 """Every value event data and view facts may hold."""
 
 Row.model_rebuild()
 Rows.model_rebuild()
+Each.model_rebuild()
 
 
 def cards(*shown: str) -> Cards:
@@ -348,6 +356,11 @@ def rows(*lines: Row) -> Rows:
 def items(*values: Value) -> Rows:
     """A list of values."""
     return Rows(items=tuple(values))
+
+
+def each(values: dict[PlayerId, Value]) -> Each:
+    """One value per player: ``each({p: chips(n) for p, n in paid.items()})``."""
+    return Each(values=values)
 
 
 # ---------------------------------------------------------------------- events

@@ -26,7 +26,17 @@ from bot.table.languages import Languages
 from bot.view import i18n, render, screens
 from bot.view.sight import Sight
 from games import banchok, chemin_de_fer, twenty_one
-from games.engine import Event, GameState, Settlement, Step, Transfer
+from games.engine import (
+    Event,
+    GameState,
+    Settlement,
+    Step,
+    Transfer,
+    chips,
+    each,
+    points,
+    word,
+)
 from games.poker import draw as draw_poker
 from games.poker import stud as stud_poker
 from games.poker.common import Bet, Call, Check
@@ -50,12 +60,12 @@ def test_a_banchok_result_names_the_bankers_net() -> None:
     # Ann banks; Boris stakes 100 on 9h 4s Kd and the turned 9h covers it: the bank pays
     state = banchok_banked({1: 1000, 2: 1000, 3: 1000}, [*HANDS, "9h", "5c"], joining=False)
     step = banchok.ENGINE.apply(state, 2, banchok.Stake(amount=100))
-    data = next(e.data for e in step.events if e.kind == "coup_settled")
+    data = next(e for e in step.events if isinstance(e, Settlement))
     names = {1: "Ann", 2: "Boris", 3: "Chloé"}
-    assert render.settlement_text("en", "banchok", 1, data, names, []).splitlines() == [
+    assert render.settlement_text("en", "banchok", data, names, []).splitlines() == [
         "🏆 <b>Boris wins 100</b>", "Polish banchok · coup #1 settled",
         "Boris +100 · Ann (banker) −100"]
-    assert render.settlement_text("ru", "banchok", 1, data, names, []).splitlines() == [
+    assert render.settlement_text("ru", "banchok", data, names, []).splitlines() == [
         "🏆 <b>Boris выигрывает 100</b>", "Польский банчок · кон №1: расчёт",
         "Boris +100 · Ann (банкомёт) −100"]
 
@@ -81,7 +91,7 @@ def test_a_twenty_one_bust_is_named_in_the_players_private_chat() -> None:
     assert own_lines(dms(step, twenty_one.ENGINE, "ru")[3], "Ваши карты: ") == [
         "Ваши карты: <b>9♣ 7♣ 10♠</b>", "Перебор: 26"]
     # short of a bust, his total as before
-    assert twenty_one.ENGINE.view(state, 3).my_info == {"total": 16}
+    assert twenty_one.ENGINE.view(state, 3).my_facts == {"total": points(16)}
 
 
 def test_chemin_de_fer_points_of_two_cards_and_the_bankers_own_third_card_reach_him() -> None:
@@ -95,7 +105,7 @@ def test_chemin_de_fer_points_of_two_cards_and_the_bankers_own_third_card_reach_
         "<b>Шмен де фер · кон №1</b>\nВаши карты: <b>Q♥ J♠</b>\nВаши очки: 0"
     state = chemin_de_fer.ENGINE.apply(step.state, 4, chemin_de_fer.Stand()).state
     step = chemin_de_fer.ENGINE.apply(state, 1, chemin_de_fer.Draw())
-    assert settled(step.events)["outcome"] == "punters"  # 4 against 5: the coup is settled
+    assert settled(step.events)["outcome"] == word("punters")  # 4 against 5: the coup is settled
     assert dms(step, chemin_de_fer.ENGINE, "en")[1] == \
         "<b>Chemin de fer · coup #1</b>\nYou draw 4♥"
     assert dms(step, chemin_de_fer.ENGINE, "ru")[1] == \
@@ -130,7 +140,8 @@ def test_antes_after_a_passed_deal_say_what_each_paid_now_and_has_in_the_pot() -
         "Снова анте на новую сдачу: Boris 1, Chloé 1, Ann 1; "
         "всего в банке от каждого: Boris 2, Chloé 2, Ann 2"]
     # the first deal's antes read as before
-    posted = Event(kind="antes_posted", data={"antes": {"2": 1, "3": 1, "1": 1}})
+    posted = Event(kind="antes_posted", data={"antes": each({2: chips(1), 3: chips(1),
+                                                              1: chips(1)})})
     assert i18n.event_text("en", posted, names) == "Antes posted: Boris 1, Chloé 1, Ann 1"
     assert i18n.event_text("ru", posted, names) == "Анте внесено: Boris 1, Chloé 1, Ann 1"
 
@@ -156,14 +167,14 @@ def test_the_stud_table_shows_the_pot_with_the_bets_of_the_round() -> None:
         "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 4"
 
 
-def coup_log(events: list[Event]) -> tuple[list[dict[str, object]], dict[str, object]]:
+def coup_log(events: list[Event]) -> tuple[list[dict[str, object]], Settlement]:
     """The coup's log as the table keeps it (its public events up to the settlement), and
-    the settlement's data."""
+    the settlement."""
     log = []
     for event in events:
         if isinstance(event, Settlement):
-            return log, event.data
-        if event.to is None and event.kind not in screens.TURN_NOTICES:
+            return log, event
+        if event.to is None and screens.logged(event):
             log.append(screens.log_entry(event))
     raise AssertionError("no settlement")
 
@@ -174,7 +185,7 @@ def test_a_result_leads_its_collapsed_log_with_the_hands() -> None:
     state = chemin_staking(chemin_shoe("4d", "5h", "4h", "4s"), bank=100, events=events)
     step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
     log, data = coup_log([*events, *step.events])
-    assert screens.result_text("en", "chemin_de_fer", 1, data, NAMES, log).splitlines() == [
+    assert screens.result_text("en", "chemin_de_fer", data, NAMES, log).splitlines() == [
         "🏆 <b>Ann wins 100 with 9 points</b>",
         "Chemin de fer · coup #1 settled",
         "Ann (banker) +100 · Dan −100",
@@ -188,7 +199,7 @@ def test_a_result_leads_its_collapsed_log_with_the_hands() -> None:
         "Coup 1: bank 100, stakes please",
         "Dan stakes 100",
         "Cards dealt to Dan and the banker Ann</blockquote>"]
-    assert screens.result_text("ru", "chemin_de_fer", 1, data, NAMES, log).splitlines()[3:7] \
+    assert screens.result_text("ru", "chemin_de_fer", data, NAMES, log).splitlines()[3:7] \
         == ["<blockquote expandable>Dan: натуральная 8 — 4♦ 4♥",
             "Ann: натуральная 9 — 5♥ 4♠",
             "Dan: 4♦ 4♥, очков: 8; банкомёт: 5♥ 4♠, очков: 9",

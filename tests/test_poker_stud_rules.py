@@ -13,6 +13,7 @@ from games.engine import (
     cards,
     chips,
     count,
+    each,
     flag,
     items,
     row,
@@ -149,7 +150,7 @@ def test_rule_5b_5_fold_turns_up_cards_down_and_hides_the_hole_card() -> None:
     assert isinstance(settled, Settlement)
     assert (settled.coup, settled.nets, settled.winners, settled.hands) == (
         1, {2: 0, 3: 0, 1: 0}, (2,), {})
-    assert settled.data == {"net": rows(*(row(p, net=signed(0)) for p in (2, 3, 1)))}
+    assert settled.data == {"net": each({p: signed(0) for p in (2, 3, 1)})}
     assert all("2c" not in cards_in(e.data) for e in this_hand
                if e.to is None and e.kind != "shoe_revealed")
     assert step.state.last_hand is not None

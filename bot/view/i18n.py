@@ -26,6 +26,7 @@ from games.engine import (
     Cards,
     Chips,
     Count,
+    Each,
     Event,
     Flag,
     GameTexts,
@@ -306,6 +307,9 @@ def format_value(value: Value, names: dict[int, str], key: str = "",
         return value.word if found is None else found
     if isinstance(value, Text):
         return value.text
+    if isinstance(value, Each):
+        return ", ".join(f"{names.get(p, str(p))} {format_value(v, names, key, lang)}"
+                         for p, v in value.values.items())
     if value.rows:
         return _row(value, names, lang)
     sep = " " if all(isinstance(v, Cards) for v in value.items) else ", "
@@ -316,7 +320,8 @@ def empty(value: Value) -> bool:
     """A value with nothing in it (no cards, nobody, no lines)."""
     return (isinstance(value, Cards) and not value.cards) or (
         isinstance(value, Players) and not value.ids) or (
-        isinstance(value, Rows) and not value.rows and not value.items)
+        isinstance(value, Rows) and not value.rows and not value.items) or (
+        isinstance(value, Each) and not value.values)
 
 
 class _Fields(dict[str, str]):

@@ -53,13 +53,12 @@ from games.engine import (
     cards_proven,
     chips,
     count,
+    each,
     flag,
     is_table_account,
     net,
     private,
     public,
-    row,
-    rows,
     settlement,
     shoe_revealed,
     signed,
@@ -203,9 +202,9 @@ class Ctx:
         self.base = dict(now)
 
 
-def amounts(players: Sequence[PlayerId], each: Sequence[int]) -> Value:
-    """Each player's amount (his antes), in order: one line per player."""
-    return rows(*(row(p, amount=chips(a)) for p, a in zip(players, each, strict=True)))
+def amounts(players: Sequence[PlayerId], paid: Sequence[int]) -> Value:
+    """Each player's amount (his antes), in order."""
+    return each({p: chips(a) for p, a in zip(players, paid, strict=True)})
 
 
 def internal_transfers(before: dict[str, int], after: dict[str, int],
@@ -652,7 +651,7 @@ class PokerEngine:
                     shown[e.player] = value
         ctx.events.append(settlement(
             "coup_settled", coup=s.coup, nets=nets, hands=shown, winners=winners,
-            net=rows(*(row(p, net=signed(n)) for p, n in nets.items()))))
+            net=each({p: signed(n) for p, n in nets.items()})))
         ctx.settled = len(ctx.transfers)  # the pot is paid; antes of the next hand follow
         ctx.events += self._reveal(s, live, finished=True)
         s.last_hand = FinishedHand(
