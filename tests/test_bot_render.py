@@ -18,7 +18,15 @@ from bot.view import i18n, render, screens
 from bot.view.sight import Sight, amount_field, collect_buttons
 from games import chemin_de_fer, registry, twenty_one
 from games.cards import pretty
-from games.engine import Join, SeatView, Start, TableView, parse_action
+from games.engine import (
+    Hand,
+    Join,
+    SeatView,
+    Start,
+    TableView,
+    parse_action,
+    settlement,
+)
 
 PRETTY = {pretty(r + s): r + s for r in "23456789TJQKA" for s in "cdhs"}
 CARD_RE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
@@ -63,7 +71,7 @@ def play(name: str, seed: int, steps: int) -> list[tuple[Any, Any]]:
         spec = next(s for s in engine.legal_actions(state, player) if s.kind != "leave")
         data: dict[str, Any] = {"kind": spec.kind}
         if spec.kind == "cut":
-            data["offset"] = rng.randrange(1000)
+            data["offset"] = rng.randint(spec.min or 0, spec.max or 0)
         elif amount_field(engine, spec.kind) and spec.min is not None:
             data[amount_field(engine, spec.kind)] = spec.min  # type: ignore[index]
         state = engine.apply(state, player, parse_action(engine, data), rng).state
@@ -131,8 +139,8 @@ def test_names_with_markup_characters_stay_text_in_every_template() -> None:
     assert re.search(r"\n(▶ <b>&lt;b&gt;&amp;</b>|&lt;b&gt;&amp;) \(dealer\) · 💰100 · ",
                      table.text)
     assert re.search(r"\n(▶ )?<b>& \(dealer\) · 💰100 · ", i18n.plain(table.text))
-    nets = {"nets": {"1": 5, "2": -5}, "banker": 2}
-    settled = render.settlement_text("en", "stud_poker", 1, nets, {1: names[0], 2: names[1]}, [])
+    nets = settlement("coup_settled", coup=1, nets={1: 5, 2: -5}, banker=2)
+    settled = render.settlement_text("en", "stud_poker", nets, {1: names[0], 2: names[1]}, [])
     assert settled.splitlines()[:3] == [
         "🏆 <b>&lt;b&gt;&amp; wins 5</b>", "Five-card stud · coup #1 settled",
         "&lt;b&gt;&amp; +5 · &lt;/code&gt; (banker) −5"]
@@ -201,19 +209,18 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
 
 def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:
     names = {1: "Dave", 2: "Ann", 3: "Bob"}
-    pair = {"category": "pair", "ranks": [6]}
-    data = {"coup": 4, "nets": {"1": 42, "2": -2, "3": -40}, "hands": {"1": pair},
-            "winners": [1]}
-    text = render.settlement_text("en", "stud_poker", 4, data, names, [])
+    pair = Hand(category="pair", ranks=(6,))
+    data = settlement("coup_settled", coup=4, nets={1: 42, 2: -2, 3: -40}, hands={1: pair},
+                      winners=[1])
+    text = render.settlement_text("en", "stud_poker", data, names, [])
     assert text.splitlines() == [f"🏆 <b>Dave wins 42 with {i18n.hand_text('en', pair)}</b>",
                                  "Five-card stud · coup #4 settled",
                                  "Dave +42 · Ann −2 · Bob −40"]
-    ru = render.settlement_text("ru", "stud_poker", 4, data, names, [])
+    ru = render.settlement_text("ru", "stud_poker", data, names, [])
     assert ru.splitlines()[0] == f"🏆 <b>Dave выигрывает 42: {i18n.hand_text('ru', pair)}</b>"
-    nothing = {"coup": 5, "nets": {"1": 0, "2": 0}, "winners": [2]}
-    assert render.settlement_text("en", "stud_poker", 5, nothing, names, []).splitlines()[0] \
+    nothing = settlement("coup_settled", coup=5, nets={1: 0, 2: 0}, winners=[2])
+    assert render.settlement_text("en", "stud_poker", nothing, names, []).splitlines()[0] \
         == "🏆 <b>Ann wins 0</b>"
-    banked = {"coup": 2, "banker": 3, "results": [{"player": 1, "net": 10},
-                                                  {"player": 2, "net": -5}], "banker_net": -5}
-    assert render.settlement_text("en", "twenty_one", 2, banked, names, []).splitlines()[2] \
+    banked = settlement("coup_settled", coup=2, nets={1: 10, 2: -5, 3: -5}, banker=3)
+    assert render.settlement_text("en", "twenty_one", banked, names, []).splitlines()[2] \
         == "Dave +10 · Ann −5 · Bob (banker) −5"

@@ -28,7 +28,22 @@ from bot.view import i18n, screens
 from bot.view.rulebook import game_of, rules_text, to_html
 from bot.view.sight import Sight
 from games import cards, registry, twenty_one
-from games.engine import Cut, Event, Join, Start, parse_action
+from games.engine import (
+    Cut,
+    Event,
+    Hand,
+    Join,
+    Purpose,
+    Start,
+    count,
+    items,
+    parse_action,
+    timed_out,
+    who,
+)
+from games.engine import (
+    cards as shown,
+)
 from games.texts import RULES_DIR
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
@@ -88,7 +103,7 @@ async def test_a_shoe_only_drawn_for_the_bank_says_nothing_of_being_finished(
         "ru": ["Ann начинает игру", "🔒 Новый шуз перетасован и зафиксирован",
                "Жребий на банк: Ann: A♠; Bob: 10♠; Cid: A♥", "Жребий на банк: Ann: 6♠; Cid: K♠",
                "Cid держит банк", "🔒 Новый шуз перетасован и зафиксирован"]}[lang]
-    assert (await host.tables.load(CHAT)).meta.revealed["purpose"] == "banker_draw"
+    assert (await host.tables.load(CHAT)).meta.revealed["purpose"] == Purpose.BANK_DRAW
 
 
 
@@ -147,8 +162,8 @@ async def test_one_timeout_is_one_line(
         "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
                "Талья #1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
     # banchok: a bank let pass by a timeout is told once that it was one
-    passed = screens.timeouts_folded([Event(kind="timed_out", data={"player": ANN}),
-                                      Event(kind="bank_passed_over", data={"player": ANN})])
+    passed = screens.timeouts_folded([timed_out(ANN),
+                                      Event(kind="bank_passed_over", data={"player": who(ANN)})])
     assert screens.log_lines(lang, [screens.log_entry(e, t) for e, t in passed], NAMES) == [{
         "en": "⏰ Ann lets the bank pass and keeps his seat (timed out)",
         "ru": "⏰ Ann пропускает банк и остаётся за столом (время вышло)"}[lang]]
@@ -164,8 +179,9 @@ def test_a_seat_line_says_its_stake_once_and_ends_with_no_semicolon(lang: str) -
                                     "ru": "p2 (понтёр) · 💰90 · ставка 10"}[lang]
     # a stud hand showing no possible straight or flush yet
     showing = Event(kind="showing", data={
-        "player": 1, "cards": ["Kc", "3d"], "value": {"category": "high_card", "ranks": [11]},
-        "possible": []})
+        "player": who(1), "cards": shown("Kc", "3d"), "value": Hand(category="high_card",
+                                                                     ranks=(11,)),
+        "possible": items()})
     assert i18n.event_text(lang, showing, NAMES) == {
         "en": "Ann shows K♣ 3♦: king high", "ru": "Ann: K♣ 3♦, старшая карта — король"}[lang]
 
@@ -181,7 +197,7 @@ def test_a_count_takes_the_form_of_its_noun() -> None:
         "Ann: 21 фишка в кошельке, 0 на столе.")
     assert i18n.t("en", "balance", name="Ann", balance=1, on_table=0) == (
         "Ann: 1 chip in the wallet, 0 on the table.")
-    discarded = Event(kind="discarded", data={"player": 1, "count": 3})
+    discarded = Event(kind="discarded", data={"player": who(1), "count": count(3, "card")})
     assert [i18n.event_text(lang, discarded, NAMES) for lang in ("en", "ru")] == [
         "Ann discards 3 cards", "Ann меняет 3 карты"]
 
@@ -216,7 +232,7 @@ async def test_verify_says_in_words_who_cut_as_the_shoe_recorded_it(
         "ru": f"Как срезан шуз: срез на {rule} выбрал игрок Ann, так что сдача идёт с позиции "
               f"{rule}."}[lang]
     # the last revealed shoe is the one the bank was drawn from: nobody cuts it
-    draw = (await host.tables.load(CHAT)).meta.revealed["commitment"]
+    draw = (await host.tables.load(CHAT)).meta.revealed["record"]["commitment"]
     assert paragraphs[1] == {
         "en": f"Last revealed shoe {draw}: 104 cards in the committed order; nobody cuts a shoe "
               "only drawn from for the bank, so dealing began at committed position 0. "
@@ -250,7 +266,7 @@ async def test_verify_counts_a_poker_deck_as_52_cards_nobody_cut(
     host, _ = await seated(make_host, "stud_poker", lang, "deck", monkeypatch)
     while (await host.tables.load(CHAT)).meta.revealed is None:
         await time_out(host)
-    revealed = (await host.tables.load(CHAT)).meta.revealed
+    revealed = (await host.tables.load(CHAT)).meta.revealed["record"]
     assert len(revealed["shown"]) == 15  # every card of the hands shown down
     text = (await host.tables.verify(CHAT)).split("\n\n")[1]
     assert text == {

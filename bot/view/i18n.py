@@ -24,6 +24,7 @@ from games import registry
 from games.cards import pretty
 from games.engine import (
     Cards,
+    CardsProven,
     Chips,
     Count,
     Each,
@@ -35,11 +36,13 @@ from games.engine import (
     Points,
     Reason,
     Rows,
+    Settlement,
     Signed,
     Text,
     Value,
     Word,
 )
+from games.verify.check import compact
 
 LANGUAGES = ("en", "ru")
 TAG = re.compile(r"<[^>]*>")
@@ -355,6 +358,7 @@ def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
     lang = _lang(lang)
     fields = _Fields({k: str(escape(format_value(v, names, k, lang)))
                       for k, v in event.data.items()}, lang, event.data)
+    fields.update(_typed_fields(event))
     line = _templated(lang, event, fields)
     if line is not None:
         return line
@@ -366,10 +370,21 @@ def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
     return Markup(f"{head}: {body}") if body else head
 
 
+def _typed_fields(event: Event) -> dict[str, str]:
+    """The fields a typed event carries beside its data: a settlement's or a proof's coup,
+    a proof's record (the compact JSON the verifier reads)."""
+    if isinstance(event, CardsProven):
+        return {"coup": str(event.coup), "record": str(escape(compact(event.record)))}
+    if isinstance(event, Settlement):
+        return {"coup": str(event.coup)}
+    return {}
+
+
 def has_template(lang: str, event: Event) -> bool:
     """True when one of the event kind's templates tells ``event`` (no generic line)."""
     lang = _lang(lang)
     fields = _Fields({k: "x" for k in event.data}, lang, event.data)
+    fields.update(_typed_fields(event))
     return _templated(lang, event, fields) is not None
 
 
