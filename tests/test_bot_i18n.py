@@ -13,19 +13,43 @@ import pytest
 from bot.view import i18n, render
 from bot.view.sight import amount_field, choice_data
 from games import registry
-from games.engine import Event, Join, Reason, SeatView, Start, TableView, parse_action
+from games.engine import (
+    Each,
+    Event,
+    Hand,
+    Join,
+    Reason,
+    Rows,
+    SeatView,
+    Start,
+    TableView,
+    Value,
+    Word,
+    cards,
+    chips,
+    count,
+    each,
+    items,
+    parse_action,
+    points,
+    row,
+    rows,
+    signed,
+    who,
+    word,
+)
 
 GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
 
 
 def test_every_text_key_in_both_languages() -> None:
     assert set(i18n.TEXTS["en"]) == set(i18n.TEXTS["ru"])
-    assert set(i18n.EVENTS["en"]) == set(i18n.EVENTS["ru"])
-    assert set(i18n.ACTIONS["en"]) == set(i18n.ACTIONS["ru"])
-    assert set(i18n.INFO["en"]) == set(i18n.INFO["ru"])
-    assert set(i18n.WORDS["en"]) == set(i18n.WORDS["ru"])
-    assert set(i18n.VALUES["en"]) == set(i18n.VALUES["ru"])
-    assert set(i18n.GAME_NAMES["en"]) == set(i18n.GAME_NAMES["ru"]) == set(registry.GAMES)
+    assert set(i18n.HOST_WORDS["en"]) == set(i18n.HOST_WORDS["ru"])
+    texts = registry.texts()
+    for table in ("events", "actions", "facts", "words", "values", "numbered", "settings"):
+        assert set(getattr(texts, table)["en"]) == set(getattr(texts, table)["ru"]), table
+    for name in registry.GAMES:
+        assert set(registry.engine(name).texts.name) == {"en", "ru"}
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -42,7 +66,7 @@ def _event_kinds() -> set[str]:
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_every_event_kind_the_engines_emit_has_a_template(lang: str) -> None:
-    missing = sorted(k for k in _event_kinds() if k not in i18n.EVENTS[lang])
+    missing = sorted(k for k in _event_kinds() if k not in i18n.games_texts().events[lang])
     assert missing == []
 
 
@@ -54,23 +78,24 @@ def test_every_action_kind_of_every_engine_has_a_label(lang: str) -> None:
             engine = registry.engine(name)
         except ImportError:
             continue  # an engine not written yet
-        missing += [k for k in engine.action_types if k not in i18n.ACTIONS[lang]]
+        missing += [k for k in engine.action_types
+                    if k not in i18n.games_texts().actions[lang]]
     assert missing == []
 
 
 def test_event_text_names_players_and_prints_cards() -> None:
     names = {7: "Ann"}
-    line = i18n.event_text("en", Event(kind="hand_shown", data={"player": 7,
-                                                                "cards": ["Th", "As"]}), names)
+    line = i18n.event_text("en", Event(kind="hand_shown", data={
+        "player": who(7), "cards": cards("Th", "As")}), names)
     assert line == "Ann shows 10♥ A♠"
-    line = i18n.event_text("ru", Event(kind="stake_placed", data={"player": 7, "amount": 50}),
-                           names)
+    line = i18n.event_text("ru", Event(kind="stake_placed", data={"player": who(7),
+                                                                  "amount": chips(50)}), names)
     assert line == "Ann ставит 50"
 
 
 def test_unknown_event_falls_back_to_its_data() -> None:
-    line = i18n.event_text("en", Event(kind="moon_rose", data={"player": 7, "phase": 3}),
-                           {7: "Ann"})
+    line = i18n.event_text("en", Event(kind="moon_rose", data={"player": who(7),
+                                                               "phase": count(3)}), {7: "Ann"})
     assert line == "moon rose: player Ann, phase 3"
 
 
@@ -85,8 +110,6 @@ def test_language_from_telegram_code() -> None:
 
 SEEDS = range(3)
 STEPS = 300
-# strings in views and events that are not words: hashes, salts, a player's chosen name
-NOT_WORDS = ("commitment", "commitments", "salt", "name", "nodes", "shown", "record")
 
 
 @dataclass
@@ -102,24 +125,23 @@ class Seen:
     events: list[Event] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
 
-    def words_in(self, key: str, value: Any) -> None:
-        """Word-valued strings (not cards, hashes, names or player ids) under ``key``;
-        a poker hand value is worded as a whole (every language has every category)."""
-        if key in NOT_WORDS:
-            return
-        if i18n.is_hand_value(value):
+    def words_in(self, key: str, value: Value) -> None:
+        """The words (typed :class:`Word` values) under ``key``, lists and players' lines
+        included; a poker hand is worded as a whole (every language has every category)."""
+        if isinstance(value, Hand):
             for lang in i18n.LANGUAGES:
                 assert i18n.hand_text(lang, value)
-            return
-        if isinstance(value, str):
-            if not i18n.is_card(value) and not value.isdigit():
-                self.values.add((key, value))
-        elif isinstance(value, list | tuple):
-            for v in value:
+        elif isinstance(value, Word):
+            self.values.add((key, value.word))
+        elif isinstance(value, Rows):
+            for v in value.items:
                 self.words_in(key, v)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                self.words_in(key if str(k).isdigit() else str(k), v)
+            for line in value.rows:
+                for k, v in line.fields.items():
+                    self.words_in(k, v)
+        elif isinstance(value, Each):
+            for v in value.values.values():
+                self.words_in(key, v)
 
     def look(self, view: TableView) -> None:
         """Record one view."""
@@ -129,9 +151,9 @@ class Seen:
                 self.roles.add(seat.role)
             if seat.status:
                 self.statuses.add(seat.status)
-        self.info.update(view.info)
-        self.my_info.update(view.my_info)
-        for key, value in [*view.info.items(), *view.my_info.items()]:
+        self.info.update(view.facts)
+        self.my_info.update(view.my_facts)
+        for key, value in [*view.facts.items(), *view.my_facts.items()]:
             self.words_in(key, value)
 
 
@@ -163,7 +185,7 @@ def random_play(name: str, seen: Seen) -> None:
                 spec = rng.choice(specs)
                 data: dict[str, Any] = {"kind": spec.kind}
                 if spec.kind == "cut":
-                    data["offset"] = rng.randrange(100)
+                    data["offset"] = rng.randint(spec.min or 0, min(spec.max or 0, 99))
                 elif spec.choices:
                     data.update(choice_data(engine, spec.kind, rng.choice(spec.choices)))
                 amount = amount_field(engine, spec.kind)
@@ -191,12 +213,13 @@ def seen() -> dict[str, Seen]:
 def test_every_phase_role_status_and_info_key_has_an_explicit_translation(
         seen: dict[str, Seen], name: str, lang: str) -> None:
     got = seen[name]
-    assert got.phases and got.statuses and got.info  # the play reached the game itself
+    assert got.phases and got.statuses  # the play reached the game itself
     missing = sorted(
         [f"phase {p}" for p in got.phases if not i18n.has_word(lang, p, "phase")]
         + [f"role {r}" for r in got.roles if not i18n.has_word(lang, r, "role")]
         + [f"status {s}" for s in got.statuses if not i18n.has_word(lang, s, "status")]
-        + [f"info {k}" for k in got.info | got.my_info if k not in i18n.INFO[lang]])
+        + [f"fact {k}" for k in got.info | got.my_info
+           if k not in i18n.games_texts().facts[lang]])
     assert missing == []
 
 
@@ -252,12 +275,8 @@ def banker_draw_view(viewer: int | None) -> TableView:
                         role="punter", status="plays the hand"),
                SeatView(player=3, name="Вера", stack=500, role="punter", status="leaving")),
         my_cards=("4h", "Tc") if mine else (), bank=240, awaiting=(1,),
-        info={"decks": 6, "burn": 3, "min_stake": 5, "banker": 1, "staked": 200,
-              "uncovered": 40, "playing": 2, "punter_cards": 3,
-              "commitment": "0123456789abcdef" * 4,
-              "burned": ["Ks", "4d", "9c"], "cards_left": 290, "bids": [],
-              "last_coup": {"outcome": "banker"}},
-        my_info={"hint": "draw", "points": 4} if mine else {})
+        facts={"staked": chips(200), "uncovered": chips(40), "burned": cards("Ks", "4d", "9c")},
+        my_facts={"hint": word("draw"), "points": points(4)} if mine else {})
 
 
 def test_russian_table_message_of_a_banker_draw_exactly() -> None:
@@ -280,9 +299,9 @@ def test_the_banker_reads_his_points_and_the_tableau_hint_in_his_language() -> N
         "Your cards: 4♥ 10♣\nTableau: draw\nYour points: 4")
 
 
-def hand(category: str, *ranks: int) -> dict[str, Any]:
+def hand(category: str, *ranks: int) -> Hand:
     """A poker hand value as the engines send it (ranks: 0 = deuce .. 12 = ace)."""
-    return {"category": category, "ranks": list(ranks)}
+    return Hand(category=category, ranks=ranks)
 
 
 @pytest.mark.parametrize(("value", "english", "russian"), [
@@ -301,7 +320,7 @@ def hand(category: str, *ranks: int) -> dict[str, Any]:
     (hand("high_card", 1), "trey high", "старшая карта — тройка"),
     (hand("possible_full_house"), "possible full house", "возможен фулл-хаус"),
 ])
-def test_poker_hands_read_in_both_languages(value: dict[str, Any], english: str,
+def test_poker_hands_read_in_both_languages(value: Hand, english: str,
                                             russian: str) -> None:
     assert i18n.hand_text("en", value) == english
     assert i18n.hand_text("ru", value) == russian
@@ -316,21 +335,22 @@ def test_every_hand_category_has_a_template_in_both_languages() -> None:
 def test_stud_showing_and_results_read_in_russian() -> None:
     names = {7: "Ann", 8: "Bob"}
     line = i18n.event_text("ru", Event(kind="showing", data={
-        "player": 7, "cards": ["Qs", "Qd"], "value": hand("pair", 10),
-        "possible": [hand("possible_full_house"), hand("possible_flush")]}), names)
+        "player": who(7), "cards": cards("Qs", "Qd"), "value": hand("pair", 10),
+        "possible": items(hand("possible_full_house"), hand("possible_flush"))}), names)
     assert line == "Ann: Q♠ Q♦, пара дам; возможен фулл-хаус, возможен флеш"
     line = i18n.event_text("en", Event(kind="hand_shown", data={
-        "player": 8, "cards": ["2c", "2d", "2h", "7s", "7d"], "value": hand("full_house", 0, 5)
-    }), names)
+        "player": who(8), "cards": cards("2c", "2d", "2h", "7s", "7d"),
+        "value": hand("full_house", 0, 5)}), names)
     assert line == "Bob shows 2♣ 2♦ 2♥ 7♠ 7♦: a full house, deuces over sevens"
     line = i18n.event_text("ru", Event(kind="coup_settled", data={
-        "coup": 2, "banker": 8, "results": [
-            {"player": 7, "stake": 20, "outcome": "win", "net": 20, "points": 7}]}), names)
+        "coup": count(2), "banker": who(8), "results": rows(row(
+            7, stake=chips(20), outcome=word("win"), net=signed(20), points=points(7)))}),
+        names)
     assert line == "Расчёт: Ann: +20 (выигрыш, ставка 20, очков: 7)"
 
 
 def test_the_showing_of_every_seat_reads_as_hands_in_the_table_facts() -> None:
-    text = i18n.format_value({"7": hand("pair", 12), "8": hand("high_card", 8)},
+    text = i18n.format_value(each({7: hand("pair", 12), 8: hand("high_card", 8)}),
                              {7: "Ann", 8: "Bob"}, "showing", "ru")
     assert text == "Ann пара тузов, Bob старшая карта — десятка"
 
