@@ -115,13 +115,11 @@ def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
         cards = (cards + " " if cards else "") + "🂠" * min(seat.face_down, 10)
     if cards:
         parts.append(i18n.html(cards))
-    if seat.status and not (seat.stake and seat.status in STAKE_STATUSES):
+    if seat.status:
         parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
     return Markup(" · ").join(parts)
 
 
-STAKE_STATUSES = frozenset({"staked"})
-"""Statuses that only say a seat has a stake: its "stake 10" already says it."""
 
 
 # Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a

@@ -361,7 +361,7 @@ class BanchokEngine:
             return "leaving"
         if s.queue and s.queue[0] == x.player:
             return {POST: "to post", CUT: "to cut", STAKING: "to stake",
-                    JOINING: "staked"}.get(s.phase, "")
+                    JOINING: "" if x.stake else "staked"}.get(s.phase, "")
         if x.stake:
             return "joined"
         return "forbids joining" if x.forbids else ""

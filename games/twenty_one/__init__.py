@@ -283,9 +283,7 @@ class TwentyOneEngine:
             return "21"
         if x.done:
             return "stood"  # a bust looks the same until the showdown (§4.6)
-        if x.stake:
-            return "staked"
-        return ""
+        return ""  # a stake says itself on the seat line
 
     def accounts(self, state: State) -> dict[str, int]:
         """Stacks and stakes: the only table accounts of twenty-one."""
