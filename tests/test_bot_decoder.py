@@ -55,3 +55,39 @@ def test_extra_arguments_never_read_as_a_plainer_press() -> None:
             decode_press(Sight(ENGINE, s), 2, button, leave, private=False)
     plain = ActionButton(CHAT, s.coup, s.version, "leave")
     assert decode_press(Sight(ENGINE, s), 2, plain, leave, private=False) == Act({"kind": "leave"})
+
+
+def test_the_keyboard_and_the_decoder_offer_the_same_choices() -> None:
+    """At most MAX_CHOICES choice buttons are drawn, and a press is read against exactly
+    those: the thirteenth of thirteen choices is not on the keyboard, so a press naming it
+    is forged (the decoder once accepted any index below the number of choices)."""
+    import highcard  # a game of the tests' own, whose spec we stretch to 13 choices
+
+    from bot.view import render
+    from bot.view.sight import Buttons
+    from games.engine import MAX_CHOICES, ActionSpec, Input
+
+    words = tuple(f"w{i}" for i in range(MAX_CHOICES + 1))
+    spec = ActionSpec(kind="decide", input=Input.CHOICE, choices=words)
+    state = highcard.HighCardState(coup=1, phase="choices", seats=[
+        highcard.Seat(player=1, name="A", stack=10), highcard.Seat(player=2, name="B",
+                                                                  stack=10, staked=1)])
+
+    class Wide(highcard.HighCard):
+        def legal_actions(self, state: object, player: int) -> list[ActionSpec]:
+            return [spec]
+
+    engine = Wide()
+    sight = Sight(engine, state)
+    buttons = Buttons()
+    buttons.add([spec], 2)
+    keyboard = render.keyboard("en", CHAT, sight.view(), buttons, set(), False)
+    assert keyboard is not None
+    drawn = [b.text for row in keyboard.inline_keyboard for b in row]
+    assert drawn == [f"Decide: {w}" for w in words[:MAX_CHOICES]]
+    last = ActionButton(CHAT, 1, 0, "decide", choice=MAX_CHOICES - 1)
+    assert decode_press(sight, 2, last, spec, private=False) == Act(
+        {"kind": "decide", "choice": words[MAX_CHOICES - 1]})
+    with pytest.raises(Forged):
+        decode_press(sight, 2, ActionButton(CHAT, 1, 0, "decide", choice=MAX_CHOICES), spec,
+                     private=False)

@@ -19,10 +19,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.view import i18n
 from bot.view.codec import HOST_FILLED, ActionButton, MyCards, amounts_for, encode
-from bot.view.sight import Buttons
+from bot.view.sight import Buttons, union_choices
 from games.cards import pretty_all
 from games.engine import (
-    MAX_CHOICES,
     ActionSpec,
     Event,
     Hand,
@@ -388,7 +387,7 @@ def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amo
         # the first button ("Stake 5", "No joining 5"), then the other presets and ✏️
         presets, ranged = amounts_for(specs)
         rows = []
-        for i, c in enumerate(dict.fromkeys(choices)):
+        for i, c in enumerate(union_choices(specs)):
             words = label if i == 0 else i18n.choice_label(lang, c)
             row = [Button(str(v) if j else amount_label(lang, kind, words, v) if i == 0
                           else f"{words} {v}", data(kind, amount=v, choice=i))
@@ -399,9 +398,8 @@ def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amo
             rows.append(row)
         return rows
     if choices and kind not in HOST_FILLED:
-        seen = list(dict.fromkeys(choices))
         row = [Button(f"{label}: {i18n.choice_label(lang, c)}", data(kind, choice=i))
-               for i, c in enumerate(seen[:MAX_CHOICES])]
+               for i, c in enumerate(union_choices(specs))]
         return [row[i:i + 3] for i in range(0, len(row), 3)]
     if amounts and kind not in HOST_FILLED:
         presets, ranged = amounts_for(specs)

@@ -13,7 +13,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, get_args, get_origin
 
-from games.engine import ActionSpec, Engine, GameState, IllegalAction, PlayerId, TableView
+from games.engine import (
+    MAX_CHOICES,
+    ActionSpec,
+    Engine,
+    GameState,
+    IllegalAction,
+    PlayerId,
+    TableView,
+)
 
 
 @dataclass
@@ -163,11 +171,13 @@ def collect_buttons(sight: Sight) -> Buttons:
 
 
 def union_choices(specs: Sequence[ActionSpec]) -> list[str]:
-    """Choices of one kind across players, in first-seen order (what the buttons index)."""
+    """Choices of one kind across players, in first-seen order, at most
+    :data:`~games.engine.MAX_CHOICES`: what the buttons offer, and what a press's choice
+    index is read against (the keyboard and the decoder share this one list)."""
     seen: list[str] = []
     for spec in specs:
         for c in spec.choices:
             if c not in seen:
                 seen.append(c)
-    return seen
+    return seen[:MAX_CHOICES]
 
