@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.ops.hooks import raw_cards
 from bot.view import i18n
 from games import registry
 from games.cards import pretty
@@ -276,9 +277,10 @@ class Game:
             view = engine.view(engine.state_type.model_validate_json(row[1]), None)
             for s in view.seats:
                 public.update(s.face_up)
-            public.update(_raw_cards(view.info))
+            public.update(raw_cards(view.facts.values()))
             public.update(self.bot.shown_cards(self.chat_id))
-            public.update((self.bot.db_meta(self.chat_id).get("revealed") or {}).get("order", []))
+            revealed = self.bot.db_meta(self.chat_id).get("revealed") or {}
+            public.update((revealed.get("record") or {}).get("order", []))
         self.samples.append((seq, frozenset(public)))
 
     async def setup(self, admin: int | None = None) -> None:
@@ -355,8 +357,7 @@ class Game:
         shown: set[str] = set()
         for s in public.seats:
             shown.update(s.face_up)
-        shown.update(cards_in(json.dumps(public.info)))
-        shown.update(c for c in _raw_cards(public.info))
+        shown.update(raw_cards(public.facts.values()))
         self.seen_public |= shown
         if self.samples:  # cards of public events (e.g. last coup's, before a reshuffle)
             self.seen_public |= self.samples[-1][1]
@@ -516,23 +517,6 @@ class Game:
         return ours(sends), ours(edits)
 
 
-def _raw_cards(value: Any) -> list[str]:
-    out: list[str] = []
-    if (
-        isinstance(value, str)
-        and len(value) == 2
-        and value[0] in "23456789TJQKA"
-        and value[1] in "cdhs"
-    ):
-        out.append(value)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            out.extend(_raw_cards(v))
-    elif isinstance(value, dict):
-        for v in value.values():
-            out.extend(_raw_cards(v))
-    return out
-
 
 def _chat(entry: dict[str, Any]) -> int | None:
     params = entry.get("params") or entry.get("request") or {}
@@ -682,7 +666,8 @@ async def synced_now(game: Game) -> dict[str, Any] | None:
 
 
 # a Russian table's phase words back to the phases the policies name
-PHASES = {v: k.split(":", 1)[1] for k, v in i18n.WORDS["ru"].items() if k.startswith("phase:")}
+PHASES = {v: k.split(":", 1)[1] for k, v in i18n.games_texts().words["ru"].items()
+          if k.startswith("phase:")}
 
 
 def phase_of(message: dict[str, Any]) -> str:

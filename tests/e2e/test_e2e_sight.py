@@ -41,7 +41,7 @@ def missing(text: str, view: Any) -> list[str]:
     if view.pot:
         wanted.append(i18n.plain(i18n.t("en", "pot", amount=view.pot)))
     wanted += [i18n.plain(line) for line in render.info_lines(
-        "en", view.info, render.names_of(view), render.HIDDEN_INFO)]
+        "en", view.facts, render.names_of(view))]
     out = [str(w) for w in wanted if w not in text]
     for seat in view.seats:
         shown = [pretty_all(list(seat.face_up))] if seat.face_up else []
