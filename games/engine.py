@@ -13,6 +13,21 @@ An engine is a handful of pure functions over a pydantic ``State``
 * ``view(state, viewer)`` -> :class:`TableView`, the **only** way from state to
   anything a person sees
 
+The host reads one typed seam and never guesses at a game's shapes, so a new game needs
+no change in the host:
+
+* event data and view facts hold typed values only (:data:`Value`: cards, players, chips,
+  a win or loss, a count, a word, a poker hand, points...), worded by their type;
+* every settled coup ends with one :class:`Settlement` of the same schema (the coup, every
+  player's net with the banker's, the banker, the hands shown, the winners); a revealed
+  shoe, a player's proof, a timeout and a stand-up are typed events too, and ``about``
+  says what else an event is to a screen (:class:`About`);
+* a view's ``facts`` are what the table shows and nothing else; the shoe's public facts
+  are :class:`ShoeFacts`; settings are ``settings(state)``;
+* an :class:`ActionSpec` says what it asks of the player (:class:`Input`);
+* a game brings its words (:class:`GameTexts`): names, event templates, facts' labels,
+  words, buttons, rules.
+
 Chips. Each seated player has a *stack*: the chips he brought to the table
 (``Join.buy_in``), which is what the rules call his wallet. Every chip
 movement is a :class:`Transfer` between named accounts (see :mod:`accounts
