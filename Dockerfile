@@ -26,5 +26,5 @@ VOLUME ["/data"]
 # 8080: webhook mode (WEBHOOK_PORT); 9090: /healthz, /readyz, /metrics (HEALTH_PORT).
 EXPOSE 8080 8081 9090
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-    CMD ["python", "-m", "bot.ops.healthcheck"]
+    CMD ["python", "-m", "bot.healthcheck"]
 CMD ["python", "-m", "bot"]

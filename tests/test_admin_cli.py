@@ -1,4 +1,4 @@
-"""``python -m bot.ops.admin`` run as a subprocess on databases made by playing: the bot's own
+"""``python -m bot.admin`` run as a subprocess on databases made by playing: the bot's own
 Tables, Presses and Courier (tests/test_bot_tables.py) on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 def admin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     """The CLI in a fresh process, with the bot's settings in ``env``."""
     base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATA_DIR")}
-    return subprocess.run([sys.executable, "-m", "bot.ops.admin", *args], text=True,
+    return subprocess.run([sys.executable, "-m", "bot.admin", *args], text=True,
                           capture_output=True, timeout=120, cwd=ROOT,
                           env={**base, "PYTHONPATH": str(ROOT), **env})
 
@@ -204,7 +204,7 @@ async def test_backup_while_the_bot_plays_is_a_consistent_database(
     copy = tmp_path / "copy" / "banco.sqlite3"
     copy.parent.mkdir()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.ops.admin", "backup", str(copy), cwd=ROOT,
+        sys.executable, "-m", "bot.admin", "backup", str(copy), cwd=ROOT,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT), "DATA_DIR": str(tmp_path)})
     done = asyncio.ensure_future(proc.communicate())

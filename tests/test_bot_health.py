@@ -108,8 +108,8 @@ async def test_health_ready_and_metrics_follow_the_database(
 
 
 def healthcheck(port: int, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot.ops.healthcheck`` as the container runs it (HEALTH_HOST=0.0.0.0)."""
-    return subprocess.run([sys.executable, "-m", "bot.ops.healthcheck", *args], cwd=ROOT,
+    """``python -m bot.healthcheck`` as the container runs it (HEALTH_HOST=0.0.0.0)."""
+    return subprocess.run([sys.executable, "-m", "bot.healthcheck", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
                                "HEALTH_HOST": "0.0.0.0", "HEALTH_PORT": str(port)})

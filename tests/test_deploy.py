@@ -1,6 +1,6 @@
 """The container and compose files agree with the bot they run: every variable they set is a
 setting the bot reads, the ports and paths line up between workers, proxy and healthchecks,
-the image runs as non-root and probes its own health port (``python -m bot.ops.healthcheck``,
+the image runs as non-root and probes its own health port (``python -m bot.healthcheck``,
 run against a live port in tests/test_bot_health.py)."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_two_webhook_workers_share_postgres_and_report_ready() -> None:
         assert (env["HEALTH_HOST"], env["HEALTH_PORT"]) == ("0.0.0.0", "9090")
         assert env["LOG_FORMAT"] in Settings.model_fields["log_format"].annotation.__args__
         assert worker["depends_on"] == {"postgres": {"condition": "service_healthy"}}
-        assert worker["healthcheck"]["test"] == ["CMD", "python", "-m", "bot.ops.healthcheck",
+        assert worker["healthcheck"]["test"] == ["CMD", "python", "-m", "bot.healthcheck",
                                                  "--ready"]
         assert "BOT_API_BASE_URL" not in env  # the real Telegram
 
@@ -115,8 +115,8 @@ def test_the_image_runs_as_non_root_and_checks_its_health_port() -> None:
     env = " ".join(line for line in lines if "=" in line)
     for setting in ("REQUIRE_TOKEN=1", "HEALTH_HOST=0.0.0.0", "HEALTH_PORT=9090"):
         assert setting in env
-    check = next(line for line in lines if line.startswith("CMD [\"python\", \"-m\", \"bot.ops.h"))
-    assert check == 'CMD ["python", "-m", "bot.ops.healthcheck"]'
+    check = next(line for line in lines if line.startswith("CMD [\"python\", \"-m\", \"bot.h"))
+    assert check == 'CMD ["python", "-m", "bot.healthcheck"]'
     assert "9090" in next(line for line in lines if line.startswith("EXPOSE")).split()
 
 

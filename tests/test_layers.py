@@ -3,7 +3,8 @@
 bot/ is cut by responsibility (README, "The code"): ``view`` (pure: from typed views and
 events to texts and keyboards) under ``outbox`` (what a step sends, and the courier) under
 ``table`` (the table service) under ``workers`` (several processes) under ``gateway``
-(what speaks Telegram and HTTP), with ``ops`` beside, and ``app`` composing them all.
+(what speaks Telegram and HTTP), all above ``ops`` (metrics, logs, the health port); the
+entry points ``app`` (composing them all), ``admin`` and ``healthcheck`` stand on top.
 A module imports only from its own layer or a lower one: the service never imports the
 gateway, delivery never imports the service.
 """
@@ -23,15 +24,13 @@ BOT = Path(__file__).resolve().parent.parent / "bot"
 
 # Lower first. A module's rank is its longest listed prefix's.
 RANKS: dict[str, int] = {
-    "bot.config": 0, "bot.background": 0, "bot.ops.metrics": 0, "bot.ops.logs": 0,
-    "bot.ops.hooks": 0, "bot.ops.health": 0, "bot.locale": 0,
+    "bot.config": 0, "bot.background": 0, "bot.ops": 0, "bot.locale": 0,
     "bot.view": 1,
     "bot.outbox": 2,
     "bot.table": 3,
     "bot.workers": 4,
     "bot.gateway": 5,
-    "bot.ops": 6,
-    "bot.app": 7, "bot.__main__": 8,
+    "bot.app": 7, "bot.admin": 7, "bot.healthcheck": 7, "bot.__main__": 8,
 }
 
 

@@ -244,7 +244,7 @@ class Presses:
                                      action=action.kind)
         except StaleVersion:
             return Outcome(i18n.t(lang, "stale"), refusal="stale")
-        except TableNotFound:  # closed meanwhile (python -m bot.ops.admin close)
+        except TableNotFound:  # closed meanwhile (python -m bot.admin close)
             return Outcome(i18n.t(lang, "no_table"), refusal="no_table")
         except InsufficientFunds:
             return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS),

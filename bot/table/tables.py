@@ -434,7 +434,7 @@ class Tables:
             step = table.engine.timeout(table.state)
             try:
                 await self.commit(table, step, timed_out=awaited)
-            except (StaleVersion, InsufficientFunds, TableNotFound):  # closed: bot.ops.admin
+            except (StaleVersion, InsufficientFunds, TableNotFound):  # closed: bot.admin
                 log.warning("timeout step of chat %s not committed", chat_id)
                 return
             log.info("chat %s: step %s timed out", chat_id, version)

@@ -142,9 +142,9 @@ async def test_metrics_and_json_log_of_a_played_coup(sandbox, bot_factory,
 
 
 def admin(bot: BotProcess, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot.ops.admin`` on the bot's own database (its DATA_DIR)."""
+    """``python -m bot.admin`` on the bot's own database (its DATA_DIR)."""
     env = {k: v for k, v in bot.env.items() if k != "DATABASE_URL"}
-    return subprocess.run([sys.executable, "-m", "bot.ops.admin", *args], cwd=bot.data_dir,
+    return subprocess.run([sys.executable, "-m", "bot.admin", *args], cwd=bot.data_dir,
                           env={**env, "PYTHONPATH": str(ROOT)}, text=True,
                           capture_output=True, timeout=60)
 

@@ -1,4 +1,4 @@
-"""``python -m bot.ops.healthcheck [--ready]``: the container's health probe.
+"""``python -m bot.healthcheck [--ready]``: the container's health probe.
 
 Asks the bot's own health port (HEALTH_PORT, on this machine) for ``/healthz`` (or
 ``/readyz`` with ``--ready``) and exits 0 on a 200, 1 otherwise, with the reason on
@@ -32,7 +32,7 @@ def probe(host: str, port: int, path: str) -> tuple[bool, str]:
 
 def main() -> None:
     """Entry point."""
-    parser = argparse.ArgumentParser(prog="python -m bot.ops.healthcheck", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot.healthcheck", description=__doc__)
     parser.add_argument("--ready", action="store_true", help="ask /readyz instead of /healthz")
     args = parser.parse_args()
     settings = Settings()

@@ -1,4 +1,4 @@
-"""``python -m bot.ops.admin``: the operator's commands, on the bot's own database.
+"""``python -m bot.admin``: the operator's commands, on the bot's own database.
 
 Reads the same settings as the bot (environment, ``.env``: ``DATABASE_URL`` or
 ``DATA_DIR``) and works while the bot runs; every write is one unit of work through
@@ -243,7 +243,7 @@ COMMANDS: dict[str, Callable[[Storage, Inspector, argparse.Namespace, Settings],
 
 def parser() -> argparse.ArgumentParser:
     """The command line."""
-    p = argparse.ArgumentParser(prog="python -m bot.ops.admin", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m bot.admin", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("tables", help="list open tables").add_argument("--json",
