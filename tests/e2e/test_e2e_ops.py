@@ -176,7 +176,7 @@ async def test_admin_closes_a_table_the_bot_is_running(sandbox, bot_factory,
 
     async def closed() -> bool:
         texts = [m["text"] for m in await sb.bot_messages(CHAT)]
-        return any(t.startswith(i18n.plain(i18n.t("en", "table_closed"))) for t in texts)
+        return any(t.startswith(i18n.plain(i18n.t("en", "closed_table"))) for t in texts)
 
     await sb.wait_for(closed, timeout=20)
     # nothing left to send: the closing text is marked sent once Telegram has taken it, a
