@@ -5,9 +5,11 @@ differs stays in the game's own package, readable there top to bottom.
 Nothing here depends on a game's phases or choices.
 
 Every banking game has one layout: ``__init__`` (the engine: actions, timeouts,
-views, accounts, close), ``model`` (state, actions, what can be read off them),
-``coup`` (playing a coup), plus modules of its own where its rules need them.
-Its steps run in a :class:`Ctx`, whose :meth:`Ctx.move` is the one way chips move.
+views, accounts, close), ``model`` (state, the game's own actions, what can be read
+off them), ``coup`` (playing a coup), plus modules of its own where its rules need them.
+The actions several games offer (:class:`Stake`, :class:`Pass`, :class:`Bid`...) are
+defined once, here. Its steps run in a :class:`Ctx`, whose :meth:`Ctx.move` is the one
+way chips move.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
+
+from pydantic import Field
 
 from games.cards import Shoe, rank_index
 from games.engine import (
@@ -69,6 +73,73 @@ T_co = TypeVar("T_co", bound=SeatBase, covariant=True)
 
 IDLE = "idle"
 """The phase every banking game waits for ``Start`` in."""
+
+
+# -------------------------------------------------------------------- actions
+#
+# The actions more than one banking game offers, defined once. A game keeps a
+# class of its own only where its action differs: banchok's stake may forbid
+# joining and its bank is fixed (no amount), baccarat's bank is posted with an
+# amount, and chemin de fer's banco and twenty-one's buy are theirs alone.
+# ``kind`` and the field names are what buttons and stored logs carry.
+
+Amount = Annotated[int, Field(gt=0)]
+"""Chips a player puts up: a stake, a bid, a bank, a joined part. Never 0: every banking
+game's minimum is at least 1 chip (docs/rules.md §1–§4), so :func:`games.engine.parse_action`
+refuses 0 with ``Reason.AMOUNT_OUT_OF_RANGE`` before the engine sees the action."""
+
+
+class Bid(Action):
+    """Bid ``amount`` chips from the stack for the bank in the auction
+    (docs/rules.md §1.1, §2.1)."""
+
+    kind: Literal["bid"] = "bid"
+    amount: Amount
+
+
+class Pass(Action):
+    """Pass: no bid in the auction (docs/rules.md §1.1, §2.1), no stake this coup
+    (§1.3, §2.3, §4.2), or no baccara (§2.6); the safe default of each."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class Stake(Action):
+    """Stake ``amount`` chips against the bank on the coming coup
+    (docs/rules.md §1.3, §2.3, §4.2)."""
+
+    kind: Literal["stake"] = "stake"
+    amount: Amount
+
+
+class Draw(Action):
+    """Take a third card: the playing punter or the banker in chemin de fer
+    (docs/rules.md §1.6, §1.7), a punter on 0–4 or the banker in baccarat (§2.7)."""
+
+    kind: Literal["draw"] = "draw"
+
+
+class Stand(Action):
+    """Keep two cards (docs/rules.md §1.6, §1.7, §2.7), or stop buying in twenty-one
+    (§4.6; the safe default of a punter)."""
+
+    kind: Literal["stand"] = "stand"
+
+
+class Retire(Action):
+    """The banker gives up the bank between coups, keeping what it holds
+    (docs/rules.md §1.9, §2.9)."""
+
+    kind: Literal["retire"] = "retire"
+
+
+class Decline(Action):
+    """Refuse the bank offered: in chemin de fer it goes on counter-clockwise
+    (docs/rules.md §1.8); a baccara declarer who does not take it opens a new auction
+    (§2.6); in banchok refusing it means leaving the table (§3.8), except for the last
+    banker, offered it again because nobody else took it, who keeps his seat."""
+
+    kind: Literal["decline"] = "decline"
 
 
 

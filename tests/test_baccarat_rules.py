@@ -30,15 +30,10 @@ from games.baccarat.model import (
     POST_BANK,
     STAKING,
     BaccaratState,
-    Bid,
     DeclareBaccara,
-    Draw,
-    Pass,
     PostBank,
-    Retire,
-    Stake,
-    Stand,
 )
+from games.banking import Bid, Draw, Pass, Retire, Stake, Stand
 from games.cards import Shoe
 from games.engine import (
     About,

@@ -24,8 +24,8 @@ CARD_EVENTS_PUBLIC = {"banker_draw", "card_turned", "cards_shown", "coup_settled
 ANY_ACTION = st.one_of(
     st.builds(Join, name=st.just("x"), buy_in=st.sampled_from([0, 3, 50])),
     st.just(Start()), st.builds(Cut, offset=st.integers(0, 300)),
-    st.builds(Stake, amount=st.integers(0, 400), forbid_joining=st.booleans()),
-    st.builds(JoinStake, amount=st.integers(0, 400)), st.just(PostBank()), st.just(Decline()),
+    st.builds(Stake, amount=st.integers(1, 400), forbid_joining=st.booleans()),
+    st.builds(JoinStake, amount=st.integers(1, 400)), st.just(PostBank()), st.just(Decline()),
     st.just(Turn()),
 )
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from games.chemin_de_fer import ENGINE
 from games.chemin_de_fer.model import BANKER_DRAW, PUNTER_DRAW, TRANSIENT, State
-from games.engine import Action, ActionSpec, IllegalAction, Input, Step, net
+from games.engine import Action, ActionSpec, IllegalAction, Input, Step, net, parse_action
 
 PLAYERS = list(range(1, 8))
 AMOUNT_KINDS = {"bid": "amount", "stake": "amount", "name_bank": "amount"}
@@ -186,11 +186,10 @@ class CheminDeFerMachine(RuleBasedStateMachine):
             fields["offset"] = amount
         elif kind == "join":
             fields.update(name="y", buy_in=amount)
-        action = ENGINE.action_types[kind].model_validate(fields)
         legal = {s.kind: s for s in ENGINE.legal_actions(self.state, player)}
         before = self.state.model_dump_json()
-        try:
-            step = ENGINE.apply(self.state, player, action, self.rng)
+        try:  # parsed as the host parses a press: a 0 amount is refused right there
+            step = ENGINE.apply(self.state, player, parse_action(ENGINE, fields), self.rng)
         except IllegalAction:
             assert self.state.model_dump_json() == before
             return

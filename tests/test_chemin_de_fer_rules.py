@@ -12,21 +12,10 @@ import random
 import pytest
 
 from bot.view import render
+from games.banking import Bid, Decline, Draw, Pass, Retire, Stake, Stand
 from games.cards import Shoe, timeout_cut
 from games.chemin_de_fer import ENGINE, banker_hint
-from games.chemin_de_fer.model import (
-    Banco,
-    Bid,
-    Continue,
-    Decline,
-    Draw,
-    NameBank,
-    Pass,
-    Retire,
-    Stake,
-    Stand,
-    State,
-)
+from games.chemin_de_fer.model import Banco, Continue, NameBank, State
 from games.engine import (
     About,
     Action,

@@ -21,9 +21,9 @@ import pytest
 from poker_fixtures import draw_order, fixed_shoe, seated
 from pydantic import BaseModel
 
+from games.banking import Bid, Pass
 from games.cards import DECK, Shoe, commitment_of
 from games.chemin_de_fer import ENGINE as CHEMIN
-from games.chemin_de_fer.model import Bid, Pass
 from games.engine import (
     Cards,
     CardsProven,

@@ -23,7 +23,7 @@ CARD_EVENTS_PUBLIC = {"banker_draw", "natural_shown", "hands_shown", "shoe_revea
 ANY_ACTION = st.one_of(
     st.builds(Join, name=st.just("x"), buy_in=st.sampled_from([0, 3, 50])),
     st.just(Start()), st.builds(Cut, offset=st.integers(0, 300)),
-    st.builds(Stake, amount=st.integers(0, 400)), st.just(Pass()), st.just(Buy()),
+    st.builds(Stake, amount=st.integers(1, 400)), st.just(Pass()), st.just(Buy()),
     st.just(Stand()),
 )
 

@@ -25,6 +25,7 @@ from games.engine import (
     flag,
     is_table_account,
     net,
+    parse_action,
     points,
     row,
     rows,
@@ -127,8 +128,8 @@ def test_rule_4_2_stakes_before_the_deal_within_twice_the_bankers_cover() -> Non
     spec = {a.kind: a for a in ENGINE.legal_actions(s, 2)}
     assert (spec["stake"].min, spec["stake"].max) == (1, 50)
     for bad, reason in ((0, Reason.AMOUNT_OUT_OF_RANGE), (51, Reason.EXCEEDS_BANK)):
-        with pytest.raises(IllegalAction) as err:
-            ENGINE.apply(s, 2, Stake(amount=bad))
+        with pytest.raises(IllegalAction) as err:  # a 0 is refused as it is parsed
+            ENGINE.apply(s, 2, parse_action(ENGINE, {"kind": "stake", "amount": bad}))
         assert err.value.reason == reason
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(s, 3, Stake(amount=5))

@@ -32,18 +32,11 @@ from games.baccarat.model import (
     BaccaratSeat,
     BaccaratSettings,
     BaccaratState,
-    Bid,
     Ctx,
     DeclareBaccara,
-    Decline,
-    Draw,
-    Pass,
     PostBank,
-    Retire,
-    Stake,
-    Stand,
 )
-from games.banking import cutter, seat_of
+from games.banking import Bid, Decline, Draw, Pass, Retire, Stake, Stand, cutter, seat_of
 from games.cards import hand_points
 from games.engine import (
     BANK,

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games import banking
+from games.banking import Amount
 from games.cards import Card, Shoe
 from games.engine import Action, GameState, PlayerId, SeatBase
 
@@ -101,38 +102,9 @@ Ctx = banking.Ctx[BaccaratState]
 
 
 # -------------------------------------------------------------------- actions
-
-
-class Bid(Action):
-    """Bid ``amount`` chips from the stack for the bank (docs/rules.md §2.1)."""
-
-    kind: Literal["bid"] = "bid"
-    amount: int = Field(gt=0)
-
-
-class Pass(Action):
-    """Decline: no bid in the auction, no stake this coup, or no baccara (the safe default)."""
-
-    kind: Literal["pass"] = "pass"
-
-
-class Stake(Action):
-    """Stake ``amount`` chips on the coming coup (docs/rules.md §2.3)."""
-
-    kind: Literal["stake"] = "stake"
-    amount: int = Field(gt=0)
-
-
-class Draw(Action):
-    """Take a third card (a punter on 0–4, or the banker)."""
-
-    kind: Literal["draw"] = "draw"
-
-
-class Stand(Action):
-    """Keep two cards."""
-
-    kind: Literal["stand"] = "stand"
+#
+# Bid, Pass, Stake, Draw, Stand, Retire and Decline are the banking games' own
+# (games.banking); these are baccarat's alone.
 
 
 class DeclareBaccara(Action):
@@ -141,20 +113,8 @@ class DeclareBaccara(Action):
     kind: Literal["baccara"] = "baccara"
 
 
-class Retire(Action):
-    """The banker gives up the bank between coups, keeping it (docs/rules.md §2.9)."""
-
-    kind: Literal["retire"] = "retire"
-
-
 class PostBank(Action):
     """The baccara declarer posts ``amount`` chips as his bank (docs/rules.md §2.6)."""
 
     kind: Literal["post_bank"] = "post_bank"
-    amount: int = Field(gt=0)
-
-
-class Decline(Action):
-    """The baccara declarer does not take the bank; a new auction follows."""
-
-    kind: Literal["decline"] = "decline"
+    amount: Amount

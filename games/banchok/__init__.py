@@ -46,7 +46,6 @@ from games.banchok.model import (
     POST,
     STAKING,
     Ctx,
-    Decline,
     JoinStake,
     LastCoup,
     PostBank,
@@ -64,7 +63,7 @@ from games.banchok.model import (
     stake_bounds,
     stake_total,
 )
-from games.banking import cutter, is_seated, seat_of
+from games.banking import Decline, cutter, is_seated, seat_of
 from games.engine import (
     Action,
     ActionSpec,

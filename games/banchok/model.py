@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games import banking
-from games.banking import seat_of
+from games.banking import Amount, seat_of
 from games.cards import Card, Shoe, rank_index, suit
 from games.engine import Action, GameState, PlayerId, SeatBase
 from games.table import clockwise_from, left_of, seat_index
@@ -32,13 +32,16 @@ def punter_wins(banker_card: str, cards: list[str]) -> bool:
 
 
 # ------------------------------------------------------------------- actions
+#
+# Decline is the banking games' own (games.banking). Banchok keeps its own Stake
+# (it may forbid joining, §3.6) and PostBank (the bank is fixed, §3.1: no amount).
 
 
 class Stake(Action):
     """Name the stake on one's cards (docs/rules.md §3.4), optionally forbidding joining (§3.6)."""
 
     kind: Literal["stake"] = "stake"
-    amount: int = Field(ge=0)
+    amount: Amount
     forbid_joining: bool = False
 
 
@@ -46,7 +49,7 @@ class JoinStake(Action):
     """Примазка: add ``amount`` of one's own to the current punter's stake (docs/rules.md §3.6)."""
 
     kind: Literal["join_stake"] = "join_stake"
-    amount: int = Field(ge=0)
+    amount: Amount
 
 
 class Turn(Action):
@@ -59,13 +62,6 @@ class PostBank(Action):
     """Post the fixed bank and take the shoe (docs/rules.md §3.1, §3.8)."""
 
     kind: Literal["post_bank"] = "post_bank"
-
-
-class Decline(Action):
-    """Refuse the bank, which means leaving the table (docs/rules.md §3.8); the last
-    banker offered it again because nobody else took it keeps his seat."""
-
-    kind: Literal["decline"] = "decline"
 
 
 # --------------------------------------------------------------------- state

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from games import banking
-from games.banking import seat_of
+from games.banking import Bid, Decline, Draw, Pass, Retire, Stake, Stand, seat_of
 from games.chemin_de_fer import bank, coup
 from games.chemin_de_fer.model import (
     AUCTION,
@@ -42,17 +42,10 @@ from games.chemin_de_fer.model import (
     TRANSIENT,
     VOID_CHOICE,
     Banco,
-    Bid,
     Continue,
     Ctx,
-    Decline,
-    Draw,
     NameBank,
-    Pass,
-    Retire,
     Seat,
-    Stake,
-    Stand,
     State,
     points,
     staked_total,

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from games import banking
+from games.banking import Amount
 from games.cards import Shoe, hand_points
 from games.engine import Action, GameState, PlayerId, SeatBase
 
@@ -86,19 +87,9 @@ class State(GameState):
 
 
 # ----------------------------------------------------------------- actions
-
-
-class Bid(Action):
-    """Bid ``amount`` chips for the bank in the auction (docs/rules.md §1.1)."""
-
-    kind: Literal["bid"] = "bid"
-    amount: int = Field(ge=0)
-
-
-class Pass(Action):
-    """Pass: no bid in the auction, or no stake in the staking round."""
-
-    kind: Literal["pass"] = "pass"
+#
+# Bid, Pass, Stake, Draw, Stand, Retire and Decline are the banking games' own
+# (games.banking); these are chemin de fer's alone.
 
 
 class Banco(Action):
@@ -107,48 +98,17 @@ class Banco(Action):
     kind: Literal["banco"] = "banco"
 
 
-class Stake(Action):
-    """Stake ``amount`` chips against the bank (docs/rules.md §1.3)."""
-
-    kind: Literal["stake"] = "stake"
-    amount: int = Field(ge=0)
-
-
 class Continue(Action):
     """The banker keeps the bank after a void coup (docs/rules.md §1.3)."""
 
     kind: Literal["continue"] = "continue"
 
 
-class Retire(Action):
-    """The banker retires between coups, taking the bank (docs/rules.md §1.9)."""
-
-    kind: Literal["retire"] = "retire"
-
-
-class Draw(Action):
-    """Take a third card (docs/rules.md §1.6, §1.7)."""
-
-    kind: Literal["draw"] = "draw"
-
-
-class Stand(Action):
-    """Keep two cards (docs/rules.md §1.6, §1.7)."""
-
-    kind: Literal["stand"] = "stand"
-
-
 class NameBank(Action):
     """Accept the passing bank and name its amount (docs/rules.md §1.8)."""
 
     kind: Literal["name_bank"] = "name_bank"
-    amount: int = Field(ge=0)
-
-
-class Decline(Action):
-    """Refuse the passing bank; it goes on counter-clockwise (docs/rules.md §1.8)."""
-
-    kind: Literal["decline"] = "decline"
+    amount: Amount
 
 
 # ----------------------------------------------------------------- helpers

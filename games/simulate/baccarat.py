@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from games.baccarat import ENGINE
-from games.baccarat.model import Bid, Draw, Pass, Stake, Stand
+from games.banking import Bid, Draw, Pass, Stake, Stand
 from games.cards import hand_points
 from games.engine import Action, Chips, Cut, Join, Rows, Signed, Start, Word
 

@@ -24,8 +24,9 @@ import random
 import time
 from typing import Any
 
+from games.banking import Bid, Pass, Stake
 from games.chemin_de_fer import ENGINE, default_action
-from games.chemin_de_fer.model import BANK_OFFER, STAKING, Bid, NameBank, Pass, Stake
+from games.chemin_de_fer.model import BANK_OFFER, STAKING, NameBank
 from games.engine import Join, Settlement, Start, Word
 
 BIG_STACK = 10**15

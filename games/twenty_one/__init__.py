@@ -24,7 +24,7 @@ import random
 from typing import Any, ClassVar
 
 from games import banking
-from games.banking import is_seated, seat_of
+from games.banking import Pass, Stake, Stand, is_seated, seat_of
 from games.engine import (
     Action,
     ActionSpec,
@@ -70,12 +70,9 @@ from games.twenty_one.model import (
     STAKING,
     Buy,
     Ctx,
-    Pass,
     Result,
     Seat,
     Settings,
-    Stake,
-    Stand,
     State,
     capacity,
     card_value,

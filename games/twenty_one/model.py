@@ -46,31 +46,15 @@ def is_natural(cards: list[str]) -> bool:
 
 
 # -------------------------------------------------------------------- actions
-
-
-class Stake(Action):
-    """Stake ``amount`` on the coup about to be dealt (docs/rules.md §4.2)."""
-
-    kind: Literal["stake"] = "stake"
-    amount: int = Field(ge=0)
-
-
-class Pass(Action):
-    """Sit this coup out without a stake (the safe default of §4.2)."""
-
-    kind: Literal["pass"] = "pass"
+#
+# Stake, Pass and Stand are the banking games' own (games.banking); Buy is
+# twenty-one's alone (a card bought face down, §4.6).
 
 
 class Buy(Action):
     """Buy one more card, face down (docs/rules.md §4.6)."""
 
     kind: Literal["buy"] = "buy"
-
-
-class Stand(Action):
-    """Stop buying (docs/rules.md §4.6; the safe default of a punter)."""
-
-    kind: Literal["stand"] = "stand"
 
 
 # ---------------------------------------------------------------------- state
