@@ -92,7 +92,10 @@ from harness import (  # noqa: E402
     decode_action,
 )
 
-from bot import i18n  # noqa: E402
+try:  # the bot's texts: where they are now, or where a baseline's bot kept them
+    from bot.view import i18n
+except ImportError:
+    from bot import i18n  # type: ignore[no-redef,attr-defined]
 from games import registry  # noqa: E402
 from sandbox.client import SandboxClient, SandboxError  # noqa: E402
 from sandbox.server import start_sandbox  # noqa: E402
