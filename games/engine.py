@@ -44,12 +44,13 @@ state and the action log, a coup replays exactly.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, WrapValidator
 
 PlayerId = int
 """A player is identified by his Telegram user id."""
@@ -281,12 +282,20 @@ class Flag(_Value):
     on: bool
 
 
+def _typed(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """A dict whose values are typed values already is taken as it is (checking each one's
+    type once more is most of the cost of an event); anything else is validated."""
+    if type(value) is dict and all(isinstance(v, _Value) for v in value.values()):
+        return value
+    return handler(value)
+
+
 class Row(BaseModel):
     """One player's line of a list (a result, a shown hand): his name, then ``fields``."""
 
     model_config = ConfigDict(frozen=True)
     player: PlayerId
-    fields: dict[str, Value] = Field(default_factory=dict)
+    fields: Annotated[dict[str, Value], WrapValidator(_typed)] = Field(default_factory=dict)
 
 
 class Rows(_Value):
@@ -301,7 +310,7 @@ class Each(_Value):
     """One value per player, in order ("Boris 1, Chloé 1": what each paid, won...)."""
 
     t: Literal["each"] = "each"
-    values: dict[PlayerId, Value]
+    values: Annotated[dict[PlayerId, Value], WrapValidator(_typed)]
 
 
 Value = Annotated[Cards | Players | Chips | Signed | Count | Word | Hand | Points | Text
@@ -313,39 +322,56 @@ Rows.model_rebuild()
 Each.model_rebuild()
 
 
+# Values are immutable: the builders hand out one instance per value (a step builds some
+# thirty of them, mostly the same few players, amounts and words).
+_built = functools.lru_cache(maxsize=8192)
+
+
+@_built
+def _value(kind: type[_Value], *args: Any) -> Any:
+    return kind(**dict(zip(kind.__pydantic_fields__, args, strict=False)))
+
+
 def cards(*shown: str) -> Cards:
     """Cards shown: ``cards("Ah", "Tc")`` or ``cards(*hand)``."""
-    return Cards(cards=tuple(shown))
+    found: Cards = _value(Cards, "cards", shown)
+    return found
 
 
 def who(*players: PlayerId) -> Players:
     """One player or several: ``who(p)``, ``who(*order)``."""
-    return Players(ids=tuple(players))
+    found: Players = _value(Players, "players", players)
+    return found
 
 
 def chips(n: int) -> Chips:
     """An amount of chips."""
-    return Chips(n=n)
+    found: Chips = _value(Chips, "chips", n)
+    return found
 
 
 def signed(n: int) -> Signed:
     """A win or loss."""
-    return Signed(n=n)
+    found: Signed = _value(Signed, "signed", n)
+    return found
 
 
 def count(n: int, noun: str = "") -> Count:
     """A number (of ``noun``)."""
-    return Count(n=n, noun=noun)
+    found: Count = _value(Count, "count", n, noun)
+    return found
 
 
 def word(w: str) -> Word:
     """A word the game's texts translate."""
-    return Word(word=w)
+    found: Word = _value(Word, "word", w)
+    return found
 
 
 def points(n: int, bust: bool = False) -> Points:
     """A hand's points."""
-    return Points(n=n, bust=bust)
+    found: Points = _value(Points, "points", n, bust)
+    return found
 
 
 def text(s: str) -> Text:
@@ -355,7 +381,8 @@ def text(s: str) -> Text:
 
 def flag(on: bool) -> Flag:
     """Yes or no."""
-    return Flag(on=on)
+    found: Flag = _value(Flag, "flag", on)
+    return found
 
 
 def row(player: PlayerId, **fields: Value) -> Row:
@@ -412,7 +439,7 @@ class Event(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: str
     to: tuple[PlayerId, ...] | None = None
-    data: dict[str, Value] = Field(default_factory=dict)
+    data: Annotated[dict[str, Value], WrapValidator(_typed)] = Field(default_factory=dict)
     about: About = About.NOTHING
 
     @property
