@@ -35,6 +35,7 @@ from bot.ops import metrics
 from bot.ops.hooks import Hooks
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
 from bot.outbox.pace import HELD, Pace
+from bot.outbox.ratelimit import retry_seconds
 from bot.view.screens import Render
 from storage.base import OutboxItem, Storage
 
@@ -390,7 +391,7 @@ class Courier:
                 metrics.sent(metrics.DM)
                 return int(msg["message_id"])
             except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
             except Forbidden:
                 await self.tables.dm_blocked(item.chat_id, item.target)
                 return None
@@ -462,7 +463,7 @@ class Courier:
                 msg = await self._call("sendMessage", chat_id=item.chat_id, text=text,
                                        parse_mode=HTML)
             except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
                 continue
             except (Forbidden, BadRequest) as exc:
                 if isinstance(exc, Forbidden) or "chat not found" in exc.message.lower():
@@ -564,7 +565,7 @@ class Courier:
                 self.pace.sent(chat_id)
                 return True
             except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
             except TelegramError:  # gone, or not ours to edit any more, or no keyboard left
                 return True
         return False
@@ -669,7 +670,7 @@ class Courier:
                 metrics.sent(kind)
                 return int(msg["message_id"])
             except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
             except Forbidden as exc:
                 log.warning("chat %s refuses the bot: %s", chat_id, exc.message)
                 raise Lost from exc
@@ -695,7 +696,7 @@ class Courier:
                                  text=text, reply_markup=markup, parse_mode=HTML)
                 return True
             except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
             except Forbidden as exc:
                 raise Lost from exc
             except BadRequest as exc:
@@ -718,8 +719,3 @@ def markup_param(data: Any) -> str | None:
     """An outbox item's keyboard (JSON) as the ``reply_markup`` parameter."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) if data else None
 
-
-def retry_after(exc: RetryAfter) -> float:
-    """Seconds to wait after a 429, with a little margin."""
-    value = exc.retry_after
-    return float(value if isinstance(value, int | float) else value.total_seconds()) + 0.1
