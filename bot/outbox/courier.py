@@ -127,6 +127,27 @@ class Lost(Exception):
     """The group refuses the bot (kicked, blocked): its items wait for it to come back."""
 
 
+class Blocked(Exception):
+    """A player does not accept the bot's messages (a 403 in a private chat)."""
+
+
+class Refused(Exception):
+    """Telegram refused the call itself (a 400): making it again changes nothing."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def says(self, *phrases: str) -> bool:
+        """Whether Telegram's reason holds one of these (lowercase) phrases."""
+        return any(phrase in self.message.lower() for phrase in phrases)
+
+
+class Unanswered(Exception):
+    """A call made once got no answer (a network error, a timeout, a 5xx): it may have
+    gone through or not."""
+
+
 @dataclass
 class Chat:
     """What the courier keeps of one chat: its tasks, what it was told, what the chat shows."""
@@ -421,34 +442,26 @@ class Courier:
         text = str(item.payload.get("text", ""))
         markup = markup_param(item.payload.get("markup"))
         edited = item.payload.get("message_id") if item.kind == DM_EDIT else None
-        delay = 0.5
-        while True:
-            try:
-                if isinstance(edited, int):  # a turn prompt brought up to date, or closed
-                    await self._call("editMessageText", chat_id=item.target,
-                                     message_id=edited, text=text, reply_markup=markup,
-                                     parse_mode=HTML)
-                    metrics.sent(metrics.DM)
-                    return edited
-                msg = await self._call("sendMessage", chat_id=item.target, text=text,
-                                       reply_markup=markup, parse_mode=HTML)
-                log.debug("DM to %s: %s", item.target, text)
+        try:
+            if isinstance(edited, int):  # a turn prompt brought up to date, or closed
+                await self._request("editMessageText", private=True, chat_id=item.target,
+                                    message_id=edited, text=text, reply_markup=markup,
+                                    parse_mode=HTML)
                 metrics.sent(metrics.DM)
-                return int(msg["message_id"])
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_seconds(exc) + 0.1)
-            except Forbidden:
-                await self.tables.dm_blocked(item.chat_id, item.target)
-                return None
-            except BadRequest as exc:
-                if "not modified" in exc.message.lower():
-                    return edited if isinstance(edited, int) else None
-                log.warning("DM to %s refused: %s", item.target, exc.message)
-                return None
-            except TelegramError as exc:  # a network error: the DM may or may not be there
-                log.warning("DM to %s failed: %s", item.target, type(exc).__name__)
-                await asyncio.sleep(delay)
-                delay = min(MAX_BACKOFF, delay * 2)
+                return edited
+            msg = await self._request("sendMessage", private=True, chat_id=item.target,
+                                      text=text, reply_markup=markup, parse_mode=HTML)
+        except Blocked:
+            await self.tables.dm_blocked(item.chat_id, item.target)
+            return None
+        except Refused as exc:
+            if exc.says("not modified"):
+                return edited if isinstance(edited, int) else None
+            log.warning("DM to %s refused: %s", item.target, exc.message)
+            return None
+        log.debug("DM to %s: %s", item.target, text)
+        metrics.sent(metrics.DM)
+        return int(msg["message_id"])
 
     async def _settle(self, item: OutboxItem) -> None:
         """The coup's result replaces the live table message (an edit: safe to repeat)."""
@@ -504,26 +517,16 @@ class Courier:
     async def _post_once(self, item: OutboxItem, text: str) -> int | None:
         """Post ``text`` in the item's chat with one attempt that reaches Telegram (a 429 is
         waited out: it posted nothing): its message id, or None when the message was refused
-        or the attempt's effect is unknown."""
-        while True:
-            try:
-                msg = await self._call("sendMessage", chat_id=item.chat_id, text=text,
-                                       parse_mode=HTML)
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_seconds(exc) + 0.1)
-                continue
-            except (Forbidden, BadRequest) as exc:
-                if isinstance(exc, Forbidden) or "chat not found" in exc.message.lower():
-                    await self.storage.outbox_attempt(item_id=item.id, undo=True)
-                    raise Lost from exc
-                log.warning("chat %s refused a closing text: %s", item.chat_id, exc.message)
-                return None
-            except TelegramError as exc:
-                log.warning("closing text to chat %s: %s", item.chat_id, type(exc).__name__)
-                return None
-            self._seen(item.chat_id, msg["message_id"])
-            metrics.sent(metrics.SETTLEMENT)
-            return int(msg["message_id"])
+        or the attempt's effect is unknown. Refused by the group, the attempt is undone: it
+        posted nothing."""
+        try:
+            return await self._send(item.chat_id, text, None, kind=metrics.SETTLEMENT,
+                                    once=True)
+        except Unanswered:
+            return None
+        except Lost:
+            await self.storage.outbox_attempt(item_id=item.id, undo=True)
+            raise
 
     async def _post_table(self, item: OutboxItem) -> None:
         chat_id = item.chat_id
@@ -711,62 +714,70 @@ class Courier:
             return await self.bot.do_api_request(
                 method, api_kwargs={k: v for k, v in params.items() if v is not None})
 
-    async def _send(self, chat_id: int, text: str, markup: str | None,
-                    uncertain: list[bool] | None = None, *, kind: str) -> int | None:
-        """Send until Telegram takes it; None when it refuses the message itself. A failed
-        attempt whose effect is unknown is noted in ``uncertain``."""
+    async def _request(self, method: str, *, private: bool = False, once: bool = False,
+                       uncertain: list[bool] | None = None, **params: Any) -> Any:
+        """Make a Bot API call in ``params["chat_id"]`` until Telegram answers it; its answer.
+
+        A 429 is waited out and the call made again (it did nothing). A call left without an
+        answer (a network error, a timeout, a 5xx) may have gone through: it is made again
+        after a backoff growing to :data:`MAX_BACKOFF`, and noted in ``uncertain``; with
+        ``once`` it is not made again but raises :class:`Unanswered`. A refusal raises: a
+        403 :class:`Lost` in a group and :class:`Blocked` in a ``private`` chat, a 400
+        :class:`Refused`."""
+        chat_id = params["chat_id"]
         delay = 0.5
         while True:
             try:
-                msg = await self._call("sendMessage", chat_id=chat_id, text=text,
-                                       reply_markup=markup, parse_mode=HTML)
-                self._seen(chat_id, msg["message_id"])
-                metrics.sent(kind)
-                return int(msg["message_id"])
+                return await self._call(method, **params)
             except RetryAfter as exc:
                 await asyncio.sleep(retry_seconds(exc) + 0.1)
             except Forbidden as exc:
+                if private:
+                    raise Blocked from exc
                 log.warning("chat %s refuses the bot: %s", chat_id, exc.message)
                 raise Lost from exc
             except BadRequest as exc:
-                if "chat not found" in exc.message.lower():
-                    raise Lost from exc
-                log.warning("chat %s refused a message: %s", chat_id, exc.message)
-                return None
-            except TelegramError as exc:  # network: retried, the message may come twice
-                log.warning("sendMessage to chat %s failed: %s", chat_id, type(exc).__name__)
+                raise Refused(exc.message) from exc
+            except TelegramError as exc:
+                log.warning("%s in chat %s failed: %s", method, chat_id, type(exc).__name__)
+                if once:
+                    raise Unanswered from exc
                 if uncertain is not None:
                     uncertain.append(True)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
 
+    async def _send(self, chat_id: int, text: str, markup: str | None,
+                    uncertain: list[bool] | None = None, *, kind: str,
+                    once: bool = False) -> int | None:
+        """Post in the group until Telegram takes it (``uncertain``, ``once``: see
+        :meth:`_request`); its message id, None when Telegram refuses the message itself."""
+        try:
+            msg = await self._request("sendMessage", once=once, uncertain=uncertain,
+                                      chat_id=chat_id, text=text, reply_markup=markup,
+                                      parse_mode=HTML)
+        except Refused as exc:
+            if exc.says("chat not found"):
+                raise Lost from exc
+            log.warning("chat %s refused a message: %s", chat_id, exc.message)
+            return None
+        self._seen(chat_id, msg["message_id"])
+        metrics.sent(kind)
+        return int(msg["message_id"])
+
     async def _edit(self, chat_id: int, message_id: int, text: str,
                     markup: str | None) -> bool:
         """Edit until Telegram takes it; False when the message is gone or not editable."""
-        delay = 0.5
-        while True:
-            try:
-                await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
-                                 text=text, reply_markup=markup, parse_mode=HTML)
-                return True
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_seconds(exc) + 0.1)
-            except Forbidden as exc:
-                raise Lost from exc
-            except BadRequest as exc:
-                message = exc.message.lower()
-                if "not modified" in message:
-                    return True
-                if "not found" in message or "can't be edited" in message:
-                    self._chat(chat_id).table_is(None)
-                    return False
+        try:
+            await self._request("editMessageText", chat_id=chat_id, message_id=message_id,
+                                text=text, reply_markup=markup, parse_mode=HTML)
+        except Refused as exc:
+            if exc.says("not found", "can't be edited"):
+                self._chat(chat_id).table_is(None)
+                return False
+            if not exc.says("not modified"):
                 log.warning("edit refused in chat %s: %s", chat_id, exc.message)
-                return True
-            except TelegramError as exc:
-                log.warning("editMessageText in chat %s failed: %s", chat_id,
-                            type(exc).__name__)
-                await asyncio.sleep(delay)
-                delay = min(MAX_BACKOFF, delay * 2)
+        return True
 
 
 def markup_param(data: Any) -> str | None:
