@@ -208,7 +208,7 @@ class Courier:
         self.doorbell = doorbell
         self.tables = tables
         self.chats: dict[int, Chat] = {}
-        """What the courier keeps of each chat it has delivered (:meth:`_chat`)."""
+        """What the courier keeps of each chat it has been rung for (:meth:`_chat`)."""
         self.listener: asyncio.Task[None] | None = None
         self.stopping = False
         # DMs sent and not yet marked done (id -> message id), and the write that will
