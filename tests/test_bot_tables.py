@@ -157,7 +157,7 @@ class Host:
         """Wait until the courier has sent everything."""
         for _ in range(400):
             await asyncio.sleep(0.01)
-            busy = any(not t.done() for t in self.courier.workers.values())
+            busy = any(chat.sending() for chat in self.courier.chats.values())
             if not busy and self.courier.doorbell.queue.empty() and not (
                     await self.storage.pending_outbox()):
                 return

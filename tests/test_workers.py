@@ -117,8 +117,8 @@ async def drained(*workers: Worker) -> None:
     for _ in range(600):
         await asyncio.sleep(0.02)
         live = [w for w in workers if w.alive]
-        busy = any(not t.done() for w in live for t in (*w.courier.workers.values(),
-                                                      *w.shared.leases.background))
+        busy = any(chat.sending() for w in live for chat in w.courier.chats.values()) or any(
+            not t.done() for w in live for t in w.shared.leases.background)
         if not busy and not await live[0].storage.pending_outbox():
             return
     raise AssertionError("the outbox did not drain")

@@ -35,7 +35,7 @@ from bot.config import Settings
 from bot.ops import metrics
 from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
-from bot.outbox.ratelimit import GroupWindowLimiter
+from bot.outbox.ratelimit import GroupWindowLimiter, retry_seconds
 from bot.table.languages import Languages
 from bot.table.presses import Outcome, Presses
 from bot.table.table_settings import parse_setting
@@ -450,8 +450,7 @@ async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
             metrics.sent(metrics.ANSWER)
             return True
         except RetryAfter as exc:
-            await asyncio.sleep(min(float(exc.retry_after if isinstance(exc.retry_after, int)
-                                          else exc.retry_after.total_seconds()), 5.0))
+            await asyncio.sleep(min(retry_seconds(exc), 5.0))
         except TelegramError as exc:
             log.warning("answer to a press failed: %s", type(exc).__name__)
             return False

@@ -25,6 +25,7 @@ import logging
 import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from telegram import Bot
@@ -35,6 +36,7 @@ from bot.ops import metrics
 from bot.ops.hooks import Hooks
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
 from bot.outbox.pace import HELD, Pace
+from bot.outbox.ratelimit import retry_seconds
 from bot.view.screens import Render
 from storage.base import OutboxItem, Storage
 
@@ -125,6 +127,73 @@ class Lost(Exception):
     """The group refuses the bot (kicked, blocked): its items wait for it to come back."""
 
 
+class Blocked(Exception):
+    """A player does not accept the bot's messages (a 403 in a private chat)."""
+
+
+class Refused(Exception):
+    """Telegram refused the call itself (a 400): making it again changes nothing."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def says(self, *phrases: str) -> bool:
+        """Whether Telegram's reason holds one of these (lowercase) phrases."""
+        return any(phrase in self.message.lower() for phrase in phrases)
+
+
+class Unanswered(Exception):
+    """A call made once got no answer (a network error, a timeout, a 5xx): it may have
+    gone through or not."""
+
+
+@dataclass
+class Chat:
+    """What the courier keeps of one chat: its tasks, what it was told, what the chat shows."""
+
+    worker: asyncio.Task[None] | None = None
+    """The task sending the chat's outbox, then editing its table message."""
+    again: bool = False
+    """Rung while the worker was busy: it looks once more before it ends."""
+    unsent: bool = False
+    """The outbox has items the worker has not read yet."""
+    lost: bool = False
+    """The group refuses the bot: nothing goes until it is back."""
+    later: asyncio.TimerHandle | None = None
+    """The ring to look at the table again once the group's budget allows an edit."""
+    dms: deque[OutboxItem] = field(default_factory=deque)
+    """DMs waiting to be sent, in order."""
+    dms_on_way: set[int] = field(default_factory=set)
+    """The ids of the DMs waiting or being sent (a second read of the outbox skips them)."""
+    dm_worker: asyncio.Task[None] | None = None
+    """The task sending the DMs, apart from the group's messages."""
+    table_known: bool = False
+    """Whether ``table_id`` was read (from storage, or set by a post or a result)."""
+    table_id: int | None = None
+    """The live table message, None when there is none."""
+    shown: Render | None = None
+    """What the live table message shows, as this process last sent it."""
+    reposting: bool = False
+    """The table message is missing and a new post was asked for (once until it is made)."""
+    newest: int | None = None
+    """The newest message id the bot knows it has in the chat (None: not read yet, 0: none)."""
+    can_pin: bool | None = None
+    """Whether the bot may pin in the chat (None: not asked yet)."""
+
+    def table_is(self, message_id: int | None) -> None:
+        """The live table message is now ``message_id`` (None: there is none)."""
+        self.table_known, self.table_id = True, message_id
+
+    def sending(self) -> bool:
+        """Whether the worker is sending the outbox."""
+        return self.worker is not None and not self.worker.done()
+
+    def idle(self) -> bool:
+        """Whether nothing of the chat is being sent."""
+        return not self.sending() and (self.dm_worker is None or self.dm_worker.done())
+
+
 class Courier:
     """Sends every chat's outbox in order; one worker task per chat with work."""
 
@@ -135,23 +204,11 @@ class Courier:
         self.leases = leases
         self.hooks = hooks or Hooks()
         self.pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
-        self.later: dict[int, asyncio.TimerHandle] = {}
-        # DMs waiting to be sent, per chat, and the task sending them
-        self.dm_queue: dict[int, deque[OutboxItem]] = {}
-        self.dm_inflight: set[int] = set()
-        self.dm_workers: dict[int, asyncio.Task[None]] = {}
         self.storage = storage
         self.doorbell = doorbell
         self.tables = tables
-        self.workers: dict[int, asyncio.Task[None]] = {}
-        self.again: set[int] = set()
-        self.unsent: set[int] = set()
-        self.lost: set[int] = set()
-        self.table_ids: dict[int, int | None] = {}
-        self.shown: dict[int, Render] = {}
-        self.reposting: set[int] = set()
-        self.newest: dict[int, int] = {}
-        self.can_pin: dict[int, bool] = {}  # may the bot pin in the chat (asked once)
+        self.chats: dict[int, Chat] = {}
+        """What the courier keeps of each chat it has been rung for (:meth:`_chat`)."""
         self.listener: asyncio.Task[None] | None = None
         self.stopping = False
         # DMs sent and not yet marked done (id -> message id), and the write that will
@@ -177,8 +234,8 @@ class Courier:
             self.leases.stop()
         if self.listener is not None:
             self.listener.cancel()
-        tasks = [t for t in (*self.workers.values(), *self.dm_workers.values())
-                 if not t.done()]
+        tasks = [t for chat in self.chats.values() for t in (chat.worker, chat.dm_worker)
+                 if t is not None and not t.done()]
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=timeout)
             for task in late:
@@ -186,39 +243,50 @@ class Courier:
             await asyncio.gather(*late, return_exceptions=True)
         if self.finisher is not None:
             self.finisher.cancel()
-        for handle in self.later.values():
-            handle.cancel()
+        for chat in self.chats.values():
+            if chat.later is not None:
+                chat.later.cancel()
         if self.finishing is not None:
             await asyncio.gather(self.finishing, return_exceptions=True)
         await self._finish_dms()
 
+    def _chat(self, chat_id: int) -> Chat:
+        """What the courier keeps of the chat, kept from its first use on."""
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            chat = self.chats[chat_id] = Chat()
+        return chat
+
     def regained(self, chat_id: int) -> None:
         """The bot is back in the group: deliver again."""
-        self.lost.discard(chat_id)
-        self.table_ids.pop(chat_id, None)
-        self.can_pin.pop(chat_id, None)  # its rights may have changed
+        chat = self._chat(chat_id)
+        chat.lost = False
+        chat.table_known = False
+        chat.can_pin = None  # its rights may have changed
         self.pace.forget(chat_id)
         self.doorbell.ring(chat_id)
 
     async def _listen(self) -> None:
         async for chat_id, outbox in self.doorbell.rings():
             if outbox:
-                self.unsent.add(chat_id)
+                self._chat(chat_id).unsent = True
             self._wake(chat_id)
 
     def take_over(self, chat_id: int) -> None:
         """This process delivers the chat from now (its lease was granted): what the chat
         shows is read anew, and its outbox sent."""
-        self.table_ids.pop(chat_id, None)
-        self.shown.pop(chat_id, None)
-        self.newest.pop(chat_id, None)
-        self.unsent.add(chat_id)
+        chat = self._chat(chat_id)
+        chat.table_known = False
+        chat.shown = None
+        chat.newest = None
+        chat.unsent = True
         self._wake(chat_id)
 
     def rung_elsewhere(self, chat_id: int) -> None:
         """Another worker committed a step of a chat this process delivers."""
-        self.lost.discard(chat_id)  # a step there means the table is back
-        self.unsent.add(chat_id)
+        chat = self._chat(chat_id)
+        chat.lost = False  # a step there means the table is back
+        chat.unsent = True
         self._wake(chat_id)
 
     def _delivers(self, chat_id: int) -> bool:
@@ -227,42 +295,42 @@ class Courier:
 
     def idle(self, chat_id: int) -> bool:
         """Whether nothing of the chat is being sent."""
-        worker = self.workers.get(chat_id)
-        dms = self.dm_workers.get(chat_id)
-        return (worker is None or worker.done()) and (dms is None or dms.done())
+        chat = self.chats.get(chat_id)
+        return chat is None or chat.idle()
 
     def _wake(self, chat_id: int) -> None:
-        if self.stopping or chat_id in self.lost:
+        chat = self._chat(chat_id)
+        if self.stopping or chat.lost:
             return
         if not self._delivers(chat_id):
             assert self.leases is not None
             self.leases.ask(chat_id)
             return
-        task = self.workers.get(chat_id)
-        if task is not None and not task.done():
-            self.again.add(chat_id)
+        if chat.sending():
+            chat.again = True
             return
-        self.again.discard(chat_id)
-        task = asyncio.get_running_loop().create_task(self._work(chat_id))
-        self.workers[chat_id] = task
-        task.add_done_callback(functools.partial(self._done, chat_id))
+        chat.again = False
+        chat.worker = asyncio.get_running_loop().create_task(self._work(chat_id))
+        chat.worker.add_done_callback(functools.partial(self._done, chat_id))
 
     def _done(self, chat_id: int, task: asyncio.Task[None]) -> None:
-        if self.workers.get(chat_id) is task:
-            del self.workers[chat_id]
+        chat = self._chat(chat_id)
+        if chat.worker is task:
+            chat.worker = None
         if not task.cancelled() and task.exception() is not None:
             log.error("outbox worker of chat %s failed", chat_id, exc_info=task.exception())
-        if chat_id in self.again:
+        if chat.again:
             self._wake(chat_id)
 
     # ------------------------------------------------------------ work
 
     async def _work(self, chat_id: int) -> None:
+        chat = self._chat(chat_id)
         try:
             while True:
-                self.again.discard(chat_id)
-                if chat_id in self.unsent:
-                    self.unsent.discard(chat_id)
+                chat.again = False
+                if chat.unsent:
+                    chat.unsent = False
                     items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
                     # private messages go their own way, all of them before the group's:
                     # a turn prompt reaches its player at once, never behind a group post
@@ -279,43 +347,42 @@ class Courier:
                                 # a later post shows the table as it is then: one post
                                 await self.storage.finish_outbox(item_id=item.id)
                                 continue
-                            if chat_id in self.unsent:
+                            if chat.unsent:
                                 break  # steps committed since: their posts may coalesce
                         await self._deliver(item)
                     else:
                         if len(items) < BATCH:
                             items = []
                     if items:  # the rest of the outbox, read again
-                        self.unsent.add(chat_id)
+                        chat.unsent = True
                         continue
                 if not self._delivers(chat_id):
                     return
                 await self._edit_table(chat_id)
-                if chat_id not in self.again or self.stopping:
+                if not chat.again or self.stopping:
                     return
         except Lost:
-            self.lost.add(chat_id)
+            chat.lost = True
             await self.tables.group_lost(chat_id)
 
     def _queue_dm(self, item: OutboxItem) -> None:
         """Send a DM after the chat's earlier DMs, apart from its group messages."""
-        if item.id in self.sent_dms or item.id in self.dm_inflight:
+        chat = self._chat(item.chat_id)
+        if item.id in self.sent_dms or item.id in chat.dms_on_way:
             return  # sent (its done mark is on its way), or on its way
-        self.dm_inflight.add(item.id)
-        self.dm_queue.setdefault(item.chat_id, deque()).append(item)
-        task = self.dm_workers.get(item.chat_id)
-        if task is None or task.done():
-            task = asyncio.get_running_loop().create_task(self._dm_work(item.chat_id))
-            self.dm_workers[item.chat_id] = task
+        chat.dms_on_way.add(item.id)
+        chat.dms.append(item)
+        if chat.dm_worker is None or chat.dm_worker.done():
+            chat.dm_worker = asyncio.get_running_loop().create_task(self._dm_work(item.chat_id))
 
     async def _dm_work(self, chat_id: int) -> None:
-        queue = self.dm_queue[chat_id]
-        while queue:
-            item = queue.popleft()
+        chat = self._chat(chat_id)
+        while chat.dms:
+            item = chat.dms.popleft()
             try:
                 self.sent_dms[item.id] = sent = await self._dm(item)
             finally:
-                self.dm_inflight.discard(item.id)
+                chat.dms_on_way.discard(item.id)
             self._finish_soon()
             turn = item.payload.get("turn")
             if sent is not None and isinstance(turn, int):
@@ -375,43 +442,36 @@ class Courier:
         text = str(item.payload.get("text", ""))
         markup = markup_param(item.payload.get("markup"))
         edited = item.payload.get("message_id") if item.kind == DM_EDIT else None
-        delay = 0.5
-        while True:
-            try:
-                if isinstance(edited, int):  # a turn prompt brought up to date, or closed
-                    await self._call("editMessageText", chat_id=item.target,
-                                     message_id=edited, text=text, reply_markup=markup,
-                                     parse_mode=HTML)
-                    metrics.sent(metrics.DM)
-                    return edited
-                msg = await self._call("sendMessage", chat_id=item.target, text=text,
-                                       reply_markup=markup, parse_mode=HTML)
-                log.debug("DM to %s: %s", item.target, text)
+        try:
+            if isinstance(edited, int):  # a turn prompt brought up to date, or closed
+                await self._request("editMessageText", private=True, chat_id=item.target,
+                                    message_id=edited, text=text, reply_markup=markup,
+                                    parse_mode=HTML)
                 metrics.sent(metrics.DM)
-                return int(msg["message_id"])
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
-            except Forbidden:
-                await self.tables.dm_blocked(item.chat_id, item.target)
-                return None
-            except BadRequest as exc:
-                if "not modified" in exc.message.lower():
-                    return edited if isinstance(edited, int) else None
-                log.warning("DM to %s refused: %s", item.target, exc.message)
-                return None
-            except TelegramError as exc:  # a network error: the DM may or may not be there
-                log.warning("DM to %s failed: %s", item.target, type(exc).__name__)
-                await asyncio.sleep(delay)
-                delay = min(MAX_BACKOFF, delay * 2)
+                return edited
+            msg = await self._request("sendMessage", private=True, chat_id=item.target,
+                                      text=text, reply_markup=markup, parse_mode=HTML)
+        except Blocked:
+            await self.tables.dm_blocked(item.chat_id, item.target)
+            return None
+        except Refused as exc:
+            if exc.says("not modified"):
+                return edited if isinstance(edited, int) else None
+            log.warning("DM to %s refused: %s", item.target, exc.message)
+            return None
+        log.debug("DM to %s: %s", item.target, text)
+        metrics.sent(metrics.DM)
+        return int(msg["message_id"])
 
     async def _settle(self, item: OutboxItem) -> None:
         """The coup's result replaces the live table message (an edit: safe to repeat)."""
+        chat = self._chat(item.chat_id)
         text = str(item.payload.get("text", ""))
         message_id = await self._table_id(item.chat_id)
         if message_id is not None and await self._edit(item.chat_id, message_id, text, None):
             metrics.sent(metrics.SETTLEMENT)
-            self.table_ids[item.chat_id] = None  # that message is the result now
-            self.shown.pop(item.chat_id, None)
+            chat.table_is(None)  # that message is the result now
+            chat.shown = None
             self.pace.sent(item.chat_id)
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
             await self.storage.retire_sent(chat_id=item.chat_id, message_ids=[message_id])
@@ -430,9 +490,10 @@ class Courier:
         lost, and at worst, when such an attempt did post, it shows twice: at the bottom and
         where the table was."""
         chat_id = item.chat_id
+        chat = self._chat(chat_id)
         text = str(item.payload.get("text", ""))
         table_id = await self._table_id(chat_id)
-        shown = self.shown[chat_id].text if chat_id in self.shown else None
+        shown = chat.shown.text if chat.shown is not None else None
         first = await self.storage.outbox_attempt(item_id=item.id) == 1
         posted = await self._post_once(item, text) if first else None
         if posted is None and table_id is not None and await self._edit(chat_id, table_id,
@@ -446,8 +507,8 @@ class Courier:
                 posted = await self._send(chat_id, text, None, kind=metrics.SETTLEMENT)
             await self.storage.finish_outbox(item_id=item.id, message_id=posted)
         self.pace.sent(chat_id)
-        self.table_ids[chat_id] = None
-        self.shown.pop(chat_id, None)
+        chat.table_is(None)
+        chat.shown = None
         # every table message still live retires: the one the text replaces to its header
         # and a pointer down to the text
         await self._retire_all(chat_id, await self.storage.live_sent(chat_id=chat_id),
@@ -456,41 +517,32 @@ class Courier:
     async def _post_once(self, item: OutboxItem, text: str) -> int | None:
         """Post ``text`` in the item's chat with one attempt that reaches Telegram (a 429 is
         waited out: it posted nothing): its message id, or None when the message was refused
-        or the attempt's effect is unknown."""
-        while True:
-            try:
-                msg = await self._call("sendMessage", chat_id=item.chat_id, text=text,
-                                       parse_mode=HTML)
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
-                continue
-            except (Forbidden, BadRequest) as exc:
-                if isinstance(exc, Forbidden) or "chat not found" in exc.message.lower():
-                    await self.storage.outbox_attempt(item_id=item.id, undo=True)
-                    raise Lost from exc
-                log.warning("chat %s refused a closing text: %s", item.chat_id, exc.message)
-                return None
-            except TelegramError as exc:
-                log.warning("closing text to chat %s: %s", item.chat_id, type(exc).__name__)
-                return None
-            self._seen(item.chat_id, msg["message_id"])
-            metrics.sent(metrics.SETTLEMENT)
-            return int(msg["message_id"])
+        or the attempt's effect is unknown. Refused by the group, the attempt is undone: it
+        posted nothing."""
+        try:
+            return await self._send(item.chat_id, text, None, kind=metrics.SETTLEMENT,
+                                    once=True)
+        except Unanswered:
+            return None
+        except Lost:
+            await self.storage.outbox_attempt(item_id=item.id, undo=True)
+            raise
 
     async def _post_table(self, item: OutboxItem) -> None:
         chat_id = item.chat_id
+        chat = self._chat(chat_id)
         render = await self.tables.current_render(chat_id)
         if render is None:  # the table closed before its message went out
             await self.storage.finish_outbox(item_id=item.id)
             return
         before = await self._newest_known(chat_id)
         previous = await self._table_id(chat_id)
-        if (previous is not None and previous == before and self.shown.get(chat_id) == render
+        if (previous is not None and previous == before and chat.shown == render
                 and not item.payload.get("asked")):
             # the live message is the bot's newest and shows this already: no second post
             await self.storage.finish_outbox(item_id=item.id)
             return
-        previous_text = self.shown[chat_id].text if chat_id in self.shown else None
+        previous_text = chat.shown.text if chat.shown is not None else None
         if not self._delivers(chat_id):
             return
         # counted before the send: an attempt a crash cut short may have posted a twin
@@ -507,11 +559,11 @@ class Courier:
                                          live=message_id is not None)
         if message_id is None:
             return
-        self.table_ids[chat_id] = message_id
-        self.shown[chat_id] = render
+        chat.table_is(message_id)
+        chat.shown = render
         self.pace.posted(chat_id, render.coup, render.turn)
         self.hooks.table_shown(chat_id, message_id, render.version)
-        self.reposting.discard(chat_id)
+        chat.reposting = False
         await self._turn_shown(chat_id, render)
         # every earlier table message still live loses its buttons, the one this replaces
         # and any a crash left live (the retirement is durable: see _table_id)
@@ -523,15 +575,16 @@ class Courier:
 
     async def _pin(self, chat_id: int, message_id: int) -> None:
         """Pin the live table where the bot may (asked once per chat; a refusal ends it)."""
-        if chat_id > 0 or self.can_pin.get(chat_id) is False:
+        chat = self._chat(chat_id)
+        if chat_id > 0 or chat.can_pin is False:
             return
         try:
-            if chat_id not in self.can_pin:
+            if chat.can_pin is None:
                 member = await self._call("getChatMember", chat_id=chat_id,
                                           user_id=self.bot.id)
-                self.can_pin[chat_id] = member.get("status") == "creator" or bool(
+                chat.can_pin = member.get("status") == "creator" or bool(
                     member.get("status") == "administrator" and member.get("can_pin_messages"))
-                if not self.can_pin[chat_id]:
+                if not chat.can_pin:
                     return
             await self._call("pinChatMessage", chat_id=chat_id, message_id=message_id,
                              disable_notification=True)
@@ -539,7 +592,7 @@ class Courier:
             return  # the next table message is pinned; this one stays live all the same
         except TelegramError as exc:
             log.info("chat %s: no pinning (%s)", chat_id, type(exc).__name__)
-            self.can_pin[chat_id] = False
+            chat.can_pin = False
 
     async def _retire_all(self, chat_id: int, message_ids: Sequence[int],
                           texts: dict[int | None, str | None]) -> None:
@@ -564,7 +617,7 @@ class Courier:
                 self.pace.sent(chat_id)
                 return True
             except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
             except TelegramError:  # gone, or not ours to edit any more, or no keyboard left
                 return True
         return False
@@ -580,31 +633,35 @@ class Courier:
 
     async def _newest_known(self, chat_id: int) -> int | None:
         """The newest message id the bot knows it has in the group."""
-        if chat_id not in self.newest:
+        chat = self._chat(chat_id)
+        if chat.newest is None:
             ids = [i for kind in (TABLE, SETTLE, GROUP, CLOSE)
                    for i in await self.storage.last_sent(chat_id=chat_id, kind=kind)]
-            self.newest[chat_id] = max(ids, default=0)
-        return self.newest[chat_id] or None
+            chat.newest = max(ids, default=0)
+        return chat.newest or None
 
     def _seen(self, chat_id: int, message_id: int) -> None:
-        self.newest[chat_id] = max(self.newest.get(chat_id, 0), message_id)
+        chat = self._chat(chat_id)
+        chat.newest = max(chat.newest or 0, message_id)
 
     async def _table_id(self, chat_id: int) -> int | None:
         """The live table message: the newest posted one still live (a result replaces it).
         Read from storage, any earlier one still marked live (a crash came between a post
         and the retirement of the message before it) loses its buttons now."""
-        if chat_id in self.table_ids:
-            return self.table_ids[chat_id]
+        chat = self._chat(chat_id)
+        if chat.table_known:
+            return chat.table_id
         live = await self.storage.live_sent(chat_id=chat_id)
-        self.table_ids[chat_id] = live[0] if live else None
+        chat.table_is(live[0] if live else None)
         await self._retire_all(chat_id, live[1:], {})
-        return self.table_ids[chat_id]
+        return chat.table_id
 
     async def _edit_table(self, chat_id: int) -> None:
         """Edit the live table message to the table as it is now, when the group budget's
         rules allow (:class:`bot.outbox.pace.Pace`); otherwise look again when they will."""
+        chat = self._chat(chat_id)
         render = await self.tables.current_render(chat_id)
-        if render is None or self.shown.get(chat_id) == render:
+        if render is None or chat.shown == render:
             return
         wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent)
         if wait == HELD:
@@ -618,25 +675,26 @@ class Courier:
         if message_id is not None and await self._edit(chat_id, message_id, render.text,
                                                        render.markup_json):
             metrics.sent(metrics.TABLE_EDIT)
-            self.shown[chat_id] = render
+            chat.shown = render
             self.pace.edited(chat_id, render.coup, render.turn)
             self.hooks.table_shown(chat_id, message_id, render.version)
             await self._turn_shown(chat_id, render)
             return
-        if chat_id not in self.reposting:  # once until a table message is posted again
-            self.reposting.add(chat_id)
+        if not chat.reposting:  # once until a table message is posted again
+            chat.reposting = True
             await self.tables.table_missing(chat_id)
 
     def _look_again(self, chat_id: int, delay: float) -> None:
         """Ring for the chat's table again in ``delay`` seconds (once)."""
-        if chat_id in self.later or self.stopping:
+        chat = self._chat(chat_id)
+        if chat.later is not None or self.stopping:
             return
 
         def ring() -> None:
-            self.later.pop(chat_id, None)
+            chat.later = None
             self.doorbell.ring(chat_id, False)
 
-        self.later[chat_id] = asyncio.get_running_loop().call_later(delay, ring)
+        chat.later = asyncio.get_running_loop().call_later(delay, ring)
 
     async def _turn_shown(self, chat_id: int, render: Render) -> None:
         """The group now shows ``render``: every player it awaits can see his turn."""
@@ -656,70 +714,73 @@ class Courier:
             return await self.bot.do_api_request(
                 method, api_kwargs={k: v for k, v in params.items() if v is not None})
 
-    async def _send(self, chat_id: int, text: str, markup: str | None,
-                    uncertain: list[bool] | None = None, *, kind: str) -> int | None:
-        """Send until Telegram takes it; None when it refuses the message itself. A failed
-        attempt whose effect is unknown is noted in ``uncertain``."""
+    async def _request(self, method: str, *, private: bool = False, once: bool = False,
+                       uncertain: list[bool] | None = None, **params: Any) -> Any:
+        """Make a Bot API call in ``params["chat_id"]`` until Telegram answers it; its answer.
+
+        A 429 is waited out and the call made again (it did nothing). A call left without an
+        answer (a network error, a timeout, a 5xx) may have gone through: it is made again
+        after a backoff growing to :data:`MAX_BACKOFF`, and noted in ``uncertain``; with
+        ``once`` it is not made again but raises :class:`Unanswered`. A refusal raises: a
+        403 :class:`Lost` in a group and :class:`Blocked` in a ``private`` chat, a 400
+        :class:`Refused`."""
+        chat_id = params["chat_id"]
         delay = 0.5
         while True:
             try:
-                msg = await self._call("sendMessage", chat_id=chat_id, text=text,
-                                       reply_markup=markup, parse_mode=HTML)
-                self._seen(chat_id, msg["message_id"])
-                metrics.sent(kind)
-                return int(msg["message_id"])
+                return await self._call(method, **params)
             except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
             except Forbidden as exc:
+                if private:
+                    raise Blocked from exc
                 log.warning("chat %s refuses the bot: %s", chat_id, exc.message)
                 raise Lost from exc
             except BadRequest as exc:
-                if "chat not found" in exc.message.lower():
-                    raise Lost from exc
-                log.warning("chat %s refused a message: %s", chat_id, exc.message)
-                return None
-            except TelegramError as exc:  # network: retried, the message may come twice
-                log.warning("sendMessage to chat %s failed: %s", chat_id, type(exc).__name__)
+                raise Refused(exc.message) from exc
+            except TelegramError as exc:
+                log.warning("%s in chat %s failed: %s", method, chat_id, type(exc).__name__)
+                if once:
+                    raise Unanswered from exc
                 if uncertain is not None:
                     uncertain.append(True)
                 await asyncio.sleep(delay)
                 delay = min(MAX_BACKOFF, delay * 2)
 
+    async def _send(self, chat_id: int, text: str, markup: str | None,
+                    uncertain: list[bool] | None = None, *, kind: str,
+                    once: bool = False) -> int | None:
+        """Post in the group until Telegram takes it (``uncertain``, ``once``: see
+        :meth:`_request`); its message id, None when Telegram refuses the message itself."""
+        try:
+            msg = await self._request("sendMessage", once=once, uncertain=uncertain,
+                                      chat_id=chat_id, text=text, reply_markup=markup,
+                                      parse_mode=HTML)
+        except Refused as exc:
+            if exc.says("chat not found"):
+                raise Lost from exc
+            log.warning("chat %s refused a message: %s", chat_id, exc.message)
+            return None
+        self._seen(chat_id, msg["message_id"])
+        metrics.sent(kind)
+        return int(msg["message_id"])
+
     async def _edit(self, chat_id: int, message_id: int, text: str,
                     markup: str | None) -> bool:
         """Edit until Telegram takes it; False when the message is gone or not editable."""
-        delay = 0.5
-        while True:
-            try:
-                await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
-                                 text=text, reply_markup=markup, parse_mode=HTML)
-                return True
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_after(exc))
-            except Forbidden as exc:
-                raise Lost from exc
-            except BadRequest as exc:
-                message = exc.message.lower()
-                if "not modified" in message:
-                    return True
-                if "not found" in message or "can't be edited" in message:
-                    self.table_ids[chat_id] = None
-                    return False
+        try:
+            await self._request("editMessageText", chat_id=chat_id, message_id=message_id,
+                                text=text, reply_markup=markup, parse_mode=HTML)
+        except Refused as exc:
+            if exc.says("not found", "can't be edited"):
+                self._chat(chat_id).table_is(None)
+                return False
+            if not exc.says("not modified"):
                 log.warning("edit refused in chat %s: %s", chat_id, exc.message)
-                return True
-            except TelegramError as exc:
-                log.warning("editMessageText in chat %s failed: %s", chat_id,
-                            type(exc).__name__)
-                await asyncio.sleep(delay)
-                delay = min(MAX_BACKOFF, delay * 2)
+        return True
 
 
 def markup_param(data: Any) -> str | None:
     """An outbox item's keyboard (JSON) as the ``reply_markup`` parameter."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")) if data else None
 
-
-def retry_after(exc: RetryAfter) -> float:
-    """Seconds to wait after a 429, with a little margin."""
-    value = exc.retry_after
-    return float(value if isinstance(value, int | float) else value.total_seconds()) + 0.1

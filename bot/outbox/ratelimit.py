@@ -85,6 +85,12 @@ class Window:
         self.times.append(time.monotonic())
 
 
+def retry_seconds(exc: RetryAfter) -> float:
+    """The seconds a 429 asks to wait (PTB gives them as a number or as a timedelta)."""
+    pause = exc.retry_after
+    return float(pause if isinstance(pause, int | float) else pause.total_seconds())
+
+
 class _NoCap(contextlib.AbstractAsyncContextManager[None]):
     """The overall cap, lifted."""
 
@@ -279,9 +285,7 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
                         metrics.retry_after(endpoint)
                         if attempt == retries:
                             raise
-                        pause = exc.retry_after
-                        seconds = float(pause if isinstance(pause, int | float)
-                                        else pause.total_seconds())
+                        seconds = retry_seconds(exc)
                         log.warning("%s to chat %s: Telegram asks to wait %.0f s", endpoint,
                                     chat_id, seconds)
                         self.waiting.add(wait)
