@@ -259,9 +259,12 @@ async def cmd_start(update: Update, context: Context) -> None:
         await say(update, context, i18n.t(lang, "welcome_group"))
         return
     payload = args(context)[0] if args(context) else None
-    opened = await services(context).presses.dm_opened(user.id, payload)
-    if opened is not None:
-        text, keyboard = opened
+    svc = services(context)
+    opened = await svc.presses.dm_opened(user.id, payload)
+    shown = (answers.dm_opened(await svc.languages.of(opened.chat_id), opened)
+             if opened is not None else None)  # in the table's language
+    if shown is not None:
+        text, keyboard = shown
         await reply(update, text, reply_markup=keyboard.markup() if keyboard else None)
         return
     await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"))

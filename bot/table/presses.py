@@ -26,6 +26,7 @@ from bot.view.outcomes import (
     Accepted,
     AmountAsked,
     Cards,
+    DmOpened,
     Done,
     HostReason,
     NotANumber,
@@ -369,10 +370,9 @@ class Presses:
             return Cards(None)
         return Cards(table.sight.view(user_id))
 
-    async def dm_opened(self, user_id: int, payload: str | None
-                        ) -> tuple[str, Keyboard | None] | None:
-        """A player pressed Start in private (maybe from a deep link): his cards, if any, and
-        his pending private decision keyboard."""
+    async def dm_opened(self, user_id: int, payload: str | None) -> DmOpened | None:
+        """A player pressed Start in private (maybe from a deep link): the table it names,
+        whose private messages he may get again, for his cards and his pending decision."""
         chat_id = screens.parse_payload(payload) if payload else None
         if chat_id is None:
             return None
@@ -385,15 +385,8 @@ class Presses:
                 blocked = [u for u in table.meta.dm_blocked if u != user_id]
                 await self.tables.commit(
                     table, meta=table.meta.model_copy(update={"dm_blocked": blocked}))
-        lang = await self.languages.of(chat_id)
-        view = table.sight.view(user_id)
-        markup = screens.decision_keyboard(lang, chat_id, table.sight, user_id,
-                                           table.meta.decision,
-                                           self.tables.turn_dm_of(table.meta))
-        if not view.my_cards and markup is None:
-            return None
-        lines = [i18n.t(lang, "decide_private")] if markup is not None else []
-        return render.dm_text(lang, view, lines), markup
+        return DmOpened(chat_id, table.sight, user_id, table.meta.decision,
+                        self.tables.turn_dm_of(table.meta))
 
 
 def what_was_done(user_id: int, action: Action, step: Step[Any]) -> Done:

@@ -17,6 +17,7 @@ from bot.view.outcomes import (
     Accepted,
     AmountAsked,
     Cards,
+    DmOpened,
     Done,
     HostReason,
     LanguageSet,
@@ -103,6 +104,18 @@ def typed_answer(outcome: Typed, lang: str) -> str:
         return i18n.t(lang, "amount_which", name=outcome.name, bot=outcome.bot)
     text = refusal_text(lang, outcome)
     return i18n.t(lang, "named", name=outcome.name, text=text) if outcome.name is not None else text
+
+
+def dm_opened(lang: str, opened: DmOpened) -> tuple[str, Keyboard | None] | None:
+    """What Start in private shows of a table, in its ``lang``: the player's cards, if any,
+    and his pending private decision keyboard; None when there is neither."""
+    view = opened.sight.view(opened.player)
+    markup = screens.decision_keyboard(lang, opened.chat_id, opened.sight, opened.player,
+                                       opened.decision, opened.prompted)
+    if not view.my_cards and markup is None:
+        return None
+    lines = [i18n.t(lang, "decide_private")] if markup is not None else []
+    return render.dm_text(lang, view, lines), markup
 
 
 def done_label(lang: str, done: Done) -> str:

@@ -204,6 +204,19 @@ Outcome = (Accepted | Repeated | Refused | AmountAsked | PickHere | PickInPrivat
 
 
 @dataclass(frozen=True)
+class DmOpened:
+    """Start pressed in private from a table's deep link: that table (its ``sight``), for
+    the player's own cards and his decision if it is open (``decision``: the one his
+    keyboard answers; ``prompted``: his turn is prompted in private at that table)."""
+
+    chat_id: int
+    sight: Sight
+    player: int
+    decision: int
+    prompted: bool
+
+
+@dataclass(frozen=True)
 class NotANumber:
     """A typed amount that is no whole number: ``name`` is told how to write one."""
 
