@@ -276,7 +276,7 @@ class Game:
             view = engine.view(engine.state_type.model_validate_json(row[1]), None)
             for s in view.seats:
                 public.update(s.face_up)
-            public.update(_raw_cards(view.info))
+            public.update(_raw_cards(view.model_dump(mode="json")["facts"]))
             public.update(self.bot.shown_cards(self.chat_id))
             public.update((self.bot.db_meta(self.chat_id).get("revealed") or {}).get("order", []))
         self.samples.append((seq, frozenset(public)))
@@ -355,8 +355,9 @@ class Game:
         shown: set[str] = set()
         for s in public.seats:
             shown.update(s.face_up)
-        shown.update(cards_in(json.dumps(public.info)))
-        shown.update(c for c in _raw_cards(public.info))
+        facts = public.model_dump(mode="json")["facts"]  # typed values, as JSON
+        shown.update(cards_in(json.dumps(facts)))
+        shown.update(c for c in _raw_cards(facts))
         self.seen_public |= shown
         if self.samples:  # cards of public events (e.g. last coup's, before a reshuffle)
             self.seen_public |= self.samples[-1][1]
@@ -682,7 +683,8 @@ async def synced_now(game: Game) -> dict[str, Any] | None:
 
 
 # a Russian table's phase words back to the phases the policies name
-PHASES = {v: k.split(":", 1)[1] for k, v in i18n.WORDS["ru"].items() if k.startswith("phase:")}
+PHASES = {v: k.split(":", 1)[1] for k, v in i18n.games_texts().words["ru"].items()
+          if k.startswith("phase:")}
 
 
 def phase_of(message: dict[str, Any]) -> str:
