@@ -16,6 +16,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     private_keyboard,
     seat_three,
     table_message,
+    typed_reply,
+    worded,
 )
 
 from bot.view.codec import ActionButton
@@ -57,15 +59,16 @@ async def stake_of(host: Host, player: int) -> int:
 async def test_the_amount_button_prompts_the_presser_and_his_reply_is_his_stake(
         make_host: Any) -> None:  # noqa: F811
     host, bot, player, spec = await at_a_stake(make_host)
-    outcome = await host.presses.press(CHAT, player, NAMES[player], ask_button(bot))
+    outcome = worded(await host.presses.press(CHAT, player, NAMES[player], ask_button(bot)))
     assert outcome.text == f"Type the amount ({spec.min}–{spec.max}) in the reply I opened " \
                            "for you."
     assert outcome.prompt == (
         f'<a href="tg://user?id={player}">{NAMES[player]}</a>, Stake: how much? '
         f"{spec.min}–{spec.max}", f"{spec.min}–{spec.max}")
-    wrong = await host.presses.typed_amount(CHAT, player, NAMES[player], "lots")
+    wrong = typed_reply(await host.presses.typed_amount(CHAT, player, NAMES[player], "lots"))
     assert wrong == f"{NAMES[player]}, send a whole number of chips (e.g. 50)."
-    high = await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.max + 1))
+    high = typed_reply(await host.presses.typed_amount(CHAT, player, NAMES[player],
+                                                       str(spec.max + 1)))
     assert high == f"{NAMES[player]}, the amount must be from {spec.min} to {spec.max}."
     assert await stake_of(host, player) == 0
     amount = spec.min + 1
@@ -78,7 +81,8 @@ async def test_an_amount_typed_when_it_can_no_longer_be_taken_is_refused_in_word
     host, bot, player, spec = await at_a_stake(make_host)
     await host.presses.press(CHAT, player, NAMES[player], ask_button(bot))
     await host.tables.group_lost(CHAT)  # the table pauses: nothing may be staked now
-    refused = await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min))
+    refused = typed_reply(await host.presses.typed_amount(CHAT, player, NAMES[player],
+                                                          str(spec.min)))
     assert refused == "You cannot do that now."
     assert await stake_of(host, player) == 0
 
@@ -92,7 +96,8 @@ async def test_at_bot_with_an_amount_takes_the_one_amount_action(make_host: Any)
     table = await host.tables.load(CHAT)
     idle = next(p for p in others if not any(
         s.min is not None and s.kind != "join" for s in table.sight.legal(p)))
-    refused = await host.presses.typed_amount(CHAT, idle, NAMES[idle], "7", mentioned=True)
+    refused = typed_reply(await host.presses.typed_amount(CHAT, idle, NAMES[idle], "7",
+                                                          mentioned=True))
     assert refused == (f"{NAMES[idle]}, write @banco_bot and an amount while one amount is "
                        "asked of you; for anything else press ✏️ first.")
     spec = next(s for s in table.sight.legal(player) if s.kind == "stake")
@@ -122,7 +127,7 @@ async def test_amount_pressed_in_the_private_chat_is_asked_and_typed_there(
     host, bot, player, spec = await at_a_stake(make_host)
     name = NAMES[player]
     ask = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.ask)
-    outcome = await host.presses.press(CHAT, player, name, ask, True)
+    outcome = worded(await host.presses.press(CHAT, player, name, ask, True))
     assert outcome.prompt == (f"✏️ Stake: how much? {spec.min}–{spec.max}",
                               f"{spec.min}–{spec.max}")
     assert outcome.prompt_private
@@ -133,7 +138,8 @@ async def test_amount_pressed_in_the_private_chat_is_asked_and_typed_there(
     for typed, said in (("abc", f"{name}, send a whole number of chips (e.g. 50)."),
                         ("99999", f"{name}, the amount must be from {spec.min} to {spec.max}."),
                         ("-5", f"{name}, the amount must be from {spec.min} to {spec.max}.")):
-        assert await host.presses.typed_amount(CHAT, player, name, typed, private=True) == said
+        assert typed_reply(await host.presses.typed_amount(CHAT, player, name, typed,
+                                                           private=True)) == said
         assert host.presses.asked(CHAT, player)
     assert await stake_of(host, player) == 0
     assert await host.presses.typed_amount(CHAT, player, name, str(spec.min), private=True,
@@ -147,9 +153,10 @@ async def test_a_private_amount_is_answered_in_the_players_language(
         make_host: Any) -> None:  # noqa: F811
     host, bot, player, spec = await at_a_stake(make_host)
     ask = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.ask)
-    outcome = await host.presses.press(CHAT, player, "Иван", ask, True, language="ru")
+    outcome = worded(await host.presses.press(CHAT, player, "Иван", ask, True, language="ru"),
+                     "ru")
     assert outcome.prompt is not None
     assert outcome.prompt[0] == f"✏️ Ставка: сколько? {spec.min}–{spec.max}"
-    assert await host.presses.typed_amount(CHAT, player, "Иван", "сто", private=True,
-                                           language="ru") == (
+    assert typed_reply(await host.presses.typed_amount(CHAT, player, "Иван", "сто",
+                                                       private=True, language="ru"), "ru") == (
         "Иван, отправьте целое число фишек (например, 50).")

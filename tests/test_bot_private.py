@@ -13,6 +13,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     RecordingBot,
     make_host,
     press,
+    worded,
 )
 
 from bot.view.codec import ActionButton
@@ -30,11 +31,11 @@ async def test_discard_pressed_in_the_dm_turns_that_message_into_the_selection(
         update={"version": table.state.version + 1})))
     table = await host.tables.load(CHAT)
     ask = ActionButton(CHAT, table.state.coup, table.state.version, "discard", ask=True)
-    in_dm = await host.presses.press(CHAT, 2, "Bob", ask, private=True)
+    in_dm = worded(await host.presses.press(CHAT, 2, "Bob", ask, private=True))
     assert in_dm.text == "" and in_dm.dm is None and in_dm.keyboard is not None
     rows = [[b.text for b in row] for row in in_dm.keyboard.inline_keyboard]
     assert rows[1] == ["Discard 0"] and len(rows[0]) == 5
-    in_group = await host.presses.press(CHAT, 2, "Bob", ask, private=False)
+    in_group = worded(await host.presses.press(CHAT, 2, "Bob", ask, private=False))
     assert in_group.text == "Choose in your private chat with the bot."
     assert in_group.dm is not None and in_group.dm[0] == 2
 

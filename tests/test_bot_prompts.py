@@ -23,6 +23,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     press,
     seat_three,
     table_message,
+    worded,
 )
 
 from bot.view import i18n
@@ -40,15 +41,20 @@ async def test_pop_ups_are_in_the_pressers_language_not_the_groups(
                                       if b.kind == "leave"), version=10**9)
 
     async def pop_up(player: int, language: str | None) -> str:
-        return (await host.presses.press(CHAT, player, "X", forged, language=language)).text
+        outcome = await host.presses.press(CHAT, player, "X", forged, language=language)
+        return worded(outcome, await host.presses.lang_of(CHAT, player, language)).text
+
+    async def my_cards(player: int, language: str | None) -> str:
+        outcome = await host.presses.my_cards(CHAT, player)
+        return worded(outcome, await host.presses.lang_of(CHAT, player, language)).text
 
     # his private chat's language first, then Telegram's for him, then the group's
     assert await pop_up(BOB, "en") == "Эта кнопка недействительна."
     assert await pop_up(CID, "ru") == "Эта кнопка недействительна."
     assert await pop_up(CID, "de") == "This button is not valid."
     assert await pop_up(ANN, None) == "This button is not valid."
-    assert await host.presses.my_cards(CHAT, CID, "ru") == "Сейчас у вас нет закрытых карт."
-    assert await host.presses.my_cards(CHAT, CID, "en") == "You have no hidden cards now."
+    assert await my_cards(CID, "ru") == "Сейчас у вас нет закрытых карт."
+    assert await my_cards(CID, "en") == "You have no hidden cards now."
     assert (await host.tables.load(CHAT)).state.version == table.state.version
 
 
@@ -86,7 +92,7 @@ async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
         kind = next(k for k in PREFERRED if any(b.kind == k and not b.ask for b in offered))
         button = next(b for b in offered if b.kind == kind and not b.ask)
         outcome = await host.presses.press(CHAT, player, NAMES[player], button, True)
-        assert outcome.committed, outcome.text
+        assert outcome.committed, worded(outcome).text
         await host.idle()
         # that prompt keeps the table as it was, without buttons, and says what he did
         label = i18n.action_label("ru" if player == BOB else "en", kind)

@@ -29,6 +29,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     private_keyboard,
     seat_three,
     table_message,
+    worded,
 )
 
 from bot.table.presses import seat_name
@@ -80,7 +81,7 @@ async def test_leave_pressed_fifty_times_on_an_awaited_seat_is_one_step_and_no_n
         host.presses.press(CHAT, player, NAMES[player], leave) for _ in range(50)))
     await host.idle()
 
-    texts = [o.text for o in outcomes]
+    texts = [worded(o).text for o in outcomes]
     assert [o.committed for o in outcomes] == [True] + [False] * 49
     assert texts[0].startswith("🚪 Leave · ")
     assert texts[1:] == ["You are already leaving after this coup."] * 49
@@ -105,10 +106,10 @@ async def test_a_button_naming_a_later_decision_than_any_drawn_is_refused_as_for
     leave = next(b for b in buttons(table_message(bot)) if b.kind == "leave")
     forged = dataclasses.replace(leave, version=9999999999999)
     outcome = await host.presses.press(CHAT, BOB, "Bob", forged)
-    assert (outcome.text, outcome.committed) == ("This button is not valid.", False)
+    assert (worded(outcome).text, outcome.committed) == ("This button is not valid.", False)
     assert (await host.tables.load(CHAT)).state.version == table.state.version
     # the button as drawn still works
-    assert (await host.presses.press(CHAT, BOB, "Bob", leave)).text == "🚪 Leave"
+    assert worded(await host.presses.press(CHAT, BOB, "Bob", leave)).text == "🚪 Leave"
 
 
 async def test_an_amount_no_button_offers_is_refused_and_a_drawn_one_taken(
@@ -122,7 +123,7 @@ async def test_an_amount_no_button_offers_is_refused_and_a_drawn_one_taken(
     forged = dataclasses.replace(drawn[0], amount=between)
     outcome = await host.presses.press(CHAT, player, NAMES[player], forged, True)
     labels = ", ".join(["Stake " + str(presets[0]), *map(str, presets[1:]), "✏️ amount"])
-    assert (outcome.text, outcome.committed) == (
+    assert (worded(outcome).text, outcome.committed) == (
         f"This button is out of date. Your move now: Pass, {labels}, 🚪 Leave.", False)
     assert (await host.tables.load(CHAT)).state.version == table.state.version
     # an amount typed in his reply is any in the range, the one no button offers included
@@ -142,8 +143,10 @@ async def test_a_player_whose_name_shows_nothing_sits_down_under_his_id(
     assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
-    assert (await host.presses.press(CHAT, 7, name, join)).text == "🪑 You sit down with 1000"
-    assert (await host.presses.press(CHAT, ANN, "Ann", join)).text == "🪑 You sit down with 1000"
+    assert worded(await host.presses.press(CHAT, 7, name, join)).text == \
+        "🪑 You sit down with 1000"
+    assert worded(await host.presses.press(CHAT, ANN, "Ann", join)).text == \
+        "🪑 You sit down with 1000"
     table = await host.tables.load(CHAT)
     assert [s.name for s in table.sight.view().seats] == ["7", "Ann"]
     assert seat_name("  Anna \n Maria ", 7) == "Anna Maria"
@@ -159,7 +162,8 @@ async def test_a_press_delivered_again_is_answered_as_done_and_not_applied_twice
     table = await host.tables.load(CHAT)
     again = await host.presses.press(CHAT, player, NAMES[player], stake, True, key="q-1")
     assert first.committed and again.committed
-    assert again.text == first.text and first.text.startswith("Stake · ")
+    assert worded(again).text == worded(first).text
+    assert worded(first).text.startswith("Stake · ")
     assert (await host.tables.load(CHAT)).state.version == table.state.version
     assert await stake_of(host, player) == stake.amount
     # another press of the same button (another query) is refused as ever

@@ -28,8 +28,10 @@ from bot.table.languages import Languages
 from bot.table.presses import Presses
 from bot.table.record import Ask, TableMeta
 from bot.table.tables import Tables
-from bot.view import i18n
+from bot.view import answers, i18n
+from bot.view.answers import Answer
 from bot.view.codec import ActionButton, decode
+from bot.view.outcomes import Outcome, Typed
 from games.verify.check import compact
 from storage.base import StaleVersion
 from storage.sqlite import SqliteStorage
@@ -189,6 +191,17 @@ async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
         await host.storage.close()
 
 
+def worded(outcome: Outcome, lang: str = "en", group: str | None = None) -> Answer:
+    """A press's outcome as the presser reads it, in ``lang`` (an amount's prompt in the
+    group in ``group``'s language, by default the same): what the gateway answers."""
+    return answers.answer(outcome, lang, group or lang)
+
+
+def typed_reply(got: Typed | None, lang: str = "en") -> str | None:
+    """What a typed amount got, as the gateway replies it in ``lang`` (None: no reply)."""
+    return None if got is None else answers.typed_answer(got, lang)
+
+
 def table_message(bot: RecordingBot) -> Sent:
     """The live table message: the newest message of the group with buttons."""
     return [m for m in bot.chat(CHAT) if m.markup is not None][-1]
@@ -224,7 +237,7 @@ async def press(host: Host, bot: RecordingBot, player: int, kinds: list[str]) ->
                 outcome = await host.presses.press(CHAT, player, NAMES[player], button,
                                                    private)
                 await host.idle()
-                return outcome.text
+                return worded(outcome, await host.presses.lang_of(CHAT, player, None)).text
     raise AssertionError(f"none of {kinds} offered: {[b.kind for b, _ in offered]}")
 
 
@@ -371,7 +384,7 @@ async def test_a_forged_press_with_extra_arguments_changes_nothing(make_host: An
                    ActionButton(CHAT, s.coup, s.version, "start", choice=0),
                    ActionButton(CHAT, s.coup, s.version, "start", select=1)):
         outcome = await host.presses.press(CHAT, ANN, "Ann", forged)
-        assert (outcome.text, outcome.committed) == ("This button is not valid.", False)
+        assert (worded(outcome).text, outcome.committed) == ("This button is not valid.", False)
     assert (await host.tables.load(CHAT)).rec.rev == table.rec.rev
 
 
@@ -388,7 +401,7 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
     assert not host.tables.deadlines.pending(CHAT)
     outcome = await host.presses.press(CHAT, ANN, "Ann", ActionButton(
         CHAT, table.state.coup, table.state.version, "leave"))
-    assert outcome.text == "The table is paused: the bot cannot write in this chat."
+    assert worded(outcome).text == "The table is paused: the bot cannot write in this chat."
     # added back: the table resumes with a line and a new table message
     bot.kicked.discard(CHAT)
     host.courier.regained(CHAT)
@@ -536,16 +549,17 @@ async def test_a_button_stays_good_while_its_decision_is_the_pressers(make_host:
         b for b in buttons(table_message(bot)) if b.kind == "join"))
     assert dan.committed
     outcome = await host.presses.press(CHAT, first, NAMES[first], stake, True)
-    assert outcome.committed, outcome.text
+    assert outcome.committed, worded(outcome).text
     # pressed again, that decision is gone: refused, saying what is current
     again = await host.presses.press(CHAT, first, NAMES[first], stake, True)
     table = await host.tables.load(CHAT)
     assert not again.committed
     now = table.engine.awaiting(table.state)
     if first in now:
-        assert again.text.startswith("That button was for an earlier turn. Your move now: ")
+        assert worded(again).text.startswith(
+            "That button was for an earlier turn. Your move now: ")
     else:
-        assert i18n.plain(again.text) == "It is not your turn."
+        assert i18n.plain(worded(again).text) == "It is not your turn."
 
 
 async def test_a_revealed_shoe_is_kept_once_with_the_table_and_its_line_still_shows(

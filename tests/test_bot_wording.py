@@ -21,6 +21,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     make_host,
     press,
     table_message,
+    worded,
 )
 from test_twenty_one_rules import table as twenty_one_table
 
@@ -374,7 +375,7 @@ async def test_a_typed_no_joining_stake_forbids_joining(
     [punter] = table.engine.awaiting(table.state)
     ask = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask
                and b.choice == 1)
-    outcome = await host.presses.press(CHAT, punter, NAMES[punter], ask)
+    outcome = worded(await host.presses.press(CHAT, punter, NAMES[punter], ask), lang)
     assert punter == CID and outcome.prompt is not None
     assert i18n.plain(outcome.prompt[0]) == {
         "en": "Cid, Stake (No joining): how much? 5–300",

@@ -26,6 +26,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     make_host,
     private_keyboard,
     table_message,
+    typed_reply,
+    worded,
 )
 
 from bot.gateway import handlers
@@ -58,7 +60,7 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     await host.idle()
     for player in (ANN, BOB, CID):
         join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
-        assert (await host.presses.press(CHAT, player, NAMES[player], join)).text \
+        assert worded(await host.presses.press(CHAT, player, NAMES[player], join)).text \
             == "🪑 You sit down with 1000"
         await host.idle()
     start = next(b for b in buttons(table_message(bot)) if b.kind == "start")
@@ -74,12 +76,12 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
 
     # an amount: Bob's on a button, Cid's typed
     fifty = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.amount == 50)
-    assert (await host.presses.press(CHAT, BOB, "Bob", fifty)).text == "Stake · now Cid"
+    assert worded(await host.presses.press(CHAT, BOB, "Bob", fifty)).text == "Stake · now Cid"
     await host.idle()
     ask = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask)
-    assert (await host.presses.press(CHAT, CID, "Cid", ask)).text \
+    assert worded(await host.presses.press(CHAT, CID, "Cid", ask)).text \
         == "Type the amount (1–100) in the reply I opened for you."
-    assert await host.presses.typed_amount(CHAT, CID, "Cid", "1000") \
+    assert typed_reply(await host.presses.typed_amount(CHAT, CID, "Cid", "1000")) \
         == "Cid, the amount must be from 1 to 100."
     assert await host.presses.typed_amount(CHAT, CID, "Cid", "30") is None
     await host.idle()
@@ -94,9 +96,10 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     assert shown(prompt)[-3:] == ["Your cards: <b>6♠</b>", "Your rank: 6",
                                   "Your move at the table — choose here:"]
     assert rows_of(prompt) == [["Decide: Double", "Decide: Stay"]]
-    assert await host.presses.my_cards(CHAT, CID, "en") == "Your cards: K♦\nYour rank: 13"
+    assert worded(await host.presses.my_cards(CHAT, CID)).text == \
+        "Your cards: K♦\nYour rank: 13"
     double = next(b for b in private_keyboard(bot, BOB) if b.kind == "decide" and b.choice == 0)
-    assert (await host.presses.press(CHAT, BOB, "Bob", double, True)).text \
+    assert worded(await host.presses.press(CHAT, BOB, "Bob", double, True)).text \
         == "Decide · now Cid"
     await host.idle()
 

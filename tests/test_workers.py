@@ -17,7 +17,17 @@ from typing import Any
 import asyncpg
 import pytest
 from storage_backends import PG_DSN, drop_schema
-from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, RecordingBot, buttons, table_message
+from test_bot_tables import (
+    ANN,
+    BOB,
+    CHAT,
+    CID,
+    NAMES,
+    RecordingBot,
+    buttons,
+    table_message,
+    worded,
+)
 
 from bot.outbox.courier import Courier, Doorbell
 from bot.table.languages import Languages
@@ -149,7 +159,7 @@ async def join_three(workers: list[Worker], bot: RecordingBot) -> list[str]:
     outcomes = await asyncio.gather(*(
         w.presses.press(CHAT, p, NAMES[p], join) for w, p in zip(workers, (ANN, BOB, CID),
                                                                  strict=True)))
-    return [o.text for o in outcomes]
+    return [worded(o).text for o in outcomes]
 
 
 async def test_presses_on_three_workers_at_once_are_serialized_not_refused(
@@ -196,7 +206,8 @@ async def test_one_worker_delivers_a_chat_and_another_workers_steps_ring_it(
     calls.clear()
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
     for p in (ANN, BOB, CID):
-        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
+        assert worded(await b.presses.press(CHAT, p, NAMES[p], join)).text == \
+            "🪑 You sit down with 1000"
     await drained(a, b)
     assert {tag for tag, *_ in calls} == {"a"}
     assert [s.name for s in (await b.tables.load(CHAT)).sight.view().seats] == [
@@ -213,7 +224,8 @@ async def test_a_dead_workers_chats_are_delivered_by_another(cluster: Any) -> No
     bot.slow = asyncio.Event()  # a's sends hang: it dies with the joins undelivered
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
     for p in (ANN, BOB):
-        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
+        assert worded(await b.presses.press(CHAT, p, NAMES[p], join)).text == \
+            "🪑 You sit down with 1000"
     await asyncio.sleep(0.2)
     await a.die()
     calls.clear()
@@ -248,7 +260,8 @@ async def test_a_worker_whose_lease_connection_dies_stops_delivering_at_once_and
         await terminate(old)
         await until(lambda: b.shared.leases.holds(CHAT), "b took the orphaned chat over")
     for w, p in ((a, ANN), (b, BOB), (a, CID)):
-        assert (await w.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
+        assert worded(await w.presses.press(CHAT, p, NAMES[p], join)).text == \
+            "🪑 You sit down with 1000"
     # the later joins were delivered (a's own rang b: no outbox item to wait for)...
     await until(lambda: "Cid" in table_message(bot).text, "the joins delivered")
     await drained(a, b)
@@ -286,7 +299,8 @@ async def test_a_worker_whose_listen_connection_dies_hears_rings_again(cluster: 
     await terminate(old)
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
     for p in (ANN, BOB):  # b's steps ring a: before a listens again, or after
-        assert (await b.presses.press(CHAT, p, NAMES[p], join)).text == "🪑 You sit down with 1000"
+        assert worded(await b.presses.press(CHAT, p, NAMES[p], join)).text == \
+            "🪑 You sit down with 1000"
     await until(lambda: "Bob" in table_message(bot).text, "a delivered b's steps")
     await drained(a, b)
     assert {tag for tag, _, chat in calls[lost_at:] if chat == CHAT} == {"a"}

@@ -37,11 +37,21 @@ from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
 from bot.outbox.ratelimit import GroupWindowLimiter, retry_seconds
 from bot.table.languages import Languages
-from bot.table.presses import Outcome, Presses
+from bot.table.presses import Presses
 from bot.table.table_settings import parse_setting
 from bot.table.tables import Tables
-from bot.view import i18n, render
+from bot.view import answers, i18n, outcomes, render
+from bot.view.answers import Answer
 from bot.view.codec import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
+from bot.view.outcomes import (
+    AmountAsked,
+    HostReason,
+    LanguageSet,
+    NotOpened,
+    Opened,
+    Outcome,
+    Refused,
+)
 from bot.view.rulebook import chunks, game_of, rules_text, to_html
 from bot.workers.coordination import Shared
 from games import registry
@@ -249,9 +259,12 @@ async def cmd_start(update: Update, context: Context) -> None:
         await say(update, context, i18n.t(lang, "welcome_group"))
         return
     payload = args(context)[0] if args(context) else None
-    opened = await services(context).presses.dm_opened(user.id, payload)
-    if opened is not None:
-        text, keyboard = opened
+    svc = services(context)
+    opened = await svc.presses.dm_opened(user.id, payload)
+    shown = (answers.dm_opened(await svc.languages.of(opened.chat_id), opened)
+             if opened is not None else None)  # in the table's language
+    if shown is not None:
+        text, keyboard = shown
         await reply(update, text, reply_markup=keyboard.markup() if keyboard else None)
         return
     await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"))
@@ -463,34 +476,45 @@ async def on_button(update: Update, context: Context) -> None:
     if query is None:
         return
     try:
-        outcome, chat_id = await _press(update, query, context)
+        outcome, lang, chat_id = await _press(update, query, context)
+        said = await _worded(context, outcome, lang, chat_id)
     except Exception:
         # nothing was committed: every commit returns an outcome, and what follows a commit
-        # cannot raise here
+        # (its wording) cannot raise here
         log.exception("press failed (chat %s, button %s)",
                       update.effective_chat.id if update.effective_chat else None,
                       callback_tag(query.data))
         metrics.pressed(False, "internal_error")
         await answer(query, i18n.t(await _lang_or_en(update, context), "internal_error"))
         return
-    metrics.pressed(outcome.committed, outcome.refusal)
-    await answer(query, outcome.text, outcome.alert)
+    metrics.pressed(outcome.committed, outcomes.refusal(outcome))
+    await answer(query, said.text, said.alert)
     svc = services(context)
     try:
-        if outcome.prompt is not None and chat_id is not None and update.effective_user:
-            text, placeholder = outcome.prompt
+        if said.prompt is not None and chat_id is not None and update.effective_user:
+            text, placeholder = said.prompt
             # pressed on his prompt in his private chat: asked there, outside the group
-            where = (query.message.chat.id if outcome.prompt_private and query.message
+            where = (query.message.chat.id if said.prompt_private and query.message
                      else chat_id)
             await context.bot.send_message(
                 where, text, parse_mode=ParseMode.HTML, reply_markup=ForceReply(
                     selective=True, input_field_placeholder=placeholder or None))
-        if outcome.keyboard is not None and query.message is not None:
-            await query.edit_message_reply_markup(outcome.keyboard.markup())
-        if outcome.dm is not None and chat_id is not None:
-            await svc.presses.send_pick(outcome, chat_id)
+        if said.keyboard is not None and query.message is not None:
+            await query.edit_message_reply_markup(said.keyboard.markup())
+        if said.dm is not None and chat_id is not None:
+            await svc.presses.send_pick(chat_id, *said.dm)
     except TelegramError as exc:
         log.warning("after a press: %s", type(exc).__name__)
+
+
+async def _worded(context: Context, outcome: Outcome, lang: str, chat_id: int | None
+                  ) -> Answer:
+    """A press's outcome in the presser's ``lang``; an amount asked in the group is prompted
+    in the group's language."""
+    group = lang
+    if isinstance(outcome, AmountAsked) and not outcome.private and chat_id is not None:
+        group = await services(context).languages.of(chat_id)
+    return answers.answer(outcome, lang, group)
 
 
 async def _lang_or_en(update: Update, context: Context) -> str:
@@ -502,47 +526,46 @@ async def _lang_or_en(update: Update, context: Context) -> str:
 
 
 async def _press(update: Update, query: CallbackQuery, context: Context
-                 ) -> tuple[Outcome, int | None]:
-    """What a press does, as the outcome to answer with and the table's chat."""
+                 ) -> tuple[Outcome, str, int | None]:
+    """What a press does: the outcome to answer with, the presser's language to word it in
+    (a pop-up is his own), and the table's chat."""
     svc = services(context)
     user = query.from_user
     message = query.message
     chat_id = message.chat.id if message is not None else None
-    # a pop-up is the presser's own: in his language
     lang = (await svc.presses.lang_of(chat_id, user.id, user.language_code)
             if chat_id is not None else i18n.lang_of(user.language_code))
     try:
         button = decode(clean(query.data))
     except Malformed:
-        return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
+        return Refused(HostReason.FORGED), lang, None
     if isinstance(button, ActionButton):
         private = message is not None and message.chat.type == ChatType.PRIVATE
         if private:
             # a private keyboard (card selection, a private decision): it acts on the table
-            # it names; the host checks the presser may act there exactly as in the group
+            # it names, and is answered in his language there; the host checks the presser
+            # may act there exactly as in the group
             chat_id = button.chat_id
+            lang = await svc.presses.lang_of(chat_id, user.id, user.language_code)
         if chat_id is None:
-            return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
+            return Refused(HostReason.FORGED), lang, None
         name = clean(user.full_name)
-        return await svc.presses.press(chat_id, user.id, name, button, private,
-                                       key=query.id, language=user.language_code), chat_id
+        return await svc.presses.press(chat_id, user.id, name, button, private, key=query.id,
+                                       language=user.language_code), lang, chat_id
     if chat_id is None:
-        return Outcome(i18n.t(lang, "forged"), refusal="forged"), None
+        return Refused(HostReason.FORGED), lang, None
     if isinstance(button, MyCards):
         if button.chat_id != chat_id:
-            return Outcome(i18n.t(lang, "other_table"), refusal="other_table"), chat_id
-        return Outcome(await svc.presses.my_cards(chat_id, user.id, user.language_code),
-                       alert=True), chat_id
+            return Refused(HostReason.OTHER_TABLE), lang, chat_id
+        return await svc.presses.my_cards(chat_id, user.id), lang, chat_id
     if isinstance(button, NewTable):
         if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
-            return Outcome(i18n.t(lang, "group_only"), refusal="group_only"), chat_id
+            return Refused(HostReason.GROUP_ONLY), lang, chat_id
         refusal = await svc.tables.open_table(chat_id, button.game, user.id, user.language_code)
-        return Outcome(refusal or i18n.game_name(lang, button.game), alert=bool(refusal),
-                       committed=refusal is None,
-                       refusal="table_not_opened" if refusal else ""), chat_id
+        return (NotOpened(refusal) if refusal else Opened(button.game)), lang, chat_id
     assert isinstance(button, SetLanguage)
     await svc.tables.set_language(chat_id, button.language)
-    return Outcome(i18n.t(button.language, "language_set"), committed=True), chat_id
+    return LanguageSet(button.language), lang, chat_id
 
 
 async def on_group_text(update: Update, context: Context) -> None:
@@ -556,9 +579,11 @@ async def on_group_text(update: Update, context: Context) -> None:
     mentioned = mention in text.lower()
     if mentioned:
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
-    answer_text = await svc.presses.typed_amount(
+    got = await svc.presses.typed_amount(
         chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
-    await reply_amount(update, context, chat.id, user.id, answer_text)
+    if got is not None:  # answered in the group's language
+        await reply_amount(update, context, chat.id, user.id,
+                           answers.typed_answer(got, await svc.languages.of(chat.id)))
 
 
 async def on_private_text(update: Update, context: Context) -> None:
@@ -570,20 +595,20 @@ async def on_private_text(update: Update, context: Context) -> None:
     table_chat = await svc.presses.private_ask(user.id)
     if table_chat is None:
         return
-    answer_text = await svc.presses.typed_amount(
+    got = await svc.presses.typed_amount(
         table_chat, user.id, clean(user.full_name), clean(msg.text),
         key=f"p{user.id}.{msg.message_id}", private=True, language=user.language_code)
-    await reply_amount(update, context, table_chat, user.id, answer_text)
+    if got is not None:  # answered in his own language
+        lang = await svc.presses.lang_of(table_chat, user.id, user.language_code)
+        await reply_amount(update, context, table_chat, user.id, answers.typed_answer(got, lang))
 
 
 async def reply_amount(update: Update, context: Context, table_chat: int,
-                       user_id: int, text: str | None) -> None:
-    """What a typed amount got (a refusal, or nothing once taken). While he is still asked,
-    the reply stays open for the next try (no ✏️ press again), where the group's budget
-    leaves room for it beside the reserve kept for commands; otherwise it is answered as
-    any typed answer is (:func:`say`)."""
-    if not text:
-        return
+                       user_id: int, text: str) -> None:
+    """What a typed amount that was not taken got. While he is still asked, the reply stays
+    open for the next try (no ✏️ press again), where the group's budget leaves room for it
+    beside the reserve kept for commands; otherwise it is answered as any typed answer is
+    (:func:`say`)."""
     svc = services(context)
     if svc.presses.asked(table_chat, user_id) and (
             not is_group(update)

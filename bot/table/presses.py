@@ -1,54 +1,65 @@
 """What players do: buttons in the group or in private, amounts they type, their own cards.
 
 A press names its table, coup and step (:mod:`bot.view.codec`) and is decoded
-strictly (:mod:`bot.view.codec`); anything stale, repeated or forged gets a short
-pop-up and changes nothing. An accepted press is committed through
+strictly (:mod:`bot.view.codec`); anything stale, repeated or forged is refused and
+changes nothing. An accepted press is committed through
 :meth:`bot.table.tables.Tables.commit`, and only a committed step is answered as done.
+What became of a press is returned as data (:mod:`bot.view.outcomes`), worded by the view
+(:mod:`bot.view.answers`) where the gateway answers it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-
-from markupsafe import Markup
 
 from bot.table import sends
 from bot.table.languages import Languages
 from bot.table.record import Ask, Table, TableMeta
 from bot.table.tables import Tables
-from bot.view import codec, i18n, render, screens
+from bot.view import answers, codec, i18n, render, screens
 from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards
+from bot.view.outcomes import (
+    Accepted,
+    AmountAsked,
+    Cards,
+    DmOpened,
+    Done,
+    HostReason,
+    NotANumber,
+    Options,
+    Outcome,
+    OutOfBounds,
+    PickHere,
+    PickInPrivate,
+    Refused,
+    Repeated,
+    Selection,
+    Typed,
+    Waiting,
+    WhichAmount,
+    YourMove,
+)
 from bot.view.render import Keyboard
 from bot.view.sight import amount_field, choice_data, union_choices
-from games.engine import Action, Chips, IllegalAction, Join, Reason, Step, parse_action
+from games.engine import (
+    Action,
+    Chips,
+    IllegalAction,
+    Join,
+    Reason,
+    Step,
+    TableView,
+    parse_action,
+)
 from storage.base import InsufficientFunds, StaleVersion, Storage, StorageError, TableNotFound
 
 MAX_DONE = 32
 """Updates that made a step kept per table (:attr:`bot.table.record.TableMeta.done`): far more
 than can be in flight again when a worker dies."""
-
-
-@dataclass
-class Outcome:
-    """What to tell the presser (a pop-up) after a button press; ``committed`` when his
-    press changed the table, so a failed answer is repeated with the same true text."""
-
-    text: str
-    alert: bool = False
-    keyboard: Keyboard | None = None
-    dm: tuple[int, str, Keyboard] | None = None
-    prompt: tuple[str, str] | None = None
-    """A ForceReply prompt to post for the presser: its text and the input field's
-    placeholder (the amounts it takes); in the group, or in his private chat where he
-    pressed (``prompt_private``)."""
-    prompt_private: bool = False
-    committed: bool = False
-    refusal: str = ""
-    """Why the press changed nothing (a refusal), for the metrics; empty otherwise."""
 
 
 class Presses:
@@ -72,79 +83,74 @@ class Presses:
                     language: str | None = None) -> Outcome:
         """A table button: validate table/coup/version, decode strictly, apply, commit.
         ``key``: the press's callback query id; a press the table already took (delivered
-        again) is answered as done, and not applied again. The answer is in the presser's
-        language (:meth:`lang_of`, ``language``: his Telegram language)."""
-        lang = await self.lang_of(chat_id, user_id, language)
+        again) is answered as done, and not applied again. The label kept with the step for
+        that is in the presser's language (:meth:`lang_of`, ``language``: his Telegram
+        language), as his answer is."""
         if button.chat_id != chat_id:
-            return Outcome(i18n.t(lang, "other_table"), refusal="other_table")
+            return Refused(HostReason.OTHER_TABLE)
         async with self.tables.lock(chat_id):
             try:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
-                return Outcome(i18n.t(lang, "no_table"), refusal="no_table")
+                return Refused(HostReason.NO_TABLE)
             if key and key in table.meta.done:
-                return Outcome(self._next(chat_id, user_id, table.meta.done[key], lang),
-                               committed=True)
+                return Repeated(table.meta.done[key], self._next(chat_id, user_id))
             if table.meta.paused:
-                return Outcome(i18n.t(lang, "table_paused"), refusal="table_paused")
+                return Refused(HostReason.TABLE_PAUSED)
             state = table.state
             # a button answers a decision: good while that decision is still the presser's
             if button.coup != state.coup:
-                why = i18n.t(lang, "stale_coup", coup=button.coup, now=state.coup) if (
-                    button.coup and state.coup) else i18n.t(lang, "stale")
-                return Outcome(self._now(table, user_id, lang, why), refusal="stale_coup")
+                return Refused(HostReason.STALE_COUP, self._now(table, user_id),
+                               pressed=button.coup, coup=state.coup)
             if button.version > table.meta.decision:  # no button of ours carries a later one
-                return Outcome(i18n.t(lang, "forged"), refusal="forged")
+                return Refused(HostReason.FORGED)
             if user_id in table.sight.view().awaiting and button.version != table.meta.decision:
-                return Outcome(self._now(table, user_id, lang, i18n.t(lang, "stale_turn")),
-                               refusal="stale_turn")
+                return Refused(HostReason.STALE_TURN, self._now(table, user_id))
             try:
                 specs = [s for s in table.sight.legal(user_id) if s.kind == button.kind]
             except IllegalAction as exc:
-                return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
+                return Refused(exc.reason)
             if not specs:
                 if button.kind not in table.engine.action_types:
-                    return Outcome(i18n.t(lang, "forged"), refusal="forged")
-                return self._refusal(table, user_id, button, lang)
+                    return Refused(HostReason.FORGED)
+                return self._refusal(table, user_id, button)
             try:
                 decoded = codec.decode_press(table.sight, user_id, button, specs[0], private)
             except NotOffered:
-                return Outcome(self._now(table, user_id, lang, i18n.t(lang, "stale")),
-                               refusal="stale_amount")
+                return Refused(HostReason.STALE_AMOUNT, self._now(table, user_id))
             except Forged:
-                return Outcome(i18n.t(lang, "forged"), refusal="forged")
+                return Refused(HostReason.FORGED)
             if isinstance(decoded, AskAmount):
-                return await self._ask(table, user_id, name, decoded, lang,
-                                       await self.languages.of(chat_id), private)
+                return await self._ask(table, user_id, name, decoded, private)
             if isinstance(decoded, PickCards):
-                return self._pick(table, user_id, button.kind, decoded, lang, private)
-            action = await self._action(table, user_id, name, decoded, lang)
-            if isinstance(action, Outcome):
+                return self._pick(table, user_id, button.kind, decoded, private)
+            action = await self._action(table, user_id, name, decoded)
+            if isinstance(action, Refused):
                 return action
-            return await self._apply(table, user_id, action, lang, key)
+            return await self._apply(table, user_id, action,
+                                     await self.lang_of(chat_id, user_id, language), key)
 
-    async def _action(self, table: Table, user_id: int, name: str, decoded: Act,
-                      lang: str) -> Action | Outcome:
+    async def _action(self, table: Table, user_id: int, name: str,
+                      decoded: Act) -> Action | Refused:
         data = dict(decoded.data)
         if data["kind"] == "join":
             w = await self.storage.wallet(chat_id=table.chat_id, user_id=user_id, name=name)
             if w.balance <= 0:
-                return Outcome(i18n.t(lang, "wallet_low"), alert=True, refusal="wallet_low")
+                return Refused(HostReason.WALLET_LOW)
             return Join(name=seat_name(name, user_id), buy_in=w.balance)
         # docs/rules.md §0.4: a cut's depth is the cutter's own (a preset or a typed amount,
         # like any amount); the host never draws it
         try:
             return parse_action(table.engine, data)
         except IllegalAction as exc:
-            return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
+            return Refused(exc.reason)
 
     async def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
-                   lang: str, group_lang: str, private: bool = False) -> Outcome:
-        """"✏️ amount": a pop-up (in the presser's ``lang``), and a ForceReply prompt in the
-        group (in its ``group_lang``) addressed to the presser (his reply, or "@bot 200", is
-        the amount); pressed in his private chat, the prompt is there, in his language, and
-        what he types there counts. The ask is kept with the table too, so that another
-        worker takes the reply."""
+                   private: bool = False) -> AmountAsked | Refused:
+        """"✏️ amount": the presser is asked to type it, in the group (his reply, or
+        "@bot 200", is the amount) or, pressed in his private chat, there (what he types
+        there counts). The ask is kept with the table too, so that another worker takes the
+        reply."""
         now = self.clock()
         asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
         asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup, choice=ask.choice,
@@ -155,54 +161,31 @@ class Presses:
             await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}),
                                      redraw=False)
         except StorageError:
-            return Outcome(i18n.t(lang, "stale"), refusal="stale")
-        lo, hi = ask.spec.min, ask.spec.max
-        span = f"{lo}–{hi}" if lo is not None and hi is not None else ""
-        who = Markup('<a href="tg://user?id={}">{}</a>').format(user_id, name)
-        # the prompt's words: the group's in the group, his own in his private chat
-        words = lang if private else group_lang
-        label = i18n.action_label(words, ask.spec.kind)
-        if ask.choice is not None and ask.choice not in ask.spec.choices[:1]:
-            label = f"{label} ({i18n.choice_label(words, ask.choice)})"  # not its plain way
-        prompt = (i18n.t(lang, "ask_prompt_private", range=span, label=label) if private
-                  else i18n.t(group_lang, "ask_prompt", who=who, range=span, label=label),
-                  span)
-        if span:
-            return Outcome(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt,
-                           prompt_private=private)
-        return Outcome(i18n.t(lang, "ask_amount_any"), prompt=prompt, prompt_private=private)
+            return Refused(HostReason.STALE)
+        # a choice is named when it is not the action's plain way
+        choice = ask.choice if ask.choice not in ask.spec.choices[:1] else None
+        return AmountAsked(player=user_id, name=name, kind=ask.spec.kind, choice=choice,
+                           min=ask.spec.min, max=ask.spec.max, private=private)
 
     def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
-              lang: str, private: bool) -> Outcome:
+              private: bool) -> PickHere | PickInPrivate:
         """Choices among the presser's own cards: a keyboard in his private chat only (the
         pressed private message itself turns into it)."""
-        state = table.state
-        markup = render.selection_keyboard(lang, table.chat_id, state.coup, table.meta.decision,
-                                           kind, list(pick.spec.choices), pick.mask or 0,
-                                           pick.spec.max)
+        selection = Selection(table.chat_id, table.state.coup, table.meta.decision, kind,
+                              tuple(pick.spec.choices), pick.mask or 0, pick.spec.max)
         if pick.mask is not None or private:
-            return Outcome("", keyboard=markup)
-        text = i18n.t(lang, "pick_private", label=i18n.action_label(lang, kind))
-        return Outcome(i18n.t(lang, "see_private"), alert=True, dm=(user_id, text, markup))
+            return PickHere(selection)
+        return PickInPrivate(user_id, selection)
 
-    def _now(self, table: Table, user_id: int, lang: str, why: str) -> str:
-        """A refusal of a stale press, with what is current: the presser's own move (his
-        actions as his buttons name them) or whom the table waits for."""
+    def _now(self, table: Table, user_id: int) -> Options | Waiting | None:
+        """What is current, for the refusal of a stale press: the presser's own move (his
+        options) or whom the table waits for."""
         view = table.sight.view()
         if user_id in view.awaiting:
-            keyboard = screens.decision_keyboard(lang, table.chat_id, table.sight, user_id,
-                                                 table.meta.decision, prompted=True)
-            if keyboard is None or not keyboard.inline_keyboard:
-                return why
-            labels = ", ".join(b.text for row in keyboard.inline_keyboard for b in row)
-            return f"{why} {i18n.t(lang, 'now_yours', labels=labels)}"
-        names = render.names_of(view)
-        if view.awaiting:
-            who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
-            return f"{why} {i18n.t(lang, 'now_waiting', names=who)}"
-        return why
+            return Options(table.chat_id, table.sight, user_id, table.meta.decision)
+        return waiting(view) if view.awaiting else None
 
-    def _refusal(self, table: Table, user_id: int, button: ActionButton, lang: str) -> Outcome:
+    def _refusal(self, table: Table, user_id: int, button: ActionButton) -> Refused:
         """Why a press of an action the presser may not take now is refused: the engine says
         best, given the action as the button states it."""
         field = amount_field(table.engine, button.kind)
@@ -215,9 +198,8 @@ class Presses:
             try:
                 table.engine.apply(table.state, user_id, parse_action(table.engine, data))
             except IllegalAction as exc:
-                return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
-        reason = self._why_not(table, user_id, button.kind)
-        return Outcome(i18n.reason_text(lang, reason), refusal=reason)
+                return Refused(exc.reason)
+        return Refused(self._why_not(table, user_id, button.kind))
 
     def _why_not(self, table: Table, user_id: int, kind: str) -> Reason:
         view = table.sight.view()
@@ -228,49 +210,45 @@ class Presses:
         return Reason.WRONG_PHASE
 
     async def _apply(self, table: Table, user_id: int, action: Action, lang: str,
-                     key: str = "") -> Outcome:
+                     key: str = "") -> Accepted | Refused:
+        """Apply and commit the presser's action. With ``key``, the step keeps what it did
+        in the words of his answer (in ``lang``), for that update delivered again."""
         try:
             step = table.engine.apply(table.state, user_id, action)
         except IllegalAction as exc:
-            return Outcome(i18n.reason_text(lang, exc.reason), refusal=exc.reason)
-        label = done_label(lang, user_id, action, step)
+            return Refused(exc.reason)
+        done = what_was_done(user_id, action, step)
         meta = table.meta
         if key:  # kept with the step: the update delivered again is answered the same
             kept = list(meta.done.items())[-(MAX_DONE - 1):]
-            meta = meta.model_copy(update={"done": {**dict(kept), key: label}})
+            meta = meta.model_copy(update={
+                "done": {**dict(kept), key: answers.done_label(lang, done)}})
         try:
             await self.tables.commit(table, step, meta=meta, actor=user_id,
                                      decided=action.kind not in render.UTILITIES,
                                      action=action.kind)
         except StaleVersion:
-            return Outcome(i18n.t(lang, "stale"), refusal="stale")
+            return Refused(HostReason.STALE)
         except TableNotFound:  # closed meanwhile (python -m bot.admin close)
-            return Outcome(i18n.t(lang, "no_table"), refusal="no_table")
+            return Refused(HostReason.NO_TABLE)
         except InsufficientFunds:
-            return Outcome(i18n.reason_text(lang, Reason.INSUFFICIENT_CHIPS),
-                           refusal=Reason.INSUFFICIENT_CHIPS)
-        return Outcome(self._next(table.chat_id, user_id, label, lang), committed=True)
+            return Refused(Reason.INSUFFICIENT_CHIPS)
+        return Accepted(done, self._next(table.chat_id, user_id))
 
-    def _next(self, chat_id: int, user_id: int, done: str, lang: str) -> str:
-        """An accepted press's pop-up: what was done, and whose move it is now (a pop-up
-        costs the group nothing, so the presser learns it at once)."""
+    def _next(self, chat_id: int, user_id: int) -> YourMove | Waiting | None:
+        """Whose move it is now, for an accepted press's answer (a pop-up costs the group
+        nothing, so the presser learns it at once)."""
         table = self.tables.tables.get(chat_id)
         if table is None:
-            return done
-        awaited = table.sight.view().awaiting
-        if user_id in awaited:
-            return f"{done} · {i18n.t(lang, 'next_yours')}"
-        if awaited:
-            names = render.names_of(table.sight.view())
-            who = ", ".join(names.get(p, str(p)) for p in awaited)
-            return f"{done} · {i18n.t(lang, 'next_waiting', names=who)}"
-        return done
+            return None
+        view = table.sight.view()
+        if user_id in view.awaiting:
+            return YourMove()
+        return waiting(view) if view.awaiting else None
 
-    async def send_pick(self, outcome: Outcome, chat_id: int) -> None:
-        """Queue the private selection keyboard an outcome carries (after the answer)."""
-        if outcome.dm is None:
-            return
-        user_id, text, markup = outcome.dm
+    async def send_pick(self, chat_id: int, user_id: int, text: str, markup: Keyboard
+                        ) -> None:
+        """Queue the private selection keyboard a press opened (after the answer)."""
         async with self.tables.lock(chat_id):
             try:
                 table = await self.tables.load(chat_id)
@@ -280,13 +258,14 @@ class Presses:
 
     async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str,
                            mentioned: bool = False, key: str = "", private: bool = False,
-                           language: str | None = None) -> str | None:
+                           language: str | None = None) -> Typed | None:
         """A group message from a player asked for an amount (his reply to the prompt, or
-        "@bot 200"); a reply text or None. "@bot 200" without a prompt is the amount of the
-        one amount action he may take now, if there is exactly one. ``key``: the message's,
-        so that a message delivered again is not applied twice. ``private``: typed in his
-        private chat, for an ask made there (answered in his ``language``). A wrong amount
-        leaves the ask open: his next message may be the right one."""
+        "@bot 200"); what to reply when it was not taken, or None. "@bot 200" without a
+        prompt is the amount of the one amount action he may take now, if there is exactly
+        one. ``key``: the message's, so that a message delivered again is not applied twice.
+        ``private``: typed in his private chat, for an ask made there (his language:
+        ``language``, his Telegram one). A wrong amount leaves the ask open: his next
+        message may be the right one."""
         try:
             asked = await self.tables.load(chat_id)
         except TableNotFound:
@@ -300,15 +279,15 @@ class Presses:
         if prompt is None and mentioned:
             prompt = self._only_amount(asked, user_id)
             if prompt is None:
-                lang = await self.languages.of(chat_id)
-                return i18n.t(lang, "amount_which", name=name, bot=self.tables.bot_username)
+                return WhichAmount(name, self.tables.bot_username)
         if prompt is None or prompt.expires < self.clock():
             return None
+        # the words of the label kept with the step: those of his reply
         lang = (await self.lang_of(chat_id, user_id, language) if private
                 else await self.languages.of(chat_id))
         amount = codec.parse_amount(text)
         if amount is None:
-            return i18n.t(lang, "amount_not_number", name=name)
+            return NotANumber(name)
         async with self.tables.lock(chat_id):
             try:
                 table = await self.tables.load(chat_id)
@@ -319,10 +298,10 @@ class Presses:
             except IllegalAction:
                 specs = []
             if table.state.coup != prompt.coup or not specs or table.meta.paused:
-                return i18n.reason_text(lang, Reason.WRONG_PHASE)
+                return Refused(Reason.WRONG_PHASE)
             lo, hi = codec.amount_bounds(specs)
             if amount < lo or amount > hi:
-                return i18n.t(lang, "amount_bounds", name=name, min=lo, max=hi)
+                return OutOfBounds(name, lo, hi)
             try:
                 decoded = codec.decode_press(table.sight, user_id, ActionButton(
                     chat_id, table.state.coup, table.meta.decision, prompt.kind, amount=amount),
@@ -333,17 +312,17 @@ class Presses:
                         raise Forged("that choice is no longer offered")
                     decoded = Act({**decoded.data, **choice_data(
                         table.engine, prompt.kind, prompt.choice)})
-                action = await self._action(table, user_id, name, decoded, lang) if isinstance(
-                    decoded, Act) else Outcome(i18n.t(lang, "forged"), refusal="forged")
+                action = await self._action(table, user_id, name, decoded) if isinstance(
+                    decoded, Act) else Refused(HostReason.FORGED)
             except Forged:
-                action = Outcome(i18n.t(lang, "forged"), refusal="forged")
-            if isinstance(action, Outcome):
-                return i18n.t(lang, "named", name=name, text=action.text)
+                action = Refused(HostReason.FORGED)
+            if isinstance(action, Refused):
+                return dataclasses.replace(action, name=name)
             if key and key in table.meta.done:
                 return None
             outcome = await self._apply(table, user_id, action, lang, key)
-            if not outcome.committed:
-                return i18n.t(lang, "named", name=name, text=outcome.text)
+            if isinstance(outcome, Refused):
+                return dataclasses.replace(outcome, name=name)
             return None
 
     async def private_ask(self, user_id: int) -> int | None:
@@ -383,20 +362,17 @@ class Presses:
         return Ask(kind=kinds.pop(), coup=table.state.coup,
                    expires=self.clock() + self.tables.timeout_of(table.meta))
 
-    async def my_cards(self, chat_id: int, user_id: int, language: str | None = None) -> str:
-        """The *My cards* pop-up: the presser's own hidden cards, nobody else's, in his
-        language."""
-        lang = await self.lang_of(chat_id, user_id, language)
+    async def my_cards(self, chat_id: int, user_id: int) -> Cards:
+        """*My cards*: the presser's own view (his hidden cards, nobody else's)."""
         try:
             table = await self.tables.load(chat_id)
         except TableNotFound:
-            return i18n.t(lang, "no_table")
-        return render.cards_popup(lang, table.sight.view(user_id))
+            return Cards(None)
+        return Cards(table.sight.view(user_id))
 
-    async def dm_opened(self, user_id: int, payload: str | None
-                        ) -> tuple[str, Keyboard | None] | None:
-        """A player pressed Start in private (maybe from a deep link): his cards, if any, and
-        his pending private decision keyboard."""
+    async def dm_opened(self, user_id: int, payload: str | None) -> DmOpened | None:
+        """A player pressed Start in private (maybe from a deep link): the table it names,
+        whose private messages he may get again, for his cards and his pending decision."""
         chat_id = screens.parse_payload(payload) if payload else None
         if chat_id is None:
             return None
@@ -409,27 +385,24 @@ class Presses:
                 blocked = [u for u in table.meta.dm_blocked if u != user_id]
                 await self.tables.commit(
                     table, meta=table.meta.model_copy(update={"dm_blocked": blocked}))
-        lang = await self.languages.of(chat_id)
-        view = table.sight.view(user_id)
-        markup = screens.decision_keyboard(lang, chat_id, table.sight, user_id,
-                                           table.meta.decision,
-                                           self.tables.turn_dm_of(table.meta))
-        if not view.my_cards and markup is None:
-            return None
-        lines = [i18n.t(lang, "decide_private")] if markup is not None else []
-        return render.dm_text(lang, view, lines), markup
+        return DmOpened(chat_id, table.sight, user_id, table.meta.decision,
+                        self.tables.turn_dm_of(table.meta))
 
 
-def done_label(lang: str, user_id: int, action: Action, step: Step[Any]) -> str:
-    """What an accepted press's pop-up says was done: the action's label; for *Join*, the
-    chips he sits down with (his buy-in as the table took it), since that is what Join
-    spends, and a pop-up that said "Join" again read like a button still to press."""
+def what_was_done(user_id: int, action: Action, step: Step[Any]) -> Done:
+    """What an accepted press did: the action's kind; for *Join*, the chips he sits down
+    with (his buy-in as the table took it), which his answer names."""
     if isinstance(action, Join):
         joined = next((e.data.get("stack") for e in step.events if e.player == user_id
                        and isinstance(e.data.get("stack"), Chips)), None)
-        amount = joined.n if isinstance(joined, Chips) else action.buy_in
-        return i18n.plain(i18n.t(lang, "join_done", amount=amount))
-    return i18n.action_label(lang, action.kind)
+        return Done(action.kind, joined.n if isinstance(joined, Chips) else action.buy_in)
+    return Done(action.kind)
+
+
+def waiting(view: TableView) -> Waiting:
+    """The players the table waits for, by their seat names."""
+    names = render.names_of(view)
+    return Waiting(tuple(names.get(p, str(p)) for p in view.awaiting))
 
 
 def seat_name(name: str, user_id: int) -> str:
