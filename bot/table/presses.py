@@ -148,7 +148,7 @@ class Presses:
         now = self.clock()
         asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
         asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup, choice=ask.choice,
-                            expires=now + int(self.tables.timeout_of(table.meta)),
+                            expires=now + int(self.tables.clock.timeout_of(table.meta)),
                             private=private)
         try:
             # asks are never drawn: the table message stays as it is
@@ -381,7 +381,7 @@ class Presses:
         if len(kinds) != 1:
             return None
         return Ask(kind=kinds.pop(), coup=table.state.coup,
-                   expires=self.clock() + self.tables.timeout_of(table.meta))
+                   expires=self.clock() + self.tables.clock.timeout_of(table.meta))
 
     async def my_cards(self, chat_id: int, user_id: int, language: str | None = None) -> str:
         """The *My cards* pop-up: the presser's own hidden cards, nobody else's, in his
@@ -413,7 +413,7 @@ class Presses:
         view = table.sight.view(user_id)
         markup = screens.decision_keyboard(lang, chat_id, table.sight, user_id,
                                            table.meta.decision,
-                                           self.tables.turn_dm_of(table.meta))
+                                           self.tables.clock.turn_dm_of(table.meta))
         if not view.my_cards and markup is None:
             return None
         lines = [i18n.t(lang, "decide_private")] if markup is not None else []
