@@ -27,6 +27,7 @@ from bot.outbox.courier import Doorbell
 from bot.outbox.kinds import SETTLE
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.tables import Tables
 from games import registry
 from games.engine import Join
@@ -70,7 +71,8 @@ async def play(game: str, coups: int, seed: int, lang: str) -> dict[str, Any]:
         await storage.open()
         tables = Tables(storage, Languages(storage, lang), Doorbell(), Timers(),
                         decision_timeout=60, bot_username="banco_bot")
-        await tables.open_table(CHAT, game, PLAYERS[0], lang, SETTINGS.get(game))
+        lifecycle = Lifecycle(tables)
+        await lifecycle.open_table(CHAT, game, PLAYERS[0], lang, SETTINGS.get(game))
         engine = registry.engine(game)
         for p in PLAYERS:
             table = await tables.load(CHAT)
@@ -81,7 +83,7 @@ async def play(game: str, coups: int, seed: int, lang: str) -> dict[str, Any]:
             table = await tables.load(CHAT)
             if table.state.coup > coups:
                 break
-            render = await tables.current_render(CHAT)
+            render = await lifecycle.current_render(CHAT)
             assert render is not None
             most = max(most, outside_log(render.text))
             order = list(engine.awaiting(table.state)) or list(PLAYERS)
@@ -100,7 +102,7 @@ async def play(game: str, coups: int, seed: int, lang: str) -> dict[str, Any]:
                 text = str(item.payload["text"])
                 settle_lines = max(settle_lines, outside_log(text))
                 settle_chars = max(settle_chars, len(QUOTE.sub("", text)))
-        tables.deadlines.stop()
+        tables.clock.deadlines.stop()
         await storage.close()
         return {"game": game, "table_lines_max": most, "settlement_lines_max": settle_lines,
                 "settlement_chars_max": settle_chars, "steps": steps}

@@ -34,6 +34,7 @@ from bot.config import Settings
 from bot.outbox.courier import Doorbell
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.record import TableMeta, load
 from bot.table.tables import Tables
 from bot.view import i18n, screens
@@ -122,11 +123,11 @@ async def cmd_close(storage: Storage, ins: Inspector, args: argparse.Namespace,
                     settings: Settings) -> int:
     """/closetable from the command line."""
     languages = Languages(storage, settings.default_language)
-    tables = Tables(storage, languages, Doorbell(), Timers(),
-                    decision_timeout=settings.decision_timeout, bot_username="")
+    lifecycle = Lifecycle(Tables(storage, languages, Doorbell(), Timers(),
+                                 decision_timeout=settings.decision_timeout, bot_username=""))
     before = await storage.table_accounts(chat_id=args.chat)
     try:
-        refusal = await tables.close_table(args.chat)
+        refusal = await lifecycle.close_table(args.chat)
     except StorageError as exc:  # the bot wrote in between: nothing happened, try again
         print(f"not closed ({type(exc).__name__}): try again", file=sys.stderr)
         return VIOLATION

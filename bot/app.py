@@ -3,7 +3,9 @@
 ``post_init`` builds every collaborator once and hands each the others it needs:
 the storage, the chat languages, the doorbell and the courier that deliver the
 durable outbox (:mod:`bot.outbox.courier`), the deadlines, the tables (the one commit
-path, :mod:`bot.table.tables`) and the presses (:mod:`bot.table.presses`). Stopping, the rate
+path, :mod:`bot.table.tables`, with its decision clock), a table's life (its commands, and
+what the courier reports: :mod:`bot.table.lifecycle`) and the presses
+(:mod:`bot.table.presses`). Stopping, the rate
 limiter stops holding sends first (:class:`BancoApplication`), so that the handlers
 still running end at once; ``post_stop`` then lets the courier finish within
 ``STOP_FLUSH`` seconds while the HTTP client is still open (what is left stays queued
@@ -50,6 +52,7 @@ from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter, stopping
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.tables import Tables
 from bot.workers import coordination
@@ -155,16 +158,18 @@ async def post_init(app: App) -> None:
     limiter = app.bot.rate_limiter
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
+    lifecycle = Lifecycle(tables)
     # with several workers, each delivers the chats whose lease it holds
-    courier = Courier(app.bot, storage, doorbell, tables, pace, hooks,
+    courier = Courier(app.bot, storage, doorbell, lifecycle, pace, hooks,
                       None if shared is None else shared.leases)
-    app.bot_data.services = Services(storage=storage, languages=languages, tables=tables,
-                                        presses=Presses(tables, storage, languages),
-                                        courier=courier, daily_bonus=settings.daily_bonus)
+    app.bot_data.services = Services(storage=storage, languages=languages,
+                                     lifecycle=lifecycle,
+                                     presses=Presses(tables, storage, languages),
+                                     courier=courier, daily_bonus=settings.daily_bonus)
     await register_commands(app)
-    resumed = await tables.resume_all()
+    resumed = await lifecycle.resume_all()
     if shared is not None:
-        shared.deadlines.start(tables.on_deadline)
+        shared.deadlines.start(tables.clock.on_deadline)
     await courier.start()
     if health is not None:
         health.set_ready(True)
@@ -181,7 +186,7 @@ async def post_stop(app: App) -> None:
     svc = app.bot_data.services
     if svc is not None:
         settings = bot_settings(app)
-        svc.tables.deadlines.stop()
+        svc.lifecycle.clock.deadlines.stop()
         await svc.courier.stop(settings.stop_flush)
 
 

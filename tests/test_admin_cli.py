@@ -33,6 +33,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 from bot.outbox.courier import Courier, Doorbell
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.tables import Tables
 from bot.view import i18n
@@ -239,15 +240,17 @@ async def pg_host(tmp_path: Path) -> AsyncIterator[tuple[Host, RecordingBot, str
         doorbell = Doorbell()
         tables = Tables(db.storage, languages, doorbell, Timers(), decision_timeout=60,
                         bot_username="banco_bot")
-        courier = Courier(bot, db.storage, doorbell, tables)  # type: ignore[arg-type]
+        lifecycle = Lifecycle(tables)
+        courier = Courier(bot, db.storage, doorbell, lifecycle)  # type: ignore[arg-type]
         await courier.start()
         try:
             presses = Presses(tables, db.storage, languages)
-            host = Host(db.storage, tables, presses, courier)  # type: ignore[arg-type]
+            host = Host(db.storage, tables, lifecycle, presses,  # type: ignore[arg-type]
+                        courier)
             yield host, bot, f"{PG_DSN}?schema={db.schema}"
         finally:
             await courier.stop(1)
-            tables.deadlines.stop()
+            tables.clock.deadlines.stop()
 
 
 async def test_the_cli_on_postgresql(pg_host: tuple[Host, RecordingBot, str],

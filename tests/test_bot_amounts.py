@@ -80,7 +80,7 @@ async def test_an_amount_typed_when_it_can_no_longer_be_taken_is_refused_in_word
         make_host: Any) -> None:  # noqa: F811
     host, bot, player, spec = await at_a_stake(make_host)
     await host.presses.press(CHAT, player, NAMES[player], ask_button(bot))
-    await host.tables.group_lost(CHAT)  # the table pauses: nothing may be staked now
+    await host.lifecycle.group_lost(CHAT)  # the table pauses: nothing may be staked now
     refused = typed_reply(await host.presses.typed_amount(CHAT, player, NAMES[player],
                                                           str(spec.min)))
     assert refused == "You cannot do that now."

@@ -83,7 +83,7 @@ async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
         "from": {"id": user, "is_bot": False, "first_name": NAMES[user]}}},
         tg)  # type: ignore[arg-type]
     services = Services(storage=host.storage, languages=host.tables.languages,
-                        tables=host.tables, presses=host.presses, courier=host.courier,
+                        lifecycle=host.lifecycle, presses=host.presses, courier=host.courier,
                         daily_bonus=100)
     context = SimpleNamespace(args=text.split()[1:], bot=tg,
                               bot_data=BotData(services=services))
@@ -107,7 +107,7 @@ async def test_leave_is_never_where_join_was_and_join_says_the_buy_in(
         seated: str) -> None:
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     await host.idle()
     assert rows(bot) == [[join]]
     # a second tap where Join was lands on Join again (and is refused), never on Leave:
@@ -126,7 +126,7 @@ async def test_leave_is_never_where_join_was_and_join_says_the_buy_in(
 async def test_newtable_at_an_open_table_says_so_at_once(
         make_host: Any, lang: str, exists: str) -> None:  # noqa: F811
     host = await make_host(RecordingBot())
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     tg = HandlerBot()
     # no game picker whose every button would be refused: the open table, by its game
     assert await command(host, tg, handlers.cmd_newtable, "/newtable") == [Said(CHAT, exists)]
@@ -139,7 +139,7 @@ async def test_the_start_button_is_shown_at_once_like_a_turn(make_host: Any) -> 
     host = await make_host(bot)
     # the production pace: a refresh of the table waits 8 s after the group's last message
     host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     await press(host, bot, ANN, ["join"])
     assert rows(bot) == [["🪑 Join"]]  # a seat more: a refresh, held back
@@ -164,13 +164,13 @@ async def test_the_closing_text_comes_at_the_bottom_of_the_chat(
         make_host: Any, lang: str, closed: str, header: str) -> None:  # noqa: F811
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     await host.idle()
     for player in (ANN, BOB):
         await press(host, bot, player, ["join"])
     table = table_message(bot)
     bot.next_id += 5  # the players' messages since, the admin's /closetable the newest
-    assert await host.tables.close_table(CHAT) is None
+    assert await host.lifecycle.close_table(CHAT) is None
     await host.idle()
     # the closing text is posted under the command, where the admin looks; the table
     # message, far up, keeps its header and points down to it, without buttons
@@ -185,12 +185,12 @@ async def test_a_closing_post_whose_answer_was_lost_is_not_posted_again(
         make_host: Any) -> None:  # noqa: F811
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     await press(host, bot, ANN, ["join"])
     table = table_message(bot)
     bot.lose_answers["send_message"] = 1  # the post reaches the chat, its answer does not
-    assert await host.tables.close_table(CHAT) is None
+    assert await host.lifecycle.close_table(CHAT) is None
     await host.idle()
     closed = ("The table is closed; every chip went back to the wallets.\n\nTable closed (an "
               "unfinished coup is void). Back to the wallets: Ann: 1000")
@@ -261,7 +261,7 @@ SETTINGS = {
 async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next_tables(
         make_host: Any, lang: str) -> None:  # noqa: F811
     host = await make_host(RecordingBot())
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     tg = HandlerBot()
 
     async def settings(text: str) -> list[str]:
@@ -273,15 +273,15 @@ async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next
             assert await settings(text) == answer, text
     assert (await host.tables.load(CHAT)).meta.timeout == 90
     # "timeout 90" on one table, 60 on the next: a default is what the next tables take
-    assert await host.tables.close_table(CHAT) is None
-    assert await host.tables.open_table(CHAT, "twenty_one", BOB, lang) is None
+    assert await host.lifecycle.close_table(CHAT) is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", BOB, lang) is None
     assert await settings("/settings") == SETTINGS[lang]["next"]
     table = await host.tables.load(CHAT)
     assert (table.meta.timeout, table.engine.settings(table.state)["min_stake"]) == (90, 10)
     # a default is forgotten the same way it was set, without a value
-    assert await host.tables.close_table(CHAT) is None
+    assert await host.lifecycle.close_table(CHAT) is None
     await command(host, tg, handlers.cmd_settings, "/settings default timeout")
-    assert await host.tables.open_table(CHAT, "twenty_one", BOB, lang) is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", BOB, lang) is None
     assert (await host.tables.load(CHAT)).meta.timeout is None
 
 
@@ -295,7 +295,7 @@ async def test_a_command_answer_never_waits_for_the_groups_full_minute(
         elsewhere: str) -> None:
     host = await make_host(RecordingBot())
     host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, lang) is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     tg = HandlerBot()
 
     async def said(text: str, user: int = BOB) -> list[tuple[int, str]]:

@@ -80,13 +80,13 @@ async def test_table_posts_pending_together_make_one_post(make_host: Any) -> Non
     await seat_three(host, bot)
     posts = len([m for m in bot.chat(CHAT)])
     bot.slow = asyncio.Event()  # Telegram is slow: the items pile up behind the first post
-    assert await host.tables.repost(CHAT)
+    assert await host.lifecycle.repost(CHAT)
     for _ in range(100):
         if bot.calls[-1:] == [f"send {CHAT}"]:
             break
         await asyncio.sleep(0.01)
-    assert await host.tables.repost(CHAT)
-    assert await host.tables.repost(CHAT)
+    assert await host.lifecycle.repost(CHAT)
+    assert await host.lifecycle.repost(CHAT)
     bot.slow.set()
     bot.slow = None
     await host.idle()
@@ -107,7 +107,7 @@ async def test_a_post_of_what_the_newest_message_already_shows_is_not_made(
     assert [(m.message_id, m.text) for m in bot.chat(CHAT)] == shown
     assert await host.storage.pending_outbox() == []
     # /table asks for it at the bottom: it is posted all the same
-    assert await host.tables.repost(CHAT)
+    assert await host.lifecycle.repost(CHAT)
     await host.idle()
     assert len(bot.chat(CHAT)) == len(shown) + 1
     assert live(bot) == [table_message(bot).message_id]

@@ -85,7 +85,7 @@ async def played(make_host: Any, monkeypatch: pytest.MonkeyPatch, game: str, see
     monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(TABLE_CHAT, game, ANN, "en", settings) is None
+    assert await host.lifecycle.open_table(TABLE_CHAT, game, ANN, "en", settings) is None
     await host.idle()
     for player in (ANN, BOB, CID):
         await press(host, bot, player, ["join"])
@@ -140,7 +140,7 @@ async def test_a_bankers_history_shows_each_coup_of_his_bank_and_a_new_banker_hi
     Cid's "coup #2: -300" (his +300 and the 600 he posted for coup 3, merged)."""
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(TABLE_CHAT, "chemin_de_fer", ANN, "en") is None
+    assert await host.lifecycle.open_table(TABLE_CHAT, "chemin_de_fer", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
         await press(host, bot, player, ["join"])

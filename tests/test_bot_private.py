@@ -24,7 +24,7 @@ from games.engine import Step
 async def test_discard_pressed_in_the_dm_turns_that_message_into_the_selection(
         make_host: Any) -> None:  # noqa: F811
     host = await make_host(RecordingBot())
-    assert await host.tables.open_table(CHAT, "draw_poker", 1, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "draw_poker", 1, "en") is None
     table = await host.tables.load(CHAT)
     state, _ = at_the_draw()
     await host.tables.commit(table, Step(state=state.model_copy(  # type: ignore[attr-defined]
@@ -45,7 +45,7 @@ async def test_a_dealt_hand_reads_once_in_the_dm(make_host: Any) -> None:  # noq
     "X gets 6♣" lines, one per card."""
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, "draw_poker", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "draw_poker", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
         assert await press(host, bot, player, ["join"]) == "🪑 You sit down with 1000"

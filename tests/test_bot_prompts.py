@@ -134,16 +134,16 @@ async def test_an_open_prompt_is_edited_as_the_table_changes_not_sent_again(
 async def test_a_prompt_says_when_time_ran_out_and_when_the_table_closed(
         make_host: Any) -> None:  # noqa: F811
     host, bot, table, _, first = await at_the_cut(make_host)
-    host.tables.clock = lambda: time.time() + 61  # nobody cut: his time is up
-    await host.tables.on_deadline(CHAT, table.state.version)
-    host.tables.clock = time.time
+    host.tables.clock.now = lambda: time.time() + 61  # nobody cut: his time is up
+    await host.tables.clock.on_deadline(CHAT, table.state.version)
+    host.tables.clock.now = time.time
     await host.idle()
     assert first.markup is None
     assert first.text.endswith("\n⏰ Time ran out: the table decided for you."), first.text
     table = await host.tables.load(CHAT)
     awaited = table.engine.awaiting(table.state)
     [second] = keyboards(bot, awaited[0])
-    assert await host.tables.close_table(CHAT) is None
+    assert await host.lifecycle.close_table(CHAT) is None
     await host.idle()
     assert second.markup is None and second.text.endswith("\n🚪 The table is closed.")
     assert all(not keyboards(bot, p) for p in (ANN, BOB, CID))
@@ -160,7 +160,7 @@ async def test_the_next_table_message_leads_with_the_last_coups_result(
     # "🏆 <b>Ann wins 10</b>" and "Ann +10 · Bob −10" in one line: the coup and its nets
     won = headline.removeprefix("🏆 <b>").removesuffix("</b>")
     assert live.text.split("\n")[1] == f"🏆 Coup #1: {won} ({nets})"  # under its header
-    await host.tables.set_language(CHAT, "ru")
+    await host.lifecycle.set_language(CHAT, "ru")
     await host.idle()
     first = table_message(bot).text.split("\n")[1]
     assert first.startswith("🏆 Кон №1: ") and first.endswith(")")

@@ -58,7 +58,7 @@ async def test_leave_pressed_fifty_times_on_an_awaited_seat_is_one_step_and_no_n
     monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, game, ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, game, ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
         assert await press(host, bot, player, ["join"]) == "🪑 You sit down with 1000"
@@ -140,7 +140,7 @@ async def test_a_player_whose_name_shows_nothing_sits_down_under_his_id(
     # seen in the fuzz run: a Leave answered "🚪 Встать · теперь ход:    "
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
     assert worded(await host.presses.press(CHAT, 7, name, join)).text == \

@@ -25,6 +25,7 @@ from telegram.error import BadRequest, Forbidden, TimedOut
 from bot.outbox.courier import Courier, Doorbell
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.record import Ask, TableMeta
 from bot.table.tables import Tables
@@ -152,6 +153,7 @@ class Host:
 
     storage: SqliteStorage
     tables: Tables
+    lifecycle: Lifecycle
     presses: Presses
     courier: Courier
 
@@ -177,17 +179,18 @@ async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
         doorbell = Doorbell()
         tables = Tables(storage, languages, doorbell, Timers(), decision_timeout=60,
                         bot_username="banco_bot")
-        courier = Courier(bot, storage, doorbell, tables)  # type: ignore[arg-type]
+        lifecycle = Lifecycle(tables)
+        courier = Courier(bot, storage, doorbell, lifecycle)  # type: ignore[arg-type]
         if deliver:
             await courier.start()
-        host = Host(storage, tables, Presses(tables, storage, languages), courier)
+        host = Host(storage, tables, lifecycle, Presses(tables, storage, languages), courier)
         opened.append(host)
         return host
 
     yield make
     for host in opened:
         await host.courier.stop(1)
-        host.tables.deadlines.stop()
+        host.tables.clock.deadlines.stop()
         await host.storage.close()
 
 
@@ -242,7 +245,7 @@ async def press(host: Host, bot: RecordingBot, player: int, kinds: list[str]) ->
 
 
 async def seat_three(host: Host, bot: RecordingBot) -> None:
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
         assert await press(host, bot, player, ["join"]) == "🪑 You sit down with 1000"
@@ -351,9 +354,9 @@ async def test_a_table_post_whose_answer_was_lost_leaves_one_live_keyboard(
 async def test_settings_go_through_the_versioned_commit(make_host: Any) -> None:
     bot = RecordingBot()
     host = await make_host(bot)
-    await host.tables.open_table(CHAT, "twenty_one", ANN, "en")
+    await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en")
     before = await host.tables.load(CHAT)
-    assert await host.tables.settings(CHAT, "timeout", "30") == (
+    assert await host.lifecycle.settings(CHAT, "timeout", "30") == (
         "This table: timeout = 30 seconds. For this chat's next tables too: "
         "/settings default timeout 30")
     after = await host.tables.load(CHAT)
@@ -362,15 +365,15 @@ async def test_settings_go_through_the_versioned_commit(make_host: Any) -> None:
     with pytest.raises(StaleVersion):
         await host.tables.commit(before, meta=TableMeta(opener=BOB))
     assert (await host.tables.load(CHAT)).meta.opener == ANN
-    assert await host.tables.settings(CHAT, "timeout", "9") == (
+    assert await host.lifecycle.settings(CHAT, "timeout", "9") == (
         "Cannot set that: timeout takes 10 to 3600 seconds")
     # turn prompts in private chats: on by default, off per table
-    assert "turn_dm = on" in await host.tables.settings(CHAT, None, None)
-    assert await host.tables.settings(CHAT, "turn_dm", "off") == (
+    assert "turn_dm = on" in await host.lifecycle.settings(CHAT, None, None)
+    assert await host.lifecycle.settings(CHAT, "turn_dm", "off") == (
         "This table: turn_dm = off. For this chat's next tables too: "
         "/settings default turn_dm off")
     assert (await host.tables.load(CHAT)).meta.turn_dm is False
-    assert await host.tables.settings(CHAT, "turn_dm", "maybe") == "Cannot set that: on | off"
+    assert await host.lifecycle.settings(CHAT, "turn_dm", "maybe") == "Cannot set that: on | off"
 
 
 async def test_a_forged_press_with_extra_arguments_changes_nothing(make_host: Any) -> None:
@@ -398,14 +401,14 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
     await asyncio.sleep(0.05)
     table = await host.tables.load(CHAT)
     assert table.meta.paused
-    assert not host.tables.deadlines.pending(CHAT)
+    assert not host.tables.clock.deadlines.pending(CHAT)
     outcome = await host.presses.press(CHAT, ANN, "Ann", ActionButton(
         CHAT, table.state.coup, table.state.version, "leave"))
     assert worded(outcome).text == "The table is paused: the bot cannot write in this chat."
     # added back: the table resumes with a line and a new table message
     bot.kicked.discard(CHAT)
     host.courier.regained(CHAT)
-    await host.tables.group_back(CHAT)
+    await host.lifecycle.group_back(CHAT)
     await host.idle()
     texts = [m.text for m in bot.chat(CHAT)]
     assert "▶️ The table resumes." in texts
@@ -413,9 +416,9 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
     # the awaited cutter's clock runs again, a whole decision time from the resume
     resumed = await host.tables.load(CHAT)
     assert len(resumed.engine.awaiting(resumed.state)) == 1
-    assert host.tables.deadlines.pending(CHAT)
+    assert host.tables.clock.deadlines.pending(CHAT)
     assert resumed.meta.grace_until is not None
-    due = host.tables._due(resumed)
+    due = host.tables.clock.due(resumed)
     assert due is not None and due >= resumed.meta.grace_until
 
 
@@ -438,7 +441,7 @@ async def test_one_live_table_pinned_where_the_bot_may_pin(make_host: Any) -> No
     host = await make_host(bot)
     await seat_three(host, bot)
     first = table_message(bot)
-    assert await host.tables.repost(CHAT)
+    assert await host.lifecycle.repost(CHAT)
     await host.idle()
     second = table_message(bot)
     live = [m for m in bot.chat(CHAT) if m.markup is not None]
@@ -453,7 +456,7 @@ async def test_no_pinning_without_the_right_and_one_question_only(make_host: Any
     host = await make_host(bot)
     await seat_three(host, bot)
     for _ in range(3):
-        assert await host.tables.repost(CHAT)
+        assert await host.lifecycle.repost(CHAT)
         await host.idle()
     assert bot.pinned == []
     assert bot.calls.count(f"getChatMember {CHAT}") == 1
@@ -488,7 +491,7 @@ async def test_each_player_reads_his_private_messages_in_his_own_language(
     bot = RecordingBot()
     host = await make_host(bot)
     await host.tables.languages.choose(BOB, "ru")  # Bob chose Russian in his private chat
-    assert await host.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     # his pop-ups are his too: Russian in an English group
     assert [await press(host, bot, p, ["join"]) for p in (ANN, BOB, CID)] == [
@@ -519,14 +522,14 @@ async def test_a_turn_clock_starts_when_the_turn_reaches_the_player(make_host: A
     table = await host.tables.load(CHAT)
     [cutter] = table.engine.awaiting(table.state)
     # neither the cutter's prompt nor the group's table has reached anybody: no clock runs
-    assert table.meta.due is None and not host.tables.deadlines.pending(CHAT)
+    assert table.meta.due is None and not host.tables.clock.deadlines.pending(CHAT)
     assert table.meta.decision == table.state.version
     before = time.time()
     bot.slow.set()
     await host.idle()
     table = await host.tables.load(CHAT)
     assert table.meta.due is not None and before + 60 <= table.meta.due <= time.time() + 60
-    assert host.tables.deadlines.pending(CHAT)
+    assert host.tables.clock.deadlines.pending(CHAT)
     prompt = [m for m in bot.chat(cutter) if m.markup is not None][-1]
     assert prompt.text.endswith("Your move at the table — choose here:")  # his prompt too
     assert {b.kind for b in buttons(prompt)} >= {"cut"}
@@ -566,7 +569,7 @@ async def test_a_revealed_shoe_is_kept_once_with_the_table_and_its_line_still_sh
         make_host: Any) -> None:
     bot = RecordingBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, "stud_poker", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "stud_poker", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB):
         await press(host, bot, player, ["join"])
@@ -581,4 +584,4 @@ async def test_a_revealed_shoe_is_kept_once_with_the_table_and_its_line_still_sh
     assert stored["revealed"] == revealed
     assert "Shoe finished; /verify proves its cards" in table_message(bot).text
     assert str(Markup("<pre>{}</pre>").format(compact(revealed["record"]))) \
-        in await host.tables.verify(CHAT)
+        in await host.lifecycle.verify(CHAT)

@@ -250,7 +250,7 @@ async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_
     await storage.open()
     try:
         svc = handlers.Services(storage=storage, languages=Languages(storage, "en"),
-                                tables=None, presses=None, courier=None,  # type: ignore[arg-type]
+                                lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
                                 daily_bonus=100)
         context = SimpleNamespace(bot_data=handlers.BotData(services=svc),
                                   args=[], bot=SimpleNamespace())

@@ -81,7 +81,7 @@ async def seated(make: Any, game: str, lang: str, seed: str,
     monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
     bot = RecordingBot()
     host = await make(bot)
-    assert await host.tables.open_table(CHAT, game, ANN, lang) is None
+    assert await host.lifecycle.open_table(CHAT, game, ANN, lang) is None
     await host.idle()
     for player in (ANN, BOB, CID):
         await press(host, bot, player, ["join"])
@@ -226,7 +226,7 @@ async def test_verify_says_in_words_who_cut_as_the_shoe_recorded_it(
     rule = shoe.timeout_cut([s.player for s in table.state.seats], table.state.coup)
     await host.tables.commit(table, table.engine.apply(table.state, cutter, Cut(offset=rule)),
                              actor=cutter)
-    paragraphs = (await host.tables.verify(CHAT)).split("\n\n")
+    paragraphs = (await host.lifecycle.verify(CHAT)).split("\n\n")
     assert paragraphs[0].splitlines()[2] == {
         "en": f"How it was cut: Ann chose to cut it at {rule}, so dealing begins at committed "
               f"position {rule}.",
@@ -251,7 +251,7 @@ async def test_verify_says_the_timeout_rule_cut_when_the_cutters_time_ran_out(
     assert await time_out(host) == [CID]
     shoe = (await host.tables.load(CHAT)).state.shoe
     assert shoe.by_timeout and shoe.cutter == CID
-    how = (await host.tables.verify(CHAT)).split("\n\n")[0].splitlines()[2]
+    how = (await host.lifecycle.verify(CHAT)).split("\n\n")[0].splitlines()[2]
     assert i18n.plain(how) == {
         "en": f"How it was cut: Cid's time to cut ran out, and the timeout rule cut it at "
               f"{shoe.cut} (SHA-256 of \"cut|commitment|seated ids|coup\" mod 312), so dealing "
@@ -269,7 +269,7 @@ async def test_verify_counts_a_poker_deck_as_52_cards_nobody_cut(
         await time_out(host)
     revealed = (await host.tables.load(CHAT)).meta.revealed["record"]
     assert len(revealed["shown"]) == 15  # every card of the hands shown down
-    text = (await host.tables.verify(CHAT)).split("\n\n")[1]
+    text = (await host.lifecycle.verify(CHAT)).split("\n\n")[1]
     assert text == {
         "en": f"Last revealed shoe {revealed['commitment']}: 52 cards in the committed order; "
               "nobody cuts a deck dealt for one poker hand, so dealing began at committed "
@@ -290,7 +290,7 @@ async def test_the_proof_of_ones_own_cards_comes_when_one_asks_not_after_every_h
     # the hand is over: nobody got a message of JSON for it
     assert not [m.text for p in (ANN, BOB, CID) for m in bot.chat(p) if "🔐" in m.text]
     proof = (await host.tables.load(CHAT)).meta.proofs[BOB]
-    said = await host.tables.verify(CHAT, BOB, "Bob")
+    said = await host.lifecycle.verify(CHAT, BOB, "Bob")
     await host.idle()
     assert said.split("\n\n")[0] == {
         "en": "🔐 Bob, the proof of your own cards in hand #1 is in your private chat.",

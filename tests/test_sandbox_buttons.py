@@ -24,6 +24,7 @@ from test_sandbox_page import CHROMIUM, HAVE_CHROMIUM, PHONE, SHOTS, TOKEN
 from bot.outbox.courier import Courier, Doorbell
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.tables import Tables
 from games import cards
@@ -88,11 +89,12 @@ async def keyboards_of(game: str, lang: str, folder: Path) -> list[tuple[str, di
     doorbell = Doorbell()
     tables = Tables(storage, languages, doorbell, Timers(), decision_timeout=60,
                     bot_username="banco_bot")
-    courier = Courier(bot, storage, doorbell, tables)  # type: ignore[arg-type]
+    lifecycle = Lifecycle(tables)
+    courier = Courier(bot, storage, doorbell, lifecycle)  # type: ignore[arg-type]
     await courier.start()
-    host = Host(storage, tables, Presses(tables, storage, languages), courier)
+    host = Host(storage, tables, lifecycle, Presses(tables, storage, languages), courier)
     try:
-        assert await tables.open_table(CHAT, game, ANN, lang) is None
+        assert await lifecycle.open_table(CHAT, game, ANN, lang) is None
         await host.idle()
         for player in (ANN, BOB, CID):
             await press(host, bot, player, ["join"])
@@ -104,7 +106,7 @@ async def keyboards_of(game: str, lang: str, folder: Path) -> list[tuple[str, di
     finally:
         cards.secure_rng = real  # type: ignore[assignment]
         await courier.stop(1)
-        tables.deadlines.stop()
+        tables.clock.deadlines.stop()
         await storage.close()
     kept: dict[tuple[tuple[str, ...], ...], tuple[str, dict[str, Any]]] = {}
     for text, markup in sent:

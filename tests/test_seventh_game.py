@@ -56,7 +56,7 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
     bot, tg = RecordingBot(), HandlerBot()
     host = await make_host(bot)
-    assert await host.tables.open_table(CHAT, "high_card", ANN, "en") is None
+    assert await host.lifecycle.open_table(CHAT, "high_card", ANN, "en") is None
     await host.idle()
     for player in (ANN, BOB, CID):
         join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
@@ -105,8 +105,8 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
 
     # a timeout: Cid stays; the coup settles with the banker's net
     table = await host.tables.load(CHAT)
-    host.tables.clock = lambda: time.time() + 3600
-    await host.tables.on_deadline(CHAT, table.state.version)
+    host.tables.clock.now = lambda: time.time() + 3600
+    await host.tables.clock.on_deadline(CHAT, table.state.version)
     await host.idle()
     [result] = [m for m in bot.chat(CHAT) if m.text.startswith("🏆")]
     assert shown(result) == [

@@ -31,6 +31,7 @@ from test_bot_tables import (
 
 from bot.outbox.courier import Courier, Doorbell
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.tables import Tables
 from bot.workers import coordination
@@ -65,6 +66,7 @@ class Worker:
     storage: PostgresStorage
     shared: Shared
     tables: Tables
+    lifecycle: Lifecycle
     presses: Presses
     courier: Courier
     timeouts: list[int]
@@ -98,7 +100,7 @@ async def cluster() -> AsyncIterator[Any]:
         tables = Tables(storage, languages, doorbell, shared.deadlines, decision_timeout=timeout,
                         bot_username="banco_bot", chat_locks=shared.chat_locks)
         timeouts: list[int] = []
-        on_deadline = tables.on_deadline
+        on_deadline = tables.clock.on_deadline
 
         async def counted(chat_id: int, version: int) -> None:
             before = (await storage.load_table(chat_id=chat_id)).version
@@ -107,12 +109,13 @@ async def cluster() -> AsyncIterator[Any]:
             if after.version != before:
                 timeouts.append(before)
 
+        lifecycle = Lifecycle(tables)
         courier = Courier(Tagged(bot, name, calls), storage,  # type: ignore[arg-type]
-                          doorbell, tables, leases=shared.leases)
+                          doorbell, lifecycle, leases=shared.leases)
         shared.deadlines.start(counted)
         await courier.start()
-        worker = Worker(name, storage, shared, tables, Presses(tables, storage, languages),
-                        courier, timeouts)
+        worker = Worker(name, storage, shared, tables, lifecycle,
+                        Presses(tables, storage, languages), courier, timeouts)
         workers.append(worker)
         return worker
 
@@ -166,7 +169,7 @@ async def test_presses_on_three_workers_at_once_are_serialized_not_refused(
         cluster: Any) -> None:
     make, bot, _ = cluster
     workers = [await make(n) for n in ("a", "b", "c")]
-    assert await workers[0].tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await workers[0].lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(*workers)
     for w in workers:
         async with w.tables.lock(CHAT):
@@ -200,7 +203,7 @@ async def test_one_worker_delivers_a_chat_and_another_workers_steps_ring_it(
         cluster: Any) -> None:
     make, bot, calls = cluster
     a, b = await make("a"), await make("b")
-    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await a.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(a, b)
     assert CHAT in a.shared.coord.leases and CHAT not in b.shared.coord.leases
     calls.clear()
@@ -218,7 +221,7 @@ async def test_one_worker_delivers_a_chat_and_another_workers_steps_ring_it(
 async def test_a_dead_workers_chats_are_delivered_by_another(cluster: Any) -> None:
     make, bot, calls = cluster
     a, b = await make("a"), await make("b")
-    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await a.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(a, b)
     assert CHAT in a.shared.coord.leases
     bot.slow = asyncio.Event()  # a's sends hang: it dies with the joins undelivered
@@ -247,7 +250,7 @@ async def test_a_worker_whose_lease_connection_dies_stops_delivering_at_once_and
     make, bot, calls = cluster
     caplog.set_level(logging.INFO)
     a, b = await make("a"), await make("b")
-    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await a.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(a, b)
     assert a.shared.leases.holds(CHAT) and not b.shared.leases.holds(CHAT)
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
@@ -290,7 +293,7 @@ async def test_a_worker_whose_lease_connection_dies_stops_delivering_at_once_and
 async def test_a_worker_whose_listen_connection_dies_hears_rings_again(cluster: Any) -> None:
     make, bot, calls = cluster
     a, b = await make("a"), await make("b")
-    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await a.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(a, b)
     assert a.shared.leases.holds(CHAT)
     old = a.shared.coord._listen_conn
@@ -312,7 +315,7 @@ async def test_a_worker_whose_listen_connection_dies_hears_rings_again(cluster: 
 async def test_every_deadline_fires_once_on_whichever_worker_claims_it(cluster: Any) -> None:
     make, bot, _ = cluster
     workers = [await make(n, timeout=0.3) for n in ("a", "b", "c")]
-    assert await workers[0].tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await workers[0].lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(*workers)
     assert await join_three(workers, bot) == ["🪑 You sit down with 1000"] * 3
     await drained(*workers)
@@ -332,7 +335,7 @@ async def test_every_deadline_fires_once_on_whichever_worker_claims_it(cluster: 
 
 async def two_seated_and_started(a: Worker, bot: RecordingBot) -> None:
     """A table of twenty-one at which Ann and Bob sit, its first coup started, all shown."""
-    assert await a.tables.open_table(CHAT, "twenty_one", ANN, "en") is None
+    assert await a.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await drained(a)
     join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
     for p in (ANN, BOB):

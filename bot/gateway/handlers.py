@@ -37,9 +37,9 @@ from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
 from bot.outbox.ratelimit import GroupWindowLimiter, retry_seconds
 from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.table_settings import parse_setting
-from bot.table.tables import Tables
 from bot.view import answers, i18n, outcomes, render
 from bot.view.answers import Answer
 from bot.view.codec import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
@@ -68,7 +68,7 @@ class Services:
 
     storage: Storage
     languages: Languages
-    tables: Tables
+    lifecycle: Lifecycle
     presses: Presses
     courier: Courier
     daily_bonus: int
@@ -290,7 +290,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
     if not is_group(update) or chat is None or user is None:
         await say(update, context, i18n.t(lang, "group_only"))
         return
-    game = await services(context).tables.open_game(chat.id)
+    game = await services(context).lifecycle.open_game(chat.id)
     if game is not None:
         await say(update, context, i18n.t(lang, "table_exists", game=i18n.game_name(lang, game)))
         return
@@ -302,7 +302,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
         key, _, value = arg.partition("=")
         if key and value:
             settings[key] = parse_setting(value)
-    refusal = await services(context).tables.open_table(
+    refusal = await services(context).lifecycle.open_table(
         chat.id, args(context)[0].lower(), user.id, user.language_code, settings)
     if refusal:
         await say(update, context, refusal)
@@ -311,7 +311,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
 async def cmd_table(update: Update, context: Context) -> None:
     """/table: post the table message again at the bottom of the chat."""
     chat = update.effective_chat
-    if chat is None or not await services(context).tables.repost(chat.id):
+    if chat is None or not await services(context).lifecycle.repost(chat.id):
         await say(update, context, i18n.t(await chat_lang(update, context), "no_table"))
 
 
@@ -395,7 +395,7 @@ async def cmd_verify(update: Update, context: Context) -> None:
     proof goes to his private chat."""
     chat, user = update.effective_chat, update.effective_user
     if chat is not None:
-        await say(update, context, await services(context).tables.verify(
+        await say(update, context, await services(context).lifecycle.verify(
             chat.id, user.id if user else None, clean(user.full_name) if user else ""))
 
 
@@ -407,7 +407,7 @@ async def cmd_language(update: Update, context: Context) -> None:
     lang = await chat_lang(update, context)
     if args(context) and args(context)[0].lower() in i18n.LANGUAGES:
         new = args(context)[0].lower()
-        await services(context).tables.set_language(chat.id, new)
+        await services(context).lifecycle.set_language(chat.id, new)
         await say(update, context, i18n.t(new, "language_set"))
         return
     markup = InlineKeyboardMarkup([[
@@ -425,7 +425,7 @@ async def cmd_settings(update: Update, context: Context) -> None:
     if chat is None or not is_group(update) or not await is_admin(update, context):
         await say(update, context, i18n.t(lang, "admins_only"))
         return
-    tables = services(context).tables
+    lifecycle = services(context).lifecycle
     given = args(context)
     if given and given[0].lower() == "default":
         given = given[1:]
@@ -433,12 +433,12 @@ async def cmd_settings(update: Update, context: Context) -> None:
             else None
         if game is not None:
             given = given[1:]
-        await say(update, context, await tables.set_default(
+        await say(update, context, await lifecycle.set_default(
             chat.id, given[0] if given else None, given[1] if len(given) >= 2 else None, game))
         return
     key = given[0] if len(given) >= 2 else None
     value = given[1] if len(given) >= 2 else None
-    await say(update, context, await tables.settings(chat.id, key, value))
+    await say(update, context, await lifecycle.settings(chat.id, key, value))
 
 
 async def cmd_closetable(update: Update, context: Context) -> None:
@@ -448,7 +448,7 @@ async def cmd_closetable(update: Update, context: Context) -> None:
     if chat is None or not is_group(update) or not await is_admin(update, context):
         await say(update, context, i18n.t(lang, "admins_only"))
         return
-    refusal = await services(context).tables.close_table(chat.id)
+    refusal = await services(context).lifecycle.close_table(chat.id)
     if refusal:
         await say(update, context, refusal)
 
@@ -561,10 +561,10 @@ async def _press(update: Update, query: CallbackQuery, context: Context
     if isinstance(button, NewTable):
         if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
             return Refused(HostReason.GROUP_ONLY), lang, chat_id
-        refusal = await svc.tables.open_table(chat_id, button.game, user.id, user.language_code)
+        refusal = await svc.lifecycle.open_table(chat_id, button.game, user.id, user.language_code)
         return (NotOpened(refusal) if refusal else Opened(button.game)), lang, chat_id
     assert isinstance(button, SetLanguage)
-    await svc.tables.set_language(chat_id, button.language)
+    await svc.lifecycle.set_language(chat_id, button.language)
     return LanguageSet(button.language), lang, chat_id
 
 
@@ -575,7 +575,7 @@ async def on_group_text(update: Update, context: Context) -> None:
         return
     svc = services(context)
     text = clean(msg.text)
-    mention = f"@{svc.tables.bot_username}".lower()
+    mention = f"@{svc.lifecycle.tables.bot_username}".lower()
     mentioned = mention in text.lower()
     if mentioned:
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
@@ -629,7 +629,7 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
     out = (ChatMember.LEFT, ChatMember.BANNED)
     chat_id = change.chat.id
     if now in out and was not in out:
-        await svc.tables.group_lost(chat_id)
+        await svc.lifecycle.group_lost(chat_id)
         return
     if was in out and now in (ChatMember.MEMBER, ChatMember.ADMINISTRATOR):
         svc.courier.regained(chat_id)
@@ -639,7 +639,7 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
                                            parse_mode=ParseMode.HTML)
         except TelegramError as exc:
             log.warning("greeting in chat %s failed: %s", chat_id, type(exc).__name__)
-        await svc.tables.group_back(chat_id)
+        await svc.lifecycle.group_back(chat_id)
 
 
 def callback_tag(data: str | None) -> str:

@@ -74,7 +74,7 @@ class Doorbell:
 
 
 class TableSide(Protocol):
-    """What the courier needs from the tables (:class:`bot.table.tables.Tables`)."""
+    """What the courier needs from the tables (:class:`bot.table.lifecycle.Lifecycle`)."""
 
     async def current_render(self, chat_id: int) -> Render | None:
         """The chat's table message as it should look now; None without a table."""

@@ -22,7 +22,7 @@ Expired = Callable[[int, int], Coroutine[Any, Any, None]]
 
 
 class Deadlines(Protocol):
-    """What the tables ask of deadlines (:class:`bot.table.tables.Tables`)."""
+    """What the decision clock asks of deadlines (:class:`bot.table.clock.Clock`)."""
 
     def schedule(self, chat_id: int, version: int, deadline: float | None,
                  on_expiry: Expired) -> None:

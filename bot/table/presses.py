@@ -154,7 +154,7 @@ class Presses:
         now = self.clock()
         asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
         asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup, choice=ask.choice,
-                            expires=now + int(self.tables.timeout_of(table.meta)),
+                            expires=now + int(self.tables.clock.timeout_of(table.meta)),
                             private=private)
         try:
             # asks are never drawn: the table message stays as it is
@@ -360,7 +360,7 @@ class Presses:
         if len(kinds) != 1:
             return None
         return Ask(kind=kinds.pop(), coup=table.state.coup,
-                   expires=self.clock() + self.tables.timeout_of(table.meta))
+                   expires=self.clock() + self.tables.clock.timeout_of(table.meta))
 
     async def my_cards(self, chat_id: int, user_id: int) -> Cards:
         """*My cards*: the presser's own view (his hidden cards, nobody else's)."""
@@ -386,7 +386,7 @@ class Presses:
                 await self.tables.commit(
                     table, meta=table.meta.model_copy(update={"dm_blocked": blocked}))
         return DmOpened(chat_id, table.sight, user_id, table.meta.decision,
-                        self.tables.turn_dm_of(table.meta))
+                        self.tables.clock.turn_dm_of(table.meta))
 
 
 def what_was_done(user_id: int, action: Action, step: Step[Any]) -> Done:

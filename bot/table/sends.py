@@ -1,8 +1,9 @@
 """What a step must send, as outbox items: the group's messages and each player's DMs.
 
-A step's sends are composed here from the views (:mod:`bot.view.screens` draws them) and
-written by the commit with the step (:meth:`bot.table.tables.Tables.commit`), for the
-courier (:mod:`bot.outbox.courier`) to send.
+A step's sends are composed here (:func:`step_drafts`) from the views
+(:mod:`bot.view.screens` draws them) and written by the commit with the step
+(:meth:`bot.table.tables.Tables.commit`), for the courier (:mod:`bot.outbox.courier`) to
+send.
 """
 
 from __future__ import annotations
@@ -13,13 +14,95 @@ from typing import Any
 from markupsafe import Markup
 
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
-from bot.view import i18n, render
+from bot.table.record import Proof, Table, TableMeta
+from bot.view import i18n, proofs, render, screens
 from bot.view.render import Keyboard
 from bot.view.screens import Prompt, decision_keyboard, markup_json, prompt
 from bot.view.sight import Sight
 from games.cards import pretty_all
-from games.engine import About, Cards, CardsProven, Event, Points, Settlement
+from games.engine import (
+    About,
+    Cards,
+    CardsProven,
+    Event,
+    Points,
+    Purpose,
+    Settlement,
+    ShoeRevealed,
+    Step,
+    StoodUp,
+    TimedOut,
+    visible_events,
+)
+from games.verify.check import compact
 from storage.base import OutboxDraft
+
+MAX_COUP_LINES = 60
+"""The coup's log lines kept in the table record at most."""
+
+
+def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any], sight: Sight,
+                meta: TableMeta, timed_out: Sequence[int], prompts: frozenset[int],
+                open_prompts: dict[int, tuple[int, str]], deadline: float | None
+                ) -> tuple[int | None, list[OutboxDraft]]:
+    """What a step sends (and its record updated in ``meta``): the coup's result, stand-
+    ups, the table anew for a new coup, and each player's private events in his own
+    language, his turn prompt counting down to ``deadline``. Also the coup the step
+    settles, if it settles one."""
+    old, new, chat_id = table.state, step.state, table.chat_id
+    view = sight.view()
+    names = meta.names
+    seated = {s.player: s.name for seats in (table.sight.view().seats, view.seats)
+              for s in seats}
+    if any(names.get(p) != n for p, n in seated.items()):
+        names = meta.names = {**names, **seated}
+    log = list(meta.coup_log)
+    public = visible_events(step.events, None)
+    # a timeout is told by the engine's own event, folded into what it did for him; the
+    # host's line only for an awaited player whose engine said nothing of it
+    told = {e.player for e in public if isinstance(e, TimedOut)}
+    if untold := [p for p in timed_out if p not in told]:
+        log.append({"kind": screens.TIMED_OUT, "data": {"players": untold}})
+    settled: tuple[Settlement, list[dict[str, Any]]] | None = None
+    announcements = []
+    for event, by_timeout in screens.timeouts_folded(screens.deals_merged(public)):
+        if isinstance(event, ShoeRevealed):
+            meta.revealed = proofs.revealed_record(event)
+            if event.purpose is Purpose.BANK_DRAW:
+                continue  # a shoe only drawn from for the bank: /verify proves it, and
+                # the log says nothing of its being finished (only a talia's shoe is)
+        if isinstance(event, StoodUp):
+            player = event.player
+            name = names.get(player, str(player)) if player is not None else "?"
+            announcements.append(i18n.t(lang, "stood_up", name=name))
+        if isinstance(event, Settlement):
+            settled = (event, log)
+            log = []
+        elif screens.logged(event):
+            log.append(screens.log_entry(event, by_timeout))
+    if new.coup != old.coup and settled is None and new.coup > 0:
+        log = log[-4:]  # a new coup began without a result (a void coup, a stand-off)
+    meta.coup_log = log[-MAX_COUP_LINES:]
+    drafts = []
+    if settled is not None:
+        result, coup_log = settled
+        meta.last_result = result.model_dump(mode="json")
+        drafts.append(settlement(chat_id, screens.result_text(
+            lang, view.game, result, names, coup_log)))
+    drafts += [group_message(chat_id, text) for text in announcements]
+    if (settled is not None or new.coup != meta.msg_coup) and view.seats:
+        meta.msg_coup = new.coup
+        drafts.append(table_post(chat_id))
+    # a player's proof of his own cards is kept for him, and sent when he asks (/verify)
+    proven = [e for e in step.events if isinstance(e, CardsProven)]
+    if proven:
+        meta.proofs = {**meta.proofs, **{
+            p: Proof(hand=e.coup, record=compact(e.record)) for e in proven
+            if (p := e.player) is not None}}
+    drafts += direct_messages(
+        langs, chat_id, sight, [e for e in step.events if not isinstance(e, CardsProven)],
+        names, prompts, meta.decision, meta.coup_log, deadline, open_prompts)
+    return (settled[0].coup if settled is not None else None), drafts
 
 
 def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,

@@ -110,7 +110,8 @@ def shown(tables: Tables, lang: str, table: Table | None, defaults: dict[str, An
         lines = [str(i18n.t(lang, "no_table"))]
     else:
         meta = table.meta
-        current = {"timeout": tables.timeout_of(meta), "turn_dm": tables.turn_dm_of(meta),
+        clock = tables.clock
+        current = {"timeout": clock.timeout_of(meta), "turn_dm": clock.turn_dm_of(meta),
                    **table.engine.settings(table.state)}
         lines = [str(i18n.t(lang, "settings_title", game=i18n.game_name(lang, table.game)))]
         lines += [str(i18n.setting_line(lang, k, v)) for k, v in current.items()]

@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from bot.view import i18n, render
+from bot.view import i18n, proofs, render
 from bot.view.render import Keyboard
 from bot.view.sight import Sight, amount_field, collect_buttons, player_buttons
 from games.cards import pretty_all
@@ -32,6 +32,7 @@ from games.engine import (
     TimedOut,
     Value,
     count,
+    visible_events,
     who,
 )
 
@@ -350,6 +351,29 @@ _TIME_LEFT = re.compile(r"<tg-time [^>]*>[^<]*</tg-time>")
 """The time left as drawn: not what tells two drawings of a prompt apart."""
 
 
+def prompt_outcome(lang: str, player: int, actor: int | None, action: str,
+                   timed_out: Sequence[int], new_coup: bool) -> Markup:
+    """What became of a player's decision, in one line of his closed prompt: his own
+    action (``actor``, its kind ``action``), his time running out, or the decision (or the
+    coup) being over."""
+    if player == actor and action:
+        return i18n.t(lang, "prompt_done", label=i18n.action_label(lang, action))
+    if player in timed_out:
+        return i18n.t(lang, "prompt_timed_out")
+    return i18n.t(lang, "prompt_coup_over" if new_coup else "prompt_over")
+
+
+def closing_text(lang: str, events: Sequence[Event], names: dict[int, str]) -> str:
+    """A closed table's closing text: that it closed, what closing did (the table's
+    ``events``: the coup voided, chips back), and how each shoe it revealed was made."""
+    lines: list[str] = [i18n.t(lang, "closed_table")]
+    lines += [i18n.event_text(lang, e, names) for e in visible_events(events, None)
+              if not isinstance(e, ShoeRevealed)]
+    for event in events:
+        if isinstance(event, ShoeRevealed):
+            lines.append(proofs.revealed_text(lang, proofs.Revealed.model_validate(
+                proofs.revealed_record(event)), names))
+    return "\n\n".join(lines)
 
 
 def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,

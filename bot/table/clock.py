@@ -1,0 +1,204 @@
+"""The decision clock: when an awaited player's time runs out, and what happens then.
+
+A decision's clock starts only once every awaited player has been shown it (his turn
+prompt, or the group's table message, delivered: :meth:`Clock.turn_seen`), and never runs
+out before a resume's grace ends. When it does, the engine's safe defaults are committed
+(:meth:`Clock.on_deadline`). Every committed step's deadline is stored with it and
+scheduled here (:meth:`bot.table.tables.Tables.commit` asks the clock for it).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from bot.table import sends
+from bot.table.deadlines import Deadlines
+from bot.table.record import OpenPrompt, Table, TableMeta
+from bot.view import i18n, screens
+from bot.view.sight import Sight
+from games.engine import GameState
+from storage.base import InsufficientFunds, OutboxDraft, StaleVersion, StorageError, TableNotFound
+
+if TYPE_CHECKING:
+    from bot.table.tables import Tables
+
+log = logging.getLogger(__name__)
+
+# How much earlier than the clock's real deadline the group's table message may show it
+# and stay as it is (the clock starts when the drawing is delivered, a moment after it
+# was drawn)
+SHOWN_SLACK = 0.5
+
+
+class Clock:
+    """Each table's decision clock: its timeout, when it starts and when it runs out."""
+
+    def __init__(self, tables: Tables, deadlines: Deadlines, *, decision_timeout: float,
+                 turn_dms: bool, now: Callable[[], float] = time.time) -> None:
+        self.tables = tables
+        self.deadlines = deadlines
+        self.decision_timeout = decision_timeout
+        self.turn_dms = turn_dms
+        self.now = now
+        # per chat: the decision being shown, and the awaited players it was shown to
+        self.seen: dict[int, tuple[int, set[int]]] = {}
+
+    def turn_dm_of(self, meta: TableMeta) -> bool:
+        """Whether the table prompts each awaited player in his private chat."""
+        return self.turn_dms if meta.turn_dm is None else meta.turn_dm
+
+    def timeout_of(self, meta: TableMeta) -> float:
+        """The table's decision timeout in seconds."""
+        return meta.timeout if meta.timeout is not None else self.decision_timeout
+
+    @staticmethod
+    def new_decision(table: Table, new: GameState, acted: set[int | None]) -> bool:
+        """Whether a step begins a new decision. Not when the awaited players are the same
+        or fewer and none of them acted: some of several simultaneously awaited players
+        answered, or a bystander did something (joined, left); the others go on with the
+        decision they were given, its buttons and its clock."""
+        engine, old = table.engine, table.state
+        now_waiting = set(engine.awaiting(new))
+        before = set(engine.awaiting(old))
+        if not now_waiting:
+            return False  # nobody's decision: the buttons are anybody's (join, start)
+        return not (new.coup == old.coup and new.phase == old.phase
+                    and now_waiting <= before and not now_waiting & acted)
+
+    @staticmethod
+    def due_of(meta: TableMeta) -> float | None:
+        """When the decision under way times out: never before it was shown (None until
+        then), never before a resume's grace ends."""
+        if meta.due is None:
+            return None
+        return max(meta.due, meta.grace_until or 0.0)
+
+    def due_from_now(self, meta: TableMeta) -> float:
+        """When a decision whose clock started now would time out (see :meth:`due_of`)."""
+        return max(self.now() + self.timeout_of(meta), meta.grace_until or 0.0)
+
+    def drawn_due(self, meta: TableMeta) -> float:
+        """The deadline a drawing of the decision under way shows: its own, or, while its
+        clock waits for every awaited player to see it, the time left as from now."""
+        return self.due_of(meta) or self.due_from_now(meta)
+
+    def due(self, table: Table) -> float | None:
+        """When the table's deadline really falls (None: nobody is awaited, or the turn is
+        not visible yet to every awaited player)."""
+        if not table.engine.awaiting(table.state):
+            return None
+        return self.due_of(table.meta)
+
+    def prompted(self, meta: TableMeta, sight: Sight) -> frozenset[int]:
+        """The awaited players who get their turn in their private chat: all who have one
+        with the bot, unless the table turned turn DMs off (a private step's decision goes
+        there anyway)."""
+        awaited = sight.view().awaiting
+        if not self.turn_dm_of(meta) and not sight.private:
+            return frozenset()
+        return frozenset(p for p in awaited if p not in meta.dm_blocked)
+
+    def schedule(self, chat_id: int, version: int, deadline: float | None) -> None:
+        """The table's deadline is now ``deadline`` (None: it has none)."""
+        self.deadlines.schedule(chat_id, version, deadline, self.on_deadline)
+
+    def stepped(self, chat_id: int, version: int, deadline: float | None,
+                meta: TableMeta) -> None:
+        """A step was committed with ``deadline``: it runs unless the table is paused, and
+        a decision whose clock has not started waits to be shown anew."""
+        if not meta.paused:
+            self.schedule(chat_id, version, deadline)
+        if meta.due is None:
+            self.seen.pop(chat_id, None)
+
+    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
+                        shown: float | None = None,
+                        prompt: tuple[int, str] | None = None) -> None:
+        """``players`` have been shown decision ``decision`` (their DM prompt, or the group's
+        table message, was delivered): once every awaited player has, its clock starts.
+        ``shown``: the group's table message was delivered counting down to this deadline
+        (drawn as from its drawing, see :meth:`bot.table.lifecycle.Lifecycle.current_render`).
+        ``prompt``: the one player's turn prompt was delivered as this message, showing
+        this digest: it is kept open (and brought up to date if the table moved on
+        meanwhile), or closed at once if its decision is already gone."""
+        seen_decision, seen = self.seen.get(chat_id, (None, set()))
+        if seen_decision != decision:
+            seen = set()
+        seen |= set(players)
+        self.seen[chat_id] = (decision, seen)
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return
+            meta = table.meta
+            awaited = set(table.engine.awaiting(table.state))
+            start = not (meta.decision != decision or meta.due is not None or meta.paused
+                         or not awaited or not awaited <= seen)
+            if start:
+                meta = meta.model_copy(update={"due": self.now() + self.timeout_of(meta)})
+            outbox: list[OutboxDraft] = []
+            if prompt is not None and len(players) == 1:
+                meta, outbox = await self._prompt_seen(table, meta, decision, players[0],
+                                                       *prompt)
+            if not start and not outbox and meta is table.meta:
+                return
+            real = self.due_of(meta)
+            # drawn to within half a second before the deadline (never after it): the
+            # table message stays; the date-time entity shows whole seconds anyway
+            drawn = shown is not None and real is not None and 0 <= real - shown < SHOWN_SLACK
+            try:
+                await self.tables.commit(table, meta=meta, outbox=outbox,
+                                         redraw=start and not drawn)
+            except StorageError:
+                log.warning("the clock of chat %s was not started", chat_id)
+                return
+            if start:
+                self.schedule(chat_id, table.state.version, real)
+
+    async def _prompt_seen(self, table: Table, meta: TableMeta, decision: int, player: int,
+                           message_id: int, digest: str) -> tuple[TableMeta, list[OutboxDraft]]:
+        """A delivered turn prompt: open while its decision is, edited at once if the table
+        moved on since it was drawn; closed if its decision is gone already."""
+        languages = self.tables.languages
+        lang = await languages.of_player(player, await languages.of(table.chat_id))
+        sight = table.sight
+        if meta.decision == decision and player in sight.view().awaiting:
+            # drawn as its step drew it: the time left as from now until the clock starts
+            now = screens.prompt(lang, table.chat_id, sight, player, self.drawn_due(meta),
+                                 meta.coup_log, meta.names, decision=decision)
+            prompts = {**meta.prompts, player: OpenPrompt(
+                message_id=message_id, decision=decision, digest=now.digest)}
+            meta = meta.model_copy(update={"prompts": prompts})
+            return meta, [] if now.digest == digest else [
+                sends.prompt_edit(player, message_id, now)]
+        return meta, [sends.closed_prompt(lang, table.chat_id, sight, player, message_id,
+                                          meta.coup_log, meta.names,
+                                          i18n.t(lang, "prompt_over"))]
+
+    async def on_deadline(self, chat_id: int, version: int) -> None:
+        """The deadline of step ``version`` passed: apply the engine's safe defaults."""
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return
+            due = self.due(table)
+            if table.state.version != version or due is None or table.meta.paused:
+                return
+            if due > self.now() + 0.05:
+                self.schedule(chat_id, version, due)
+                return
+            awaited = table.engine.awaiting(table.state)
+            if not awaited:
+                return
+            step = table.engine.timeout(table.state)
+            try:
+                await self.tables.commit(table, step, timed_out=awaited)
+            except (StaleVersion, InsufficientFunds, TableNotFound):  # closed: bot.admin
+                log.warning("timeout step of chat %s not committed", chat_id)
+                return
+            log.info("chat %s: step %s timed out", chat_id, version)

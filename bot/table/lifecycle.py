@@ -1,0 +1,256 @@
+"""A table's life: open, repost, settings, language, /verify, pause and resume, close.
+
+The commands of a chat's table and what the courier reports of its delivery (the group
+refuses the bot, a player does, the table message is gone, a turn was shown): each a
+change committed through :meth:`bot.table.tables.Tables.commit` under the chat's lock,
+or, opening and closing, a row created or closed with what it must send.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from telegram.helpers import create_deep_linked_url
+
+from bot.table import sends, table_settings
+from bot.table.record import Table, TableMeta, load
+from bot.table.tables import Tables, holders_of
+from bot.view import i18n, proofs, screens
+from bot.view.screens import Render
+from games import registry
+from games.engine import IllegalAction
+from storage.base import TableExists, TableNotFound
+
+log = logging.getLogger(__name__)
+
+
+class Lifecycle:
+    """Every chat's table as the commands and the courier see it: opened, shown, set,
+    verified, paused and resumed, closed."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.clock = tables.clock
+
+    async def open_table(self, chat_id: int, game: str, user_id: int,
+                         language_code: str | None,
+                         settings: dict[str, Any] | None = None) -> str | None:
+        """Open a table of ``game``; returns a refusal text or None."""
+        tables = self.tables
+        lang = await tables.languages.of(chat_id, language_code)
+        if game not in registry.GAMES:
+            return i18n.t(lang, "unknown_game", games=", ".join(registry.GAMES))
+        engine = registry.engine(game)
+        async with tables.lock(chat_id):
+            # the chat's defaults for its next tables (/settings default), under /newtable's
+            wanted, host = table_settings.for_new_table(
+                await tables.storage.chat_settings(chat_id=chat_id), game, dict(settings or {}))
+            try:
+                state = engine.new_table(dict(wanted))
+            except (ValueError, TypeError, IllegalAction) as exc:
+                return i18n.t(lang, "settings_bad", error=type(exc).__name__)
+            meta = TableMeta(opener=user_id, msg_coup=state.coup, **host)
+            try:
+                rec = await tables.storage.create_table(
+                    chat_id=chat_id, game=game, settings=wanted,
+                    state_json=state.model_dump_json(), version=state.version,
+                    meta_json=meta.model_dump_json(), outbox=[sends.table_post(chat_id)])
+            except TableExists:
+                tables.forget(chat_id)
+                rec = await tables.storage.load_table(chat_id=chat_id)
+                return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
+            tables.tables[chat_id] = Table(rec, meta, engine, state)
+        tables.doorbell.ring(chat_id)
+        return None
+
+    async def open_game(self, chat_id: int) -> str | None:
+        """The game of the chat's open table; None without one."""
+        try:
+            return (await self.tables.load(chat_id)).game
+        except TableNotFound:
+            return None
+
+    async def repost(self, chat_id: int) -> bool:
+        """/table: post the table message again at the bottom of the chat."""
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return False
+            await self.tables.commit(table, outbox=[sends.table_post(chat_id, asked=True)])
+        return True
+
+    async def set_language(self, chat_id: int, lang: str) -> None:
+        """/language: the chat's language; the table is drawn again in it."""
+        await self.tables.languages.choose(chat_id, lang)
+        self.tables.doorbell.ring(chat_id)
+
+    async def settings(self, chat_id: int, key: str | None, value: str | None) -> str:
+        """/settings [KEY VALUE]: show, or change one setting of the open table
+        (:func:`bot.table.table_settings.change`)."""
+        return await table_settings.change(self.tables, chat_id, key, value)
+
+    async def set_default(self, chat_id: int, key: str | None, value: str | None,
+                          game: str | None = None) -> str:
+        """/settings default [GAME] KEY [VALUE]: the chat's default for its next tables
+        (:func:`bot.table.table_settings.set_default`)."""
+        return await table_settings.set_default(self.tables, chat_id, key, value, game)
+
+    async def close_table(self, chat_id: int) -> str | None:
+        """/closetable: the game voids its coup, every table chip goes back to a wallet; the
+        closing text is posted at the bottom of the chat and the table message retires.
+        Returns a refusal text or None."""
+        tables = self.tables
+        lang = await tables.languages.of(chat_id)
+        async with tables.lock(chat_id):
+            try:
+                table = await tables.load(chat_id)
+            except TableNotFound:
+                return i18n.t(lang, "no_table")
+            step = table.engine.close(table.state)
+            names = dict(table.meta.names)
+            closed = []  # every open turn prompt says the table is closed, without buttons
+            for player, open_prompt in table.meta.prompts.items():
+                mine = await tables.languages.of_player(player, lang)
+                closed.append(sends.closed_prompt(
+                    mine, chat_id, table.sight, player, open_prompt.message_id,
+                    table.meta.coup_log, names, i18n.t(mine, "prompt_closed")))
+            await tables.storage.close_table(
+                chat_id=chat_id, expected_version=table.state.version,
+                transfers=step.transfers, coup=table.state.coup,
+                holders=holders_of(table.sight, step.transfers),
+                outbox=[sends.closing(chat_id, screens.closing_text(lang, step.events, names)),
+                        *closed])
+            self.clock.deadlines.cancel(chat_id)
+            tables.forget(chat_id)
+        tables.doorbell.ring(chat_id)
+        return None
+
+    async def verify(self, chat_id: int, user_id: int | None = None, name: str = "") -> str:
+        """/verify: the current commitment and the last revealed shoe, with how to check; and
+        to the asker (``user_id``), in his private chat, the proof of his own cards of his
+        latest poker hand, if he has one."""
+        tables = self.tables
+        lang = await tables.languages.of(chat_id)
+        try:
+            table = await tables.load(chat_id)
+        except TableNotFound:
+            return i18n.t(lang, "no_table")
+        yours = table.meta.proofs.get(user_id) if user_id is not None else None
+        if user_id is not None and yours is not None:
+            mine = await tables.languages.of_player(user_id, lang)
+            async with tables.lock(chat_id):
+                try:
+                    table = await tables.load(chat_id)
+                except TableNotFound:
+                    return i18n.t(lang, "no_table")
+                yours = table.meta.proofs.get(user_id)
+                if yours is not None:
+                    await tables.commit(table, outbox=[sends.dm_message(
+                        user_id, proofs.your_proof_text(mine, yours.hand, yours.record))],
+                        redraw=False)
+        text = proofs.verify_text(lang, table.sight.view().shoe, table.meta.names,
+                                  proofs.Revealed.kept(table.meta.revealed))
+        if yours is not None:
+            return proofs.proof_sent_text(lang, name, yours.hand, text)
+        return text
+
+    async def resume_all(self) -> int:
+        """At start-up: reschedule every open table's deadline and redraw its message."""
+        records = await self.tables.storage.open_tables()
+        for rec in records:
+            table = load(rec)
+            if not table.meta.paused:
+                self.clock.schedule(rec.chat_id, table.state.version, self.clock.due(table))
+            self.tables.doorbell.ring(rec.chat_id)
+        return len(records)
+
+    # ----------------------------------------------------------- what the courier reports
+
+    async def current_render(self, chat_id: int) -> Render | None:
+        """The chat's table message as it should look now; None without a table."""
+        try:
+            table = await self.tables.load(chat_id)
+        except TableNotFound:
+            return None
+        lang = await self.tables.languages.of(chat_id)
+        meta = table.meta
+        due = None
+        if not meta.paused and table.engine.awaiting(table.state):
+            # a turn nobody has been shown yet: its clock starts when this drawing is
+            # delivered (turn_seen), so it shows the time left as from now. The drawing
+            # after the clock's commit then reads the same (the deadline a few ms later,
+            # the same seconds): one edit per turn, not one without the time and one with it
+            due = self.clock.drawn_due(meta)
+        return screens.table_render(lang, chat_id, table.sight, due,
+                                    meta.coup_log, meta.names, decision=meta.decision,
+                                    prompted=self.clock.prompted(meta, table.sight),
+                                    last=meta.last_result)
+
+    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
+                        shown: float | None = None,
+                        prompt: tuple[int, str] | None = None) -> None:
+        """These awaited players have been shown their turn: the decision clock hears it
+        (:meth:`bot.table.clock.Clock.turn_seen`)."""
+        await self.clock.turn_seen(chat_id, decision, players, shown, prompt)
+
+    async def group_lost(self, chat_id: int) -> None:
+        """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,
+        and what it must send waits in the outbox until the bot is back."""
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return
+            if table.meta.paused:
+                return
+            self.clock.deadlines.cancel(chat_id)
+            await self.tables.commit(table, meta=table.meta.model_copy(update={"paused": True}))
+        log.warning("chat %s refuses the bot: its table pauses", chat_id)
+
+    async def group_back(self, chat_id: int) -> None:
+        """The bot is back in the group: the table resumes; whoever is awaited gets a whole
+        decision time from now."""
+        tables = self.tables
+        async with tables.lock(chat_id):
+            try:
+                table = await tables.load(chat_id)
+            except TableNotFound:
+                return
+            if not table.meta.paused:
+                return
+            lang = await tables.languages.of(chat_id)
+            grace = self.clock.now() + self.clock.timeout_of(table.meta)
+            meta = table.meta.model_copy(update={"paused": False, "grace_until": grace})
+            await tables.commit(table, meta=meta, outbox=[
+                sends.group_message(chat_id, i18n.t(lang, "table_resumed")),
+                sends.table_post(chat_id)])
+            # a clock already running restarts from the grace; one not started yet starts
+            # when the reposted table is shown
+            self.clock.schedule(chat_id, table.state.version,
+                                self.clock.due(tables.tables[chat_id]))
+
+    async def dm_blocked(self, chat_id: int, user_id: int) -> None:
+        """The bot may not write to ``user_id``: offer the deep link once per table."""
+        tables = self.tables
+        async with tables.lock(chat_id):
+            try:
+                table = await tables.load(chat_id)
+            except TableNotFound:
+                return
+            if user_id in table.meta.dm_blocked:
+                return
+            lang = await tables.languages.of(chat_id)
+            link = create_deep_linked_url(tables.bot_username,
+                                          screens.deep_link_payload(chat_id))
+            name = table.meta.names.get(user_id, str(user_id))
+            meta = table.meta.model_copy(update={"dm_blocked": [*table.meta.dm_blocked,
+                                                                user_id]})
+            await tables.commit(table, meta=meta, outbox=[sends.group_message(
+                chat_id, i18n.t(lang, "dm_blocked", name=name, link=link))])
+
+    async def table_missing(self, chat_id: int) -> None:
+        """The live table message is gone (deleted, replaced by a result): post it anew."""
+        await self.repost(chat_id)
