@@ -12,18 +12,38 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
 
 from bot.table import sends
 from bot.table.deadlines import Deadlines
+from bot.table.languages import Languages
 from bot.table.record import OpenPrompt, Table, TableMeta
 from bot.view import i18n, screens
 from bot.view.sight import Sight
-from games.engine import GameState
+from games.engine import GameState, Step
 from storage.base import InsufficientFunds, OutboxDraft, StaleVersion, StorageError, TableNotFound
 
-if TYPE_CHECKING:
-    from bot.table.tables import Tables
+
+class Committing(Protocol):
+    """What the clock needs of the tables (:class:`bot.table.tables.Tables`, which owns the
+    clock): a chat's lock, its table, and the one commit path a timeout goes through."""
+
+    languages: Languages
+
+    def lock(self, chat_id: int) -> AbstractAsyncContextManager[Any]:
+        """The chat's lock."""
+        ...
+
+    async def load(self, chat_id: int) -> Table:
+        """The chat's table, as committed."""
+        ...
+
+    async def commit(self, table: Table, step: Step[Any] | None = None, *,
+                     meta: TableMeta | None = None, outbox: Sequence[OutboxDraft] = (),
+                     timed_out: Sequence[int] = (), redraw: bool = True) -> TableMeta:
+        """Commit a step (or a change of the record) with what it must send."""
+        ...
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +56,7 @@ SHOWN_SLACK = 0.5
 class Clock:
     """Each table's decision clock: its timeout, when it starts and when it runs out."""
 
-    def __init__(self, tables: Tables, deadlines: Deadlines, *, decision_timeout: float,
+    def __init__(self, tables: Committing, deadlines: Deadlines, *, decision_timeout: float,
                  turn_dms: bool, now: Callable[[], float] = time.time) -> None:
         self.tables = tables
         self.deadlines = deadlines
