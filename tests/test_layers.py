@@ -24,7 +24,7 @@ BOT = Path(__file__).resolve().parent.parent / "bot"
 
 # Lower first. A module's rank is its longest listed prefix's.
 RANKS: dict[str, int] = {
-    "bot.config": 0, "bot.background": 0, "bot.ops": 0, "bot.locale": 0,
+    "bot.config": 0, "bot.background": 0, "bot.ops": 0, "bot.view.locale": 0,
     "bot.view": 1,
     "bot.outbox": 2,
     "bot.table": 3,

@@ -37,7 +37,7 @@ from bot.ops.hooks import Hooks
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
 from bot.outbox.pace import HELD, Pace
 from bot.outbox.ratelimit import retry_seconds
-from bot.view.screens import Render
+from bot.view.screens import TableScreen
 from storage.base import OutboxItem, Storage
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ class Doorbell:
 class TableSide(Protocol):
     """What the courier needs from the tables (:class:`bot.table.lifecycle.Lifecycle`)."""
 
-    async def current_render(self, chat_id: int) -> Render | None:
+    async def current_render(self, chat_id: int) -> TableScreen | None:
         """The chat's table message as it should look now; None without a table."""
         ...
 
@@ -172,7 +172,7 @@ class Chat:
     """Whether ``table_id`` was read (from storage, or set by a post or a result)."""
     table_id: int | None = None
     """The live table message, None when there is none."""
-    shown: Render | None = None
+    shown: TableScreen | None = None
     """What the live table message shows, as this process last sent it."""
     reposting: bool = False
     """The table message is missing and a new post was asked for (once until it is made)."""
@@ -696,7 +696,7 @@ class Courier:
 
         chat.later = asyncio.get_running_loop().call_later(delay, ring)
 
-    async def _turn_shown(self, chat_id: int, render: Render) -> None:
+    async def _turn_shown(self, chat_id: int, render: TableScreen) -> None:
         """The group now shows ``render``: every player it awaits can see his turn."""
         if render.awaited:
             await self.tables.turn_seen(chat_id, render.decision, render.awaited,

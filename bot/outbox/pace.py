@@ -45,8 +45,9 @@ class Pace:
     def wait(self, chat_id: int, coup: int, turn: Hashable, urgent: bool) -> float:
         """Seconds before the group's table message may be edited to show (``coup``,
         ``turn``): 0 now, :data:`HELD` not in this coup. ``turn``: what the table waits for
-        (:attr:`bot.view.screens.Render.turn`); ``urgent``: the table's next press becomes known
-        only from this edit (an awaited player without a private prompt, or Start)."""
+        (:attr:`bot.view.screens.TableScreen.turn`); ``urgent``: the table's next press
+        becomes known only from this edit (an awaited player without a private prompt, or
+        Start)."""
         if urgent and self.turns.get(chat_id) != (coup, turn):
             return 0.0
         if chat_id not in self.last:

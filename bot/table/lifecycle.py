@@ -18,7 +18,7 @@ from bot.table import sends, table_settings
 from bot.table.record import Table, TableMeta, load
 from bot.table.tables import Tables, holders_of
 from bot.view import i18n, proofs, screens
-from bot.view.screens import Render
+from bot.view.screens import TableScreen
 from games import registry
 from games.engine import IllegalAction
 from storage.base import TableExists, TableNotFound
@@ -169,7 +169,7 @@ class Lifecycle:
 
     # ----------------------------------------------------------- what the courier reports
 
-    async def current_render(self, chat_id: int) -> Render | None:
+    async def current_render(self, chat_id: int) -> TableScreen | None:
         """The chat's table message as it should look now; None without a table."""
         try:
             table = await self.tables.load(chat_id)

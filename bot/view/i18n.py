@@ -8,7 +8,7 @@ no markup: :func:`plain` turns such a text back into what a person reads.
 
 A chat's language is chosen with /language; until then it is the language of
 whoever opened the table (or the default from the settings). The texts themselves
-are in bot/locale/en.py and ru.py; the tables here join them per language.
+are in bot/view/locale/en.py and ru.py; the tables here join them per language.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from bot.locale import en, ru
+from bot.view.locale import en, ru
 from games import registry
 from games.cards import pretty
 from games.engine import (

@@ -38,7 +38,7 @@ from games.engine import (
 
 
 @dataclass(frozen=True)
-class Render:
+class TableScreen:
     """A table message as it should look now, and the turn it shows."""
 
     text: str
@@ -278,7 +278,7 @@ def last_result(last: dict[str, Any] | None) -> Settlement | None:
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
                  decision: int | None = None, prompted: frozenset[int] = frozenset(),
-                 last: dict[str, Any] | None = None) -> Render:
+                 last: dict[str, Any] | None = None) -> TableScreen:
     """The group's table message: the public view, its buttons and the coup's log; while
     the coup after it is on, the ``last`` coup's result leads it."""
     engine, view = sight.engine, sight.view()
@@ -292,7 +292,7 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     text = _table_text(lang, sight, deadline, log, names, under=under)
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
     called = not view.awaiting and any(k not in render.UTILITIES for k in buttons.kinds)
-    return Render(text, markup, view.coup, view.version,
+    return TableScreen(text, markup, view.coup, view.version,
                   view.version if decision is None else decision, tuple(view.awaiting),
                   prompted, deadline, called)
 
