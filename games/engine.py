@@ -44,17 +44,100 @@ state and the action log, a coup replays exactly.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, WrapValidator
+from pydantic import BaseModel, ConfigDict, Field, WrapValidator
 
-PlayerId = int
-"""A player is identified by his Telegram user id."""
-
+from games.values import (  # the typed values are the contract's: engines import them here
+    Cards as Cards,
+)
+from games.values import (
+    Chips as Chips,
+)
+from games.values import (
+    Count as Count,
+)
+from games.values import (
+    Each as Each,
+)
+from games.values import (
+    Flag as Flag,
+)
+from games.values import (
+    Hand as Hand,
+)
+from games.values import (
+    PlayerId as PlayerId,
+)
+from games.values import (
+    Players as Players,
+)
+from games.values import (
+    Points as Points,
+)
+from games.values import (
+    Row as Row,
+)
+from games.values import (
+    Rows as Rows,
+)
+from games.values import (
+    Signed as Signed,
+)
+from games.values import (
+    Text as Text,
+)
+from games.values import (
+    Value as Value,
+)
+from games.values import (
+    Word as Word,
+)
+from games.values import (
+    cards as cards,
+)
+from games.values import (
+    chips as chips,
+)
+from games.values import (
+    count as count,
+)
+from games.values import (
+    each as each,
+)
+from games.values import (
+    flag as flag,
+)
+from games.values import (
+    items as items,
+)
+from games.values import (
+    points as points,
+)
+from games.values import (
+    row as row,
+)
+from games.values import (
+    rows as rows,
+)
+from games.values import (
+    signed as signed,
+)
+from games.values import (
+    text as text,
+)
+from games.values import (
+    typed_dict,
+)
+from games.values import (
+    who as who,
+)
+from games.values import (
+    word as word,
+)
 
 # --------------------------------------------------------------------- errors
 
@@ -197,214 +280,6 @@ class ShoeFacts(BaseModel):
                    burned=tuple(record.get("burned") or ()))
 
 
-# ------------------------------------------------------------- typed values
-#
-# Event data and view facts hold only these: each says what it is, so a screen words it
-# by its type (a card, a player, an amount) and never guesses from a key's spelling or a
-# string's shape. Build them with the short helpers below (``cards("Ah")``, ``who(p)``).
-
-
-class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class Cards(_Value):
-    """Cards shown (``"Ah"``, ``"Tc"``), in order."""
-
-    t: Literal["cards"] = "cards"
-    cards: tuple[str, ...]
-
-
-class Players(_Value):
-    """One player or several (shown by name), in order."""
-
-    t: Literal["players"] = "players"
-    ids: tuple[PlayerId, ...]
-
-
-class Chips(_Value):
-    """An amount of chips."""
-
-    t: Literal["chips"] = "chips"
-    n: int
-
-
-class Signed(_Value):
-    """A win (+) or a loss (−) of chips."""
-
-    t: Literal["signed"] = "signed"
-    n: int
-
-
-class Count(_Value):
-    """A number; with ``noun`` ("card", "point"), a number of those ("3 cards")."""
-
-    t: Literal["count"] = "count"
-    n: int
-    noun: str = ""
-
-
-class Word(_Value):
-    """A word the game's texts translate (an outcome, a hint, an action's kind, a reason)."""
-
-    t: Literal["word"] = "word"
-    word: str
-
-
-class Hand(_Value):
-    """A poker hand: its category (``"pair"``, ``"straight_flush"``...) and its ranks, most
-    significant first (0 = deuce ... 12 = ace)."""
-
-    t: Literal["hand"] = "hand"
-    category: str
-    ranks: tuple[int, ...]
-
-
-class Points(_Value):
-    """A hand's points (a banking game's): over the limit it is ``bust``."""
-
-    t: Literal["points"] = "points"
-    n: int
-    bust: bool = False
-
-
-class Text(_Value):
-    """Shown as it is (a hash, a name the player typed)."""
-
-    t: Literal["text"] = "text"
-    text: str
-
-
-class Flag(_Value):
-    """Yes or no."""
-
-    t: Literal["flag"] = "flag"
-    on: bool
-
-
-def _typed(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """A dict whose values are typed values already is taken as it is (checking each one's
-    type once more is most of the cost of an event); anything else is validated."""
-    if type(value) is dict and all(isinstance(v, _Value) for v in value.values()):
-        return value
-    return handler(value)
-
-
-class Row(BaseModel):
-    """One player's line of a list (a result, a shown hand): his name, then ``fields``."""
-
-    model_config = ConfigDict(frozen=True)
-    player: PlayerId
-    fields: Annotated[dict[str, Value], WrapValidator(_typed)] = Field(default_factory=dict)
-
-
-class Rows(_Value):
-    """A list of players' lines, or of values (``items``: several hands, several amounts)."""
-
-    t: Literal["rows"] = "rows"
-    rows: tuple[Row, ...] = ()
-    items: tuple[Value, ...] = ()
-
-
-class Each(_Value):
-    """One value per player, in order ("Boris 1, Chloé 1": what each paid, won...)."""
-
-    t: Literal["each"] = "each"
-    values: Annotated[dict[PlayerId, Value], WrapValidator(_typed)]
-
-
-Value = Annotated[Cards | Players | Chips | Signed | Count | Word | Hand | Points | Text
-                  | Flag | Rows | Each, Field(discriminator="t")]
-"""Every value event data and view facts may hold."""
-
-Row.model_rebuild()
-Rows.model_rebuild()
-Each.model_rebuild()
-
-
-# Values are immutable: the builders hand out one instance per value (a step builds some
-# thirty of them, mostly the same few players, amounts and words).
-_built = functools.lru_cache(maxsize=8192)
-
-
-@_built
-def _value(kind: type[_Value], *args: Any) -> Any:
-    return kind(**dict(zip(kind.__pydantic_fields__, args, strict=False)))
-
-
-def cards(*shown: str) -> Cards:
-    """Cards shown: ``cards("Ah", "Tc")`` or ``cards(*hand)``."""
-    found: Cards = _value(Cards, "cards", shown)
-    return found
-
-
-def who(*players: PlayerId) -> Players:
-    """One player or several: ``who(p)``, ``who(*order)``."""
-    found: Players = _value(Players, "players", players)
-    return found
-
-
-def chips(n: int) -> Chips:
-    """An amount of chips."""
-    found: Chips = _value(Chips, "chips", n)
-    return found
-
-
-def signed(n: int) -> Signed:
-    """A win or loss."""
-    found: Signed = _value(Signed, "signed", n)
-    return found
-
-
-def count(n: int, noun: str = "") -> Count:
-    """A number (of ``noun``)."""
-    found: Count = _value(Count, "count", n, noun)
-    return found
-
-
-def word(w: str) -> Word:
-    """A word the game's texts translate."""
-    found: Word = _value(Word, "word", w)
-    return found
-
-
-def points(n: int, bust: bool = False) -> Points:
-    """A hand's points."""
-    found: Points = _value(Points, "points", n, bust)
-    return found
-
-
-def text(s: str) -> Text:
-    """A text shown as is."""
-    return Text(text=s)
-
-
-def flag(on: bool) -> Flag:
-    """Yes or no."""
-    found: Flag = _value(Flag, "flag", on)
-    return found
-
-
-def row(player: PlayerId, **fields: Value) -> Row:
-    """One player's line: ``row(p, cards=cards(*c), net=signed(5), outcome=word("win"))``."""
-    return Row(player=player, fields=fields)
-
-
-def rows(*lines: Row) -> Rows:
-    """A list of players' lines."""
-    return Rows(rows=tuple(lines))
-
-
-def items(*values: Value) -> Rows:
-    """A list of values."""
-    return Rows(items=tuple(values))
-
-
-def each(values: dict[PlayerId, Value]) -> Each:
-    """One value per player: ``each({p: chips(n) for p, n in paid.items()})``."""
-    return Each(values=values)
-
-
 # ---------------------------------------------------------------------- events
 
 
@@ -439,7 +314,7 @@ class Event(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: str
     to: tuple[PlayerId, ...] | None = None
-    data: Annotated[dict[str, Value], WrapValidator(_typed)] = Field(default_factory=dict)
+    data: Annotated[dict[str, Value], WrapValidator(typed_dict)] = Field(default_factory=dict)
     about: About = About.NOTHING
 
     @property
