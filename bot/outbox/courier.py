@@ -20,29 +20,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
-import warnings
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from telegram import Bot
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
-from telegram.warnings import PTBUserWarning
+from telegram.error import RetryAfter, TelegramError
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
 from bot.outbox.pace import HELD, Pace
 from bot.outbox.ratelimit import retry_seconds
+from bot.outbox.telegram import (
+    HTML,
+    Blocked,
+    BotApi,
+    Lost,
+    Refused,
+    Unanswered,
+    markup_param,
+)
 from bot.view.screens import TableScreen
 from storage.base import OutboxItem, Storage
 
 log = logging.getLogger(__name__)
 
-MAX_BACKOFF = 20.0
 BATCH = 100
 # Sent DMs are marked done together, every chat's at once, this long after the first of
 # them: one write for a burst of steps instead of one per step. A crash before that write
@@ -53,8 +58,6 @@ FINISH_DELAY = 0.05
 TWIN_WINDOW = 20
 PRIVATE = (DM, DM_EDIT)
 """Outbox kinds sent to private chats: their own way, outside the group's budget."""
-HTML = "HTML"
-"""Every text the bot drafts is Telegram HTML (values escaped, see :mod:`bot.view.i18n`)."""
 
 
 class Doorbell:
@@ -123,31 +126,6 @@ class Leases(Protocol):
         ...
 
 
-class Lost(Exception):
-    """The group refuses the bot (kicked, blocked): its items wait for it to come back."""
-
-
-class Blocked(Exception):
-    """A player does not accept the bot's messages (a 403 in a private chat)."""
-
-
-class Refused(Exception):
-    """Telegram refused the call itself (a 400): making it again changes nothing."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def says(self, *phrases: str) -> bool:
-        """Whether Telegram's reason holds one of these (lowercase) phrases."""
-        return any(phrase in self.message.lower() for phrase in phrases)
-
-
-class Unanswered(Exception):
-    """A call made once got no answer (a network error, a timeout, a 5xx): it may have
-    gone through or not."""
-
-
 @dataclass
 class Chat:
     """What the courier keeps of one chat: its tasks, what it was told, what the chat shows."""
@@ -201,6 +179,7 @@ class Courier:
                  pace: Pace | None = None, hooks: Hooks | None = None,
                  leases: Leases | None = None) -> None:
         self.bot = bot
+        self.api = BotApi(bot)
         self.leases = leases
         self.hooks = hooks or Hooks()
         self.pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
@@ -444,12 +423,12 @@ class Courier:
         edited = item.payload.get("message_id") if item.kind == DM_EDIT else None
         try:
             if isinstance(edited, int):  # a turn prompt brought up to date, or closed
-                await self._request("editMessageText", private=True, chat_id=item.target,
+                await self.api.request("editMessageText", private=True, chat_id=item.target,
                                     message_id=edited, text=text, reply_markup=markup,
                                     parse_mode=HTML)
                 metrics.sent(metrics.DM)
                 return edited
-            msg = await self._request("sendMessage", private=True, chat_id=item.target,
+            msg = await self.api.request("sendMessage", private=True, chat_id=item.target,
                                       text=text, reply_markup=markup, parse_mode=HTML)
         except Blocked:
             await self.tables.dm_blocked(item.chat_id, item.target)
@@ -580,13 +559,13 @@ class Courier:
             return
         try:
             if chat.can_pin is None:
-                member = await self._call("getChatMember", chat_id=chat_id,
+                member = await self.api.call("getChatMember", chat_id=chat_id,
                                           user_id=self.bot.id)
                 chat.can_pin = member.get("status") == "creator" or bool(
                     member.get("status") == "administrator" and member.get("can_pin_messages"))
                 if not chat.can_pin:
                     return
-            await self._call("pinChatMessage", chat_id=chat_id, message_id=message_id,
+            await self.api.call("pinChatMessage", chat_id=chat_id, message_id=message_id,
                              disable_notification=True)
         except RetryAfter:
             return  # the next table message is pinned; this one stays live all the same
@@ -608,10 +587,10 @@ class Courier:
         for _ in range(3):
             try:
                 if text is None:  # not shown by this process: the keyboard goes, text stays
-                    await self._call("editMessageReplyMarkup", chat_id=chat_id,
+                    await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
                                      message_id=message_id)
                 else:
-                    await self._call("editMessageText", chat_id=chat_id, message_id=message_id,
+                    await self.api.call("editMessageText", chat_id=chat_id, message_id=message_id,
                                      text=text.split("\n", 1)[0] + " ⬇️", parse_mode=HTML)
                 metrics.sent(metrics.TABLE_RETIRE)
                 self.pace.sent(chat_id)
@@ -628,7 +607,7 @@ class Courier:
         Other people's messages cannot be edited, so this touches nothing of theirs."""
         for message_id in range(max(before + 1, after - TWIN_WINDOW), after):
             with contextlib.suppress(TelegramError):
-                await self._call("editMessageReplyMarkup", chat_id=chat_id,
+                await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
                                  message_id=message_id)
 
     async def _newest_known(self, chat_id: int) -> int | None:
@@ -704,56 +683,14 @@ class Courier:
 
     # ------------------------------------------------------------ Telegram
 
-    async def _call(self, method: str, **params: Any) -> Any:
-        """A Bot API call whose answer is read as plain JSON: the courier needs at most the
-        message id, and building a full Message object from every answer costs more than
-        the rest of the call. None values are left out (no keyboard: the keyboard goes);
-        a keyboard comes as the JSON string the Bot API takes."""
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", category=PTBUserWarning)  # "use Bot.x instead"
-            return await self.bot.do_api_request(
-                method, api_kwargs={k: v for k, v in params.items() if v is not None})
-
-    async def _request(self, method: str, *, private: bool = False, once: bool = False,
-                       uncertain: list[bool] | None = None, **params: Any) -> Any:
-        """Make a Bot API call in ``params["chat_id"]`` until Telegram answers it; its answer.
-
-        A 429 is waited out and the call made again (it did nothing). A call left without an
-        answer (a network error, a timeout, a 5xx) may have gone through: it is made again
-        after a backoff growing to :data:`MAX_BACKOFF`, and noted in ``uncertain``; with
-        ``once`` it is not made again but raises :class:`Unanswered`. A refusal raises: a
-        403 :class:`Lost` in a group and :class:`Blocked` in a ``private`` chat, a 400
-        :class:`Refused`."""
-        chat_id = params["chat_id"]
-        delay = 0.5
-        while True:
-            try:
-                return await self._call(method, **params)
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_seconds(exc) + 0.1)
-            except Forbidden as exc:
-                if private:
-                    raise Blocked from exc
-                log.warning("chat %s refuses the bot: %s", chat_id, exc.message)
-                raise Lost from exc
-            except BadRequest as exc:
-                raise Refused(exc.message) from exc
-            except TelegramError as exc:
-                log.warning("%s in chat %s failed: %s", method, chat_id, type(exc).__name__)
-                if once:
-                    raise Unanswered from exc
-                if uncertain is not None:
-                    uncertain.append(True)
-                await asyncio.sleep(delay)
-                delay = min(MAX_BACKOFF, delay * 2)
-
     async def _send(self, chat_id: int, text: str, markup: str | None,
                     uncertain: list[bool] | None = None, *, kind: str,
                     once: bool = False) -> int | None:
         """Post in the group until Telegram takes it (``uncertain``, ``once``: see
-        :meth:`_request`); its message id, None when Telegram refuses the message itself."""
+        :meth:`bot.outbox.telegram.BotApi.request`); its message id, None when Telegram
+        refuses the message itself."""
         try:
-            msg = await self._request("sendMessage", once=once, uncertain=uncertain,
+            msg = await self.api.request("sendMessage", once=once, uncertain=uncertain,
                                       chat_id=chat_id, text=text, reply_markup=markup,
                                       parse_mode=HTML)
         except Refused as exc:
@@ -769,7 +706,7 @@ class Courier:
                     markup: str | None) -> bool:
         """Edit until Telegram takes it; False when the message is gone or not editable."""
         try:
-            await self._request("editMessageText", chat_id=chat_id, message_id=message_id,
+            await self.api.request("editMessageText", chat_id=chat_id, message_id=message_id,
                                 text=text, reply_markup=markup, parse_mode=HTML)
         except Refused as exc:
             if exc.says("not found", "can't be edited"):
@@ -778,9 +715,4 @@ class Courier:
             if not exc.says("not modified"):
                 log.warning("edit refused in chat %s: %s", chat_id, exc.message)
         return True
-
-
-def markup_param(data: Any) -> str | None:
-    """An outbox item's keyboard (JSON) as the ``reply_markup`` parameter."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) if data else None
 
