@@ -7,8 +7,11 @@ written as HTML, and :func:`t` and :func:`event_text` escape every value they fi
 no markup: :func:`plain` turns such a text back into what a person reads.
 
 A chat's language is chosen with /language; until then it is the language of
-whoever opened the table (or the default from the settings). The texts themselves
-are in bot/view/locale/en.py and ru.py; the tables here join them per language.
+whoever opened the table (or the default from the settings). The host's own texts are
+in bot/view/locale/en.py and ru.py; everything a game says (its events, facts, words,
+buttons) is the game's own (:class:`games.engine.GameTexts`, one vocabulary for all the
+games offered: :func:`games_texts`). Event data and facts are worded by their type
+(:func:`format_value`), never by a key's spelling.
 """
 
 from __future__ import annotations

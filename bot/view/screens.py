@@ -1,9 +1,9 @@
-"""From a table to what people see: the group's table message and each player's DM.
+"""From a table to what people see: the group's table message, a turn prompt, the coup's log.
 
-Pure functions over views (``engine.view``): the table message from the public
-view, a player's direct message and decision keyboard from his own. What a step
-must send is returned as :class:`storage.base.OutboxDraft` items, which the commit
-writes with the step (see :mod:`bot.outbox.courier`).
+Pure functions over a state's views (:class:`bot.view.sight.Sight`): the table message
+(:class:`TableScreen`) from the public view, a player's turn prompt and decision keyboard
+from his own, the coup's log from the typed events it keeps. Which of them a step sends,
+as outbox items, is :mod:`bot.table.sends`'s to say.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""From legal actions to buttons and back: which field an amount or a choice fills.
+"""What one state shows (:class:`Sight`: its views and each player's legal actions, computed
+once), and from legal actions to buttons and back.
 
 The host knows no game: these helpers read an engine's action classes
 (``engine.action_types``) to find the int field an amount button fills and
