@@ -232,11 +232,9 @@ class Shoe(BaseModel):
     def facts(self, *under: Shoe) -> ShoeFacts:
         """What anyone may know of this shoe in play (and of the shoes ``under`` it): the
         commitments, the cards left, how it was cut once it is."""
-        facts = ShoeFacts.of_record(self.how_dealt(), cards_left=self.remaining)
-        if self.cutter is None and not self.by_timeout:
-            facts = facts.model_copy(update={"cut": None})
-        return facts.model_copy(update={"commitments": (self.commitment,
-                                                        *(u.commitment for u in under))})
+        return _shoe_facts((self.commitment, *(u.commitment for u in under)), len(self.order),
+                           self.remaining, self.cut if self.cutter is not None else None,
+                           self.cutter, self.by_timeout, tuple(self.burned))
 
     def reveal(self) -> dict[str, Any]:
         """Everything (docs/rules.md §0.5, the banking games): the committed order and the
@@ -286,3 +284,11 @@ def reveal_hand(shoes: Sequence[Shoe], last: Iterable[str] = (), first: Iterable
                 if card not in chosen:
                     chosen.append(card)
     return [shoe.reveal_shown(cards) for shoe, cards in zip(shoes, picked, strict=True)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _shoe_facts(commitments: tuple[str, ...], size: int, cards_left: int, cut: int | None,
+                cutter: int | None, by_timeout: bool, burned: tuple[str, ...]) -> ShoeFacts:
+    """One instance per shoe and position: every view of a table draws it."""
+    return ShoeFacts(commitments=commitments, size=size, cards_left=cards_left, cut=cut,
+                     cutter=cutter, by_timeout=by_timeout, burned=burned)

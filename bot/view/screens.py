@@ -264,15 +264,30 @@ def result_text(lang: str, game: str, result: Settlement,
                                   log_lines(lang, ordered, names), lead)
 
 
+# The last results read back, by the record's dict (never changed in place; each value
+# holds its dict, so that no other can have its id while it is here): every drawing of the
+# table reads the same one.
+_RESULTS: OrderedDict[int, tuple[dict[str, Any], Settlement | None]] = OrderedDict()
+_RESULTS_MAX = 1024
+
+
 def last_result(last: dict[str, Any] | None) -> Settlement | None:
     """The last settled coup as the table record keeps it (:func:`Settlement.model_dump`),
     or None (none yet, or kept in an older shape)."""
     if not last:
         return None
+    known = _RESULTS.get(id(last))
+    if known is not None and known[0] is last:
+        _RESULTS.move_to_end(id(last))
+        return known[1]
     try:
-        return Settlement.model_validate(last)
+        result: Settlement | None = Settlement.model_validate(last)
     except ValueError:
-        return None
+        result = None
+    _RESULTS[id(last)] = (last, result)
+    if len(_RESULTS) > _RESULTS_MAX:
+        _RESULTS.popitem(last=False)
+    return result
 
 
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
