@@ -11,6 +11,7 @@ import importlib
 from typing import Any
 
 from games.engine import Engine, GameTexts
+from games.texts import game_texts
 
 # public name -> "module:attribute" of the engine instance
 GAMES: dict[str, str] = {
@@ -64,8 +65,20 @@ def _clashes(mine: GameTexts, known: GameTexts) -> str:
     return ""
 
 
+def texts_of(name: str) -> GameTexts:
+    """Game ``name``'s texts (:attr:`Engine.texts`) without loading its engine where it is
+    one of the six (their texts are :func:`games.texts.game_texts`'): wording a twenty-one
+    table does not import pokerkit. ``KeyError`` for an unknown game."""
+    found = _REGISTERED.get(name)
+    if found is not None:
+        return found.texts
+    if name not in GAMES:
+        raise KeyError(name)
+    return game_texts(name)
+
+
 @functools.cache
 def texts() -> GameTexts:
     """Every offered game's texts as one vocabulary (names and rules left out)."""
     merged = GameTexts(name={})
-    return merged.merged(*(engine(name).texts for name in GAMES))
+    return merged.merged(*(texts_of(name) for name in GAMES))

@@ -9,7 +9,10 @@ reveals come as their typed events, one :class:`Settlement` per coup dealt.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -173,3 +176,14 @@ def test_a_table_tells_every_setting_with_defaults_and_takes_them_back(game: str
     assert given.items() <= told.items()  # what was given, and the defaults besides
     assert engine.settings(engine.new_table(told)) == told
     assert set(told) >= set(engine.settings(engine.new_table({})))
+
+
+def test_a_games_texts_are_its_engines_and_wording_loads_no_other_engine() -> None:
+    for name in GAMES:
+        assert registry.texts_of(name) == registry.engine(name).texts
+    # the vocabulary of all six games, read without importing poker's engine (pokerkit)
+    code = ("import sys; from games import registry; registry.texts(); "
+            "registry.texts_of('draw_poker'); print('pokerkit' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.strip() == "False"

@@ -213,7 +213,7 @@ def html(text: str) -> Markup:
 def game_name(lang: str, game: str) -> str:
     """A game's display name (its texts')."""
     try:
-        names = registry.engine(game).texts.name
+        names = registry.texts_of(game).name
     except KeyError:
         return game
     return names.get(_lang(lang)) or names.get("en") or game

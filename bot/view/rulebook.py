@@ -14,7 +14,7 @@ CHUNK = 3900
 def rules_text(game: str, lang: str) -> str | None:
     """The rules of ``game`` in ``lang`` (or the other language), None if no file exists."""
     try:
-        texts = registry.engine(game).texts.rules
+        texts = registry.texts_of(game).rules
     except KeyError:
         return None
     return next((texts[c] for c in (lang, "en", "ru") if c in texts), None)
@@ -96,7 +96,7 @@ def game_of(name: str) -> str | None:
     case; None for a name no game answers to."""
     wanted = _name(name)
     for game in registry.GAMES:
-        texts = registry.engine(game).texts
+        texts = registry.texts_of(game)
         names = (game, *texts.name.values(), *texts.aliases)
         if wanted in {_name(n) for n in names if n}:
             return game

@@ -8,6 +8,7 @@ docs/rules.md per game.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from games.engine import GameTexts
@@ -44,6 +45,7 @@ def rules(game: str) -> dict[str, str]:
             if (path := RULES_DIR / f"{game}.{lang}.md").is_file()}
 
 
+@functools.cache
 def game_texts(game: str) -> GameTexts:
     """The texts of one of the six games: its name, aliases and rules over :data:`SHARED`."""
     return GameTexts(name={"en": en.GAME_NAMES[game], "ru": ru.GAME_NAMES[game]},
