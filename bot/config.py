@@ -81,6 +81,17 @@ class Settings(BaseSettings):
     webhook_port: int = 8080
     webhook_path: str = "/telegram"
     webhook_secret: SecretStr | None = None
+    # The live table as a Telegram Mini App (bot/gateway/webapp/): on when WEBAPP_URL (the
+    # public https URL the proxy routes to WEBAPP_LISTEN:WEBAPP_PORT) and WEBAPP_SHORT_NAME
+    # (the app's short name made with @BotFather's /newapp) are both set.
+    webapp_url: str = ""
+    webapp_short_name: str = ""
+    webapp_listen: str = "127.0.0.1"
+    webapp_port: int = 8088
+    # the Mini App script the page loads: Telegram's in production, the sandbox's fake locally
+    webapp_sdk_url: str = "https://telegram.org/js/telegram-web-app.js"
+    # how old an initData may be when a page opens (seconds)
+    webapp_max_age: int = 86400
 
     @model_validator(mode="after")
     def _webhook_settings(self) -> Settings:
@@ -94,9 +105,20 @@ class Settings(BaseSettings):
         if secret and not WEBHOOK_SECRET_RE.fullmatch(secret):
             raise ValueError("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ "
                              "and - (what Telegram accepts as a secret_token)")
+        if self.webapp_url and not self.webapp_url.startswith(("https://", "http://")):
+            raise ValueError("WEBAPP_URL must be an https:// (or http://) URL")
+        if self.webapp_short_name and not re.fullmatch(r"[A-Za-z0-9_]{3,30}",
+                                                       self.webapp_short_name):
+            raise ValueError("WEBAPP_SHORT_NAME must be the app's short name (3-30 characters "
+                             "of A-Z, a-z, 0-9 and _)")
         if not self.webhook_path.startswith("/"):
             raise ValueError("WEBHOOK_PATH must start with /")
         return self
+
+    @property
+    def webapp_on(self) -> bool:
+        """Whether the Mini App is configured (WEBAPP_URL and WEBAPP_SHORT_NAME)."""
+        return bool(self.webapp_url and self.webapp_short_name)
 
     @property
     def webhook_endpoint(self) -> str:
