@@ -44,6 +44,8 @@ from bot.gateway import handlers
 from bot.gateway.handlers import BotData, Services
 from bot.gateway.intake import ScreeningBot
 from bot.gateway.transport import api_request, updates_request
+from bot.gateway.webapp.auth import Members
+from bot.gateway.webapp.server import WebApp
 from bot.ops import metrics
 from bot.ops.health import start_health
 from bot.ops.hooks import Hooks
@@ -166,6 +168,18 @@ async def post_init(app: App) -> None:
                                      lifecycle=lifecycle,
                                      presses=Presses(tables, storage, languages),
                                      courier=courier, daily_bonus=settings.daily_bonus)
+    if settings.webapp_on:
+        bot = app.bot
+
+        async def status(chat_id: int, user_id: int) -> tuple[str, bool]:
+            member = await bot.get_chat_member(chat_id, user_id)
+            return str(member.status), bool(getattr(member, "is_member", False))
+
+        webapp = WebApp(token=bot.token, lifecycle=lifecycle,
+                        presses=app.bot_data.services.presses, members=Members(status),
+                        sdk_url=settings.webapp_sdk_url, max_age=settings.webapp_max_age)
+        await webapp.start(settings.webapp_listen, settings.webapp_port)
+        app.bot_data.webapp = webapp
     await register_commands(app)
     resumed = await lifecycle.resume_all()
     if shared is not None:
@@ -183,6 +197,9 @@ async def post_stop(app: App) -> None:
     health = app.bot_data.health
     if health is not None:
         await health.stop()
+    webapp = app.bot_data.webapp
+    if webapp is not None:
+        await webapp.stop()
     svc = app.bot_data.services
     if svc is not None:
         settings = bot_settings(app)

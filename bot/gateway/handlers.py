@@ -32,6 +32,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.config import Settings
+from bot.gateway.webapp.server import WebApp
 from bot.ops import metrics
 from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
@@ -86,6 +87,7 @@ class BotData:
     services: Services | None = None
     health: HealthServer | None = None
     shared: Shared | None = None
+    webapp: WebApp | None = None
 
 
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

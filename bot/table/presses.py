@@ -80,12 +80,13 @@ class Presses:
 
     async def press(self, chat_id: int, user_id: int, name: str,
                     button: ActionButton, private: bool = False, key: str = "",
-                    language: str | None = None) -> Outcome:
+                    language: str | None = None, typed: bool = False) -> Outcome:
         """A table button: validate table/coup/version, decode strictly, apply, commit.
         ``key``: the press's callback query id; a press the table already took (delivered
         again) is answered as done, and not applied again. The label kept with the step for
         that is in the presser's language (:meth:`lang_of`, ``language``: his Telegram
-        language), as his answer is."""
+        language), as his answer is. ``typed``: the amount was typed (the Mini App's
+        field), any the engine takes, not only a preset."""
         if button.chat_id != chat_id:
             return Refused(HostReason.OTHER_TABLE)
         async with self.tables.lock(chat_id):
@@ -115,7 +116,8 @@ class Presses:
                     return Refused(HostReason.FORGED)
                 return self._refusal(table, user_id, button)
             try:
-                decoded = codec.decode_press(table.sight, user_id, button, specs[0], private)
+                decoded = codec.decode_press(table.sight, user_id, button, specs[0], private,
+                                             typed)
             except NotOffered:
                 return Refused(HostReason.STALE_AMOUNT, self._now(table, user_id))
             except Forged:

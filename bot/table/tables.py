@@ -71,6 +71,8 @@ class Tables:
         self.hooks = hooks or Hooks()
         self.locks: dict[int, asyncio.Lock] = {}
         self.tables: dict[int, Table] = {}
+        # told the chat of every commit, once it is committed (the Mini App's pages)
+        self.listeners: list[Callable[[int], None]] = []
 
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[Any]:
         """The one lock of a chat's table."""
@@ -134,6 +136,7 @@ class Tables:
                                          meta, table.engine, table.state, table.cached_sight)
             if redraw or drafts:
                 self.doorbell.ring(chat_id, bool(drafts))
+            self._committed(chat_id)
             return meta
         if meta.asks:
             # an ask to type an amount is answered by his action, and ends with its phase
@@ -199,7 +202,12 @@ class Tables:
         clock.stepped(chat_id, step.state.version, deadline, meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.doorbell.ring(chat_id, bool(drafts))
+        self._committed(chat_id)
         return meta
+
+    def _committed(self, chat_id: int) -> None:
+        for listener in self.listeners:
+            listener(chat_id)
 
 
 def booked_coups(step: Step[Any], settled: int | None) -> tuple[int, list[int]]:

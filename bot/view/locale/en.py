@@ -6,6 +6,21 @@ from __future__ import annotations
 from games.engine import Reason
 
 TEXTS: dict[str, str] = {
+    # the Mini App (bot/gateway/webapp/): its own words, and its refusals
+    "app_connecting": "Connecting…", "app_reconnecting": "Reconnecting…",
+    "app_offline": "Offline", "app_connected": "Live", "app_log": "Coup log",
+    "app_close": "Close", "app_your_cards": "Your cards", "app_your_turn": "Your turn",
+    "app_waiting_for": "Waiting for {names}", "app_confirm": "Confirm",
+    "app_amount": "Amount", "app_result": "Result", "app_spectator": "You are watching",
+    "app_bank": "Bank", "app_pot": "Pot", "app_coup": "Coup #{coup}", "app_stake": "Stake",
+    "app_cancel": "Cancel", "app_seconds": "{n} s", "app_no_actions": "Nothing to do now",
+    "app_pick_cards": "Pick up to {n} cards",
+    "app_bad_init": "This page was not opened by Telegram, or too long ago. "
+                    "Open the table again from the group.",
+    "app_not_member": "This table is for the members of its group.",
+    "app_no_table": "There is no table here any more.",
+    "app_bad_request": "That is not an action this table knows.",
+    "app_open_table": "🃏 Open table",
     "dealt_face_down_each": "{players} each get {each_cards} face down",
     "dealt_face_down": "{players} each get a card face down",
     "welcome_group": "Hello! I host card games for play chips. /newtable opens a table, "

@@ -6,6 +6,21 @@ from __future__ import annotations
 from games.engine import Reason
 
 TEXTS: dict[str, str] = {
+    # the Mini App (bot/gateway/webapp/): its own words, and its refusals
+    "app_connecting": "Подключение…", "app_reconnecting": "Переподключение…",
+    "app_offline": "Нет связи", "app_connected": "В игре", "app_log": "Ход кона",
+    "app_close": "Закрыть", "app_your_cards": "Ваши карты", "app_your_turn": "Ваш ход",
+    "app_waiting_for": "Ждём: {names}", "app_confirm": "Подтвердить",
+    "app_amount": "Сумма", "app_result": "Итог", "app_spectator": "Вы смотрите",
+    "app_bank": "Банк", "app_pot": "Банк", "app_coup": "Кон №{coup}", "app_stake": "Ставка",
+    "app_cancel": "Отмена", "app_seconds": "{n} с", "app_no_actions": "Сейчас ходить не нужно",
+    "app_pick_cards": "Выберите до {n} карт",
+    "app_bad_init": "Эта страница открыта не из Telegram или слишком давно. "
+                    "Откройте стол заново из группы.",
+    "app_not_member": "Этот стол только для участников его группы.",
+    "app_no_table": "Этого стола больше нет.",
+    "app_bad_request": "Такого действия у этого стола нет.",
+    "app_open_table": "🃏 Открыть стол",
     "dealt_face_down_each": "{players} получают по {each_cards} в закрытую",
     "dealt_face_down": "{players} получают по закрытой карте",
     "welcome_group": "Привет! Я веду карточные игры на фишки. /newtable открывает стол, "

@@ -1,0 +1,382 @@
+"""The Mini App's server (docs/webapp.md): the page, its WebSocket, its actions.
+
+Every worker serves it (aiohttp, on ``WEBAPP_LISTEN:WEBAPP_PORT``; TLS stays at the proxy).
+A page says who opened it with its raw ``initData`` (:mod:`bot.gateway.webapp.auth`) and
+gets the table as its viewer may see it (:func:`bot.view.webview.snapshot`); after each
+commit of the table (:attr:`bot.table.tables.Tables.listeners`, and with several workers the
+database's announcement of another worker's commit) every page of that table gets its own
+new snapshot, coalesced, never an older one than it has. An action from a page is a press:
+the same decoder and the same commit path as a button (:meth:`bot.table.presses.Presses.press`),
+keyed so that a retried POST acts once. A page that shows a player his turn starts his
+decision's clock as a delivered prompt would (:meth:`bot.table.lifecycle.Lifecycle.turn_seen`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from aiohttp import WSMsgType, web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.gateway.webapp.auth import Members, Opener, Refusal, Why, opener
+from bot.table.lifecycle import Lifecycle
+from bot.table.presses import Presses
+from bot.table.record import Table
+from bot.view import answers, applink, i18n, webview
+from bot.view.codec import MAX_AMOUNT, ActionButton
+from bot.view.outcomes import Outcome, Refused
+from games.engine import MAX_CHOICES
+from storage.base import TableNotFound
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+KIND = re.compile(r"^[a-z_]{1,24}$")
+MAX_BODY = 4096
+HEARTBEAT = 25.0
+MAX_PAGES = 20_000
+"""Open pages a worker serves at most (a page over it is closed at once)."""
+
+
+class ActBody(BaseModel):
+    """An action's body, read strictly: anything else is refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    table: str | None = Field(default=None, max_length=64)
+    kind: str = Field(max_length=24)
+    coup: int = Field(ge=0, le=10**9)
+    decision: int = Field(ge=0, le=10**12)
+    amount: int | None = Field(default=None, ge=0, le=MAX_AMOUNT)
+    choice: int | None = Field(default=None, ge=0, lt=MAX_CHOICES)
+    cards: int | None = Field(default=None, ge=0, lt=1 << 16)
+    key: str = Field(max_length=64)
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: its socket, its viewer, the table, the newest snapshot it has."""
+
+    ws: web.WebSocketResponse
+    who: Opener
+    chat_id: int
+    lang: str
+    sent: tuple[int, int] = (-1, -1)
+    shown_turn: int = -1
+    """The decision whose turn this page showed its viewer (his clock was told)."""
+
+
+@dataclass
+class Chat:
+    """A table's open pages here, and its one pending push."""
+
+    pages: set[Page] = field(default_factory=set)
+    pushing: asyncio.Task[None] | None = None
+    again: bool = False
+
+
+class WebApp:
+    """The Mini App's routes, its pages and their pushes."""
+
+    def __init__(self, *, token: str, lifecycle: Lifecycle, presses: Presses,
+                 members: Members, sdk_url: str, max_age: float,
+                 now: Callable[[], float] = time.time) -> None:
+        self.token = token
+        self.key = applink.link_key(token)
+        self.lifecycle = lifecycle
+        self.tables = lifecycle.tables
+        self.presses = presses
+        self.members = members
+        self.max_age = max_age
+        self.now = now
+        self.chats: dict[int, Chat] = {}
+        self.index = (STATIC / "index.html").read_text(encoding="utf-8").replace(
+            "{{SDK_URL}}", sdk_url) if (STATIC / "index.html").exists() else ""
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+        self.tables.listeners.append(self.changed)
+
+    # ------------------------------------------------------------------ serving
+
+    def app(self) -> web.Application:
+        """The aiohttp application of the routes (docs/webapp.md)."""
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_get("/app/", self.page)
+        app.router.add_get("/app", self.page)
+        app.router.add_get("/app/ws", self.socket)
+        app.router.add_post("/app/api/act", self.act)
+        app.router.add_get("/app/static/{name}", self.static)
+        return app
+
+    async def start(self, host: str, port: int) -> None:
+        """Listen on ``host:port`` (0: a free port, then :attr:`port`)."""
+        self.runner = web.AppRunner(self.app(), access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, host, port)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else port
+        log.info("Mini App served on %s:%s", host, self.port)
+
+    async def stop(self) -> None:
+        """Close every page, then the server."""
+        for chat in self.chats.values():
+            if chat.pushing is not None:
+                chat.pushing.cancel()
+            for page in list(chat.pages):
+                await page.ws.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        """The page: index.html with the Mini App script's URL."""
+        return web.Response(text=self.index, content_type="text/html", headers={
+            "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer"})
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        """The page's own files (no directory, no dot-files)."""
+        name = request.match_info["name"]
+        if not re.fullmatch(r"[a-z0-9_-]+\.(js|css|svg)", name) or not (STATIC / name).is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(STATIC / name, headers={"X-Content-Type-Options": "nosniff",
+                                                        "Cache-Control": "no-cache"})
+
+    # ------------------------------------------------------------------- who
+
+    async def admit(self, init_data: str, table: str | None) -> tuple[Opener, int, Table]:
+        """The validated opener, the chat his link names and its table, when he may see it;
+        :class:`Refusal` otherwise."""
+        who = opener(init_data, self.token, self.max_age)
+        chat_id = applink.chat_of(self.key, who.start_param or table)
+        if chat_id is None:
+            raise Refusal(Why.NO_TABLE)
+        try:
+            loaded = await self.tables.load(chat_id)
+        except TableNotFound as exc:
+            raise Refusal(Why.NO_TABLE) from exc
+        if not webview.seated(loaded.sight, who.user_id) and not await self.members.member(
+                chat_id, who.user_id):
+            raise Refusal(Why.NOT_MEMBER)
+        return who, chat_id, loaded
+
+    async def lang(self, chat_id: int, who: Opener) -> str:
+        """The viewer's language: his private chat's, else Telegram's, else the group's."""
+        return await self.presses.lang_of(chat_id, who.user_id, who.language)
+
+    def refusal(self, why: Why, lang: str) -> dict[str, Any]:
+        """An error frame."""
+        key = {Why.AUTH: "app_bad_init", Why.NOT_MEMBER: "app_not_member",
+               Why.NO_TABLE: "app_no_table"}[why]
+        return {"type": "error", "code": why.value, "text": i18n.plain(i18n.t(lang, key))}
+
+    # --------------------------------------------------------------- snapshot
+
+    def snapshot(self, table: Table, who: Opener, lang: str) -> dict[str, Any]:
+        """What ``who`` may see of ``table`` now."""
+        meta = table.meta
+        sight = table.sight
+        viewer = webview.Viewer(who.user_id, who.name, webview.seated(sight, who.user_id))
+        due = None
+        if not meta.paused and table.engine.awaiting(table.state):
+            due = self.lifecycle.clock.drawn_due(meta)
+        return webview.snapshot(lang, table.chat_id, "", sight, viewer, rev=table.rec.rev,
+                                decision=meta.decision, deadline=due, now=self.now(),
+                                log=meta.coup_log, names=meta.names, last=meta.last_result)
+
+    # ---------------------------------------------------------------- the socket
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        """A page's live table: hello, then snapshots pushed; resync on request."""
+        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_BODY)
+        await ws.prepare(request)
+        page: Page | None = None
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    break
+                try:
+                    frame = json.loads(msg.data)
+                except ValueError:
+                    break
+                if not isinstance(frame, dict):
+                    break
+                if page is None:
+                    page = await self.hello(ws, frame)
+                    if page is None:
+                        break
+                elif frame.get("type") == "resync":
+                    page.sent = (-1, -1)
+                    self.changed(page.chat_id)
+        finally:
+            if page is not None:
+                self.leave(page)
+            if not ws.closed:
+                await ws.close()
+        return ws
+
+    async def hello(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> Page | None:
+        """The first frame: who, which table; the first snapshot, or an error frame."""
+        init_data = frame.get("init_data")
+        table = frame.get("table")
+        if frame.get("type") != "hello" or not isinstance(init_data, str) or not (
+                table is None or isinstance(table, str)):
+            await ws.send_json(self.refusal(Why.AUTH, "en"))
+            return None
+        try:
+            who, chat_id, loaded = await self.admit(init_data, table)
+        except Refusal as no:
+            await ws.send_json(self.refusal(no.why, i18n.lang_of(_language(init_data))))
+            return None
+        chats = sum(len(c.pages) for c in self.chats.values())
+        if chats >= MAX_PAGES:
+            return None
+        page = Page(ws, who, chat_id, await self.lang(chat_id, who))
+        self.chats.setdefault(chat_id, Chat()).pages.add(page)
+        await self.push_to(page, loaded)
+        return page
+
+    def leave(self, page: Page) -> None:
+        """A page closed."""
+        chat = self.chats.get(page.chat_id)
+        if chat is None:
+            return
+        chat.pages.discard(page)
+        if not chat.pages and chat.pushing is None:
+            del self.chats[page.chat_id]
+
+    def changed(self, chat_id: int) -> None:
+        """The chat's table was committed (here or by another worker): its pages get their
+        new snapshots, in one push at a time (a commit during a push runs one more)."""
+        chat = self.chats.get(chat_id)
+        if chat is None or not chat.pages:
+            return
+        if chat.pushing is not None:
+            chat.again = True
+            return
+        chat.pushing = asyncio.get_running_loop().create_task(self._push(chat_id, chat))
+
+    async def _push(self, chat_id: int, chat: Chat) -> None:
+        try:
+            while True:
+                chat.again = False
+                await asyncio.sleep(0)  # the commits of this turn of the loop: one push
+                try:
+                    table = await self.tables.load(chat_id)
+                except TableNotFound:
+                    for page in list(chat.pages):
+                        await _send(page.ws, self.refusal(Why.NO_TABLE, page.lang))
+                        await page.ws.close()
+                    return
+                for page in list(chat.pages):
+                    await self.push_to(page, table)
+                if not chat.again:
+                    return
+        except Exception:  # a push must never take the worker down
+            log.exception("push to the pages of chat %s failed", chat_id)
+        finally:
+            chat.pushing = None
+            if not chat.pages:
+                self.chats.pop(chat_id, None)
+
+    async def push_to(self, page: Page, table: Table) -> None:
+        """The page's snapshot, if newer than what it has; a turn it shows its viewer for the
+        first time starts his clock (his turn has been shown to him)."""
+        mark = (table.state.version, table.rec.rev)
+        if mark <= page.sent:
+            return
+        snap = self.snapshot(table, page.who, page.lang)
+        if not await _send(page.ws, snap):
+            return
+        page.sent = mark
+        meta = table.meta
+        if (page.who.user_id in snap["table"]["awaiting"] and meta.due is None
+                and not meta.paused and page.shown_turn != meta.decision):
+            page.shown_turn = meta.decision
+            await self.lifecycle.turn_seen(table.chat_id, meta.decision, [page.who.user_id])
+
+    # ---------------------------------------------------------------- actions
+
+    async def act(self, request: web.Request) -> web.Response:
+        """An action from a page: validated, decoded and committed like a button press."""
+        auth = request.headers.get("Authorization", "")
+        init_data = auth[4:] if auth.startswith("tma ") else ""
+        try:
+            body = ActBody.model_validate_json(await request.read())
+        except (ValidationError, ValueError):
+            return _json({"ok": False, "text": i18n.plain(i18n.t(
+                i18n.lang_of(_language(init_data)), "app_bad_request"))}, 400)
+        try:
+            who, chat_id, _ = await self.admit(init_data, body.table)
+        except Refusal as no:
+            return _json({"ok": False, **self.refusal(no.why, i18n.lang_of(
+                _language(init_data)))}, 403)
+        lang = await self.lang(chat_id, who)
+        if not KEY.match(body.key) or not KIND.match(body.kind):
+            return _json({"ok": False, "text": i18n.plain(i18n.t(lang, "app_bad_request"))},
+                         400)
+        button = ActionButton(chat_id, body.coup, body.decision, body.kind,
+                              amount=body.amount, choice=body.choice, confirm=body.cards)
+        outcome = await self.presses.press(
+            chat_id, who.user_id, who.name, button, private=True,
+            key=f"w{who.user_id}:{body.key}", language=who.language,
+            typed=body.amount is not None)
+        table = await self.tables.load(chat_id)
+        said = _said(outcome, lang, await self.group_lang(chat_id))
+        return _json({"ok": bool(outcome.committed), "text": said,
+                      "snapshot": self.snapshot(table, who, lang)})
+
+    async def group_lang(self, chat_id: int) -> str:
+        """The group's language."""
+        return await self.tables.languages.of(chat_id)
+
+
+def _said(outcome: Outcome, lang: str, group: str) -> str:
+    """What a page shows of an action's outcome (a pop-up's words)."""
+    if isinstance(outcome, Refused):
+        return answers.refusal_text(lang, outcome)
+    return i18n.plain(answers.answer(outcome, lang, group).text)
+
+
+def _language(init_data: str) -> str | None:
+    """The language an unvalidated ``initData`` claims, for wording its refusal only."""
+    try:
+        user = init_data_user(init_data)
+    except ValueError:
+        return None
+    code = user.get("language_code")
+    return code if isinstance(code, str) else None
+
+
+def init_data_user(init_data: str) -> dict[str, Any]:
+    """The ``user`` field of a raw ``initData``, unvalidated (only to word a refusal)."""
+    raw = parse_qs(init_data).get("user", ["{}"])[0]
+    user = json.loads(raw)
+    if not isinstance(user, dict):
+        raise ValueError("no user")
+    return user
+
+
+async def _send(ws: web.WebSocketResponse, frame: dict[str, Any]) -> bool:
+    if ws.closed:
+        return False
+    try:
+        await ws.send_str(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+    except (ConnectionError, RuntimeError):
+        return False
+    return True
+
+
+def _json(body: dict[str, Any], status: int = 200) -> web.Response:
+    return web.Response(text=json.dumps(body, ensure_ascii=False), status=status,
+                        content_type="application/json", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,299 @@
+"""The Mini App's server (bot/gateway/webapp/) on the real host in-process: the real storage,
+the real commit path, a recording Telegram; pages are aiohttp WebSocket clients with
+``initData`` signed as Telegram signs it (init_data_py.sign).
+
+What a player would notice: who may open the table and what he is told otherwise, what his
+page shows (his seat, his cards and no one else's), that an action from the page is a press
+(the same refusals, committed once however often it is sent), and that every page follows
+the table live."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import init_data_py
+import pytest
+from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
+    ANN,
+    BOB,
+    CHAT,
+    CID,
+    NAMES,
+    RecordingBot,
+    buttons,
+    make_host,
+    table_message,
+)
+
+from bot.gateway.webapp.auth import Members
+from bot.gateway.webapp.server import WebApp
+from bot.view import applink
+from games import cards
+
+TOKEN = "123456:TEST-TOKEN"
+EVE = 5  # a member of the group who is not seated
+MALLORY = 6  # not a member
+OTHER_CHAT = -200
+
+
+async def status(chat_id: int, user_id: int) -> tuple[str, bool]:
+    """getChatMember as Telegram would answer it for this test's group."""
+    if chat_id == CHAT and user_id in (ANN, BOB, CID, EVE):
+        return "member", True
+    return "left", False
+
+
+def init_data(user: int, *, param: str | None = None, token: str = TOKEN,
+              auth_date: float | None = None, lang: str = "en") -> str:
+    """What Telegram hands a page opened by ``user`` from the table's link (``param``)."""
+    fields = {"user": json.dumps({"id": user, "first_name": NAMES.get(user, "Eve"),
+                                  "language_code": lang}, separators=(",", ":")),
+              "chat_instance": "-4455667788", "chat_type": "supergroup"}
+    if param is not None:
+        fields["start_param"] = param
+    return init_data_py.sign(fields, token, auth_date=auth_date or time.time())
+
+
+def link(chat_id: int = CHAT) -> str:
+    return applink.start_param(applink.link_key(TOKEN), chat_id)
+
+
+@pytest.fixture
+async def served(make_host: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+                 ) -> AsyncIterator[tuple[Any, RecordingBot, WebApp, str]]:
+    seeded = random.Random("web app")  # the same shoe every run
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make_host(bot)
+    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
+                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
+    await web.start("127.0.0.1", 0)
+    yield host, bot, web, f"http://127.0.0.1:{web.port}/app/"
+    await web.stop()
+
+
+async def seated_coup(host: Any, bot: RecordingBot) -> None:
+    """A chemin de fer table with Ann, Bob and Cid seated and the bank's auction open."""
+    assert await host.lifecycle.open_table(CHAT, "chemin_de_fer", ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
+        await host.presses.press(CHAT, player, NAMES[player], join)
+        await host.idle()
+
+
+class Page:
+    """A page's socket: the frames it got."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+
+    async def next(self, until: Any = None, timeout: float = 5.0) -> dict[str, Any]:
+        """The next frame (that ``until`` accepts)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                msg = await self.ws.receive()
+                assert msg.type == aiohttp.WSMsgType.TEXT, msg
+                frame = json.loads(msg.data)
+                self.frames.append(frame)
+                if until is None or until(frame):
+                    return frame
+
+
+async def open_page(session: aiohttp.ClientSession, url: str, data: str,
+                    table: str | None = None) -> Page:
+    ws = await session.ws_connect(url + "ws")
+    await ws.send_json({"type": "hello", "init_data": data, "table": table})
+    return Page(ws)
+
+
+async def test_who_may_open_the_table(served: Any) -> None:
+    host, bot, _, url = served
+    await seated_coup(host, bot)
+    async with aiohttp.ClientSession() as session:
+        # a seated player, a member watching, through the group's link
+        ann = await open_page(session, url, init_data(ANN, param=link()))
+        first = await ann.next()
+        assert (first["type"], first["me"]["seated"], first["table"]["game_name"]) == (
+            "snapshot", True, "Chemin de fer")
+        eve = await open_page(session, url, init_data(EVE, param=link()))
+        watching = await eve.next()
+        assert (watching["me"]["seated"], watching["me"]["cards"]) == (False, [])
+        # from a private chat's web_app button: no start_param, the page's ?table=
+        bob = await open_page(session, url, init_data(BOB), table=link())
+        assert (await bob.next())["me"]["name"] == "Bob"
+
+        async def refused(data: str, table: str | None = None) -> dict[str, Any]:
+            page = await open_page(session, url, data, table)
+            frame = await page.next()
+            closed = await page.ws.receive()
+            assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+            return frame
+
+        bad = {"type": "error", "code": "auth", "text": "This page was not opened by "
+               "Telegram, or too long ago. Open the table again from the group."}
+        # a tampered hash: the user changed after signing
+        good = init_data(ANN, param=link())
+        assert await refused(good.replace("%22id%22%3A1%2C", "%22id%22%3A2%2C")) == bad
+        assert await refused(good.replace("hash=", "hash=0")) == bad
+        # expired: signed two hours ago, an hour allowed
+        assert await refused(init_data(ANN, param=link(), auth_date=time.time() - 7200)) == bad
+        # another bot's data
+        assert await refused(init_data(ANN, param=link(), token="654321:OTHER")) == bad
+        # a key given twice (the second user would be someone else)
+        twice = init_data(ANN, param=link()) + "&user=%7B%22id%22%3A2%7D"
+        assert await refused(twice) == bad
+        # a valid initData with another table's link, from someone not in that group
+        assert await refused(init_data(MALLORY, param=link(OTHER_CHAT))) == {
+            "type": "error", "code": "no_table", "text": "There is no table here any more."}
+        assert await refused(init_data(MALLORY, param=link())) == {
+            "type": "error", "code": "not_member",
+            "text": "This table is for the members of its group."}
+        # a crafted link (a chat id with a tag of another chat)
+        forged = f"{CHAT}_{link(OTHER_CHAT).split('_', 1)[1]}"
+        assert (await refused(init_data(ANN, param=forged)))["code"] == "no_table"
+        assert (await refused(json.dumps({"nope": 1})))["code"] == "auth"
+
+
+async def post(session: aiohttp.ClientSession, url: str, data: str, body: dict[str, Any]
+               ) -> tuple[int, dict[str, Any]]:
+    async with session.post(url + "api/act", json=body,
+                            headers={"Authorization": f"tma {data}"}) as resp:
+        return resp.status, await resp.json()
+
+
+async def test_a_coup_through_the_pages(served: Any) -> None:
+    host, bot, _, url = served
+    record_hidden(host)
+    await seated_coup(host, bot)
+    async with aiohttp.ClientSession() as session:
+        pages = {p: await open_page(session, url, init_data(p, param=link()))
+                 for p in (ANN, BOB, CID, EVE)}
+        snaps = {p: await page.next() for p, page in pages.items()}
+        ann = snaps[ANN]
+        assert [(s["name"], s["stack"]) for s in ann["table"]["seats"]] == [
+            ("Ann", 1000), ("Bob", 1000), ("Cid", 1000)]
+        kinds = [a["kind"] for a in ann["actions"]]
+        assert "start" in kinds and "leave" in kinds
+        start = next(a for a in ann["actions"] if a["kind"] == "start")
+        body = {"kind": "start", "coup": ann["table"]["coup"], "decision": ann["decision"],
+                "key": "start-key-0001"}
+        code, answer = await post(session, url, init_data(ANN, param=link()), body)
+        assert (code, answer["ok"]) == (200, True), answer
+        assert start["input"] == "plain"
+        # the same key again: the same truth, nothing applied twice
+        version = answer["snapshot"]["version"]
+        code, again = await post(session, url, init_data(ANN, param=link()), body)
+        assert (again["ok"], again["text"], again["snapshot"]["version"]) == (
+            True, answer["text"], version)
+        # every page follows: a snapshot at the new version, pushed
+        for page in pages.values():
+            await page.next(lambda f: f.get("version", 0) >= version)
+
+        # play on through the pages until the coup is settled: each awaited player takes
+        # his first offered action (an amount: its first preset)
+        for _ in range(60):
+            snap = await current(session, url, ANN)
+            if snap["table"]["result"] is not None:
+                break
+            awaited = snap["table"]["awaiting"]
+            if not awaited:
+                break
+            who = awaited[0]
+            mine = await current(session, url, who)
+            act = next(a for a in mine["actions"] if a["input"] != "utility")
+            body = {"kind": act["kind"], "coup": mine["table"]["coup"],
+                    "decision": mine["decision"], "key": f"key-{who}-{mine['version']}-page"}
+            if act["input"] == "amount":
+                body["amount"] = act["presets"][0]
+            if act["choices"] and act["input"] in ("choice", "amount"):
+                body["choice"] = 0
+            code, answer = await post(session, url, init_data(who, param=link()), body)
+            assert answer["ok"], (act, answer)
+        final = await current(session, url, ANN)
+        assert final["table"]["result"] is not None
+        nets = final["table"]["result"]["nets"]
+        assert sum(n["net"] for n in nets) == 0  # chips are conserved
+        await host.idle()
+        assert sum(len(c) for c in host.hidden.values()) > 0  # the oracle saw hidden cards
+        # no frame any page got holds a card another seat held hidden when it was sent
+        for viewer, page in pages.items():
+            for frame in page.frames:
+                if frame.get("type") != "snapshot":
+                    continue
+                shown = {c for s in frame["table"]["seats"] for c in s["face_up"]}
+                shown |= set(frame["me"]["cards"]) if viewer != EVE else set()
+                assert frame["me"]["cards"] == [] or viewer != EVE
+                text = json.dumps(frame)
+                for other in (ANN, BOB, CID):
+                    if other == viewer:
+                        continue
+                    for card in hidden_of(host, other, frame["version"]):
+                        if card not in shown:
+                            assert f'"{card}"' not in text, (viewer, other, card)
+
+
+def hidden_of(host: Any, player: int, version: int) -> tuple[str, ...]:
+    """The oracle: the cards ``player`` held hidden at ``version`` (his own view's, from the
+    engine's state as committed; :func:`record_hidden` kept them)."""
+    return host.hidden.get((player, version), ())
+
+
+def record_hidden(host: Any) -> None:
+    """Keep every seat's hidden cards at every committed version, from the engine."""
+    host.hidden = {}
+
+    def record(chat_id: int) -> None:
+        table = host.tables.tables[chat_id]
+        for seat in table.sight.view().seats:
+            mine = table.engine.view(table.state, seat.player).my_cards
+            host.hidden[(seat.player, table.state.version)] = mine
+
+    host.tables.listeners.append(record)
+
+
+async def current(session: aiohttp.ClientSession, url: str, player: int) -> dict[str, Any]:
+    """``player``'s snapshot now (a fresh page)."""
+    page = await open_page(session, url, init_data(player, param=link()))
+    frame = await page.next()
+    await page.ws.close()
+    return frame
+
+
+async def test_bad_actions_change_nothing(served: Any) -> None:
+    host, bot, _, url = served
+    await seated_coup(host, bot)
+    async with aiohttp.ClientSession() as session:
+        snap = await current(session, url, ANN)
+        before = snap["version"]
+        data = init_data(ANN, param=link())
+        base = {"kind": "start", "coup": snap["table"]["coup"], "decision": snap["decision"],
+                "key": "bad-key-0001"}
+        for body, status_code, text in (
+                ({**base, "amount": -5}, 400, "That is not an action this table knows."),
+                ({**base, "amount": "5"}, 400, "That is not an action this table knows."),
+                ({**base, "amount": 10**30}, 400, "That is not an action this table knows."),
+                ({**base, "extra": 1}, 400, "That is not an action this table knows."),
+                ({**base, "kind": "\ud800"}, 400, "That is not an action this table knows."),
+                ({**base, "key": "short"}, 400, "That is not an action this table knows."),
+                ({**base, "kind": "fly"}, 200, None),
+                ({**base, "decision": snap["decision"] + 5}, 200, None)):
+            code, answer = await post(session, url, data, body)
+            assert code == status_code, (body, answer)
+            assert answer["ok"] is False
+            if text is not None:
+                assert answer["text"] == text
+        # Eve, a member who is not seated, may not start the coup
+        code, answer = await post(session, url, init_data(EVE, param=link()), base)
+        assert (code, answer["ok"]) == (200, False)
+        # no initData at all
+        async with session.post(url + "api/act", json=base) as resp:
+            assert resp.status == 403
+        assert (await current(session, url, ANN))["version"] == before
