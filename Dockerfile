@@ -23,8 +23,9 @@ USER banco
 VOLUME ["/data"]
 # Without BOT_TOKEN the bot stops at once with a message (REQUIRE_TOKEN); SANDBOX=1 starts the
 # local sandbox instead on SANDBOX_HOST:SANDBOX_PORT (set SANDBOX_HOST=0.0.0.0, publish 8081).
-# 8080: webhook mode (WEBHOOK_PORT); 9090: /healthz, /readyz, /metrics (HEALTH_PORT).
-EXPOSE 8080 8081 9090
+# 8080: webhook mode (WEBHOOK_PORT); 8088: the Mini App (WEBAPP_PORT); 9090: /healthz,
+# /readyz, /metrics (HEALTH_PORT).
+EXPOSE 8080 8081 8088 9090
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-m", "bot.healthcheck"]
 CMD ["python", "-m", "bot"]
