@@ -656,6 +656,12 @@ async def open_miniapp(request: web.Request) -> web.Response:
     })
 
 
+async def miniapp_themes(request: web.Request) -> web.Response:
+    """GET /sandbox/miniapp/themes: Telegram's default light and dark themeParams (the page's
+    Mini App panel sends the other one in theme_changed when its toggle is pressed)."""
+    return web.json_response(THEMES)
+
+
 async def webapp_script(request: web.Request) -> web.Response:
     """GET /js/telegram-web-app.js: the sandbox's stand-in for Telegram's script."""
     text = resources.files("sandbox").joinpath("static/telegram-web-app.js").read_text("utf-8")
@@ -740,6 +746,7 @@ def make_app(world: World | None = None, state: StateFile | None = None,
     app.router.add_post("/sandbox/miniapp", register_miniapp)
     app.router.add_get("/sandbox/miniapp", list_miniapps)
     app.router.add_post("/sandbox/miniapp/open", open_miniapp)
+    app.router.add_get("/sandbox/miniapp/themes", miniapp_themes)
     return app
 
 
