@@ -23,6 +23,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 from test_sandbox_server import local_request
 
+from bot.__main__ import SANDBOX_TOKEN, local_webapp, start_sandbox_thread
+from bot.config import Settings
 from sandbox.client import SandboxClient, SandboxError
 from sandbox.miniapp import THEMES
 from sandbox.server import SandboxHandle, start_sandbox
@@ -307,3 +309,48 @@ async def test_the_fake_script_is_served(sandbox: SandboxHandle) -> None:
     assert answer.headers["content-type"].startswith("application/javascript")
     assert "stand-in for Telegram's telegram-web-app.js" in answer.text
     assert urlsplit(sandbox.url).scheme == "http"
+
+
+# --- `python -m bot` without a token ----------------------------------------------------------
+
+
+def local_settings(monkeypatch: pytest.MonkeyPatch, **env: str) -> Settings:
+    for name in ("WEBAPP_URL", "WEBAPP_SHORT_NAME", "WEBAPP_LISTEN", "WEBAPP_PORT",
+                 "WEBAPP_SDK_URL", "SANDBOX_HOST", "SANDBOX_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_a_local_run_serves_the_app_next_to_the_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = local_webapp(local_settings(monkeypatch), "http://127.0.0.1:8081")
+    assert (settings.webapp_url, settings.webapp_short_name, settings.webapp_sdk_url,
+            settings.webapp_listen, settings.webapp_on) == (
+        "http://127.0.0.1:8088/app/", "table", "http://127.0.0.1:8081/js/telegram-web-app.js",
+        "127.0.0.1", True)
+    # in a container the sandbox listens everywhere, and so does the app; a browser on the
+    # machine reaches both at 127.0.0.1
+    settings = local_webapp(local_settings(monkeypatch, SANDBOX_HOST="0.0.0.0",
+                                           WEBAPP_PORT="9000"), "http://0.0.0.0:8081")
+    assert (settings.webapp_url, settings.webapp_sdk_url, settings.webapp_listen) == (
+        "http://127.0.0.1:9000/app/", "http://127.0.0.1:8081/js/telegram-web-app.js", "0.0.0.0")
+    settings = local_webapp(local_settings(monkeypatch, SANDBOX_HOST="0.0.0.0",
+                                           WEBAPP_LISTEN="127.0.0.1"), "http://0.0.0.0:8081")
+    assert settings.webapp_listen == "127.0.0.1"
+    # an app set up by hand is left as it is
+    mine = local_settings(monkeypatch, WEBAPP_URL="https://example.org/app/",
+                          WEBAPP_SHORT_NAME="mytable")
+    assert local_webapp(mine, "http://127.0.0.1:8081") == mine
+
+
+def test_a_local_run_registers_the_app_with_the_sandbox(tmp_path: Path) -> None:
+    url = start_sandbox_thread("127.0.0.1", 0, tmp_path / "sandbox.json", {
+        "short_name": "table", "url": APP_URL, "title": "Banco table", "token": SANDBOX_TOKEN})
+    with httpx.Client(base_url=url) as http:
+        assert http.get("/sandbox/miniapp").json() == [
+            {"short_name": "table", "url": APP_URL, "title": "Banco table",
+             "link": "https://t.me/banco_bot/table", "has_token": True}]
+        assert http.post("/sandbox/users", json={"id": BOB, "first_name": "Bob"}).is_success
+        opened = http.post("/sandbox/miniapp/open", json={"user_id": BOB, "link": LINK}).json()
+    init_data_py.validate_by_hash(opened["init_data"], SANDBOX_TOKEN)
