@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import parse_qsl
 
 import httpx
 import init_data_py
@@ -23,6 +24,7 @@ from aiohttp import web
 from test_sandbox_page import DESKTOP, PHONE, SHOTS, TOKEN, browser, call, needs_chromium
 
 from sandbox.client import SandboxClient
+from sandbox.miniapp import THEMES
 from sandbox.server import SandboxHandle, start_sandbox
 
 __all__ = ["browser"]  # a fixture shared with the page's tests
@@ -232,3 +234,115 @@ async def test_a_private_web_app_button_opens_the_app_without_a_start_param(
     await expect(page.locator("#miniapp")).to_be_hidden()
     assert page.errors == []
     await page.context.close()
+
+
+PROXY = """window.__posted = [];
+window.TelegramWebviewProxy = {postEvent: (type, data) =>
+  window.__posted.push([type, JSON.parse(data === undefined ? "null" : data)])};
+window.css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();"""
+
+
+@needs_chromium
+async def test_the_stand_in_script_behaves_as_telegrams(
+    browser: Any, sandbox: SandboxHandle, world: SandboxClient
+) -> None:
+    """The app page opened at its launch URL on its own (no iframe): events go out through
+    TelegramWebviewProxy as in Telegram's mobile clients, and come in via receiveEvent."""
+    opened = await world.open_miniapp(BOB, link=LINK, chat_id=GROUP, theme="dark")
+    context = await browser.new_context(viewport=PHONE)
+    context.set_default_timeout(5000)
+    await context.add_init_script(PROXY)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    await page.goto(opened["url"])
+    await page.wait_for_function("document.getElementById('check').textContent !== 'pending'")
+    fields = dict(parse_qsl(opened["init_data"]))
+    web_app = await page.evaluate("""() => {
+      const w = Telegram.WebApp;
+      return {initData: w.initData, unsafe: w.initDataUnsafe, version: w.version,
+              platform: w.platform, colorScheme: w.colorScheme, isActive: w.isActive,
+              at102: w.isVersionAtLeast("10.2"), at11: w.isVersionAtLeast("11"),
+              at61: w.isVersionAtLeast("6.1"), bg: css("--tg-theme-bg-color"),
+              button: css("--tg-theme-button-color"), scheme: css("--tg-color-scheme"),
+              section: css("--tg-theme-section-separator-color"),
+              viewport: css("--tg-viewport-height"), top: css("--tg-safe-area-inset-top"),
+              themeParams: w.themeParams};
+    }""")
+    assert web_app == {
+        "initData": opened["init_data"],
+        "unsafe": {"auth_date": fields["auth_date"], "chat_instance": fields["chat_instance"],
+                   "chat_type": "supergroup", "start_param": "-100_abc", "hash": fields["hash"],
+                   "user": {"id": BOB, "first_name": "Bob", "last_name": "Le Brun",
+                            "username": "bob", "language_code": "en",
+                            "allows_write_to_pm": True}},
+        "version": "10.2", "platform": "web", "colorScheme": "dark", "isActive": True,
+        "at102": True, "at11": False, "at61": True, "bg": "#212121", "button": "#8774e1",
+        "scheme": "dark", "section": "#0f0f0f", "viewport": f"{PHONE['height']}px",
+        "top": "0px", "themeParams": THEMES["dark"],
+    }
+    await page.evaluate("""() => {
+      const w = Telegram.WebApp;
+      window.__seen = [];
+      const names = ["activated", "deactivated", "themeChanged", "viewportChanged",
+                     "safeAreaChanged"];
+      for (const name of names) {
+        w.onEvent(name, () => window.__seen.push(name));
+      }
+      const quiet = () => window.__seen.push("removed handler ran");
+      w.onEvent("themeChanged", quiet);
+      w.offEvent("themeChanged", quiet);
+      Telegram.WebView.receiveEvent("visibility_changed", {is_visible: false});
+      window.__inactive = w.isActive;
+      Telegram.WebView.receiveEvent("visibility_changed", {is_visible: true});
+      Telegram.WebView.receiveEvent("theme_changed",
+                                    {theme_params: {bg_color: "#FFFFFF", text_color: "#000000"}});
+      Telegram.WebView.receiveEvent("viewport_changed",
+                                    {height: 600, is_expanded: true, is_state_stable: true});
+      Telegram.WebView.receiveEvent("safe_area_changed", {top: 47, bottom: 34, left: 0, right: 0});
+      w.HapticFeedback.impactOccurred("light").notificationOccurred("success").selectionChanged();
+      w.enableClosingConfirmation();
+      w.setHeaderColor("secondary_bg_color");
+      w.MainButton.setText("Bet 50").show();
+      w.BackButton.show();
+      w.openTelegramLink("https://t.me/banco_bot?start=x");
+      w.close();
+    }""")
+    after = await page.evaluate("""() => {
+      return {seen: window.__seen, inactive: window.__inactive,
+              scheme: Telegram.WebApp.colorScheme,
+              bg: css("--tg-theme-bg-color"), viewport: Telegram.WebApp.viewportStableHeight,
+              inset: Telegram.WebApp.safeAreaInset, top: css("--tg-safe-area-inset-top"),
+              text: document.getElementById("scheme").textContent};
+    }""")
+    assert after == {
+        "seen": ["deactivated", "activated", "themeChanged", "viewportChanged",
+                 "safeAreaChanged"],
+        "inactive": False, "scheme": "light", "bg": "#ffffff", "viewport": 600,
+        "inset": {"top": 47, "bottom": 34, "left": 0, "right": 0}, "top": "47px",
+        "text": "light",
+    }
+    posted = await page.evaluate("window.__posted")
+    assert posted == [
+        ["web_app_request_theme", None],
+        ["web_app_request_viewport", None],
+        ["web_app_request_safe_area", None],
+        ["web_app_request_content_safe_area", None],
+        ["web_app_ready", None],
+        ["web_app_expand", None],
+        ["web_app_trigger_haptic_feedback", {"type": "impact", "impact_style": "light"}],
+        ["web_app_trigger_haptic_feedback",
+         {"type": "notification", "notification_type": "success"}],
+        ["web_app_trigger_haptic_feedback", {"type": "selection_change"}],
+        ["web_app_setup_closing_behavior", {"need_confirmation": True}],
+        ["web_app_set_header_color", {"color_key": "secondary_bg_color"}],
+        ["web_app_setup_main_button", {"is_visible": False, "is_active": True, "text": "Bet 50",
+                                       "is_progress_visible": False}],
+        ["web_app_setup_main_button", {"is_visible": True, "is_active": True, "text": "Bet 50",
+                                       "is_progress_visible": False}],
+        ["web_app_setup_back_button", {"is_visible": True}],
+        ["web_app_open_tg_link", {"path_full": "/banco_bot?start=x"}],
+        ["web_app_close", {}],
+    ]
+    assert errors == []
+    await context.close()
