@@ -138,9 +138,10 @@ def check_force_reply(markup: dict[str, Any]) -> dict[str, Any]:
     return markup
 
 
-def check_markup(markup: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Refuse inline keyboards Telegram refuses: callback data over 64 bytes, no action;
-    and ForceReply markups outside its rules."""
+def check_markup(markup: dict[str, Any] | None, chat: Chat) -> dict[str, Any] | None:
+    """Refuse inline keyboards Telegram refuses: callback data over 64 bytes, no action, a
+    ``web_app`` button outside a private chat; and ForceReply markups outside its rules.
+    (A ``web_app`` URL may be plain http here, for an app served locally.)"""
     if markup is not None and "force_reply" in markup:
         return check_force_reply(markup)
     if markup is None or "inline_keyboard" not in markup:
@@ -169,6 +170,8 @@ def check_markup(markup: dict[str, Any] | None) -> dict[str, Any] | None:
                 raise bad_request("BUTTON_DATA_INVALID")
             if not button.get("text"):
                 raise bad_request("BUTTON_TEXT_INVALID")
+            if "web_app" in button and chat.type != "private":
+                raise bad_request("BUTTON_TYPE_INVALID")
     return markup
 
 
@@ -349,7 +352,7 @@ async def send_message(world: World, params: dict[str, Any]) -> Any:
     """Store the bot's message in the chat and return it as Telegram shapes it."""
     chat = find_chat(world, params["chat_id"])
     text, entities = message_text(params)
-    markup = check_markup(params.get("reply_markup"))
+    markup = check_markup(params.get("reply_markup"), chat)
     check_can_write(chat)
     extra: dict[str, Any] = {}
     reply = params.get("reply_parameters")
@@ -370,7 +373,7 @@ def _send_other(world: World, name: str, params: dict[str, Any]) -> Any:
     """sendPhoto, sendDice...: a placeholder message so the chat shows something was sent."""
     chat = find_chat(world, params["chat_id"])
     check_can_write(chat)
-    markup = check_markup(params.get("reply_markup"))
+    markup = check_markup(params.get("reply_markup"), chat)
     caption = params.get("caption")
     text = f"[{name}] {caption}" if caption else f"[{name}]"
     message = world.new_message(chat.id, BOT_ID, text, [], markup)
@@ -385,9 +388,9 @@ def _record_edit(message: Message, date: int) -> None:
 @method("editMessageText")
 async def edit_message_text(world: World, params: dict[str, Any]) -> Any:
     """Edit the bot's message text; without reply_markup the inline keyboard goes away."""
-    _chat, message = bot_message(world, params, "edit")
+    chat, message = bot_message(world, params, "edit")
     text, entities = message_text(params)
-    markup = check_markup(params.get("reply_markup"))
+    markup = check_markup(params.get("reply_markup"), chat)
     if not message.from_bot:
         raise bad_request("message can't be edited")
     if text == message.text and entities == message.entities and markup == message.reply_markup:
@@ -400,8 +403,8 @@ async def edit_message_text(world: World, params: dict[str, Any]) -> Any:
 @method("editMessageReplyMarkup")
 async def edit_message_reply_markup(world: World, params: dict[str, Any]) -> Any:
     """Replace (or, without reply_markup, remove) the inline keyboard."""
-    _chat, message = bot_message(world, params, "edit")
-    markup = check_markup(params.get("reply_markup"))
+    chat, message = bot_message(world, params, "edit")
+    markup = check_markup(params.get("reply_markup"), chat)
     if markup is not None and not markup.get("inline_keyboard"):
         markup = None  # an empty keyboard is no keyboard, as in Telegram
     if not message.from_bot:

@@ -80,6 +80,8 @@ class SandboxClient:
         first_name: str,
         username: str | None = None,
         language_code: str | None = None,
+        *,
+        last_name: str | None = None,
     ) -> dict[str, Any]:
         """Create a user (and his private chat, id == user id)."""
         body: dict[str, Any] = {"id": id, "first_name": first_name}
@@ -87,6 +89,8 @@ class SandboxClient:
             body["username"] = username
         if language_code is not None:
             body["language_code"] = language_code
+        if last_name is not None:
+            body["last_name"] = last_name
         result: dict[str, Any] = await self._call("POST", "/sandbox/users", body)
         return result
 
@@ -236,6 +240,48 @@ class SandboxClient:
         """Deliver webhook updates to one of ``urls`` chosen at random (a load balancer in
         front of workers); an empty list: to the URL the bot set."""
         result: dict[str, Any] = await self._call("POST", "/sandbox/webhook", {"spread": urls})
+        return result
+
+    # --- Mini Apps ------------------------------------------------------------------
+
+    async def register_miniapp(
+        self, short_name: str, url: str, token: str | None = None, *, title: str | None = None
+    ) -> dict[str, Any]:
+        """@BotFather's /newapp: the bot's app ``short_name`` opens ``url`` (replacing an app
+        of that name). ``token`` signs initData until the bot has called the Bot API."""
+        body: dict[str, Any] = {"short_name": short_name, "url": url}
+        if token is not None:
+            body["token"] = token
+        if title is not None:
+            body["title"] = title
+        result: dict[str, Any] = await self._call("POST", "/sandbox/miniapp", body)
+        return result
+
+    async def miniapps(self) -> list[dict[str, Any]]:
+        """The bot's registered apps: [{short_name, url, title, link, has_token}]."""
+        result: list[dict[str, Any]] = await self._call("GET", "/sandbox/miniapp")
+        return result
+
+    async def open_miniapp(
+        self,
+        user_id: int,
+        *,
+        link: str | None = None,
+        url: str | None = None,
+        chat_id: int | None = None,
+        theme: str = "light",
+    ) -> dict[str, Any]:
+        """A user opens an app from a direct link (``link``, with ``chat_id`` the chat it was
+        in) or a ``web_app`` button (``url``): {url, init_data, theme_params, app}, the URL
+        Telegram's web view would load and the signed initData it carries."""
+        body: dict[str, Any] = {"user_id": user_id, "theme": theme}
+        if link is not None:
+            body["link"] = link
+        if url is not None:
+            body["url"] = url
+        if chat_id is not None:
+            body["chat_id"] = chat_id
+        result: dict[str, Any] = await self._call("POST", "/sandbox/miniapp/open", body)
         return result
 
     # --- reading --------------------------------------------------------------------

@@ -3,6 +3,7 @@
     /bot<token>/<method>   the Bot API, as python-telegram-bot calls it
     /sandbox/...           JSON control API for tests and the page
     /                      the web page (page.html)
+    /js/telegram-web-app.js  the stand-in for Telegram's Mini App script (sandbox/static/)
 
 `start_sandbox(host, port, state_path)` runs it inside the current event loop; with a
 state path the world is loaded from that JSON file and saved back to it (sandbox/persist.py).
@@ -27,9 +28,26 @@ from aiohttp import web
 from sandbox import botapi
 from sandbox.botapi import MAX_CALLBACK_DATA
 from sandbox.formatting import auto_entities
+from sandbox.miniapp import (
+    SHORT_NAME,
+    THEMES,
+    OpenError,
+    launch_url,
+    new_query_id,
+    parse_direct_link,
+    sign,
+)
 from sandbox.persist import StateFile
 from sandbox.spec import ApiError, validate_call
-from sandbox.state import BOT_ID, INVALID_TOKENS, CallbackQuery, Fault, World
+from sandbox.state import (
+    BOT_ID,
+    BOT_USERNAME,
+    INVALID_TOKENS,
+    CallbackQuery,
+    Fault,
+    MiniApp,
+    World,
+)
 from sandbox.webhook import Delivery
 
 log = logging.getLogger(__name__)
@@ -91,6 +109,7 @@ async def bot_api(request: web.Request) -> web.Response:
         params = await _read_params(request)
         if not token or token in INVALID_TOKENS:
             raise ApiError(401, "Unauthorized")
+        world.bot_token = token  # what a Mini App's initData is signed with
         if _has_lone_surrogate(params):
             raise ApiError(400, "Bad Request: strings must be encoded in UTF-8")
         name, params = validate_call(name, params)
@@ -162,7 +181,7 @@ async def control_errors(request: web.Request, handler: Any) -> web.StreamRespon
     try:
         response: web.StreamResponse = await handler(request)
         return response
-    except ControlError as error:
+    except (ControlError, OpenError) as error:
         return web.json_response({"error": error.message}, status=error.status)
     except (KeyError, TypeError, ValueError) as error:
         if not request.path.startswith("/sandbox/"):
@@ -203,13 +222,14 @@ async def reset(request: web.Request) -> web.Response:
 
 
 async def add_user(request: web.Request) -> web.Response:
-    """POST /sandbox/users {id, first_name, username?, language_code?}."""
+    """POST /sandbox/users {id, first_name, username?, language_code?, last_name?}."""
     body = await _body(request)
     user_id = int(body["id"])
     if user_id <= 0 or user_id == BOT_ID:
         raise ControlError(400, "a user id must be positive and not the bot's")
     user = request.app[WORLD_KEY].add_user(
-        user_id, str(body["first_name"]), body.get("username"), body.get("language_code")
+        user_id, str(body["first_name"]), body.get("username"), body.get("language_code"),
+        body.get("last_name") or None,
     )
     return web.json_response(user.as_control())
 
@@ -548,6 +568,107 @@ async def webhook_spread(request: web.Request) -> web.Response:
     return web.json_response(delivery.state())
 
 
+# --- Mini Apps (sandbox/miniapp.py) ------------------------------------------------------
+
+
+async def register_miniapp(request: web.Request) -> web.Response:
+    """POST /sandbox/miniapp {short_name, url, title?, token?}: @BotFather's /newapp (or its
+    edit): the bot's app of that short name opens that URL. ``token`` signs initData until
+    the bot has called the Bot API (whose token is used from then on)."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    short_name, url = str(body["short_name"]), str(body["url"])
+    if not SHORT_NAME.fullmatch(short_name):
+        raise ControlError(400, "short_name must be 3-30 characters of A-Z, a-z, 0-9 and _")
+    if not url.startswith(("https://", "http://")):
+        raise ControlError(400, "url must be an http(s) URL")
+    token = body.get("token")
+    if token is not None and (not isinstance(token, str) or not token):
+        raise ControlError(400, "token must be a bot token (a non-empty string)")
+    app = world.register_miniapp(MiniApp(short_name, url, str(body.get("title") or ""), token))
+    return web.json_response(app.as_control())
+
+
+async def list_miniapps(request: web.Request) -> web.Response:
+    """GET /sandbox/miniapp: the bot's apps."""
+    world = request.app[WORLD_KEY]
+    return web.json_response([a.as_control() for a in world.miniapps.values()])
+
+
+NO_TOKEN = (
+    "no bot token to sign initData with: the bot has not called the Bot API yet and the app "
+    "was registered without one (POST /sandbox/miniapp {..., \"token\": ...})"
+)
+
+
+async def open_miniapp(request: web.Request) -> web.Response:
+    """POST /sandbox/miniapp/open {user_id, link | url, chat_id?, theme?}: a user opens an app,
+    from a direct link (``link``, e.g. a group's URL button, with ``chat_id`` the chat it is
+    in) or from a ``web_app`` button (``url``, private chats only). Answers {url, init_data,
+    app}: the URL Telegram's web view would load and the signed initData in it."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    user = _user(world, body["user_id"])
+    theme = body.get("theme") or "light"
+    if theme not in THEMES:
+        raise ControlError(400, "theme must be light or dark")
+    link, url = body.get("link"), body.get("url")
+    if (link is None) == (url is None):
+        raise ControlError(400, "give either link (a direct link t.me/<bot>/<app>?startapp=) "
+                                "or url (a web_app button's)")
+    chat = _chat(world, body["chat_id"]) if body.get("chat_id") is not None else None
+    if chat is not None and chat.type == "private" and chat.id != user.id:
+        raise ControlError(400, f"user {user.id} is not in the private chat {chat.id}")
+    if chat is not None and chat.type != "private" and user.id not in chat.members:
+        raise ControlError(400, f"user {user.id} is not in chat {chat.id}")
+    if link is not None:
+        direct = parse_direct_link(str(link))
+        if direct.bot.lower() != BOT_USERNAME.lower():
+            raise ControlError(404, f"the link is to @{direct.bot}'s app, not to this bot's "
+                                    f"(@{BOT_USERNAME})")
+        app = world.miniapps.get(direct.short_name)
+        if app is None:
+            raise ControlError(404, f"@{BOT_USERNAME} has no Mini App {direct.short_name!r} "
+                                    "(register it: POST /sandbox/miniapp)")
+        token = world.signing_token(app)
+        if token is None:
+            raise ControlError(409, NO_TOKEN)
+        init_data = sign(user, token, start_param=direct.start_param, chat=chat)
+        address = launch_url(app.url, init_data, theme, direct.start_param)
+    else:
+        if chat is not None and chat.type != "private":
+            raise ControlError(400, "a web_app button is in private chats only (Telegram "
+                                    "refuses one in a group: BUTTON_TYPE_INVALID)")
+        url = str(url)
+        if not url.startswith(("https://", "http://")):
+            raise ControlError(400, "url must be an http(s) URL")
+        app = next((a for a in world.miniapps.values() if url.startswith(a.url)), None)
+        token = world.signing_token(app)
+        if token is None:
+            raise ControlError(409, NO_TOKEN)
+        init_data = sign(user, token, query_id=new_query_id())
+        address = launch_url(url, init_data, theme)
+    return web.json_response({
+        "url": address,
+        "init_data": init_data,
+        "theme_params": THEMES[theme],
+        "app": app.as_control() if app is not None else None,
+    })
+
+
+async def miniapp_themes(request: web.Request) -> web.Response:
+    """GET /sandbox/miniapp/themes: Telegram's default light and dark themeParams (the page's
+    Mini App panel sends the other one in theme_changed when its toggle is pressed)."""
+    return web.json_response(THEMES)
+
+
+async def webapp_script(request: web.Request) -> web.Response:
+    """GET /js/telegram-web-app.js: the sandbox's stand-in for Telegram's script."""
+    text = resources.files("sandbox").joinpath("static/telegram-web-app.js").read_text("utf-8")
+    return web.Response(text=text, content_type="application/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
 async def overview(request: web.Request) -> web.Response:
     """GET /sandbox/state: bot, users and chats, for the page."""
     world = request.app[WORLD_KEY]
@@ -556,6 +677,7 @@ async def overview(request: web.Request) -> web.Response:
             "bot": world.sender(BOT_ID),
             "users": [u.as_control() for u in world.users.values()],
             "chats": [c.as_control() for c in world.chats.values()],
+            "miniapps": [a.as_control() for a in world.miniapps.values()],
             "pending_updates": len(world.updates),
             "calls": len(world.log),
         }
@@ -595,6 +717,7 @@ def make_app(world: World | None = None, state: StateFile | None = None,
         app.on_response_prepare.append(_touch_state)
         delivery.on_change = state.touch  # a delivered update leaves the saved queue
     app.router.add_get("/", page)
+    app.router.add_get("/js/telegram-web-app.js", webapp_script)
     app.router.add_route("*", "/bot{token}/{method}", bot_api)
     app.router.add_post("/sandbox/reset", reset)
     app.router.add_post("/sandbox/users", add_user)
@@ -620,6 +743,10 @@ def make_app(world: World | None = None, state: StateFile | None = None,
     app.router.add_get("/sandbox/state", overview)
     app.router.add_get("/sandbox/webhook", webhook)
     app.router.add_post("/sandbox/webhook", webhook_spread)
+    app.router.add_post("/sandbox/miniapp", register_miniapp)
+    app.router.add_get("/sandbox/miniapp", list_miniapps)
+    app.router.add_post("/sandbox/miniapp/open", open_miniapp)
+    app.router.add_get("/sandbox/miniapp/themes", miniapp_themes)
     return app
 
 

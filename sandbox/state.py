@@ -55,10 +55,13 @@ class User:
     language_code: str | None = None
     started: bool = False
     blocked: bool = False
+    last_name: str | None = None
 
     def as_telegram(self) -> dict[str, Any]:
         """The Telegram User object."""
         out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
         if self.username:
             out["username"] = self.username
         if self.language_code:
@@ -147,6 +150,28 @@ class Message:
         if "new_chat_members" in self.extra:
             out["new_chat_members"] = [m["id"] for m in self.extra["new_chat_members"]]
         return out
+
+
+@dataclass
+class MiniApp:
+    """One Mini App made with @BotFather's /newapp (sandbox/miniapp.py): its short name, URL,
+    title, and optionally the bot token given with it (used to sign initData while the bot
+    has not called the Bot API yet)."""
+
+    short_name: str
+    url: str
+    title: str = ""
+    token: str | None = None
+
+    def as_control(self) -> dict[str, Any]:
+        """The control API shape (the token is only said to be there)."""
+        return {
+            "short_name": self.short_name,
+            "url": self.url,
+            "title": self.title or self.short_name,
+            "link": f"https://t.me/{BOT_USERNAME}/{self.short_name}",
+            "has_token": self.token is not None,
+        }
 
 
 @dataclass
@@ -260,10 +285,15 @@ class World:
     def __init__(self) -> None:
         self.changed = asyncio.Event()  # wakes long-polling getUpdates
         self.outbound = asyncio.Event()  # wakes the webhook delivery (sandbox/webhook.py)
+        # The bot's own setup, which reset() keeps (as it keeps the bot's name): its Mini
+        # Apps by short name (BotFather's /newapp), and the token of its latest Bot API call.
+        self.miniapps: dict[str, MiniApp] = {}
+        self.bot_token: str | None = None
         self.reset()
 
     def reset(self) -> None:
-        """Forget everything: users, chats, messages, updates, log, faults, commands."""
+        """Forget everything but the bot's own setup: users, chats, messages, updates, log,
+        faults, commands."""
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
         self.messages: dict[int, list[Message]] = {}
@@ -299,15 +329,16 @@ class World:
         first_name: str,
         username: str | None = None,
         language_code: str | None = None,
+        last_name: str | None = None,
     ) -> User:
         """Create (or update) a user and his private chat with the bot."""
         user = self.users.get(user_id)
         if user is None:
-            user = User(user_id, first_name, username, language_code)
+            user = User(user_id, first_name, username, language_code, last_name=last_name)
             self.users[user_id] = user
         else:
             user.first_name, user.username = first_name, username
-            user.language_code = language_code
+            user.language_code, user.last_name = language_code, last_name
         self.chats[user_id] = Chat(
             id=user_id, type="private", user=user, members=[user_id], bot_status="member"
         )
@@ -550,6 +581,20 @@ class World:
         self.log.append(entry)
         return entry
 
+    # --- the bot's Mini Apps -----------------------------------------------------
+
+    def register_miniapp(self, app: MiniApp) -> MiniApp:
+        """Add an app, or replace the one of the same short name."""
+        self.miniapps[app.short_name] = app
+        return app
+
+    def signing_token(self, app: MiniApp | None = None) -> str | None:
+        """The token initData is signed with: the bot's, as seen in its Bot API calls; until
+        there is one, the token given with the app."""
+        if self.bot_token is not None:
+            return self.bot_token
+        return app.token if app is not None else None
+
     # --- saving and loading ------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
@@ -558,8 +603,9 @@ class World:
         Kept: users, chats, messages (with edits), each chat's next message id, the updates
         the bot has not confirmed yet (Telegram keeps them for the bot too), the next
         update id, presses and their answers, the next press and log numbers, commands,
-        the webhook and allowed_updates. Not kept: the call log itself, injected faults,
-        flood limits and their clock, and the bot's waiting getUpdates.
+        the webhook and allowed_updates, the bot's Mini Apps. Not kept: the call log itself,
+        injected faults, flood limits and their clock, the bot's waiting getUpdates, and the
+        token seen in its calls (its next call tells it again).
         """
         return {
             "version": SNAPSHOT_VERSION,
@@ -581,6 +627,7 @@ class World:
                 for (scope, language), items in self.commands.items()
             ],
             "webhook": dict(self.webhook),
+            "miniapps": [asdict(a) for a in self.miniapps.values()],
         }
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -615,3 +662,6 @@ class World:
             for c in data["commands"]
         }
         self.webhook = dict(data["webhook"])
+        # (a file saved before Mini Apps existed has none)
+        self.miniapps = {a.short_name: a for a in (MiniApp(**raw)
+                                                   for raw in data.get("miniapps", []))}
