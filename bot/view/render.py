@@ -143,10 +143,10 @@ RECENT = 3
 """How many of the coup's last events the table message shows above its collapsed log."""
 
 
-def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
-    """One seat: turn marker, name, role, stack, stake, face-up cards, face-down cards as 🂠,
-    status."""
-    awaited = seat.player in view.awaiting
+def seat_line(lang: str, seat: Any, view: TableView, turn: bool = True) -> Markup:
+    """One seat: turn marker (without ``turn``, none), name, role, stack, stake, face-up
+    cards, face-down cards as 🂠, status."""
+    awaited = turn and seat.player in view.awaiting
     try:
         return _drawn_seat_line(lang, seat, awaited)
     except TypeError:  # a seat that is not a frozen view (unhashable): drawn every time
@@ -228,7 +228,7 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
     if facts:
         lines.append(Markup(" · ").join(facts))
     if view.seats:
-        lines.extend(seat_line(lang, s, view) for s in view.seats)
+        lines.extend(seat_line(lang, s, view, turn) for s in view.seats)
     else:
         lines.append(i18n.t(lang, "no_seats"))
     if view.awaiting and turn:

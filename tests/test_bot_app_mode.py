@@ -1,0 +1,425 @@
+"""A table played in the Mini App (``/settings screen app``), in-process: the group gets each
+coup's card and its result and nothing between, every turn reaches its player in private with
+the app's button, and a player without a private chat still sees his turn, on the group's table.
+
+The host is wired as ``post_init`` wires it, with the Mini App configured (:class:`AppLinks`);
+only Telegram is replaced, by the recording fake Bot of ``test_bot_tables``, which here also
+writes down every call to the group with what it shows, and can hold back private messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram import InlineKeyboardMarkup
+from telegram.error import Forbidden
+from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, PREFERRED, Host, RecordingBot
+
+from bot.outbox.courier import Courier, Doorbell
+from bot.table.deadlines import Timers
+from bot.table.languages import Languages
+from bot.table.lifecycle import Lifecycle
+from bot.table.presses import Presses
+from bot.table.tables import Tables
+from bot.view import answers
+from bot.view.applink import AppLinks, link_key, start_param, web_app_url
+from bot.view.codec import ActionButton, decode
+from games import cards
+from storage.sqlite import SqliteStorage
+
+TOKEN = "123456:TEST-TOKEN"
+WEBAPP_URL = "https://banco.example.com/app/"
+SHORT_NAME = "table"
+PARAM = start_param(link_key(TOKEN), CHAT)
+OPEN_URL = f"https://t.me/banco_bot/table?startapp={PARAM}"
+PAGE_URL = f"{WEBAPP_URL}?table={PARAM}"
+
+
+@dataclass
+class GroupCall:
+    """One call the bot made to the group: ``send`` or ``edit``, and what it showed."""
+
+    method: str
+    text: str
+    markup: InlineKeyboardMarkup | None
+
+
+@dataclass
+class AppBot(RecordingBot):
+    """The recording Bot, writing down each group call; private messages wait while
+    ``dm_gate`` is set and not yet open; ``no_dm``: players who never opened a private chat
+    with the bot (Telegram refuses to write to them first)."""
+
+    group: list[GroupCall] = field(default_factory=list)
+    dm_gate: asyncio.Event | None = None
+    no_dm: set[int] = field(default_factory=set)
+
+    async def send_message(self, chat_id: int, text: str,
+                           reply_markup: InlineKeyboardMarkup | None = None) -> Any:
+        if chat_id > 0:
+            await self._private(chat_id)
+        msg = await super().send_message(chat_id, text, reply_markup)
+        if chat_id == CHAT:
+            self.group.append(GroupCall("send", text, reply_markup))
+        return msg
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int,
+                                reply_markup: InlineKeyboardMarkup | None = None) -> Any:
+        if chat_id > 0:
+            await self._private(chat_id)
+        msg = await super().edit_message_text(text, chat_id, message_id, reply_markup)
+        if chat_id == CHAT:
+            self.group.append(GroupCall("edit", text, reply_markup))
+        return msg
+
+    async def _private(self, chat_id: int) -> None:
+        if self.dm_gate is not None:
+            await self.dm_gate.wait()
+        if chat_id in self.no_dm:
+            raise Forbidden("Forbidden: bot can't initiate conversation with a user")
+
+
+@pytest.fixture
+async def make_app_host(tmp_path: Path) -> AsyncIterator[Any]:
+    opened: list[Host] = []
+
+    async def make(bot: RecordingBot, links: AppLinks | None) -> Host:
+        storage = SqliteStorage(tmp_path / "banco.sqlite3", starting_grant=1000, daily_bonus=100)
+        await storage.open()
+        languages = Languages(storage, "en")
+        doorbell = Doorbell()
+        tables = Tables(storage, languages, doorbell, Timers(), decision_timeout=60,
+                        bot_username="banco_bot", links=links)
+        lifecycle = Lifecycle(tables)
+        courier = Courier(bot, storage, doorbell, lifecycle)  # type: ignore[arg-type]
+        await courier.start()
+        host = Host(storage, tables, lifecycle, Presses(tables, storage, languages), courier)
+        opened.append(host)
+        return host
+
+    yield make
+    for host in opened:
+        await host.courier.stop(1)
+        host.tables.clock.deadlines.stop()
+        await host.storage.close()
+
+
+LINKS = AppLinks.of("banco_bot", SHORT_NAME, TOKEN, WEBAPP_URL)
+
+
+def actions(markup: InlineKeyboardMarkup | None) -> list[ActionButton]:
+    """The table's action buttons of a keyboard (not its links)."""
+    out = []
+    for row in markup.inline_keyboard if markup else ():
+        for b in row:
+            if b.callback_data is not None:
+                decoded = decode(str(b.callback_data))
+                if isinstance(decoded, ActionButton):
+                    out.append(decoded)
+    return out
+
+
+def labels(markup: InlineKeyboardMarkup | None) -> list[list[str]]:
+    return [[b.text for b in row] for row in markup.inline_keyboard] if markup else []
+
+
+def live_table(bot: RecordingBot) -> Any:
+    """The group's live table message: its newest message with a keyboard."""
+    return [m for m in bot.chat(CHAT) if m.markup is not None][-1]
+
+
+def live_prompt(bot: RecordingBot, player: int) -> Any:
+    """The player's one private message with live buttons (his turn prompt)."""
+    [live] = [m for m in bot.chat(player) if m.markup is not None and actions(m.markup)]
+    return live
+
+
+async def seated(host: Host, bot: RecordingBot, game: str,
+                 players: tuple[int, ...] = (ANN, BOB, CID)) -> None:
+    """A table of ``game`` opened by Ann, each of ``players`` joining from the group."""
+    assert await host.lifecycle.open_table(CHAT, game, ANN, "en") is None
+    await host.idle()
+    for player in players:
+        join = next(b for b in actions(live_table(bot).markup) if b.kind == "join")
+        assert (await host.presses.press(CHAT, player, NAMES[player], join)).committed
+        await host.idle()
+
+
+async def decide(host: Host, bot: AppBot, player: int, prefer: list[str] = PREFERRED) -> str:
+    """``player`` takes his decision, the first of ``prefer`` offered: from his turn prompt
+    in his private chat, or, without one, from the group's table message."""
+    private = player not in bot.no_dm
+    markup = live_prompt(bot, player).markup if private else live_table(bot).markup
+    offered = [b for b in actions(markup) if not b.ask]
+    kind = next(k for k in prefer if any(b.kind == k for b in offered))
+    button = next(b for b in offered if b.kind == kind)
+    outcome = await host.presses.press(CHAT, player, NAMES[player], button, private)
+    assert outcome.committed, answers.answer(outcome, "en", "en").text
+    return kind
+
+
+async def group_done(host: Host) -> None:
+    """Wait until the courier has nothing left to do for the group (private messages may
+    still be held back)."""
+    for _ in range(400):
+        await asyncio.sleep(0.01)
+        chat = host.courier.chats.get(CHAT)
+        if host.courier.doorbell.queue.empty() and (chat is None or not chat.sending()):
+            return
+    raise AssertionError("the group's messages did not go out")
+
+
+def seeded(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
+    """Every shoe shuffled from a generator seeded with ``seed``: the same coups every run."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(cards, "secure_rng", lambda: rng)
+
+
+def test_the_links_name_the_table() -> None:
+    assert LINKS.group_url(CHAT) == OPEN_URL
+    assert LINKS.private_url(CHAT) == PAGE_URL
+    assert PARAM.startswith(f"{CHAT}_") and len(PARAM) == len(str(CHAT)) + 17
+    # a configured URL that has a query already, or a fragment
+    assert web_app_url("https://x.org/app?v=2", PARAM) == f"https://x.org/app?v=2&table={PARAM}"
+    assert web_app_url("https://x.org/app/#/t", PARAM) == f"https://x.org/app/?table={PARAM}#/t"
+    assert "key" not in repr(LINKS) and TOKEN not in repr(LINKS)
+
+
+async def to_first_coup(host: Host, bot: AppBot) -> None:
+    """Ann presses Start in the group; the decisions before the first coup (a bank auction,
+    the cut) are taken from the private prompts."""
+    start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
+    assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
+    await host.idle()
+    for _ in range(20):
+        table = await host.tables.load(CHAT)
+        if table.state.coup >= 1:
+            return
+        await decide(host, bot, table.engine.awaiting(table.state)[0])
+        await host.idle()
+    raise AssertionError("no coup began")
+
+
+async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PREFERRED
+                     ) -> list[int]:
+    """Every awaited player decides (:func:`decide`) until ``coups`` more coups are settled;
+    the index into ``bot.group`` at which each new coup's step began.
+
+    Before each decision: a player with a private chat has his one live prompt there, the
+    app's ``web_app`` button on its last row; a player without one (``bot.no_dm``) sees his
+    turn and his buttons on the group's table. Where a step begins a new decision its
+    private messages are held back at first: the group's messages go out, yet no clock runs
+    until every awaited player has been shown his turn; once the prompts are delivered, it
+    runs a whole decision time from then."""
+    table = await host.tables.load(CHAT)
+    target = table.state.coup + coups
+    starts = []
+    for _ in range(300):
+        table = await host.tables.load(CHAT)
+        if table.state.coup >= target:
+            return starts
+        player = table.engine.awaiting(table.state)[0]
+        if player in bot.no_dm:
+            group = live_table(bot)
+            assert f"▶ <b>{NAMES[player]}</b>" in group.text
+            assert {b.version for b in actions(group.markup) if b.kind != "join"} == {
+                table.meta.decision}
+        else:
+            live = live_prompt(bot, player)
+            assert labels(live.markup)[-1] == ["🃏 Open table"]
+            assert live.markup.inline_keyboard[-1][0].web_app.url == PAGE_URL
+        coup_before = table.state.coup
+        mark = len(bot.group)
+        bot.dm_gate = asyncio.Event()
+        await decide(host, bot, player, prefer)
+        table = await host.tables.load(CHAT)
+        if table.state.coup != coup_before:
+            starts.append(mark)
+        await group_done(host)
+        awaited = set(table.engine.awaiting(table.state))
+        fresh = table.meta.decision == table.state.version and awaited
+        if fresh and not awaited & bot.no_dm:
+            # the group may have got the coup's card, but no prompt has reached anybody
+            assert table.meta.due is None, "a clock runs before the turn was shown"
+            assert not host.tables.clock.deadlines.pending(CHAT)
+        shown = time.time()
+        bot.dm_gate.set()
+        await host.idle()
+        table = await host.tables.load(CHAT)
+        if fresh and not awaited & bot.no_dm:
+            assert table.meta.due is not None and table.meta.due >= shown + 60
+    raise AssertionError("the coups did not end")
+
+
+def no_web_app_in_the_group(bot: AppBot) -> None:
+    """Telegram refuses a ``web_app`` button in a group: the group's keyboards have none."""
+    assert all(b.web_app is None for m in bot.chat(CHAT) if m.markup
+               for row in m.markup.inline_keyboard for b in row)
+    assert all(b.web_app is None for c in bot.group if c.markup
+               for row in c.markup.inline_keyboard for b in row)
+
+
+async def app_table(make_app_host: Any, monkeypatch: pytest.MonkeyPatch, game: str,
+                    no_dm: set[int] | None = None) -> tuple[Host, AppBot]:
+    """A table of ``game`` in app mode (the bot has the Mini App: ``screen`` is ``app`` by
+    default), three players seated and its first coup begun."""
+    seeded(monkeypatch, "app-" + game)
+    bot = AppBot(no_dm=no_dm or set())
+    host = await make_app_host(bot, LINKS)
+    await seated(host, bot, game)
+    assert "screen = app (chat | app)" in await host.lifecycle.settings(CHAT, None, None)
+    await to_first_coup(host, bot)
+    return host, bot
+
+
+STUD = ["call", "bet", *PREFERRED]
+"""Stud played for chips: the first to act bets, the others call."""
+
+
+async def test_a_coup_of_chemin_de_fer_in_the_app_costs_the_group_its_card_and_result(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    host, bot = await app_table(make_app_host, monkeypatch, "chemin_de_fer")
+    await game_in_app(host, bot, "chemin_de_fer", PREFERRED, CHEMIN)
+
+
+async def test_a_hand_of_stud_in_the_app_costs_the_group_its_card_and_result(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    host, bot = await app_table(make_app_host, monkeypatch, "stud_poker")
+    await game_in_app(host, bot, "stud_poker", STUD, STUD_TEXTS)
+
+
+async def game_in_app(host: Host, bot: AppBot, game: str, prefer: list[str],
+                      texts: dict[str, Any]) -> None:
+    """Two coups played in the app: what the group got from the first coup's start to the
+    third's, exactly."""
+    first = len(bot.group) - 2  # the first coup's card, and the lobby's message retired
+    await play_coups(host, bot, 2, prefer)
+    calls = bot.group[first:]
+    card1, retired, result1, card2, result2, card3 = calls
+    assert [c.method for c in calls] == ["send", "edit", "edit", "send", "edit", "send"]
+    # coup 1: its card (the lobby's message retires under it: the table's opening), then
+    # its result; coup 2: its card and its result, nothing between
+    assert card1.text == texts["card"]
+    assert labels(card1.markup) == texts["buttons"]
+    for card in (card1, card2, card3):
+        assert card.markup.inline_keyboard[0][0].url == OPEN_URL
+    assert retired.text == texts["retired"]
+    assert (result1.text, result1.markup) == (texts["result"], None)
+    assert card2.text.split("\n")[:2] == texts["card2"]
+    assert result2.text.split("\n")[:3] == texts["result2"] and result2.markup is None
+    no_web_app_in_the_group(bot)
+    # chips conserved: every chip issued is in a wallet or on the table, every step balanced
+    audit = await host.storage.audit()
+    assert audit == {"issued": 3000, "wallets": 0, "on_tables": 3000, "unbalanced_steps": 0,
+                     "ledger_drift": 0}
+
+
+CHEMIN: dict[str, Any] = {
+    "card": ('<b>Chemin de fer · coup #1</b> · <i>cut</i> · bank 1\n'
+             'Bank still uncovered: 1\n'
+             'Ann (banker) · 💰999\n'
+             'Bob (punter) · 💰1000\n'
+             'Cid (punter) · 💰1000 · to act\n'
+             '· Cid bids 1\n'
+             '· Ann holds the bank\n'
+             '· 🔒 New shoe shuffled and committed\n'
+             '<blockquote expandable>Bob bids 1</blockquote>\n'
+             '🔒 shoe committed · /verify\n'
+             '🃏 Moves are made in the table app or in your private chat with the bot.'),
+    "buttons": [['🃏 Open table'], ['🪑 Join'], ['🚪 Leave']],
+    "retired": '<b>Chemin de fer</b> · <i>auction</i> ⬇️',
+    "result": ('🏆 <b>Ann wins 1 with 9 points</b>\n'
+               'Chemin de fer · coup #1 settled\n'
+               'Ann (banker) +1 · Cid −1\n'
+               '<blockquote expandable>Ann shows a natural 9: Q♥ 9♣\n'
+               'Cid: K♥ 2♥, points: 2; banker: Q♥ 9♣, points: 9\n'
+               'Bob bids 1\n'
+               'Cid bids 1\n'
+               'Ann holds the bank\n'
+               '🔒 New shoe shuffled and committed\n'
+               'Cid cuts the shoe\n'
+               'Burned: 4♠ K♣ 8♣\n'
+               'Coup 1: bank 1, stakes please\n'
+               'Cid stakes 1\n'
+               'Cards dealt to Cid and the banker Ann</blockquote>'),
+    "card2": [
+        '<b>Chemin de fer · coup #2</b> · <i>staking</i> · bank 2',
+        '🏆 Coup #1: Ann wins 1 with 9 points (Ann (banker) +1 · Cid −1)',
+    ],
+    "result2": [
+        '🏆 <b>Stand-off: every stake goes back</b>',
+        'Chemin de fer · coup #2 settled',
+        'Bob ±0 · Cid ±0 · Ann (banker) ±0',
+    ],
+}
+
+STUD_TEXTS: dict[str, Any] = {
+    "card": ('<b>Five-card stud · coup #1</b> · <i>betting</i>\n'
+             'Ann (dealer) · 💰1000 · 2♠ 🂠 · in hand\n'
+             'Bob · 💰1000 · A♥ 🂠 · to act\n'
+             'Cid · 💰1000 · 5♠ 🂠 · in hand\n'
+             '· Bob gets A♥\n'
+             '· Cid gets 5♠\n'
+             '· Ann gets 2♠\n'
+             '<blockquote expandable>Bob, Cid, Ann each get a card face down</blockquote>\n'
+             '🔒 shoe committed · /verify\n'
+             '🃏 Moves are made in the table app or in your private chat with the bot.'),
+    "buttons": [['🃏 Open table'], ['🂠 My cards', '🪑 Join'], ['🚪 Leave']],
+    "retired": '<b>Five-card stud</b> · <i>waiting</i> ⬇️',
+    "result": ('🏆 <b>Cid wins 28 with a pair of fives</b>\n'
+               'Five-card stud · coup #1 settled\n'
+               'Cid +28 · Bob −14 · Ann −14\n'
+               '<blockquote expandable>Bob shows 4♠ A♥ 10♣ 8♠ Q♦: ace high\n'
+               'Cid shows 4♣ 5♠ J♥ 5♦ 7♥: a pair of fives\n'
+               'Ann shows 7♠ 2♠ 2♦ 6♠ A♦: a pair of deuces\n'
+               'Bob, Cid, Ann each get a card face down\n'
+               'Bob gets A♥\n'
+               'Cid gets 5♠\n'
+               'Ann gets 2♠\n'
+               'Bob bets 2\n'
+               'Cid calls 2\n'
+               'Ann calls 2\n'
+               'Bob gets 10♣\n'
+               'Cid gets J♥\n'
+               'Ann gets 2♦\n'
+               'Bob shows A♥ 10♣: ace high; possible straight\n'
+               'Cid shows 5♠ J♥: jack high\n'
+               'Ann shows 2♠ 2♦: a pair of deuces\n'
+               'Ann bets 4\n'
+               'Bob calls 4\n'
+               'Cid calls 4\n'
+               'Bob gets 8♠\n'
+               'Cid gets 5♦\n'
+               'Ann gets 6♠\n'
+               'Bob shows A♥ 10♣ 8♠: ace high\n'
+               'Cid shows 5♠ J♥ 5♦: a pair of fives\n'
+               'Ann shows 2♠ 2♦ 6♠: a pair of deuces\n'
+               'Cid bets 4\n'
+               'Ann calls 4\n'
+               'Bob calls 4\n'
+               'Bob gets Q♦\n'
+               'Cid gets 7♥\n'
+               'Ann gets A♦\n'
+               'Bob shows A♥ 10♣ 8♠ Q♦: ace high\n'
+               'Cid shows 5♠ J♥ 5♦ 7♥: a pair of fives\n'
+               'Ann shows 2♠ 2♦ 6♠ A♦: a pair of deuces\n'
+               'Cid bets 4\n'
+               'Ann calls 4\n'
+               'Bob calls 4</blockquote>'),
+    "card2": [
+        '<b>Five-card stud · coup #2</b> · <i>betting</i>',
+        '🏆 Coup #1: Cid wins 28 with a pair of fives (Cid +28 · Bob −14 · Ann −14)',
+    ],
+    "result2": [
+        '🏆 <b>Bob wins 24 with a pair of kings</b>',
+        'Five-card stud · coup #2 settled',
+        'Bob +24 · Cid −12 · Ann −12',
+    ],
+}
