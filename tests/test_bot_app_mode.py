@@ -207,8 +207,8 @@ async def to_first_coup(host: Host, bot: AppBot) -> None:
     raise AssertionError("no coup began")
 
 
-async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PREFERRED
-                     ) -> list[int]:
+async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PREFERRED,
+                     timeouts: list[int] | None = None) -> list[int]:
     """Every awaited player decides (:func:`decide`) until ``coups`` more coups are settled;
     the index into ``bot.group`` at which each new coup's step began.
 
@@ -221,6 +221,7 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
     table = await host.tables.load(CHAT)
     target = table.state.coup + coups
     starts = []
+    timeouts = [] if timeouts is None else timeouts
     for _ in range(300):
         table = await host.tables.load(CHAT)
         if table.state.coup >= target:
@@ -238,7 +239,17 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
         coup_before = table.state.coup
         mark = len(bot.group)
         bot.dm_gate = asyncio.Event()
-        await decide(host, bot, player, prefer)
+        if player in bot.no_dm and table.sight.private:
+            # a decision on his hidden cards is taken in private only (docs/rules.md): as
+            # in the chat, he cannot take it without a private chat, and his time runs out
+            # on the clock the group's table started when it showed him his turn
+            assert table.meta.due is not None
+            host.tables.clock.now = lambda: time.time() + 61
+            await host.tables.clock.on_deadline(CHAT, table.state.version)
+            host.tables.clock.now = time.time
+            timeouts.append(table.state.coup)
+        else:
+            await decide(host, bot, player, prefer)
         table = await host.tables.load(CHAT)
         if table.state.coup != coup_before:
             starts.append(mark)
@@ -319,6 +330,156 @@ async def game_in_app(host: Host, bot: AppBot, game: str, prefer: list[str],
     audit = await host.storage.audit()
     assert audit == {"issued": 3000, "wallets": 0, "on_tables": 3000, "unbalanced_steps": 0,
                      "ledger_drift": 0}
+
+
+CHEMIN: dict[str, Any] = {
+    "card": ('<b>Chemin de fer · coup #1</b> · <i>cut</i> · bank 1\n'
+             'Bank still uncovered: 1\n'
+             'Ann (banker) · 💰999\n'
+             'Bob (punter) · 💰1000\n'
+             'Cid (punter) · 💰1000 · to act\n'
+             '· Cid bids 1\n'
+             '· Ann holds the bank\n'
+             '· 🔒 New shoe shuffled and committed\n'
+             '<blockquote expandable>Bob bids 1</blockquote>\n'
+             '🔒 shoe committed · /verify\n'
+             '🃏 Moves are made in the table app or in your private chat with the bot.'),
+    "buttons": [['🃏 Open table'], ['🪑 Join'], ['🚪 Leave']],
+    "retired": '<b>Chemin de fer</b> · <i>auction</i> ⬇️',
+    "result": ('🏆 <b>Ann wins 1 with 9 points</b>\n'
+               'Chemin de fer · coup #1 settled\n'
+               'Ann (banker) +1 · Cid −1\n'
+               '<blockquote expandable>Ann shows a natural 9: Q♥ 9♣\n'
+               'Cid: K♥ 2♥, points: 2; banker: Q♥ 9♣, points: 9\n'
+               'Bob bids 1\n'
+               'Cid bids 1\n'
+               'Ann holds the bank\n'
+               '🔒 New shoe shuffled and committed\n'
+               'Cid cuts the shoe\n'
+               'Burned: 4♠ K♣ 8♣\n'
+               'Coup 1: bank 1, stakes please\n'
+               'Cid stakes 1\n'
+               'Cards dealt to Cid and the banker Ann</blockquote>'),
+    "card2": [
+        '<b>Chemin de fer · coup #2</b> · <i>staking</i> · bank 2',
+        '🏆 Coup #1: Ann wins 1 with 9 points (Ann (banker) +1 · Cid −1)',
+    ],
+    "result2": [
+        '🏆 <b>Stand-off: every stake goes back</b>',
+        'Chemin de fer · coup #2 settled',
+        'Bob ±0 · Cid ±0 · Ann (banker) ±0',
+    ],
+}
+
+STUD_TEXTS: dict[str, Any] = {
+    "card": ('<b>Five-card stud · coup #1</b> · <i>betting</i>\n'
+             'Ann (dealer) · 💰1000 · 2♠ 🂠 · in hand\n'
+             'Bob · 💰1000 · A♥ 🂠 · to act\n'
+             'Cid · 💰1000 · 5♠ 🂠 · in hand\n'
+             '· Bob gets A♥\n'
+             '· Cid gets 5♠\n'
+             '· Ann gets 2♠\n'
+             '<blockquote expandable>Bob, Cid, Ann each get a card face down</blockquote>\n'
+             '🔒 shoe committed · /verify\n'
+             '🃏 Moves are made in the table app or in your private chat with the bot.'),
+    "buttons": [['🃏 Open table'], ['🂠 My cards', '🪑 Join'], ['🚪 Leave']],
+    "retired": '<b>Five-card stud</b> · <i>waiting</i> ⬇️',
+    "result": ('🏆 <b>Cid wins 28 with a pair of fives</b>\n'
+               'Five-card stud · coup #1 settled\n'
+               'Cid +28 · Bob −14 · Ann −14\n'
+               '<blockquote expandable>Bob shows 4♠ A♥ 10♣ 8♠ Q♦: ace high\n'
+               'Cid shows 4♣ 5♠ J♥ 5♦ 7♥: a pair of fives\n'
+               'Ann shows 7♠ 2♠ 2♦ 6♠ A♦: a pair of deuces\n'
+               'Bob, Cid, Ann each get a card face down\n'
+               'Bob gets A♥\n'
+               'Cid gets 5♠\n'
+               'Ann gets 2♠\n'
+               'Bob bets 2\n'
+               'Cid calls 2\n'
+               'Ann calls 2\n'
+               'Bob gets 10♣\n'
+               'Cid gets J♥\n'
+               'Ann gets 2♦\n'
+               'Bob shows A♥ 10♣: ace high; possible straight\n'
+               'Cid shows 5♠ J♥: jack high\n'
+               'Ann shows 2♠ 2♦: a pair of deuces\n'
+               'Ann bets 4\n'
+               'Bob calls 4\n'
+               'Cid calls 4\n'
+               'Bob gets 8♠\n'
+               'Cid gets 5♦\n'
+               'Ann gets 6♠\n'
+               'Bob shows A♥ 10♣ 8♠: ace high\n'
+               'Cid shows 5♠ J♥ 5♦: a pair of fives\n'
+               'Ann shows 2♠ 2♦ 6♠: a pair of deuces\n'
+               'Cid bets 4\n'
+               'Ann calls 4\n'
+               'Bob calls 4\n'
+               'Bob gets Q♦\n'
+               'Cid gets 7♥\n'
+               'Ann gets A♦\n'
+               'Bob shows A♥ 10♣ 8♠ Q♦: ace high\n'
+               'Cid shows 5♠ J♥ 5♦ 7♥: a pair of fives\n'
+               'Ann shows 2♠ 2♦ 6♠ A♦: a pair of deuces\n'
+               'Cid bets 4\n'
+               'Ann calls 4\n'
+               'Bob calls 4</blockquote>'),
+    "card2": [
+        '<b>Five-card stud · coup #2</b> · <i>betting</i>',
+        '🏆 Coup #1: Cid wins 28 with a pair of fives (Cid +28 · Bob −14 · Ann −14)',
+    ],
+    "result2": [
+        '🏆 <b>Bob wins 24 with a pair of kings</b>',
+        'Five-card stud · coup #2 settled',
+        'Bob +24 · Cid −12 · Ann −12',
+    ],
+}
+
+
+async def test_a_player_without_a_private_chat_sees_his_turn_on_the_group_table(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cid never opened a private chat with the bot. Each of his turns in a coup is shown on
+    the group's table, as in the chat: by the coup's card when his turn is the first, else by
+    one edit that goes out at once, and counts against the group's budget. His clock starts
+    when the group shows it (:func:`play_coups` checks the others'); a decision on his hidden
+    cards he cannot take from the group, as in the chat, and his time runs out."""
+    host, bot = await app_table(make_app_host, monkeypatch, "chemin_de_fer", no_dm={CID})
+    table = await host.tables.load(CHAT)
+    assert table.meta.dm_blocked == [CID]
+    # told once, in the lobby, how to open the private chat
+    assert [c.text for c in bot.group if c.method == "send" and c.markup is None] == [
+        "Cid, I cannot write to you privately. Open https://t.me/banco_bot?start=tm100 and "
+        "press Start to get your cards; meanwhile the \"My cards\" button shows them."]
+    first = len(bot.group) - 2
+    timeouts: list[int] = []
+    await play_coups(host, bot, 2, timeouts=timeouts)
+    assert timeouts == [2]  # his draw in coup 2: a decision on his hidden cards
+    calls = bot.group[first:]
+    card1, retired, his_stake, result1, card2, his_draw, result2, card3 = calls
+    assert [c.method for c in calls] == ["send", "edit", "edit", "edit", "send", "edit", "edit",
+                                         "send"]
+    # coup 1 cost the group 3 calls (and the lobby's retirement): the card, which showed his
+    # cut, one edit for his stake, and the result
+    assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n⏳ Cid · <tg-time" in card1.text
+    assert labels(card1.markup)[:3] == [["🃏 Open table"], ["✂️ Cut 78", "156"],
+                                        ["234", "✏️ amount"]]
+    assert retired.text == "<b>Chemin de fer</b> · <i>auction</i> ⬇️"
+    assert his_stake.text.startswith("<b>Chemin de fer · coup #1</b> · <i>staking</i>")
+    assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n⏳ Cid · <tg-time" in his_stake.text
+    assert labels(his_stake.markup)[:2] == [["🃏 Open table"], ["Banco! 1", "Stake 1", "Pass"]]
+    assert result1.text == CHEMIN["result"]
+    # coup 2 cost 3 as well: the card (his stake), his draw (in private: the group shows
+    # only that it is his turn there), and the result, which tells that his time ran out
+    assert "\n▶ <b>Cid</b> (punter) · 💰999 · to act\n⏳ Cid · <tg-time" in card2.text
+    assert "\n⏳ Cid · in the private chat · <tg-time" in his_draw.text
+    assert labels(his_draw.markup) == [["🃏 Open table"], ["🂠 My cards", "🪑 Join"],
+                                       ["🚪 Leave"]]
+    assert result2.text.split("\n")[:3] == CHEMIN["result2"]
+    assert "\n⏰ Cid draws a card (timed out)\n" in result2.text
+    assert all(c.markup.inline_keyboard[0][0].url == OPEN_URL for c in (card1, card2, card3))
+    no_web_app_in_the_group(bot)
+    audit = await host.storage.audit()
+    assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)
 
 
 CHEMIN: dict[str, Any] = {
