@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ class AppBot(RecordingBot):
     group: list[GroupCall] = field(default_factory=list)
     dm_gate: asyncio.Event | None = None
     no_dm: set[int] = field(default_factory=set)
+    has_app: bool = True
 
     async def send_message(self, chat_id: int, text: str,
                            reply_markup: InlineKeyboardMarkup | None = None) -> Any:
@@ -90,8 +92,10 @@ class AppBot(RecordingBot):
 async def make_app_host(tmp_path: Path) -> AsyncIterator[Any]:
     opened: list[Host] = []
 
-    async def make(bot: RecordingBot, links: AppLinks | None) -> Host:
-        storage = SqliteStorage(tmp_path / "banco.sqlite3", starting_grant=1000, daily_bonus=100)
+    async def make(bot: AppBot, links: AppLinks | None) -> Host:
+        bot.has_app = links is not None
+        storage = SqliteStorage(tmp_path / f"banco{len(opened)}.sqlite3", starting_grant=1000,
+                                daily_bonus=100)
         await storage.open()
         languages = Languages(storage, "en")
         doorbell = Doorbell()
@@ -208,7 +212,7 @@ async def to_first_coup(host: Host, bot: AppBot) -> None:
 
 
 async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PREFERRED,
-                     timeouts: list[int] | None = None) -> list[int]:
+                     timeouts: list[int] | None = None, app: bool = True) -> list[int]:
     """Every awaited player decides (:func:`decide`) until ``coups`` more coups are settled;
     the index into ``bot.group`` at which each new coup's step began.
 
@@ -217,7 +221,9 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
     turn and his buttons on the group's table. Where a step begins a new decision its
     private messages are held back at first: the group's messages go out, yet no clock runs
     until every awaited player has been shown his turn; once the prompts are delivered, it
-    runs a whole decision time from then."""
+    runs a whole decision time from then. Without ``app`` (a table played in the chat),
+    nothing is held back, and the prompts carry the app's button only where the bot has the
+    Mini App (``bot.has_app``)."""
     table = await host.tables.load(CHAT)
     target = table.state.coup + coups
     starts = []
@@ -234,11 +240,15 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
                 table.meta.decision}
         else:
             live = live_prompt(bot, player)
-            assert labels(live.markup)[-1] == ["🃏 Open table"]
-            assert live.markup.inline_keyboard[-1][0].web_app.url == PAGE_URL
+            if bot.has_app:
+                assert labels(live.markup)[-1] == ["🃏 Open table"]
+                assert live.markup.inline_keyboard[-1][0].web_app.url == PAGE_URL
+            else:
+                assert all(b.web_app is None for row in live.markup.inline_keyboard
+                           for b in row)
         coup_before = table.state.coup
         mark = len(bot.group)
-        bot.dm_gate = asyncio.Event()
+        bot.dm_gate = asyncio.Event() if app else None
         if player in bot.no_dm and table.sight.private:
             # a decision on his hidden cards is taken in private only (docs/rules.md): as
             # in the chat, he cannot take it without a private chat, and his time runs out
@@ -253,6 +263,9 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
         table = await host.tables.load(CHAT)
         if table.state.coup != coup_before:
             starts.append(mark)
+        if not app:
+            await host.idle()
+            continue
         await group_done(host)
         awaited = set(table.engine.awaiting(table.state))
         fresh = table.meta.decision == table.state.version and awaited
@@ -261,6 +274,7 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
             assert table.meta.due is None, "a clock runs before the turn was shown"
             assert not host.tables.clock.deadlines.pending(CHAT)
         shown = time.time()
+        assert bot.dm_gate is not None
         bot.dm_gate.set()
         await host.idle()
         table = await host.tables.load(CHAT)
@@ -584,3 +598,53 @@ STUD_TEXTS: dict[str, Any] = {
         'Bob +24 · Cid −12 · Ann −12',
     ],
 }
+
+
+def _untimed(text: str) -> str:
+    """A text without the seconds its clock showed when drawn."""
+    return re.sub(r"<tg-time [^>]*>[^<]*</tg-time>", "<time>", text)
+
+
+async def chat_run(make_app_host: Any, monkeypatch: pytest.MonkeyPatch,
+                   links: AppLinks | None) -> tuple[list[Any], dict[int, list[Any]]]:
+    """A coup of chemin de fer played in the chat (``/settings screen chat``), with or without
+    the Mini App: the group's calls and each player's private messages (texts untimed)."""
+    seeded(monkeypatch, "chat-with-app")
+    bot = AppBot()
+    host = await make_app_host(bot, links)
+    await seated(host, bot, "chemin_de_fer")
+    assert (await host.lifecycle.settings(CHAT, "screen", "chat")).startswith(
+        "This table: screen = chat.")
+    await to_first_coup(host, bot)
+    await play_coups(host, bot, 1, app=False)
+    group = [(c.method, _untimed(c.text), c.markup) for c in bot.group]
+    private = {p: [(_untimed(m.text), m.markup) for m in bot.chat(p)] for p in (ANN, BOB, CID)}
+    return group, private
+
+
+async def test_in_the_chat_the_app_adds_its_buttons_and_nothing_else(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/settings screen chat`` where the bot has the Mini App: the same coup sends the same
+    messages as without the app, the group's table with the *Open table* link first, each
+    turn prompt with the app's page last."""
+    group, private = await chat_run(make_app_host, monkeypatch, None)
+    with_app, private_with_app = await chat_run(make_app_host, monkeypatch, LINKS)
+    assert len(group) == len(with_app) > 10
+    for (method, text, markup), (method2, text2, markup2) in zip(group, with_app, strict=True):
+        assert (method2, text2) == (method, text)
+        if markup is None:
+            assert markup2 is None
+            continue
+        assert [[b.to_dict() for b in row] for row in markup2.inline_keyboard] == [
+            [{"text": "🃏 Open table", "url": OPEN_URL}],
+            *([b.to_dict() for b in row] for row in markup.inline_keyboard)]
+    for player in (ANN, BOB, CID):
+        assert [t for t, _ in private_with_app[player]] == [t for t, _ in private[player]]
+        for (_, markup), (_, markup2) in zip(private[player], private_with_app[player],
+                                             strict=True):
+            if markup is None:
+                assert markup2 is None
+                continue
+            assert [[b.to_dict() for b in row] for row in markup2.inline_keyboard] == [
+                *([b.to_dict() for b in row] for row in markup.inline_keyboard),
+                [{"text": "🃏 Open table", "web_app": {"url": PAGE_URL}}]]
