@@ -10,6 +10,7 @@ writes down every call to the group with what it shows, and can hold back privat
 from __future__ import annotations
 
 import asyncio
+import html
 import random
 import re
 import time
@@ -29,9 +30,10 @@ from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.tables import Tables
-from bot.view import answers
+from bot.view import answers, render
 from bot.view.applink import AppLinks, link_key, start_param, web_app_url
 from bot.view.codec import ActionButton, decode
+from bot.view.outcomes import PickInPrivate, Selection
 from games import cards
 from storage.sqlite import SqliteStorage
 
@@ -648,3 +650,124 @@ async def test_in_the_chat_the_app_adds_its_buttons_and_nothing_else(
             assert [[b.to_dict() for b in row] for row in markup2.inline_keyboard] == [
                 *([b.to_dict() for b in row] for row in markup.inline_keyboard),
                 [{"text": "🃏 Open table", "web_app": {"url": PAGE_URL}}]]
+
+
+SETTINGS_APP = {
+    "en": [
+        "Settings of this table (Twenty-one):",
+        "timeout = 60 seconds — time for each decision",
+        "turn_dm = on (on | off) — each awaited player's turn in his private chat",
+        "screen = app (chat | app) — where the game is played: chat, on the group's table "
+        "message; app, in the table app, the group getting each coup's card and result",
+        "min_stake = 1 chip — the smallest stake",
+        "decks = 2 decks — decks in the shoe",
+        "Change it for this table: /settings KEY VALUE",
+        "For this chat's next tables: /settings default KEY VALUE"],
+    "ru": [
+        "Настройки этого стола (Очко):",
+        "timeout = 60 секунд — время на каждое решение",
+        "turn_dm = on (on | off) — ход каждому, кого ждёт стол, в личный чат",
+        "screen = app (chat | app) — где идёт игра: chat — в сообщении стола в группе; "
+        "app — в приложении стола, а в группу приходят только карточка и итог каждого кона",
+        "min_stake = 1 фишка — наименьшая ставка",
+        "decks = 2 колоды — колод в шузе",
+        "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",
+        "Для следующих столов чата: /settings default КЛЮЧ ЗНАЧЕНИЕ"],
+}
+SCREEN_ANSWERS = {
+    "en": {
+        ("screen", "chat"): "This table: screen = chat. For this chat's next tables too: "
+                            "/settings default screen chat",
+        ("screen", "app"): "This table: screen = app. For this chat's next tables too: "
+                           "/settings default screen app",
+        ("screen", "phone"): "Cannot set that: chat | app",
+        ("default", "chat"): "This chat's next tables: screen = chat.",
+    },
+    "ru": {
+        ("screen", "chat"): "Этот стол: screen = chat. Чтобы и следующие столы чата "
+                            "начинались так: /settings default screen chat",
+        ("screen", "app"): "Этот стол: screen = app. Чтобы и следующие столы чата "
+                           "начинались так: /settings default screen app",
+        ("screen", "phone"): "Нельзя установить: chat | app",
+        ("default", "chat"): "Следующие столы чата: screen = chat.",
+    },
+}
+NO_APP = {
+    "en": "Cannot set that: this bot has no table app (its host has not set one up), so the "
+          "table is played in the chat.",
+    "ru": "Нельзя установить: у этого бота нет приложения стола (его владелец не настроил), "
+          "поэтому игра идёт в чате.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_settings_screen_chooses_chat_or_app_where_the_bot_has_the_app(
+        make_app_host: Any, lang: str) -> None:
+    bot = AppBot()
+    host = await make_app_host(bot, LINKS)
+    await host.lifecycle.set_language(CHAT, lang)
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
+    await host.idle()
+    shown = html.unescape(await host.lifecycle.settings(CHAT, None, None))  # sent as HTML
+    assert shown.split("\n") == SETTINGS_APP[lang]
+    said = SCREEN_ANSWERS[lang]
+    for value in ("chat", "phone", "app", "chat"):
+        assert await host.lifecycle.settings(CHAT, "screen", value) == said[("screen", value)]
+    assert (await host.tables.load(CHAT)).meta.screen == "chat"
+    assert await host.lifecycle.set_default(CHAT, "screen", "chat") == said[("default", "chat")]
+    # the group's table message opens the app in the chat's language
+    assert labels(live_table(bot).markup)[0] == ["🃏 Open table" if lang == "en"
+                                                 else "🃏 Открыть стол"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_settings_screen_app_is_refused_without_the_app(make_app_host: Any,
+                                                             lang: str) -> None:
+    bot = AppBot()
+    host = await make_app_host(bot, None)
+    await host.lifecycle.set_language(CHAT, lang)
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
+    await host.idle()
+    shown = html.unescape(await host.lifecycle.settings(CHAT, None, None))
+    assert "screen" not in shown  # without the app a table is played in the chat, as today
+    assert shown.split("\n") == [line for line in SETTINGS_APP[lang] if "screen" not in line]
+    assert await host.lifecycle.settings(CHAT, "screen", "app") == NO_APP[lang]
+    assert await host.lifecycle.set_default(CHAT, "screen", "app") == NO_APP[lang]
+    assert await host.lifecycle.settings(CHAT, "screen", "chat") == \
+        SCREEN_ANSWERS[lang][("screen", "chat")]
+    assert all(b.url is None and b.web_app is None for m in bot.chat(CHAT) if m.markup
+               for row in m.markup.inline_keyboard for b in row)
+
+
+async def test_a_players_private_views_carry_the_apps_button(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What Start from the table's deep link shows him (his cards, his decision), and a
+    choice among his own cards sent to his private chat, open the app's page too."""
+    host, _ = await app_table(make_app_host, monkeypatch, "stud_poker")
+    table = await host.tables.load(CHAT)
+    [awaited] = table.engine.awaiting(table.state)
+    opened = await host.presses.dm_opened(awaited, "tm100")
+    assert opened is not None
+    shown = answers.dm_opened("en", opened)
+    assert shown is not None
+    text, markup = shown
+    assert "Your cards: " in text and text.endswith("Your move at the table — choose here:")
+    assert markup is not None and markup.inline_keyboard[-1] == (
+        render.Button("🃏 Open table", web_app=PAGE_URL),)
+    assert {"check", "bet"} <= {decoded.kind for row in markup.inline_keyboard[:-1]
+                                for b in row if isinstance(decoded := decode(b.callback_data),
+                                                           ActionButton)}
+    # a player who is not awaited: his cards, and the app's button alone
+    other = next(p for p in (ANN, BOB, CID) if p != awaited)
+    opened = await host.presses.dm_opened(other, "tm100")
+    assert opened is not None
+    shown = answers.dm_opened("en", opened)
+    assert shown is not None and shown[1] is not None
+    assert shown[1].inline_keyboard == ((render.Button("🃏 Open table", web_app=PAGE_URL),),)
+    picked = answers.answer(PickInPrivate(BOB, Selection(
+        CHAT, 1, 5, "discard", ("As", "Kd"), 0, 2, PAGE_URL)), "en", "en")
+    assert picked.dm is not None
+    assert picked.dm[2].inline_keyboard[-1] == (render.Button("🃏 Open table",
+                                                              web_app=PAGE_URL),)
+    assert picked.dm[2].as_dict()["inline_keyboard"][-1] == [
+        {"text": "🃏 Open table", "web_app": {"url": PAGE_URL}}]
