@@ -1,8 +1,9 @@
 """The decision clock: when an awaited player's time runs out, and what happens then.
 
 A decision's clock starts only once every awaited player has been shown it (his turn
-prompt, or the group's table message, delivered: :meth:`Clock.turn_seen`), and never runs
-out before a resume's grace ends. When it does, the engine's safe defaults are committed
+prompt, or the group's table message, delivered; or the Mini App's page, open, showed it:
+:meth:`bot.table.lifecycle.Lifecycle.turn_shown`; all of them :meth:`Clock.turn_seen`), and
+never runs out before a resume's grace ends. When it does, the engine's safe defaults are committed
 (:meth:`Clock.on_deadline`). Every committed step's deadline is stored with it and
 scheduled here (:meth:`bot.table.tables.Tables.commit` asks the clock for it).
 """
@@ -148,7 +149,9 @@ class Clock:
     def prompted(self, meta: TableMeta, sight: Sight) -> frozenset[int]:
         """The awaited players who get their turn in their private chat: all who have one
         with the bot, unless the table turned turn DMs off (a private step's decision goes
-        there anyway)."""
+        there anyway; a table played in the Mini App never does). A player without one
+        (``dm_blocked``) learns his turn from the group's table, app mode or not: that is
+        the fallback of :func:`bot.view.screens.table_render` (``app``)."""
         awaited = sight.view().awaiting
         if not self.prompts_in_private(meta) and not sight.private:
             return frozenset()
