@@ -771,3 +771,30 @@ async def test_a_players_private_views_carry_the_apps_button(
                                                               web_app=PAGE_URL),)
     assert picked.dm[2].as_dict()["inline_keyboard"][-1] == [
         {"text": "🃏 Open table", "web_app": {"url": PAGE_URL}}]
+
+
+async def test_the_app_showing_a_turn_starts_its_clock_as_a_delivered_prompt_does(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's server reports a turn it pushed to a player's open page
+    (:meth:`Lifecycle.turn_shown`): with every awaited player shown, the clock starts, though
+    no prompt has reached anybody yet; a stale decision's report changes nothing."""
+    host, bot = await app_table(make_app_host, monkeypatch, "stud_poker")
+    table = await host.tables.load(CHAT)
+    [player] = table.engine.awaiting(table.state)
+    bot.dm_gate = asyncio.Event()  # his prompt of the next decision will not arrive
+    await decide(host, bot, player, STUD)
+    await group_done(host)
+    table = await host.tables.load(CHAT)
+    [nxt] = table.engine.awaiting(table.state)
+    assert table.meta.decision == table.state.version and table.meta.due is None
+    await host.lifecycle.turn_shown(CHAT, table.meta.decision - 1, nxt)  # an older decision
+    assert (await host.tables.load(CHAT)).meta.due is None
+    before = time.time()
+    await host.lifecycle.turn_shown(CHAT, table.meta.decision, nxt)
+    table = await host.tables.load(CHAT)
+    assert table.meta.due is not None and before + 60 <= table.meta.due <= time.time() + 60
+    assert host.tables.clock.deadlines.pending(CHAT)
+    # his prompt, delivered after, starts nothing anew
+    bot.dm_gate.set()
+    await host.idle()
+    assert (await host.tables.load(CHAT)).meta.due == table.meta.due
