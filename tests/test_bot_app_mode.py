@@ -214,7 +214,8 @@ async def to_first_coup(host: Host, bot: AppBot) -> None:
 
 
 async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PREFERRED,
-                     timeouts: list[int] | None = None, app: bool = True) -> list[int]:
+                     timeouts: list[int] | None = None, app: bool = True,
+                     idle: frozenset[int] = frozenset()) -> list[int]:
     """Every awaited player decides (:func:`decide`) until ``coups`` more coups are settled;
     the index into ``bot.group`` at which each new coup's step began.
 
@@ -225,7 +226,7 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
     until every awaited player has been shown his turn; once the prompts are delivered, it
     runs a whole decision time from then. Without ``app`` (a table played in the chat),
     nothing is held back, and the prompts carry the app's button only where the bot has the
-    Mini App (``bot.has_app``)."""
+    Mini App (``bot.has_app``). The players of ``idle`` let every time run out."""
     table = await host.tables.load(CHAT)
     target = table.state.coup + coups
     starts = []
@@ -251,10 +252,10 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
         coup_before = table.state.coup
         mark = len(bot.group)
         bot.dm_gate = asyncio.Event() if app else None
-        if player in bot.no_dm and table.sight.private:
-            # a decision on his hidden cards is taken in private only (docs/rules.md): as
-            # in the chat, he cannot take it without a private chat, and his time runs out
-            # on the clock the group's table started when it showed him his turn
+        if (player in bot.no_dm and table.sight.private) or player in idle:
+            # an idle player's time runs out; so does that of a player without a private
+            # chat whose decision is on his hidden cards (taken in private only, as in the
+            # chat), on the clock the group's table started when it showed him his turn
             assert table.meta.due is not None
             host.tables.clock.now = lambda: time.time() + 61
             await host.tables.clock.on_deadline(CHAT, table.state.version)
@@ -798,3 +799,19 @@ async def test_the_app_showing_a_turn_starts_its_clock_as_a_delivered_prompt_doe
     bot.dm_gate.set()
     await host.idle()
     assert (await host.tables.load(CHAT)).meta.due == table.meta.due
+
+
+async def test_a_stand_up_in_the_app_is_told_by_the_coups_result_not_a_message(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob lets his time run out twice in a hand: he is stood up, which the chat announces
+    at once; in the app the hand's log tells it, and the group still gets two messages."""
+    host, bot = await app_table(make_app_host, monkeypatch, "stud_poker")
+    first = len(bot.group) - 2
+    timeouts: list[int] = []
+    await play_coups(host, bot, 1, STUD, timeouts, idle=frozenset({BOB}))
+    assert len(timeouts) == 2
+    calls = bot.group[first:]
+    assert [c.method for c in calls] == ["send", "edit", "edit", "send"]  # no stand-up line
+    result1 = calls[2]
+    assert "\nBob timed out twice and is stood up\n" in result1.text
+    assert [s.name for s in (await host.tables.load(CHAT)).sight.view().seats] == ["Ann", "Cid"]

@@ -51,8 +51,8 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     language, his turn prompt counting down to ``deadline`` (with the Mini App's button
     for its page ``app``). Also the coup the step settles, if it settles one. ``in_app``:
     the table is played in the Mini App, whose group gets a coup's card and its result and
-    nothing else: a stand-up the settling step tells goes under the result, not in a
-    message of its own."""
+    nothing else: a stand-up (a second timeout, in the middle of a coup) is told by the
+    coup's log, which the page shows and the result folds, not by a message of its own."""
     old, new, chat_id = table.state, step.state, table.chat_id
     view = sight.view()
     names = meta.names
@@ -91,12 +91,10 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     if settled is not None:
         result, coup_log = settled
         meta.last_result = result.model_dump(mode="json")
-        text = screens.result_text(lang, view.game, result, names, coup_log)
-        if in_app and announcements:
-            text = "\n".join([text, *announcements])
-            announcements = []
-        drafts.append(settlement(chat_id, text))
-    drafts += [group_message(chat_id, text) for text in announcements]
+        drafts.append(settlement(chat_id, screens.result_text(
+            lang, view.game, result, names, coup_log)))
+    if not in_app:  # in the app the coup's log tells a stand-up (its result shows it)
+        drafts += [group_message(chat_id, text) for text in announcements]
     if (settled is not None or new.coup != meta.msg_coup) and view.seats:
         meta.msg_coup = new.coup
         drafts.append(table_post(chat_id))
