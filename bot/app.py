@@ -57,6 +57,7 @@ from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.tables import Tables
+from bot.view.applink import AppLinks
 from bot.workers import coordination
 from storage.factory import open_storage
 from storage.inspect import inspector
@@ -152,11 +153,14 @@ async def post_init(app: App) -> None:
     # another worker may change a chat's language: with several, one is re-read now and then
     languages = Languages(storage, settings.default_language,
                           fresh=None if shared is None else coordination.LANGUAGES_FRESH)
+    # the Mini App's links (the group's Open button, private web_app buttons), when it is set
+    links = AppLinks.of(app.bot.username, settings.webapp_short_name, app.bot.token,
+                        settings.webapp_url) if settings.webapp_on else None
     tables = Tables(storage, languages, doorbell,
                     Timers() if shared is None else shared.deadlines,
                     decision_timeout=settings.decision_timeout,
                     bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms,
-                    chat_locks=None if shared is None else shared.chat_locks)
+                    chat_locks=None if shared is None else shared.chat_locks, links=links)
     limiter = app.bot.rate_limiter
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)

@@ -642,7 +642,7 @@ class Courier:
         render = await self.tables.current_render(chat_id)
         if render is None or chat.shown == render:
             return
-        wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent)
+        wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent, render.quiet)
         if wait == HELD:
             return
         if wait > 0:

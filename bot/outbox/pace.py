@@ -14,6 +14,10 @@ courier (:mod:`bot.outbox.courier`) asks :class:`Pace` before it edits a table m
   sender's private chat instead: :func:`bot.gateway.handlers.say`). Meanwhile steps pile up into
   the one edit that follows.
 
+A table played in the Mini App (``/settings screen app``) spends less: while a coup is
+under way (``quiet``) its table message is not edited at all, but for a turn that only
+the group can show (urgent, as above); the coup's card and its result are its messages.
+
 Coup results and new table messages are never held back: the courier sends them
 as they come.
 """
@@ -42,14 +46,18 @@ class Pace:
     coup_edits: dict[int, tuple[int, int]] = field(default_factory=dict)
     turns: dict[int, tuple[int, Hashable]] = field(default_factory=dict)
 
-    def wait(self, chat_id: int, coup: int, turn: Hashable, urgent: bool) -> float:
+    def wait(self, chat_id: int, coup: int, turn: Hashable, urgent: bool,
+             quiet: bool = False) -> float:
         """Seconds before the group's table message may be edited to show (``coup``,
         ``turn``): 0 now, :data:`HELD` not in this coup. ``turn``: what the table waits for
         (:attr:`bot.view.screens.TableScreen.turn`); ``urgent``: the table's next press
         becomes known only from this edit (an awaited player without a private prompt, or
-        Start)."""
+        Start); ``quiet``: a coup played in the Mini App, whose message only an urgent edit
+        changes (:attr:`bot.view.screens.TableScreen.quiet`)."""
         if urgent and self.turns.get(chat_id) != (coup, turn):
             return 0.0
+        if quiet:
+            return HELD
         if chat_id not in self.last:
             return 0.0  # nothing shown by this process yet: the table as it is, once
         seen_coup, count = self.coup_edits.get(chat_id, (coup, 0))

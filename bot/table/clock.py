@@ -1,8 +1,9 @@
 """The decision clock: when an awaited player's time runs out, and what happens then.
 
 A decision's clock starts only once every awaited player has been shown it (his turn
-prompt, or the group's table message, delivered: :meth:`Clock.turn_seen`), and never runs
-out before a resume's grace ends. When it does, the engine's safe defaults are committed
+prompt, or the group's table message, delivered; or the Mini App's page, open, showed it:
+:meth:`bot.table.lifecycle.Lifecycle.turn_shown`; all of them :meth:`Clock.turn_seen`), and
+never runs out before a resume's grace ends. When it does, the engine's safe defaults are committed
 (:meth:`Clock.on_deadline`). Every committed step's deadline is stored with it and
 scheduled here (:meth:`bot.table.tables.Tables.commit` asks the clock for it).
 """
@@ -20,6 +21,7 @@ from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
 from bot.table.record import OpenPrompt, Table, TableMeta
 from bot.view import i18n, screens
+from bot.view.applink import AppLinks
 from bot.view.sight import Sight
 from games.engine import GameState, Step
 from storage.base import InsufficientFunds, OutboxDraft, StaleVersion, StorageError, TableNotFound
@@ -57,18 +59,50 @@ class Clock:
     """Each table's decision clock: its timeout, when it starts and when it runs out."""
 
     def __init__(self, tables: Committing, deadlines: Deadlines, *, decision_timeout: float,
-                 turn_dms: bool, now: Callable[[], float] = time.time) -> None:
+                 turn_dms: bool, now: Callable[[], float] = time.time,
+                 links: AppLinks | None = None) -> None:
         self.tables = tables
         self.deadlines = deadlines
         self.decision_timeout = decision_timeout
         self.turn_dms = turn_dms
         self.now = now
+        # the Mini App's links when the bot has one (WEBAPP_URL and WEBAPP_SHORT_NAME)
+        self.links = links
         # per chat: the decision being shown, and the awaited players it was shown to
         self.seen: dict[int, tuple[int, set[int]]] = {}
 
     def turn_dm_of(self, meta: TableMeta) -> bool:
-        """Whether the table prompts each awaited player in his private chat."""
+        """Whether the table's setting prompts each awaited player in his private chat
+        (:meth:`prompts_in_private` says whether it does)."""
         return self.turn_dms if meta.turn_dm is None else meta.turn_dm
+
+    def prompts_in_private(self, meta: TableMeta) -> bool:
+        """Whether each awaited player gets his turn in his private chat: as the table's
+        ``turn_dm`` says, and always at a table played in the Mini App (its group does not
+        show turns; a player whose page is not open must still see his)."""
+        return self.in_app(meta) or self.turn_dm_of(meta)
+
+    @property
+    def app_on(self) -> bool:
+        """Whether the bot has the Mini App."""
+        return self.links is not None
+
+    def screen_of(self, meta: TableMeta) -> str:
+        """Where the table is played (/settings screen): ``app`` or ``chat``; by default
+        ``app`` where the bot has the Mini App. Without the app, always ``chat``."""
+        if not self.app_on:
+            return "chat"
+        return meta.screen or "app"
+
+    def in_app(self, meta: TableMeta) -> bool:
+        """Whether the table is played in the Mini App: its group gets each coup's card and
+        result, and its players their turns in private (:func:`bot.view.screens.table_render`,
+        ``app``)."""
+        return self.screen_of(meta) == "app"
+
+    def app_url(self, chat_id: int) -> str | None:
+        """The Mini App's page for the table, for a private chat's ``web_app`` button."""
+        return self.links.private_url(chat_id) if self.links is not None else None
 
     def timeout_of(self, meta: TableMeta) -> float:
         """The table's decision timeout in seconds."""
@@ -115,9 +149,11 @@ class Clock:
     def prompted(self, meta: TableMeta, sight: Sight) -> frozenset[int]:
         """The awaited players who get their turn in their private chat: all who have one
         with the bot, unless the table turned turn DMs off (a private step's decision goes
-        there anyway)."""
+        there anyway; a table played in the Mini App never does). A player without one
+        (``dm_blocked``) learns his turn from the group's table, app mode or not: that is
+        the fallback of :func:`bot.view.screens.table_render` (``app``)."""
         awaited = sight.view().awaiting
-        if not self.turn_dm_of(meta) and not sight.private:
+        if not self.prompts_in_private(meta) and not sight.private:
             return frozenset()
         return frozenset(p for p in awaited if p not in meta.dm_blocked)
 
@@ -189,7 +225,8 @@ class Clock:
         if meta.decision == decision and player in sight.view().awaiting:
             # drawn as its step drew it: the time left as from now until the clock starts
             now = screens.prompt(lang, table.chat_id, sight, player, self.drawn_due(meta),
-                                 meta.coup_log, meta.names, decision=decision)
+                                 meta.coup_log, meta.names, decision=decision,
+                                 app=self.app_url(table.chat_id))
             prompts = {**meta.prompts, player: OpenPrompt(
                 message_id=message_id, decision=decision, digest=now.digest)}
             meta = meta.model_copy(update={"prompts": prompts})

@@ -184,10 +184,13 @@ class Lifecycle:
             # after the clock's commit then reads the same (the deadline a few ms later,
             # the same seconds): one edit per turn, not one without the time and one with it
             due = self.clock.drawn_due(meta)
+        links = self.clock.links
         return screens.table_render(lang, chat_id, table.sight, due,
                                     meta.coup_log, meta.names, decision=meta.decision,
                                     prompted=self.clock.prompted(meta, table.sight),
-                                    last=meta.last_result)
+                                    last=meta.last_result,
+                                    open_url=links.group_url(chat_id) if links else None,
+                                    app=self.clock.in_app(meta))
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
                         shown: float | None = None,
@@ -195,6 +198,15 @@ class Lifecycle:
         """These awaited players have been shown their turn: the decision clock hears it
         (:meth:`bot.table.clock.Clock.turn_seen`)."""
         await self.clock.turn_seen(chat_id, decision, players, shown, prompt)
+
+    async def turn_shown(self, chat_id: int, decision: int, player: int) -> None:
+        """The Mini App showed ``player`` his turn: the app's server calls this once it has
+        pushed to his open page a snapshot whose ``decision`` is ``decision`` and whose
+        ``awaiting`` names him (docs/webapp.md). It is the same news as his turn prompt's
+        delivery in his private chat, and goes the same way
+        (:meth:`bot.table.clock.Clock.turn_seen`): once every awaited player has seen the
+        decision its clock starts; a decision that is no longer current is ignored."""
+        await self.clock.turn_seen(chat_id, decision, [player])
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,

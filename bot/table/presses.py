@@ -174,7 +174,8 @@ class Presses:
         """Choices among the presser's own cards: a keyboard in his private chat only (the
         pressed private message itself turns into it)."""
         selection = Selection(table.chat_id, table.state.coup, table.meta.decision, kind,
-                              tuple(pick.spec.choices), pick.mask or 0, pick.spec.max)
+                              tuple(pick.spec.choices), pick.mask or 0, pick.spec.max,
+                              self.tables.clock.app_url(table.chat_id) or "")
         if pick.mask is not None or private:
             return PickHere(selection)
         return PickInPrivate(user_id, selection)
@@ -388,7 +389,8 @@ class Presses:
                 await self.tables.commit(
                     table, meta=table.meta.model_copy(update={"dm_blocked": blocked}))
         return DmOpened(chat_id, table.sight, user_id, table.meta.decision,
-                        self.tables.clock.turn_dm_of(table.meta))
+                        self.tables.clock.prompts_in_private(table.meta),
+                        self.tables.clock.app_url(chat_id) or "")
 
 
 def what_was_done(user_id: int, action: Action, step: Step[Any]) -> Done:

@@ -10,9 +10,15 @@ which refuses a record computed from an older revision.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from bot.view.sight import Sight
 from games import registry
@@ -88,6 +94,11 @@ class TableMeta(BaseModel):
     turn_dm: bool | None = None
     """Whether each awaited player who has a private chat with the bot gets his turn there,
     with his decision keyboard (/settings turn_dm); None: the bot's default (TURN_DMS)."""
+    screen: Literal["chat", "app"] | None = None
+    """Where the table is played (/settings screen): ``chat``, on the group's table message;
+    ``app``, in the Mini App, the group getting each coup's card and result. None: ``app``
+    where the bot has the Mini App, else ``chat`` (:meth:`bot.table.clock.Clock.in_app`).
+    Written only once set (:meth:`_written`), so a record without it reads as before."""
     asks: dict[int, Ask] = Field(default_factory=dict)
     """Who was asked to type an amount, and for what: kept with the table so that any
     worker takes the reply, whichever took the press."""
@@ -102,6 +113,14 @@ class TableMeta(BaseModel):
     amount by ``m`` and its message id), each with the label of what it did: committed with
     its step, so that an update delivered again (its worker died before answering it) is
     answered with the same truth and never applied twice."""
+
+    @model_serializer(mode="wrap")
+    def _written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """The record as stored: ``screen`` only once a table set it."""
+        data: dict[str, Any] = handler(self)
+        if data.get("screen") is None:
+            data.pop("screen", None)
+        return data
 
 
 @dataclass(frozen=True)

@@ -43,12 +43,16 @@ MAX_COUP_LINES = 60
 
 def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any], sight: Sight,
                 meta: TableMeta, timed_out: Sequence[int], prompts: frozenset[int],
-                open_prompts: dict[int, tuple[int, str]], deadline: float | None
+                open_prompts: dict[int, tuple[int, str]], deadline: float | None, *,
+                app: str | None = None, in_app: bool = False
                 ) -> tuple[int | None, list[OutboxDraft]]:
     """What a step sends (and its record updated in ``meta``): the coup's result, stand-
     ups, the table anew for a new coup, and each player's private events in his own
-    language, his turn prompt counting down to ``deadline``. Also the coup the step
-    settles, if it settles one."""
+    language, his turn prompt counting down to ``deadline`` (with the Mini App's button
+    for its page ``app``). Also the coup the step settles, if it settles one. ``in_app``:
+    the table is played in the Mini App, whose group gets a coup's card and its result and
+    nothing else: a stand-up (a second timeout, in the middle of a coup) is told by the
+    coup's log, which the page shows and the result folds, not by a message of its own."""
     old, new, chat_id = table.state, step.state, table.chat_id
     view = sight.view()
     names = meta.names
@@ -89,7 +93,8 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
         meta.last_result = result.model_dump(mode="json")
         drafts.append(settlement(chat_id, screens.result_text(
             lang, view.game, result, names, coup_log)))
-    drafts += [group_message(chat_id, text) for text in announcements]
+    if not in_app:  # in the app the coup's log tells a stand-up (its result shows it)
+        drafts += [group_message(chat_id, text) for text in announcements]
     if (settled is not None or new.coup != meta.msg_coup) and view.seats:
         meta.msg_coup = new.coup
         drafts.append(table_post(chat_id))
@@ -101,7 +106,7 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
             if (p := e.player) is not None}}
     drafts += direct_messages(
         langs, chat_id, sight, [e for e in step.events if not isinstance(e, CardsProven)],
-        names, prompts, meta.decision, meta.coup_log, deadline, open_prompts)
+        names, prompts, meta.decision, meta.coup_log, deadline, open_prompts, app)
     return (settled[0].coup if settled is not None else None), drafts
 
 
@@ -109,8 +114,8 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                     events: Sequence[Event], names: dict[int, str],
                     prompts: frozenset[int] = frozenset(), decision: int | None = None,
                     log: Sequence[dict[str, Any]] = (), deadline: float | None = None,
-                    open_prompts: Mapping[int, tuple[int, str]] | None = None
-                    ) -> list[OutboxDraft]:
+                    open_prompts: Mapping[int, tuple[int, str]] | None = None,
+                    app: str | None = None) -> list[OutboxDraft]:
     """Each reader's private events with his cards, in his own language (``langs``); every
     awaited player of ``prompts`` (the host's choice: in a private step every awaited
     player, when his decision is new or its buttons changed) also gets his turn with his
@@ -121,7 +126,8 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
     the table from his seat (the coup's ``log``, the time left to ``deadline``), with a
     ``digest`` of what it shows. A player whose prompt of this decision is open
     (``open_prompts``: its message id and digest) gets no new one: it is edited
-    (:data:`DM_EDIT`) where what it shows changed."""
+    (:data:`DM_EDIT`) where what it shows changed. ``app``: the Mini App's page for the
+    table, whose ``web_app`` button goes under each prompt's keyboard."""
     open_prompts = open_prompts or {}
     settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
     earlier, later = (list(events), []) if settled_at is None else (
@@ -151,13 +157,13 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                                    player in prompts or shown is not None)
         if markup is not None and shown is not None:
             turn = prompt(lang, chat_id, sight, player, deadline, log, names,
-                          decision=decision, lines=lines)
+                          decision=decision, lines=lines, app=app)
             if turn.digest != shown[1]:
                 out.append(prompt_edit(player, shown[0], turn))
             continue
         if markup is not None:
             turn = prompt(lang, chat_id, sight, player, deadline, log, names,
-                          decision=decision, lines=lines)
+                          decision=decision, lines=lines, app=app)
             out.append(OutboxDraft(kind=DM, target=player, payload={
                 "turn": sight.state.version if decision is None else decision,
                 "digest": turn.digest, "text": turn.text, "markup": markup_json(turn.markup)}))

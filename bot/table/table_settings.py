@@ -1,8 +1,8 @@
 """/settings: a table's settings, each with its unit, and the chat's defaults for its next tables.
 
-A table has the host's settings (``timeout``, ``turn_dm``: its record) and its game's
-(:meth:`games.engine.Engine.settings`; they change only while nobody is seated). A value
-set with ``/settings KEY VALUE`` is this table's alone; ``/settings default KEY VALUE``
+A table has the host's settings (``timeout``, ``turn_dm``, ``screen``: its record) and its
+game's (:meth:`games.engine.Engine.settings`; they change only while nobody is seated). A
+value set with ``/settings KEY VALUE`` is this table's alone; ``/settings default KEY VALUE``
 keeps it as the chat's default (storage: ``chat_settings``), and every table the chat opens
 after that starts with it: the host's settings at every table, a game's setting at that
 game's tables. ``/settings default KEY`` forgets it.
@@ -24,8 +24,11 @@ from storage.base import TableNotFound
 if TYPE_CHECKING:
     from bot.table.tables import Tables
 
-HOST_KEYS = ("timeout", "turn_dm")
-"""Settings of the host, not of a game: every table has them."""
+HOST_KEYS = ("timeout", "turn_dm", "screen")
+"""Settings of the host, not of a game: every table has them (``screen`` shows only where
+the bot has the Mini App: without it, a table is played in the chat)."""
+SCREENS = ("chat", "app")
+"""Where a table is played (:attr:`bot.table.record.TableMeta.screen`)."""
 MIN_TIMEOUT, MAX_TIMEOUT = 10, 3600
 """A decision's time, in seconds: under 10 a player cannot read his cards and answer."""
 
@@ -41,8 +44,9 @@ def parse_setting(value: str) -> Any:
     return value
 
 
-def host_refusal(lang: str, key: str, value: Any) -> str | None:
-    """Why a host setting cannot take ``value`` (None: it can)."""
+def host_refusal(lang: str, key: str, value: Any, app_on: bool = True) -> str | None:
+    """Why a host setting cannot take ``value`` (None: it can); ``app_on``: whether the bot
+    has the Mini App (``screen app`` needs it)."""
     if key == "timeout" and (isinstance(value, bool) or not isinstance(value, int)
                              or not MIN_TIMEOUT <= value <= MAX_TIMEOUT):
         return i18n.t(lang, "settings_bad", error=i18n.t(
@@ -50,6 +54,10 @@ def host_refusal(lang: str, key: str, value: Any) -> str | None:
             unit=i18n.unit(lang, "second", MAX_TIMEOUT)))
     if key == "turn_dm" and not isinstance(value, bool):
         return i18n.t(lang, "settings_bad", error="on | off")
+    if key == "screen" and value not in SCREENS:
+        return i18n.t(lang, "settings_bad", error=" | ".join(SCREENS))
+    if key == "screen" and value == "app" and not app_on:
+        return i18n.t(lang, "settings_no_app")
     return None
 
 
@@ -111,8 +119,9 @@ def shown(tables: Tables, lang: str, table: Table | None, defaults: dict[str, An
     else:
         meta = table.meta
         clock = tables.clock
+        screen = {"screen": clock.screen_of(meta)} if clock.app_on else {}
         current = {"timeout": clock.timeout_of(meta), "turn_dm": clock.turn_dm_of(meta),
-                   **table.engine.settings(table.state)}
+                   **screen, **table.engine.settings(table.state)}
         lines = [str(i18n.t(lang, "settings_title", game=i18n.game_name(lang, table.game)))]
         lines += [str(i18n.setting_line(lang, k, v)) for k, v in current.items()]
     line = defaults_line(lang, defaults)
@@ -139,7 +148,7 @@ async def change(tables: Tables, chat_id: int, key: str | None, value: str | Non
         meta = table.meta
         parsed = parse_setting(value)
         if key in HOST_KEYS:
-            refusal = host_refusal(lang, key, parsed)
+            refusal = host_refusal(lang, key, parsed, tables.clock.app_on)
             if refusal is not None:
                 return refusal
             await tables.commit(table, meta=meta.model_copy(update={key: parsed}))
@@ -173,7 +182,7 @@ async def set_default(tables: Tables, chat_id: int, key: str | None, value: str 
             if parsed is None:
                 defaults.pop(key, None)
             else:
-                refusal = host_refusal(lang, key, parsed)
+                refusal = host_refusal(lang, key, parsed, tables.clock.app_on)
                 if refusal is not None:
                     return refusal
                 defaults[key] = parsed

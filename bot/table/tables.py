@@ -28,6 +28,7 @@ from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
 from bot.table.record import Table, TableMeta, load
 from bot.view import render, screens
+from bot.view.applink import AppLinks
 from bot.view.sight import Sight
 from games.banking import bank_holders
 from games.engine import IllegalAction, Step, Transfer, visible_events
@@ -57,7 +58,8 @@ class Tables:
     def __init__(self, storage: Storage, languages: Languages, doorbell: Doorbell,
                  deadlines: Deadlines, *, decision_timeout: float, bot_username: str,
                  hooks: Hooks | None = None, now: Callable[[], float] = time.time,
-                 turn_dms: bool = True, chat_locks: ChatLocks | None = None) -> None:
+                 turn_dms: bool = True, chat_locks: ChatLocks | None = None,
+                 links: AppLinks | None = None) -> None:
         self.storage = storage
         # several workers on one database (bot/workers/coordination.py): the chat's lock is the
         # database's too, and this process's copy of a table is trusted only under it
@@ -65,8 +67,9 @@ class Tables:
         self.languages = languages
         self.doorbell = doorbell
         # every committed step's deadline is the clock's, and runs out through this commit
+        # links: the Mini App's, when the bot has one (its buttons; /settings screen app)
         self.clock = Clock(self, deadlines, decision_timeout=decision_timeout,
-                           turn_dms=turn_dms, now=now)
+                           turn_dms=turn_dms, now=now, links=links)
         self.bot_username = bot_username
         self.hooks = hooks or Hooks()
         self.locks: dict[int, asyncio.Lock] = {}
@@ -169,7 +172,8 @@ class Tables:
         settled, new_drafts = sends.step_drafts(
             lang, langs, table, step, sight, meta, timed_out, prompts,
             {p: (r.message_id, r.digest) for p, r in going_on.items()},
-            clock.drawn_due(meta) if awaited else None)
+            clock.drawn_due(meta) if awaited else None, app=clock.app_url(chat_id),
+            in_app=clock.in_app(meta))
         drafts += new_drafts
         coup, coups = booked_coups(step, settled)
         if meta.prompts:

@@ -108,13 +108,16 @@ def typed_answer(outcome: Typed, lang: str) -> str:
 
 def dm_opened(lang: str, opened: DmOpened) -> tuple[str, Keyboard | None] | None:
     """What Start in private shows of a table, in its ``lang``: the player's cards, if any,
-    and his pending private decision keyboard; None when there is neither."""
+    and his pending private decision keyboard, with the Mini App's button where the bot has
+    it; None when there is neither cards nor a decision."""
     view = opened.sight.view(opened.player)
     markup = screens.decision_keyboard(lang, opened.chat_id, opened.sight, opened.player,
                                        opened.decision, opened.prompted)
     if not view.my_cards and markup is None:
         return None
     lines = [i18n.t(lang, "decide_private")] if markup is not None else []
+    if opened.app:
+        markup = render.with_app(lang, markup or Keyboard(()), opened.app)
     return render.dm_text(lang, view, lines), markup
 
 
@@ -185,4 +188,5 @@ def _ask(ask: AmountAsked, lang: str, group: str) -> Answer:
 def _keyboard(lang: str, selection: Selection) -> Keyboard:
     return render.selection_keyboard(lang, selection.chat_id, selection.coup,
                                      selection.decision, selection.kind,
-                                     list(selection.choices), selection.mask, selection.limit)
+                                     list(selection.choices), selection.mask, selection.limit,
+                                     selection.app)

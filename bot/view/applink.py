@@ -15,6 +15,7 @@ import base64
 import hashlib
 import hmac
 import re
+from dataclasses import dataclass, field
 
 TAG_BYTES = 12
 """96 bits: 16 characters of base64url."""
@@ -51,3 +52,45 @@ def chat_of(key: bytes, param: str | None) -> int | None:
 def open_url(bot_username: str, short_name: str, param: str) -> str:
     """The direct link a group's URL button opens the table with."""
     return f"https://t.me/{bot_username}/{short_name}?startapp={param}"
+
+
+def web_app_url(webapp_url: str, param: str) -> str:
+    """The page a private chat's ``web_app`` button opens: ``WEBAPP_URL?table=<param>`` (an
+    inline ``web_app`` button's ``initData`` has no ``start_param``); ``&table=`` where the
+    configured URL already has a query, and any fragment kept after it."""
+    base, hash_, fragment = webapp_url.partition("#")
+    joint = "&" if "?" in base else "?"
+    if base.endswith(("?", "&")):
+        joint = ""
+    return f"{base}{joint}table={param}{hash_}{fragment}"
+
+
+@dataclass(frozen=True)
+class AppLinks:
+    """What drawing a table's links to the Mini App needs, made once at the composition root
+    (:mod:`bot.app`) when the app is configured (``WEBAPP_URL`` and ``WEBAPP_SHORT_NAME``)
+    and handed down to where keyboards are drawn; None everywhere when it is not."""
+
+    bot_username: str
+    short_name: str
+    key: bytes = field(repr=False)
+    """The link tags' key (:func:`link_key`), never the token."""
+    url: str
+    """``WEBAPP_URL``, the page itself."""
+
+    @classmethod
+    def of(cls, bot_username: str, short_name: str, bot_token: str, url: str) -> AppLinks:
+        """The links of a bot with this token."""
+        return cls(bot_username, short_name, link_key(bot_token), url)
+
+    def param(self, chat_id: int) -> str:
+        """The table's param (:func:`start_param`)."""
+        return start_param(self.key, chat_id)
+
+    def group_url(self, chat_id: int) -> str:
+        """The group's URL button: the direct link (:func:`open_url`)."""
+        return open_url(self.bot_username, self.short_name, self.param(chat_id))
+
+    def private_url(self, chat_id: int) -> str:
+        """A private chat's ``web_app`` button (:func:`web_app_url`)."""
+        return web_app_url(self.url, self.param(chat_id))

@@ -144,6 +144,9 @@ class Selection:
     choices: tuple[str, ...]
     mask: int
     limit: int | None
+    app: str = ""
+    """The Mini App's page for the table (its ``web_app`` button goes under the cards);
+    empty without the app."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,8 @@ class DmOpened:
     player: int
     decision: int
     prompted: bool
+    app: str = ""
+    """The Mini App's page for the table (a ``web_app`` button); empty without the app."""
 
 
 @dataclass(frozen=True)

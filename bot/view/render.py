@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from markupsafe import Markup
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.view import i18n
 from bot.view.codec import HOST_FILLED, ActionButton, MyCards, amounts_for, encode
@@ -37,10 +37,37 @@ MAX_TEXT = 4000
 
 
 class Button(NamedTuple):
-    """One inline button: its label and its callback data."""
+    """One inline button: its label and its callback data; or, a link, its ``url`` (a URL
+    button) or its ``web_app`` (the Mini App's page, opened in place: private chats only,
+    Telegram refuses it in a group)."""
 
     text: str
-    callback_data: str
+    callback_data: str = ""
+    url: str = ""
+    web_app: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The Bot API's InlineKeyboardButton object."""
+        if self.url:
+            return {"text": self.text, "url": self.url}
+        if self.web_app:
+            return {"text": self.text, "web_app": {"url": self.web_app}}
+        return {"text": self.text, "callback_data": self.callback_data}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Button:
+        """Back from :meth:`as_dict`."""
+        web_app = data.get("web_app")
+        return cls(data["text"], data.get("callback_data", ""), data.get("url", ""),
+                   web_app["url"] if isinstance(web_app, dict) else "")
+
+    def ptb(self) -> InlineKeyboardButton:
+        """PTB's object."""
+        if self.url:
+            return InlineKeyboardButton(self.text, url=self.url)
+        if self.web_app:
+            return InlineKeyboardButton(self.text, web_app=WebAppInfo(self.web_app))
+        return InlineKeyboardButton(self.text, callback_data=self.callback_data)
 
 
 @dataclass(frozen=True)
@@ -63,12 +90,12 @@ class Keyboard:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Keyboard:
         """Back from :meth:`as_dict` (the outbox keeps keyboards as JSON)."""
-        return cls.of((Button(b["text"], b["callback_data"]) for b in row)
-                      for row in data["inline_keyboard"])
+        return cls.of((Button.from_dict(b) for b in row) for row in data["inline_keyboard"])
 
     def as_dict(self) -> dict[str, Any]:
         """The Bot API's InlineKeyboardMarkup object."""
-        return {"inline_keyboard": [[{"text": b.text, "callback_data": b.callback_data}
+        return {"inline_keyboard": [[b.as_dict() if b.url or b.web_app else
+                                     {"text": b.text, "callback_data": b.callback_data}
                                      for b in row] for row in self.inline_keyboard]}
 
     def as_json(self) -> str:
@@ -77,10 +104,34 @@ class Keyboard:
 
     def markup(self) -> InlineKeyboardMarkup:
         """PTB's object, for PTB's own methods."""
-        return InlineKeyboardMarkup([[InlineKeyboardButton(b.text, callback_data=b.callback_data)
-                                      for b in row] for row in self.inline_keyboard])
+        return InlineKeyboardMarkup([[b.ptb() for b in row] for row in self.inline_keyboard])
+
+    def with_row(self, row: Sequence[Button], first: bool = False) -> Keyboard:
+        """This keyboard with one more row: last, or ``first``."""
+        rows = (tuple(row), *self.inline_keyboard) if first else (*self.inline_keyboard,
+                                                                    tuple(row))
+        return Keyboard(rows)
 
 
+
+
+def open_button(lang: str, url: str) -> Button:
+    """The group's *Open table* button: a URL button to the Mini App's direct link (a
+    ``web_app`` button is refused in a group)."""
+    return Button(i18n.plain(i18n.t(lang, "open_table")), url=url)
+
+
+def app_button(lang: str, url: str) -> Button:
+    """A private chat's *Open table* button: the Mini App's page, opened in place."""
+    return Button(i18n.plain(i18n.t(lang, "open_table")), web_app=url)
+
+
+def with_app(lang: str, markup: Keyboard | None, url: str | None) -> Keyboard | None:
+    """A private keyboard with the app's button on a row of its own under it (``url``: the
+    page for this table, None without the app); a message without a keyboard stays so."""
+    if markup is None or not url:
+        return markup
+    return markup.with_row([app_button(lang, url)])
 
 
 def names_of(view: TableView) -> dict[int, str]:
@@ -92,10 +143,10 @@ RECENT = 3
 """How many of the coup's last events the table message shows above its collapsed log."""
 
 
-def seat_line(lang: str, seat: Any, view: TableView) -> Markup:
-    """One seat: turn marker, name, role, stack, stake, face-up cards, face-down cards as 🂠,
-    status."""
-    awaited = seat.player in view.awaiting
+def seat_line(lang: str, seat: Any, view: TableView, turn: bool = True) -> Markup:
+    """One seat: turn marker (without ``turn``, none), name, role, stack, stake, face-up
+    cards, face-down cards as 🂠, status."""
+    awaited = turn and seat.player in view.awaiting
     try:
         return _drawn_seat_line(lang, seat, awaited)
     except TypeError:  # a seat that is not a frozen view (unhashable): drawn every time
@@ -163,23 +214,24 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
                private: bool = False, now: float | None = None,
                committed: bool = False, own: Sequence[Markup] = (),
-               under: Sequence[Markup] = (), lead: int = 0) -> str:
+               under: Sequence[Markup] = (), lead: int = 0, turn: bool = True) -> str:
     """The one group message of a table, edited in place: a header, one line per seat,
     whose turn and the time left, the last few events, the rest of the coup log collapsed
     (its first ``lead`` lines first: see :func:`fit`). With ``own``, a player's turn
     prompt: the same table, then his own lines last (his cards, his facts, his move),
     beside his keyboard. ``under``: lines right under the header (the last coup's
-    result)."""
+    result). Without ``turn``: no line of whose turn it is (the group's card of a coup
+    played in the Mini App, which is not edited as turns pass)."""
     names = names_of(view)
     lines = [header(lang, view), *under]
     facts = info_lines(lang, view.facts, names)
     if facts:
         lines.append(Markup(" · ").join(facts))
     if view.seats:
-        lines.extend(seat_line(lang, s, view) for s in view.seats)
+        lines.extend(seat_line(lang, s, view, turn) for s in view.seats)
     else:
         lines.append(i18n.t(lang, "no_seats"))
-    if view.awaiting:
+    if view.awaiting and turn:
         who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
         # a private step reads the same for every awaited player, whoever holds what
         key = "turn_private" if private else "turn"
@@ -504,9 +556,10 @@ def settlement_text(lang: str, game: str, result: Settlement,
 
 
 def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,
-                       choices: Sequence[str], mask: int, limit: int | None
+                       choices: Sequence[str], mask: int, limit: int | None, app: str = ""
                        ) -> Keyboard:
-    """A private keyboard to pick some of one's own cards (e.g. a poker discard)."""
+    """A private keyboard to pick some of one's own cards (e.g. a poker discard); ``app``:
+    the Mini App's page, whose button goes last."""
     def data(**kw: Any) -> str:
         return encode(ActionButton(chat_id, coup, version, kind, **kw))
 
@@ -519,7 +572,10 @@ def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: s
     label = f"{i18n.action_label(lang, kind)} {count}"
     if limit is not None and count > limit:
         label = f"✗ {label}"
-    return Keyboard.of([*fitted(row), [Button(label, data(confirm=mask))]])
+    rows = [*fitted(row), [Button(label, data(confirm=mask))]]
+    if app:
+        rows.append([app_button(lang, app)])
+    return Keyboard.of(rows)
 
 
 def balances_text(lang: str, name: str, wallets: Sequence[ChatWallet]) -> str:

@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from bot.view import i18n, proofs, render
 from bot.view.render import Keyboard
-from bot.view.sight import Sight, amount_field, collect_buttons, player_buttons
+from bot.view.sight import Buttons, Sight, amount_field, collect_buttons, player_buttons
 from games.cards import pretty_all
 from games.engine import (
     About,
@@ -58,6 +58,10 @@ class TableScreen:
     called: bool = False
     """Nobody is awaited, yet the table offers a step forward (Start, once enough players
     sit): someone must press it next, and this message is the only place it shows."""
+    quiet: bool = False
+    """A coup under way at a table played in the Mini App (``/settings screen app``): the
+    group's message is not edited until the coup's result, unless it is the only way an
+    awaited player can see his turn (:attr:`urgent`)."""
 
     @property
     def urgent_for(self) -> tuple[int, ...]:
@@ -293,31 +297,57 @@ def last_result(last: dict[str, Any] | None) -> Settlement | None:
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
                  decision: int | None = None, prompted: frozenset[int] = frozenset(),
-                 last: dict[str, Any] | None = None) -> TableScreen:
+                 last: dict[str, Any] | None = None, open_url: str | None = None,
+                 app: bool = False) -> TableScreen:
     """The group's table message: the public view, its buttons and the coup's log; while
-    the coup after it is on, the ``last`` coup's result leads it."""
+    the coup after it is on, the ``last`` coup's result leads it. ``open_url``: the Mini
+    App's direct link for this table, the *Open table* button's, on the first row.
+
+    ``app``: the table is played in the Mini App (``/settings screen app``). While a coup is
+    under way (someone is awaited in a coup) the message is then the coup's *card*
+    (:data:`TableScreen.quiet`: it is posted when the coup starts and left as it is until
+    its result): the table without whose turn it is or a clock, a line saying where moves
+    are made, and only the buttons nobody awaited decides with (*My cards*, *Join*,
+    *Leave*). An awaited player who is not told his turn in private (not in ``prompted``:
+    he has no private chat with the bot) is the exception: the group is the only place he
+    can see it, so the message is drawn as in the chat, his turn and buttons on it, and
+    that edit goes out at once (it counts against the group's budget)."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
+    quiet = app and view.coup > 0 and bool(view.awaiting)
+    card = quiet and set(view.awaiting) <= prompted
+    awaited = set(view.awaiting)
+    if card:  # the awaited players decide in the app or in private: not on the card
+        kinds = {k: v for k, v in buttons.kinds.items()
+                 if k in render.UTILITIES or not buttons.offered.get(k, set()) & awaited}
+        buttons = Buttons(kinds, {k: v for k, v in buttons.offered.items() if k in kinds})
     amount_kinds = {k for k in buttons.kinds if amount_field(engine, k)}
     show_cards = any(s.face_down for s in view.seats)
-    deadline = deadline if view.awaiting else None
+    deadline = deadline if view.awaiting and not card else None
     result = last_result(last)
     under = [render.result_line(lang, result, {**names, **render.names_of(view)})] \
         if result is not None and view.coup <= result.coup + 1 else []
-    text = _table_text(lang, sight, deadline, log, names, under=under)
+    text = _table_text(lang, sight, deadline, log, names, under=under, turn=not card,
+                       own=[i18n.t(lang, "app_card")] if card else ())
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
+    if open_url:
+        opener = [render.open_button(lang, open_url)]
+        markup = markup.with_row(opener, first=True) if markup is not None \
+            else render.Keyboard.of([opener])
     called = not view.awaiting and any(k not in render.UTILITIES for k in buttons.kinds)
     return TableScreen(text, markup, view.coup, view.version,
-                  view.version if decision is None else decision, tuple(view.awaiting),
-                  prompted, deadline, called)
+                       view.version if decision is None else decision,
+                       () if card else tuple(view.awaiting), prompted, deadline, called, quiet)
 
 
 def _table_text(lang: str, sight: Sight, deadline: float | None,
                 log: Sequence[dict[str, Any]], names: dict[int, str],
-                own: Sequence[Markup] = (), under: Sequence[Markup] = ()) -> str:
+                own: Sequence[Markup] = (), under: Sequence[Markup] = (),
+                turn: bool = True) -> str:
     """The public table as the group sees it (``own``: a player's lines below it,
-    ``under``: lines under its header). The last few entries of the coup's log show as
-    they came; the hands lead the collapsed rest."""
+    ``under``: lines under its header; without ``turn``, no line of whose turn it is). The
+    last few entries of the coup's log show as they came; the hands lead the collapsed
+    rest."""
     view = sight.view()
     committed = view.shoe is not None and bool(view.shoe.commitments)
     older, lead = hands_first(log[:-render.RECENT])
@@ -325,7 +355,7 @@ def _table_text(lang: str, sight: Sight, deadline: float | None,
                              log_lines(lang, [*older, *log[-render.RECENT:]],
                                        {**names, **render.names_of(view)}),
                              sight.private, committed=committed, own=own, under=under,
-                             lead=lead)
+                             lead=lead, turn=turn)
 
 
 @dataclass(frozen=True)
@@ -342,12 +372,14 @@ class Prompt:
 def prompt(lang: str, chat_id: int, sight: Sight, player: int, deadline: float | None,
            log: Sequence[dict[str, Any]], names: dict[int, str], *,
            decision: int | None = None, lines: Sequence[Markup] = (),
-           last: Markup | None = None, keyboard: bool = True) -> Prompt:
+           last: Markup | None = None, keyboard: bool = True, app: str | None = None
+           ) -> Prompt:
     """A player's turn prompt: everything the group's table shows (every seat, its up
     cards and stakes, the bank or pot, whose turn, the coup's events), then his own hidden
     cards and private facts, what happened to him (``lines``) and ``last`` (by default:
     his move is here), with his decision keyboard. Without ``keyboard``: a prompt whose
-    decision is gone, ``last`` saying what became of it."""
+    decision is gone, ``last`` saying what became of it. ``app``: the Mini App's page for
+    this table, whose ``web_app`` button goes under his keyboard."""
     mine = sight.view(player)
     own = []
     if mine.my_cards:
@@ -355,8 +387,8 @@ def prompt(lang: str, chat_id: int, sight: Sight, player: int, deadline: float |
     own += render.info_lines(lang, mine.my_facts, render.names_of(sight.view()))
     own += lines
     own.append(i18n.t(lang, "decide_private") if last is None else last)
-    markup = decision_keyboard(lang, chat_id, sight, player, decision, True) if keyboard \
-        else None
+    markup = render.with_app(lang, decision_keyboard(lang, chat_id, sight, player, decision,
+                                                     True), app) if keyboard else None
     text = _table_text(lang, sight, deadline, log, names, own)
     shows = _TIME_LEFT.sub("", text) + (markup.as_json() if markup is not None else "")
     return Prompt(text, markup, hashlib.blake2b(shows.encode(), digest_size=8).hexdigest())

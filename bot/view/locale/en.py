@@ -75,6 +75,8 @@ TEXTS: dict[str, str] = {
     "settings_game_key": "{key} is a game's setting: name the game, "
                          "/settings default GAME {key} VALUE",
     "settings_bad": "Cannot set that: {error}",
+    "settings_no_app": "Cannot set that: this bot has no table app (its host has not set "
+                       "one up), so the table is played in the chat.",
     "settings_seated": "Game settings change only while nobody is seated.",
     "closed_table": "The table is closed; every chip went back to the wallets.",
     "verify_current": "Current shoe: its commitment, the Merkle root over every card with its "
@@ -161,6 +163,8 @@ TEXTS: dict[str, str] = {
     "settled_title": "{game} · coup #{coup} settled",
     "result_line": "{name}: {delta}",
     "new_coup": "New coup",
+    "open_table": "🃏 Open table",
+    "app_card": "🃏 Moves are made in the table app or in your private chat with the bot.",
     "my_cards_button": "🂠 My cards",
     "type_amount": "✏️ amount",
     "btn_other": "{label} {amount}",
@@ -238,6 +242,9 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
 SETTINGS: dict[str, tuple[str, str]] = {
     "timeout": ("time for each decision", "second"),
     "turn_dm": ("each awaited player's turn in his private chat", "on | off"),
+    "screen": ("where the game is played: chat, on the group's table message; app, in "
+               "the table app, the group getting each coup's card and result",
+               "chat | app"),
 }
 
 # Words the host says itself (history lines, the banker of a result).

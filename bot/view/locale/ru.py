@@ -75,6 +75,8 @@ TEXTS: dict[str, str] = {
     "settings_game_key": "{key} — настройка игры, укажите её: "
                          "/settings default ИГРА {key} ЗНАЧЕНИЕ",
     "settings_bad": "Нельзя установить: {error}",
+    "settings_no_app": "Нельзя установить: у этого бота нет приложения стола (его владелец "
+                       "не настроил), поэтому игра идёт в чате.",
     "settings_seated": "Настройки игры меняются, только пока за столом никого нет.",
     "closed_table": "Стол закрыт; все фишки вернулись в кошельки.",
     "verify_current": "Текущий шуз: его хеш, корень дерева Меркла по всем картам с их "
@@ -161,6 +163,8 @@ TEXTS: dict[str, str] = {
     "settled_title": "{game} · кон №{coup}: расчёт",
     "result_line": "{name}: {delta}",
     "new_coup": "Новый кон",
+    "open_table": "🃏 Открыть стол",
+    "app_card": "🃏 Ходы делаются в приложении стола или в личном чате с ботом.",
     "my_cards_button": "🂠 Мои карты",
     "type_amount": "✏️ сумма",
     "btn_other": "{label} {amount}",
@@ -249,6 +253,9 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
 SETTINGS: dict[str, tuple[str, str]] = {
     "timeout": ("время на каждое решение", "second"),
     "turn_dm": ("ход каждому, кого ждёт стол, в личный чат", "on | off"),
+    "screen": ("где идёт игра: chat — в сообщении стола в группе; app — в приложении "
+               "стола, а в группу приходят только карточка и итог каждого кона",
+               "chat | app"),
 }
 
 # Words the host says itself (history lines, the banker of a result).
