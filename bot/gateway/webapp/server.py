@@ -303,7 +303,7 @@ class WebApp:
         if (page.who.user_id in snap["table"]["awaiting"] and meta.due is None
                 and not meta.paused and page.shown_turn != meta.decision):
             page.shown_turn = meta.decision
-            await self.lifecycle.turn_seen(table.chat_id, meta.decision, [page.who.user_id])
+            await self.lifecycle.turn_shown(table.chat_id, meta.decision, page.who.user_id)
 
     # ---------------------------------------------------------------- actions
 
