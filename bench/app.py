@@ -243,6 +243,7 @@ class Run:
         self.playing = False
         self.rng = random.Random(7)
         self.latencies: list[float] = []
+        self.answers: list[float] = []
         self.own_cards: dict[tuple[int, int, int], set[str]] = {}
         self.frames: list[tuple[int, int, int, frozenset[str]]] = []
         self.posts = self.accepted = self.refused = self.failed = 0
@@ -319,6 +320,7 @@ class Run:
             self.refusals[why] = self.refusals.get(why, 0) + 1
             return
         self.accepted += 1
+        self.answers.append((time.perf_counter() - sent) * 1000)
         version = int(answer["snapshot"]["version"])
         page.table.waiting.append((version, sent))
         page.table.check(time.perf_counter())
@@ -539,6 +541,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                       "p95": percentile(bench.latencies, 95),
                                       "p99": percentile(bench.latencies, 99),
                                       "n": len(bench.latencies)},
+            # the POST's own round trip (its answer), for comparison
+            "post_answer_ms": {"p50": percentile(bench.answers, 50),
+                               "p95": percentile(bench.answers, 95)},
             "group_calls": group_calls,
             "group_calls_per_coup": round(group_calls / settled, 2) if settled else None,
             "cpu_ms_per_step": round(bot_cpu * 1000 / steps, 2) if steps else None,
