@@ -27,8 +27,9 @@ It prints one JSON object:
   oracle is each player's own page: his ``me.cards`` at each version he got (the engine's
   view of his seat); every other page's frame at that version must not hold one of them
   except among its face-up cards, its own cards or the cards the public texts (facts, log,
-  result) show the watcher at that version (a multi-deck shoe has duplicates: a burned 5c
-  while the banker holds another). So a hidden card written into the public texts for
+  result) show the watcher at that version, or this frame's own when the watcher got no
+  frame of that version (a multi-deck shoe has duplicates: a burned 5c while the banker
+  holds another). So a hidden card written into the public texts for
   everyone would go unseen here (tests/test_webapp_server.py's engine oracle covers that).
   ``leak_pairs_checked`` says how many (frame, other seat) pairs had an oracle;
 * ``resync_after_kill_s`` (``--workers 2``): seconds from the kill until every page was at
@@ -170,14 +171,16 @@ class Page:
         frame_cards(frame, shown)
         face_up = {c for s in frame["table"]["seats"] for c in s["face_up"]}
         own = set(frame["me"]["cards"])
+        # the public texts (a burned card, the last result): the watcher's at this version
+        # explain a card; without his frame of this version, this frame's own
+        public: set[str] = set()
+        frame_cards([frame["table"].get(k) for k in ("facts", "log", "result")], public)
         if self.seated:
             self.run.own_cards[(self.table.chat_id, self.user_id, version)] = own
-        else:  # the public texts (a burned card, the last result) at this version
-            public: set[str] = set()
-            frame_cards([frame["table"].get(k) for k in ("facts", "log", "result")], public)
+        else:
             self.run.public[(self.table.chat_id, version)] = public
         self.run.frames.append((self.table.chat_id, self.user_id, version,
-                                frozenset(shown - face_up - own)))
+                                frozenset(shown - face_up - own), frozenset(public)))
         if DEBUG:
             self.run.raw[(self.table.chat_id, self.user_id, version)] = frame
         if version >= self.version:
@@ -245,7 +248,7 @@ class Run:
         self.latencies: list[float] = []
         self.answers: list[float] = []
         self.own_cards: dict[tuple[int, int, int], set[str]] = {}
-        self.frames: list[tuple[int, int, int, frozenset[str]]] = []
+        self.frames: list[tuple[int, int, int, frozenset[str], frozenset[str]]] = []
         self.posts = self.accepted = self.refused = self.failed = 0
         self.refusals: dict[str, int] = {}
         self.raw: dict[tuple[int, int, int], dict[str, Any]] = {}
@@ -333,8 +336,8 @@ class Run:
             if user not in seats[chat]:
                 seats[chat].append(user)
         leaked = checked = 0
-        for chat, viewer, version, cards in self.frames:
-            shown = cards - self.public.get((chat, version), set())
+        for chat, viewer, version, cards, texts in self.frames:
+            shown = cards - self.public.get((chat, version), texts)
             bad = False
             for other in seats.get(chat, []):
                 if other == viewer:
