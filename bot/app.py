@@ -184,6 +184,8 @@ async def post_init(app: App) -> None:
                         sdk_url=settings.webapp_sdk_url, max_age=settings.webapp_max_age)
         await webapp.start(settings.webapp_listen, settings.webapp_port)
         app.bot_data.webapp = webapp
+        if shared is not None:  # every worker hears every commit, for the pages it serves
+            await shared.news.follow(tables, webapp.changed, lambda: list(webapp.chats))
     await register_commands(app)
     resumed = await lifecycle.resume_all()
     if shared is not None:

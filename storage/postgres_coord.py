@@ -15,6 +15,11 @@
   that moment, so the worker drops every lease it held at once (it no longer delivers
   them), connects again, and asks for those chats anew. A lost LISTEN connection is made
   again too, and every held chat is taken as rung (its rings may have been missed).
+* **Table news**: a worker that committed a change of a table announces it to every worker
+  (``NOTIFY`` on a channel of its own, the payload ``"<chat id>:<version>"`` and nothing
+  else), so that each can push the new snapshot to the Mini App pages it serves. The same
+  LISTEN connection hears it; when that connection is made again, announcements may have
+  been missed, and the listener is told so.
 
 Every key is derived from the schema too, so two deployments (or tests) in one database
 never share a lock or a channel.
@@ -61,6 +66,8 @@ class PgCoordination:
         self.max_locks = max_locks
         self.channel = "banco_outbox_" + hashlib.blake2b(
             (schema or "public").encode(), digest_size=6).hexdigest()
+        self.news_channel = "banco_table_" + hashlib.blake2b(
+            (schema or "public").encode(), digest_size=6).hexdigest()
         self.leases: set[int] = set()
         """The chats whose outbox this process delivers."""
         self._pool: asyncpg.Pool | None = None
@@ -73,6 +80,8 @@ class PgCoordination:
         self._ask_again: Callable[[list[int]], None] | None = None
         self._wanted: set[int] = set()  # chats to ask for once the lease connection is back
         self._mender: asyncio.Task[None] | None = None
+        self._heard: Callable[[int, int], None] | None = None
+        self._missed: Callable[[], None] | None = None
 
     def key(self, namespace: int, chat_id: int) -> int:
         """The advisory lock key of a chat in a namespace (:func:`lock_key`)."""
@@ -251,8 +260,34 @@ class PgCoordination:
         self._rung, self._ask_again = rung, ask_again
         conn = await self._connect()
         await conn.add_listener(self.channel, self._on_notify)
+        if self._heard is not None:
+            await conn.add_listener(self.news_channel, self._on_news)
         self._listen_conn = conn
         conn.add_termination_listener(self._on_termination)
+
+    async def hear_news(self, heard: Callable[[int, int], None],
+                        missed: Callable[[], None]) -> None:
+        """Call ``heard(chat_id, version)`` for every change of a table any worker (this one
+        too) announces (:meth:`announce`), on the LISTEN connection of :meth:`listen`; when
+        that connection is made again after a loss, ``missed()``: announcements may have
+        been lost meanwhile."""
+        self._heard, self._missed = heard, missed
+        conn = self._listen_conn
+        if conn is not None:  # listening already: the news channel too from now on
+            try:
+                await conn.add_listener(self.news_channel, self._on_news)
+            except Exception as exc:
+                if not self._gone_by(conn, exc):
+                    raise
+
+    async def announce(self, news: list[tuple[int, int]]) -> None:
+        """Tell every worker that these tables changed: one ``NOTIFY`` per (chat id,
+        version), the payload ``"<chat id>:<version>"``."""
+        if not news:
+            return
+        await self._get_pool().execute(
+            "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", self.news_channel,
+            [f"{chat_id}:{version}" for chat_id, version in news], timeout=QUERY_TIMEOUT)
 
     async def check_listening(self) -> None:
         """Make sure the LISTEN connection answers (a half-dead one may never say it is
@@ -276,6 +311,16 @@ class PgCoordination:
             return
         if self._rung is not None:
             self._rung(chat_id)
+
+    def _on_news(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            chat, _, version = payload.partition(":")
+            news = int(chat), int(version)
+        except ValueError:
+            log.warning("odd news %r", payload)
+            return
+        if self._heard is not None:
+            self._heard(*news)
 
     def _on_termination(self, conn: asyncpg.Connection) -> None:
         self._gone(conn)
@@ -351,6 +396,8 @@ class PgCoordination:
         conn = await self._connect()
         try:
             await conn.add_listener(self.channel, self._on_notify)
+            if self._heard is not None:
+                await conn.add_listener(self.news_channel, self._on_news)
         except BaseException:
             conn.terminate()
             raise
@@ -366,6 +413,8 @@ class PgCoordination:
         if self._rung is not None:
             for chat_id in sorted(self.leases):
                 self._rung(chat_id)
+        if self._missed is not None:  # every table's announcements may have been missed
+            self._missed()
 
     async def _connect(self) -> asyncpg.Connection:
         return await asyncpg.connect(self.dsn, server_settings=self._settings(),

@@ -480,3 +480,39 @@ async def test_a_language_chosen_on_one_worker_reaches_the_others(cluster: Any) 
     assert await langs_b.of(CHAT) == "en"  # kept a moment
     now[0] = 5.0
     assert await langs_b.of(CHAT) == "ru"
+
+
+async def test_every_worker_hears_every_commit_and_what_it_missed(cluster: Any) -> None:
+    """Table news (the Mini App's pages on every worker): a commit on one worker is heard by
+    all, as the chat alone; the channel carries "<chat id>:<version>" and nothing else; a
+    worker whose LISTEN connection was lost takes every chat with pages as changed."""
+    make, bot, _ = cluster
+    a, b = await make("a"), await make("b")
+    heard: dict[str, list[int]] = {"a": [], "b": []}
+    for w in (a, b):
+        await w.shared.news.follow(w.tables, heard[w.name].append, lambda: [CHAT, -77])
+    payloads: list[str] = []
+    spy = await asyncpg.connect(PG_DSN)
+    await spy.add_listener(a.shared.coord.news_channel, lambda *args: payloads.append(args[3]))
+    try:
+        assert await a.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
+        await drained(a, b)
+        join = next(x for x in buttons(table_message(bot)) if x.kind == "join")
+        await b.presses.press(CHAT, ANN, NAMES[ANN], join)
+        await until(lambda: CHAT in heard["b"] and CHAT in heard["a"], "both heard the join")
+        version = (await a.storage.load_table(chat_id=CHAT)).version
+        await until(lambda: f"{CHAT}:{version}" in payloads, "the join announced")
+        assert all(p.split(":")[0] == str(CHAT) and p.split(":")[1].isdigit()
+                   for p in payloads), payloads
+        assert a.shared.coord.news_channel != PgCoordination(PG_DSN, "other").news_channel
+        # a's LISTEN connection dies: once it is back, every chat with pages is changed
+        old = a.shared.coord._listen_conn
+        assert old is not None
+        heard["a"].clear()
+        await terminate(old)
+        await until(lambda: {CHAT, -77} <= set(heard["a"]), "a took its pages as changed")
+        before = heard["a"].count(CHAT)
+        await b.presses.press(CHAT, CID, NAMES[CID], join)
+        await until(lambda: heard["a"].count(CHAT) > before, "a hears news again")
+    finally:
+        await spy.close()

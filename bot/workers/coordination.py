@@ -18,6 +18,10 @@ built on :class:`storage.postgres_coord.PgCoordination`:
   outbox rows). When this worker's lease connection goes, its leases end that moment (the
   courier stops delivering them, as another worker may take them over); once connected
   again it asks for them anew.
+* :class:`TableNews`: with the Mini App on, every committed change of a table is announced
+  to every worker (``NOTIFY``: the chat id and version, nothing else), and each worker
+  pushes the new snapshot to the pages it serves; when its LISTEN connection is made again,
+  every table with open pages here is taken as changed (announcements may have been missed).
 """
 
 from __future__ import annotations
@@ -27,13 +31,14 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import TYPE_CHECKING
 
 from bot.background import Background
 from bot.outbox.courier import Courier
 from bot.outbox.ratelimit import GroupWindowLimiter
 from bot.table.deadlines import Expired
+from bot.table.tables import Tables
 from bot.workers.shared_ratelimit import Budget, PgBudget, RedisBudget, shared_limiter
 from storage.factory import is_postgres, postgres_target
 
@@ -234,6 +239,79 @@ class ChatLeases:
                 log.exception("the delivery sweep failed")
 
 
+class TableNews:
+    """Every worker hears every commit: :meth:`announce` (a :attr:`bot.table.tables.Tables.
+    listeners` callback) tells every worker that a table changed, in the background, the
+    announcements of one turn of the loop in one round trip (a chat's newest version only);
+    :meth:`hear` calls ``changed(chat_id)`` for each announcement heard (this worker's own
+    too), and for every chat of ``open_chats()`` when announcements may have been missed.
+    An announcement that fails is logged and lost: the commit stands, and the pages of
+    other workers get the change with the table's next one (or a page's resync)."""
+
+    def __init__(self, coord: PgCoordination) -> None:
+        self.coord = coord
+        self.pending: dict[int, int] = {}
+        self.sending: asyncio.Task[None] | None = None
+
+    def announce(self, chat_id: int, version: int) -> None:
+        """The chat's table was committed at ``version`` here: tell every worker."""
+        self.pending[chat_id] = max(version, self.pending.get(chat_id, version))
+        if self.sending is None:
+            self.sending = asyncio.get_running_loop().create_task(self._send())
+
+    async def _send(self) -> None:
+        try:
+            while self.pending:
+                await asyncio.sleep(0)  # this turn's commits: one round trip
+                news, self.pending = sorted(self.pending.items()), {}
+                try:
+                    await self.coord.announce(news)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("announcing %d changed table(s) failed", len(news))
+        finally:
+            self.sending = None
+
+    async def follow(self, tables: Tables, changed: Callable[[int], None],
+                     open_chats: Callable[[], Iterable[int]]) -> None:
+        """Announce every commit of ``tables`` (:meth:`announce`) and :meth:`hear` every
+        worker's."""
+
+        def committed(chat_id: int) -> None:
+            try:
+                table = tables.tables.get(chat_id)
+                if table is not None:
+                    self.announce(chat_id, table.state.version)
+            except Exception:  # never the commit's failure
+                log.exception("chat %s: the commit was not announced", chat_id)
+
+        tables.listeners.append(committed)
+        await self.hear(changed, open_chats)
+
+    async def hear(self, changed: Callable[[int], None],
+                   open_chats: Callable[[], Iterable[int]]) -> None:
+        """Call ``changed(chat_id)`` for every table any worker announces, and for every chat
+        of ``open_chats()`` once the LISTEN connection is back after a loss."""
+
+        def heard(chat_id: int, version: int) -> None:
+            changed(chat_id)
+
+        def missed() -> None:
+            chats = list(open_chats())
+            log.info("table news may have been missed: %d chats with pages taken as "
+                     "changed", len(chats))
+            for chat_id in chats:
+                changed(chat_id)
+
+        await self.coord.hear_news(heard, missed)
+
+    def stop(self) -> None:
+        """Stop sending (what is pending is dropped)."""
+        if self.sending is not None:
+            self.sending.cancel()
+
+
 class Shared:
     """The shared-mode collaborators of one worker, built by :func:`open_shared`."""
 
@@ -242,10 +320,12 @@ class Shared:
         self.chat_locks = ChatLocks(coord)
         self.deadlines = PolledDeadlines(coord)
         self.leases = ChatLeases(coord)
+        self.news = TableNews(coord)
 
     async def close(self) -> None:
         """Stop polling and disconnect (every lock, claim and lease of the worker ends)."""
         self.deadlines.stop()
+        self.news.stop()
         await self.coord.close()
 
 

@@ -1,0 +1,365 @@
+"""The Mini App on two workers behind a load balancer, the one serving pages killed mid-coup.
+
+Two ``python -m bot`` processes in webhook mode share one PostgreSQL (a schema of their
+own), each serving the Mini App on a port of its own; in front of them a small round-robin
+proxy of the test's own (:class:`Balancer`: WebSockets and HTTP, as the load balancer in
+production) sends each new page socket and each action POST to the next worker that takes
+the connection. A chemin de fer table has three players seated and its first coup under
+way; four pages follow it (the three players and a member of the group watching), each a
+WebSocket client that, when it loses its socket, opens a new one through the proxy after
+0.5 s and says hello again, as the page's script does.
+
+Before the kill, moves through the proxy land on both workers, and every page, whichever
+worker serves it, gets each one (a commit on one worker is announced to the other). Then
+the worker serving most pages is SIGKILLed, a move is made through the other one, and every
+page must be back at the table's current version (the database's) within 3 s of the kill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import asyncpg
+import harness
+import init_data_py
+from aiohttp import WSMsgType, web
+from harness import BotProcess, Game, Player
+from storage_backends import PG_DSN, drop_schema
+from test_e2e_webhook import free_port
+from test_e2e_workers import SECRET, Database, SharedView
+
+from bot.view import applink
+
+TOKEN = "test-token"  # the harness's BOT_TOKEN
+CHAT = -9100
+BACKOFF = 0.5
+RESYNC_WITHIN = 3.0
+
+
+def init_data(user: Player, chat_id: int) -> str:
+    """What Telegram hands a page ``user`` opened from the table's link."""
+    fields = {"user": json.dumps({"id": user.id, "first_name": user.name,
+                                  "language_code": "en"}, separators=(",", ":")),
+              "chat_instance": "-4455667788", "chat_type": "supergroup",
+              "start_param": applink.start_param(applink.link_key(TOKEN), chat_id)}
+    return init_data_py.sign(fields, TOKEN, auth_date=time.time())
+
+
+def webapp_worker(api_url: str, data_dir: Path, database_url: str, hook_port: int,
+                  app_port: int, timeout: float) -> BotProcess:
+    """One worker: webhook mode on ``hook_port``, the Mini App on ``app_port``, the shared
+    database and data directory."""
+    return BotProcess(api_url, data_dir, timeout=timeout, extra={
+        "DATABASE_URL": database_url, "WEBHOOK_URL": f"http://127.0.0.1:{hook_port}",
+        "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(hook_port),
+        "WEBHOOK_PATH": "/telegram", "WEBHOOK_SECRET": SECRET, "STOP_FLUSH": "0.5",
+        "WEBAPP_URL": f"http://127.0.0.1:{app_port}/app/", "WEBAPP_SHORT_NAME": "table",
+        "WEBAPP_LISTEN": "127.0.0.1", "WEBAPP_PORT": str(app_port)})
+
+
+class Balancer:
+    """A round-robin proxy in front of the workers' Mini App ports: each new page socket
+    and each POST goes to the next worker, or the one after it when that refuses the
+    connection; a page socket whose worker goes away is closed (the page reconnects)."""
+
+    def __init__(self, ports: Sequence[int]) -> None:
+        self.ports = list(ports)
+        self.turn = 0
+        self.served: dict[web.WebSocketResponse, int] = {}
+        """The open page sockets and the index of the worker each is relayed to."""
+        self.runner: web.AppRunner | None = None
+        self.session: aiohttp.ClientSession | None = None
+        self.url = ""
+
+    async def start(self) -> str:
+        self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+        app = web.Application()
+        app.router.add_get("/app/ws", self.socket)
+        app.router.add_post("/app/api/act", self.act)
+        self.runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}/app/"
+        return self.url
+
+    async def stop(self) -> None:
+        for ws in list(self.served):
+            await ws.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+        if self.session is not None:
+            await self.session.close()
+
+    def order(self) -> list[int]:
+        """The workers' indexes, from the next one round."""
+        first = self.turn
+        self.turn = (self.turn + 1) % len(self.ports)
+        return [(first + i) % len(self.ports) for i in range(len(self.ports))]
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        assert self.session is not None
+        upstream = None
+        for index in self.order():
+            try:
+                upstream = await self.session.ws_connect(
+                    f"http://127.0.0.1:{self.ports[index]}/app/ws")
+            except (aiohttp.ClientError, OSError):
+                continue
+            break
+        if upstream is None:
+            return web.Response(status=502)
+        client = web.WebSocketResponse()
+        await client.prepare(request)
+        self.served[client] = index
+
+        async def up() -> None:
+            async for msg in client:
+                if msg.type != WSMsgType.TEXT:
+                    break
+                await upstream.send_str(msg.data)
+
+        async def down() -> None:
+            async for msg in upstream:
+                if msg.type != WSMsgType.TEXT:
+                    break
+                await client.send_str(msg.data)
+
+        tasks = [asyncio.create_task(up()), asyncio.create_task(down())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.served.pop(client, None)
+            await upstream.close()
+            await client.close()
+        return client
+
+    async def act(self, request: web.Request) -> web.Response:
+        assert self.session is not None
+        body = await request.read()
+        headers = {k: v for k, v in request.headers.items()
+                   if k.lower() in ("authorization", "content-type")}
+        for index in self.order():
+            try:
+                async with self.session.post(f"http://127.0.0.1:{self.ports[index]}/app/api/act",
+                                             data=body, headers=headers) as response:
+                    return web.Response(body=await response.read(), status=response.status,
+                                        content_type=response.content_type)
+            except aiohttp.ClientConnectorError:
+                continue  # that worker is down: the next one
+        return web.Response(status=502)
+
+
+class Page:
+    """A page of the Mini App: its socket through the proxy, its newest snapshot; when the
+    socket goes, a new one after :data:`BACKOFF` and hello again (the page's script)."""
+
+    def __init__(self, user: Player, url: str, session: aiohttp.ClientSession,
+                 progress: asyncio.Event) -> None:
+        self.user = user
+        self.url = url
+        self.session = session
+        self.progress = progress
+        self.snapshot: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+        self.sockets = 0
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def version(self) -> int:
+        return -1 if self.snapshot is None else int(self.snapshot["version"])
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+
+    async def run(self) -> None:
+        while True:
+            with contextlib.suppress(aiohttp.ClientError, OSError):
+                async with self.session.ws_connect(self.url + "ws") as ws:
+                    self.sockets += 1
+                    await ws.send_json({"type": "hello", "init_data": init_data(self.user, CHAT),
+                                        "table": None})
+                    async for msg in ws:
+                        if msg.type != WSMsgType.TEXT:
+                            break
+                        frame = json.loads(msg.data)
+                        if frame.get("type") == "snapshot":
+                            if frame["version"] >= self.version:
+                                self.snapshot = frame
+                        else:
+                            self.errors.append(frame)
+                        self.progress.set()
+            await asyncio.sleep(BACKOFF)
+
+
+async def until(condition: Callable[[], Any], progress: asyncio.Event, timeout: float,
+                what: str) -> None:
+    """Wait until ``await condition()`` holds, looking again at every frame a page gets
+    (and every 50 ms: the database may move without a frame)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        progress.clear()
+        holds = condition()
+        if asyncio.iscoroutine(holds):
+            holds = await holds
+        if holds:
+            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(progress.wait(), min(left, 0.05))
+
+
+async def move(session: aiohttp.ClientSession, url: str, snap: dict[str, Any],
+               player: Player) -> dict[str, Any]:
+    """``player`` answers his snapshot's decision through the proxy (his first action that
+    the table takes); the answer."""
+    answer: dict[str, Any] = {}
+    for action in (a for a in snap["actions"] if a["input"] != "utility"):
+        body: dict[str, Any] = {"table": None, "kind": action["kind"],
+                                "coup": snap["table"]["coup"], "decision": snap["decision"],
+                                "key": uuid.uuid4().hex}
+        if action["input"] == "amount":
+            body["amount"] = (action["presets"] or [action["min"]])[0]
+        if action["input"] == "choice":
+            body["choice"] = 0
+        if action["input"] == "own_cards":
+            body["cards"] = 0
+        async with session.post(url + "api/act", json=body, headers={
+                "Authorization": f"tma {init_data(player, CHAT)}"}) as response:
+            answer = await response.json()
+        if answer.get("ok"):
+            return answer
+    raise AssertionError(f"{player.name} could not act: {snap['actions']} {answer}")
+
+
+async def test_pages_follow_the_table_across_workers_and_a_workers_death(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    handle, sb = sandbox
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    database_url = f"{PG_DSN}?schema={schema}"
+    data_dir = tmp_path / "data"
+    hook_ports = [free_port() for _ in range(2)]
+    app_ports = [free_port() for _ in range(2)]
+    workers = [webapp_worker(handle.url, data_dir, database_url, h, a, timeout=60.0)
+               for h, a in zip(hook_ports, app_ports, strict=True)]
+    balancer = Balancer(app_ports)
+    pages: list[Page] = []
+    db: Database | None = None
+    view: SharedView | None = None
+    conn: asyncpg.Connection | None = None
+    session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+    try:
+        for w in workers:
+            bot_factory.append(w)
+            w.start()
+        await sb.webhook_spread([f"http://127.0.0.1:{p}/telegram" for p in hook_ports])
+        await sb.wait_for(lambda: (data_dir / "bot.log").exists()
+                          and (data_dir / "bot.log").read_text().count(" ready;") >= 2,
+                          timeout=60)
+        db = Database(schema)
+        view = SharedView(handle.url, data_dir, db)
+        conn = await asyncpg.connect(PG_DSN, server_settings={"search_path": schema})
+        players = [Player(91001, "Ann"), Player(91002, "Bob"), Player(91003, "Cid")]
+        watcher = Player(91004, "Eve")
+        game = Game(sb, view, CHAT, players)
+        for p in (*players, watcher):
+            await sb.add_user(p.id, p.name, username=p.name.lower(), language_code="en")
+        await sb.add_chat(CHAT, "Table", "supergroup",
+                          members=[p.id for p in (*players, watcher)], admins=[players[0].id])
+        await sb.add_bot(CHAT, players[0].id)
+        await game.enable_dms()
+        await game.command(players[0], "/newtable chemin_de_fer")
+        for p in players:
+            await game.step(p, ["join"])
+        await game.step(players[0], ["start"])
+
+        url = await balancer.start()
+        progress = asyncio.Event()
+        pages = [Page(p, url, session, progress) for p in (*players, watcher)]
+        for page in pages:
+            page.start()
+            await until(lambda page=page: page.snapshot is not None, progress, 10,
+                        f"{page.user.name}'s first snapshot")
+        assert not any(page.errors for page in pages), [page.errors for page in pages]
+        assert pages[3].snapshot is not None and pages[3].snapshot["me"]["seated"] is False
+        assert set(balancer.served.values()) == {0, 1}  # pages on both workers
+
+        async def stored() -> int:
+            return int(await conn.fetchval("SELECT version FROM tables WHERE chat_id = $1",
+                                            CHAT))
+
+        async def all_current() -> bool:
+            version = await stored()
+            return all(page.version == version for page in pages)
+
+        def awaited() -> tuple[Page, dict[str, Any]]:
+            snap = pages[0].snapshot
+            assert snap is not None
+            who = snap["table"]["awaiting"]
+            assert who, snap["table"]
+            page = next(p for p in pages if p.user.id == who[0])
+            assert page.snapshot is not None
+            return page, page.snapshot
+
+        # moves through the proxy, on both workers in turn: every page gets each one
+        for _ in range(3):
+            await until(all_current, progress, 10, "every page at the current version")
+            page, snap = awaited()
+            await move(session, url, snap, page.user)
+            await until(all_current, progress, 10, "every page at the move's version")
+
+        # the worker serving most pages dies; a move through the other one
+        counts = [list(balancer.served.values()).count(i) for i in range(2)]
+        victim = counts.index(max(counts))
+        served_by_victim = counts[victim]
+        page, snap = awaited()
+        before = await stored()
+        killed = time.monotonic()
+        workers[victim].kill()
+        answer = await move(session, url, snap, page.user)
+        assert answer["snapshot"]["version"] > before
+        await until(all_current, progress, RESYNC_WITHIN, "every page back at the current "
+                    "version after the kill")
+        took = time.monotonic() - killed
+        version = await stored()
+        print(f"\nworker {victim} (serving {served_by_victim} of 4 pages) killed; every page "
+              f"at version {version} {took:.3f} s after the kill; page sockets opened: "
+              f"{[p.sockets for p in pages]}")
+        assert took <= RESYNC_WITHIN
+        assert set(balancer.served.values()) == {1 - victim}
+        assert not any(page.errors for page in pages), [page.errors for page in pages]
+        # the watcher never got anyone's hidden cards; each player only his own
+        for page in pages:
+            assert page.snapshot is not None
+        assert pages[3].snapshot is not None and pages[3].snapshot["me"]["cards"] == []
+    finally:
+        for page in pages:
+            await page.stop()
+        await balancer.stop()
+        await session.close()
+        for w in workers:
+            w.kill()
+        if conn is not None:
+            await conn.close()
+        if view is not None:
+            view.freeze([g.chat_id for g in harness.LIVE])
+        if db is not None:
+            db.close()
+        await drop_schema(schema)
