@@ -91,6 +91,18 @@ def _facts(lang: str, facts: dict[str, Any], names: dict[int, str]) -> list[dict
             for key, value in facts.items() if not i18n.empty(value)]
 
 
+def fixed_amount(sight: Sight, player: PlayerId, kind: str) -> int | None:
+    """The one amount ``player``'s action ``kind`` takes, when it takes exactly one (shown
+    as a plain button, "Stake 1"): the amount a page's plain action stands for."""
+    specs = player_buttons(sight, player).kinds.get(kind, [])
+    if not specs or not amount_field(sight.engine, kind) or kind in HOST_FILLED:
+        return None
+    presets, ranged = amounts_for(specs)
+    if ranged or len(presets) != 1 or any(s.choices for s in specs):
+        return None
+    return presets[0]
+
+
 def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
     """The viewer's own legal actions, one entry per kind, as his private keyboard offers
     them (:func:`bot.view.sight.player_buttons`: what an action's choice index and preset

@@ -317,7 +317,7 @@ class WebApp:
             return _json({"ok": False, "text": i18n.plain(i18n.t(
                 i18n.lang_of(_language(init_data)), "app_bad_request"))}, 400)
         try:
-            who, chat_id, _ = await self.admit(init_data, body.table)
+            who, chat_id, loaded = await self.admit(init_data, body.table)
         except Refusal as no:
             return _json({"ok": False, **self.refusal(no.why, i18n.lang_of(
                 _language(init_data)))}, 403)
@@ -325,8 +325,11 @@ class WebApp:
         if not KEY.match(body.key) or not KIND.match(body.kind):
             return _json({"ok": False, "text": i18n.plain(i18n.t(lang, "app_bad_request"))},
                          400)
+        amount = body.amount
+        if amount is None:  # a plain "Stake 1": the one amount it stands for
+            amount = webview.fixed_amount(loaded.sight, who.user_id, body.kind)
         button = ActionButton(chat_id, body.coup, body.decision, body.kind,
-                              amount=body.amount, choice=body.choice, confirm=body.cards)
+                              amount=amount, choice=body.choice, confirm=body.cards)
         outcome = await self.presses.press(
             chat_id, who.user_id, who.name, button, private=True,
             key=f"w{who.user_id}:{body.key}", language=who.language,
