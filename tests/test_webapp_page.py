@@ -260,6 +260,18 @@ DRAW = snapshot(34, 80, {
     LEAVE,
 ])
 
+BANCHOK = snapshot(19, 44, {
+    "game": "banchok", "game_name": "Banchok", "coup": 2, "phase": "staking", "bank": 100,
+    "seats": [seat(11, "Alice", 500, role="Banker"),
+              seat(12, "Bob", 260, turn=True, me=True),
+              seat(13, "Carol", 310, stake=20, down=1, status="Joining allowed")],
+    "awaiting": [12], "deadline": SERVER_TIME + 45,
+}, {**BOB, "cards": [], "facts": []}, [
+    {**spec("stake", "Stake", "choice", lo=1, hi=80, presets=[10, 40, 80]),
+     "choices": ["Allow joining", "No joining"]},
+    LEAVE,
+])
+
 
 def later(snap: dict[str, Any], version: int, rev: int, **table: Any) -> dict[str, Any]:
     """The snapshot at another (version, rev), its table changed as given."""
@@ -659,6 +671,24 @@ async def test_draw_picks_own_cards_as_a_mask(open_page: Any, server: FakeTable)
     await until(lambda: len(server.posts) == 1, "the discard")
     body = server.posts[0]["body"]
     assert (body["kind"], body["cards"], body["amount"]) == ("discard", 1 + 16, None)
+
+
+async def test_banchok_stake_taken_one_of_two_ways(open_page: Any, server: FakeTable) -> None:
+    """A choice with bounds is an amount taken one of several ways: both go in the POST."""
+    from playwright.async_api import expect
+
+    server.snapshot = BANCHOK
+    page = await open_page()
+    panel = page.locator(".panel.amount[data-kind=stake]")
+    assert await texts(page, ".panel.amount .seg") == ["Allow joining", "No joining"]
+    await expect(panel.locator(".seg.on")).to_have_text("Allow joining")
+    await panel.locator(".seg", has_text="No joining").click()
+    await panel.locator(".preset[data-amount='40']").click()
+    await expect(page.locator(".quick .confirm")).to_have_text("Stake 40")
+    await page.locator(".quick .confirm").click()
+    await until(lambda: len(server.posts) == 1, "the stake")
+    body = server.posts[0]["body"]
+    assert (body["kind"], body["amount"], body["choice"], body["decision"]) == ("stake", 40, 1, 19)
 
 
 async def test_a_failed_post_is_retried_with_its_key(open_page: Any, server: FakeTable) -> None:

@@ -910,10 +910,13 @@
     box.replaceChildren();
     const quick = el('div', 'quick');
     const small = el('div', 'utility');
-    const amounts = actions.filter((a) => a.input === 'amount');
+    // an amount, or an amount taken one of several ways (banchok's stake: choices and bounds)
+    const isAmount = (a) => a.input === 'amount' || (a.input === 'choice' && a.min != null
+      && a.max != null && (a.choices || []).length > 0);
+    const amounts = actions.filter(isAmount);
     let lastButton = null;
     for (const a of actions) {
-      if (a.input === 'amount') {
+      if (isAmount(a)) {
         const { panel, confirm } = amountPanel(a);
         box.appendChild(panel);
         // one amount to give: its button joins the row of the others, last (the thumb's)
