@@ -616,6 +616,7 @@ async def test_twenty_one_plain_actions(open_page: Any, server: FakeTable) -> No
     assert body == {"table": TABLE_PARAM, "kind": "stand", "coup": 7, "decision": 80,
                     "amount": None, "choice": None, "cards": None}
     await expect(page.locator(".toast.err")).to_have_text("Not your turn: Dan plays now")
+    await shot(page, "twenty-one-refused-390-light")
     assert await page.locator(".toast.err b").count() == 1
     await expect(page.locator("#turnline .who")).to_have_text("Waiting for Dan")
     assert await page.locator(".quick .btn.plain").count() == 2  # Dan's turn: the answer said so
@@ -767,6 +768,7 @@ async def test_error_frame_stops_the_page(open_page: Any, server: FakeTable) -> 
     await expect(page.locator("#fatal")).to_be_visible()
     await expect(page.locator("#fatal-text")).to_have_text(
         "This table is for members of Friday game only.")
+    await shot(page, "error-390-light")
     await until(lambda: not server.sockets, "the socket closed")
     state = await page.evaluate("window.banco.state")
     assert (state["stopped"], state["retrying"], state["open"]) == (True, False, False)
@@ -801,6 +803,7 @@ async def test_result_banner_and_log(open_page: Any, server: FakeTable) -> None:
         "Alice shows a natural 9", "Coup settled: banker wins"]
     assert await page.locator("#log li b").count() == 2
     assert await page.locator("#log li i").count() == 1
+    await shot(page, "log-390-light")
     assert await page.evaluate("Telegram.WebApp.BackButton.isVisible") is True
     await page.locator("#log-close").click()
     await expect(sheet).to_be_hidden()
