@@ -17,10 +17,11 @@ from bot.view.codec import HOST_FILLED, amount_bounds, amounts_for
 from bot.view.sight import Sight, amount_field, player_buttons, union_choices
 from games.engine import Input, PlayerId
 
-UI_KEYS = ("app_connecting", "app_reconnecting", "app_offline", "app_connected", "app_log",
-           "app_close", "app_your_cards", "app_your_turn", "app_waiting_for", "app_confirm",
-           "app_amount", "app_result", "app_spectator", "app_bank", "app_pot", "app_coup",
-           "app_stake", "app_cancel", "app_seconds", "app_no_actions", "app_pick_cards")
+UI_KEYS = ("app_connecting", "app_connected", "app_reconnecting", "app_offline", "app_log",
+           "app_log_empty", "app_close", "app_your_cards", "app_your_turn", "app_waiting_for",
+           "app_seconds", "app_coup", "app_bank", "app_pot", "app_result", "app_amount",
+           "app_confirm", "app_pick_cards", "app_spectator", "app_you", "app_network_error",
+           "app_card_back", "app_card_name", "app_card_ranks", "app_card_suits", "app_table")
 """The page's own words (its buttons, its states), sent with every snapshot."""
 
 
@@ -34,8 +35,8 @@ class Viewer:
 
 
 def ui(lang: str) -> dict[str, str]:
-    """The page's own words in ``lang``, plain text; ``{names}``, ``{n}``, ``{coup}`` are
-    the page's to fill."""
+    """The page's own words in ``lang``, plain text; ``{names}``, ``{n}``, ``{rank}``,
+    ``{suit}`` are the page's to fill."""
     texts = i18n.TEXTS[i18n.lang_of(lang)]
     return {key.removeprefix("app_"): texts[key] for key in UI_KEYS}
 
@@ -128,10 +129,9 @@ def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
                 presets, ranged = amounts_for(specs)
                 lo, hi = amount_bounds(specs) if ranged else (min(presets), max(presets))
                 fixed = lo == hi
+                # one amount only: a plain button, the page adds its cost ("Stake 1")
                 entry.update(input="plain" if fixed and not choices else "amount",
                              min=lo, max=hi, presets=presets)
-                if fixed and not choices:
-                    entry["label"] = render.amount_label(lang, kind, label, lo)
             elif choices:
                 entry["input"] = "choice"
         out.append(entry)

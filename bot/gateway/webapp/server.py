@@ -111,7 +111,7 @@ class WebApp:
         """The aiohttp application of the routes (docs/webapp.md)."""
         app = web.Application(client_max_size=MAX_BODY)
         app.router.add_get("/app/", self.page)
-        app.router.add_get("/app", self.page)
+        app.router.add_get("/app", self.slash)
         app.router.add_get("/app/ws", self.socket)
         app.router.add_post("/app/api/act", self.act)
         app.router.add_get("/app/static/{name}", self.static)
@@ -143,6 +143,11 @@ class WebApp:
         return web.Response(text=self.index, content_type="text/html", headers={
             "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
             "Referrer-Policy": "no-referrer"})
+
+    async def slash(self, request: web.Request) -> web.StreamResponse:
+        """``/app`` is ``/app/`` (the page's paths are relative to it)."""
+        raise web.HTTPMovedPermanently(f"/app/{request.rel_url.query_string and '?'}"
+                                       f"{request.rel_url.query_string}")
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         """The page's own files (no directory, no dot-files)."""

@@ -8,18 +8,24 @@ from games.engine import Reason
 TEXTS: dict[str, str] = {
     # the Mini App (bot/gateway/webapp/): its own words, and its refusals
     "app_connecting": "Подключение…", "app_reconnecting": "Переподключение…",
-    "app_offline": "Нет связи", "app_connected": "В игре", "app_log": "Ход кона",
+    "app_offline": "Нет связи", "app_connected": "В сети", "app_log": "Ход кона",
     "app_close": "Закрыть", "app_your_cards": "Ваши карты", "app_your_turn": "Ваш ход",
     "app_waiting_for": "Ждём: {names}", "app_confirm": "Подтвердить",
     "app_amount": "Сумма", "app_result": "Итог", "app_spectator": "Вы смотрите",
-    "app_bank": "Банк", "app_pot": "Банк", "app_coup": "Кон №{coup}", "app_stake": "Ставка",
-    "app_cancel": "Отмена", "app_seconds": "{n} с", "app_no_actions": "Сейчас ходить не нужно",
+    "app_bank": "Банк", "app_pot": "В банке", "app_coup": "Кон №{n}",
+    "app_seconds": "{n} с",
     "app_pick_cards": "Выберите до {n} карт",
     "app_bad_init": "Эта страница открыта не из Telegram или слишком давно. "
                     "Откройте стол заново из группы.",
     "app_not_member": "Этот стол только для участников его группы.",
     "app_no_table": "Этого стола больше нет.",
     "app_bad_request": "Такого действия у этого стола нет.",
+    "app_log_empty": "Пока ничего не произошло.", "app_you": "вы",
+    "app_network_error": "Нет связи. Попробуйте ещё раз.",
+    "app_card_back": "Карта рубашкой вверх", "app_card_name": "{rank} {suit}",
+    "app_card_ranks": "Двойка,Тройка,Четвёрка,Пятёрка,Шестёрка,Семёрка,Восьмёрка,Девятка,"
+                      "Десятка,Валет,Дама,Король,Туз",
+    "app_card_suits": "треф,бубен,червей,пик", "app_table": "Стол",
     "app_open_table": "🃏 Открыть стол",
     "dealt_face_down_each": "{players} получают по {each_cards} в закрытую",
     "dealt_face_down": "{players} получают по закрытой карте",
