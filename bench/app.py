@@ -522,6 +522,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         chats = {t.chat_id for t in tables}
         group_calls = sum(1 for e in log if e["method"] in GROUP_CALLS and e.get("ok", True)
                           and chat_of(e) in chats and t0 <= e["time"] <= t1)
+        if DEBUG:  # one table's group calls in the window, to see what they are
+            one = min(chats)
+            for e in log:
+                if e["method"] in GROUP_CALLS and chat_of(e) == one and t0 <= e["time"] <= t1:
+                    text = str((e.get("params") or {}).get("text", ""))[:90].replace("\n", " | ")
+                    print(f"{e['time'] - t0:7.2f} {e['method']:16} {text}", file=sys.stderr)
         bench.over = True
         leaked, checked = bench.leaks()
         bot_cpu = sum(cpu1) - sum(cpu0)

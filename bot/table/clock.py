@@ -68,6 +68,9 @@ class Clock:
         self.now = now
         # the Mini App's links when the bot has one (WEBAPP_URL and WEBAPP_SHORT_NAME)
         self.links = links
+        # whether a player has the table's Mini App open on this worker (its server says):
+        # his page shows him his turn, as a private prompt would
+        self.watching: Callable[[int, int], bool] = lambda chat_id, player: False
         # per chat: the decision being shown, and the awaited players it was shown to
         self.seen: dict[int, tuple[int, set[int]]] = {}
 
@@ -145,6 +148,15 @@ class Clock:
         if not table.engine.awaiting(table.state):
             return None
         return self.due_of(table.meta)
+
+    def told_elsewhere(self, chat_id: int, meta: TableMeta, sight: Sight) -> frozenset[int]:
+        """The awaited players who see their turn away from the group: in their private
+        chat (:meth:`prompted`) or, in a table played in the Mini App, on their open page.
+        The group's card need show none of them his turn."""
+        prompted = self.prompted(meta, sight)
+        if not self.in_app(meta):
+            return prompted
+        return prompted | {p for p in sight.view().awaiting if self.watching(chat_id, p)}
 
     def prompted(self, meta: TableMeta, sight: Sight) -> frozenset[int]:
         """The awaited players who get their turn in their private chat: all who have one

@@ -187,7 +187,8 @@ class Lifecycle:
         links = self.clock.links
         return screens.table_render(lang, chat_id, table.sight, due,
                                     meta.coup_log, meta.names, decision=meta.decision,
-                                    prompted=self.clock.prompted(meta, table.sight),
+                                    prompted=self.clock.told_elsewhere(chat_id, meta,
+                                                                       table.sight),
                                     last=meta.last_result,
                                     open_url=links.group_url(chat_id) if links else None,
                                     app=self.clock.in_app(meta))

@@ -44,7 +44,7 @@ MAX_COUP_LINES = 60
 def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any], sight: Sight,
                 meta: TableMeta, timed_out: Sequence[int], prompts: frozenset[int],
                 open_prompts: dict[int, tuple[int, str]], deadline: float | None, *,
-                app: str | None = None, in_app: bool = False
+                app: str | None = None, in_app: bool = False, elsewhere: bool = False
                 ) -> tuple[int | None, list[OutboxDraft]]:
     """What a step sends (and its record updated in ``meta``): the coup's result, stand-
     ups, the table anew for a new coup, and each player's private events in his own
@@ -52,7 +52,10 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     for its page ``app``). Also the coup the step settles, if it settles one. ``in_app``:
     the table is played in the Mini App, whose group gets a coup's card and its result and
     nothing else: a stand-up (a second timeout, in the middle of a coup) is told by the
-    coup's log, which the page shows and the result folds, not by a message of its own."""
+    coup's log, which the page shows and the result folds, not by a message of its own.
+    ``elsewhere``: every awaited player sees his turn away from the group (his private chat, his
+    open page): in the Mini App, a settled coup's table is then posted anew only when the
+    next coup starts (its card), not for what comes between (the next bank's offer)."""
     old, new, chat_id = table.state, step.state, table.chat_id
     view = sight.view()
     names = meta.names
@@ -95,7 +98,8 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
             lang, view.game, result, names, coup_log)))
     if not in_app:  # in the app the coup's log tells a stand-up (its result shows it)
         drafts += [group_message(chat_id, text) for text in announcements]
-    if (settled is not None or new.coup != meta.msg_coup) and view.seats:
+    between = new.coup == meta.msg_coup and in_app and elsewhere
+    if (settled is not None or new.coup != meta.msg_coup) and view.seats and not between:
         meta.msg_coup = new.coup
         drafts.append(table_post(chat_id))
     # a player's proof of his own cards is kept for him, and sent when he asks (/verify)

@@ -173,7 +173,8 @@ class Tables:
             lang, langs, table, step, sight, meta, timed_out, prompts,
             {p: (r.message_id, r.digest) for p, r in going_on.items()},
             clock.drawn_due(meta) if awaited else None, app=clock.app_url(chat_id),
-            in_app=clock.in_app(meta))
+            in_app=clock.in_app(meta),
+            elsewhere=bool(awaited) and awaited <= clock.told_elsewhere(chat_id, meta, sight))
         drafts += new_drafts
         coup, coups = booked_coups(step, settled)
         if meta.prompts:

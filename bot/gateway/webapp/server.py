@@ -104,6 +104,7 @@ class WebApp:
         self.runner: web.AppRunner | None = None
         self.port = 0
         self.tables.listeners.append(self.changed)
+        lifecycle.clock.watching = self.watching
 
     # ------------------------------------------------------------------ serving
 
@@ -250,6 +251,12 @@ class WebApp:
         self.chats.setdefault(chat_id, Chat()).pages.add(page)
         await self.push_to(page, loaded)
         return page
+
+    def watching(self, chat_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` has the table's page open here (it shows him his turn)."""
+        chat = self.chats.get(chat_id)
+        return chat is not None and any(p.who.user_id == user_id and not p.ws.closed
+                                        for p in chat.pages)
 
     def leave(self, page: Page) -> None:
         """A page closed."""
