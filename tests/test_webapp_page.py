@@ -142,8 +142,11 @@ def seat(player: int, name: str, stack: int, *, stake: int = 0, up: list[str] | 
 def spec(kind: str, label: str, input: str = "plain", *, lo: int | None = None,
          hi: int | None = None, presets: list[int] | None = None,
          choices: list[str] | None = None, pick: int | None = None) -> dict[str, Any]:
+    # each choice as the server sends it (bot/view/webview.py): its index and its label
     return {"kind": kind, "label": label, "input": input, "min": lo, "max": hi,
-            "presets": presets or [], "choices": choices or [], "pick": pick}
+            "presets": presets or [],
+            "choices": [{"index": i, "label": c} for i, c in enumerate(choices or [])],
+            "pick": pick}
 
 
 def snapshot(version: int, rev: int, table: dict[str, Any], me: dict[str, Any],
@@ -267,8 +270,8 @@ BANCHOK = snapshot(19, 44, {
               seat(13, "Carol", 310, stake=20, down=1, status="Joining allowed")],
     "awaiting": [12], "deadline": SERVER_TIME + 45,
 }, {**BOB, "cards": [], "facts": []}, [
-    {**spec("stake", "Stake", "choice", lo=1, hi=80, presets=[10, 40, 80]),
-     "choices": ["Allow joining", "No joining"]},
+    spec("stake", "Stake", "choice", lo=1, hi=80, presets=[10, 40, 80],
+         choices=["Allow joining", "No joining"]),
     LEAVE,
 ])
 

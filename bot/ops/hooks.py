@@ -3,9 +3,11 @@
 The transcript check of the e2e tests holds every group text against the cards the
 engines made public. With ``TEST_HOOKS`` set, the host appends those cards, as the
 engine gave them, to ``DATA_DIR/shown.jsonl`` (one line per step:
-``{"chat": id, "cards": [...]}``), and each table message the courier posted or
-edited to ``DATA_DIR/tables.jsonl`` (``{"chat", "message", "version"}``); without it
-nothing is recorded.
+``{"chat": id, "cards": [...]}``), each table message the courier posted or
+edited to ``DATA_DIR/tables.jsonl`` (``{"chat", "message", "version"}``), and every seat's
+hidden cards at each committed step to ``DATA_DIR/hidden.jsonl`` (``{"chat", "version",
+"hidden": {"<player>": [...]}}``: what the Mini App's end-to-end test holds every frame a
+page got against); without it nothing is recorded.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
-from games.engine import Cards, Event, Rows, ShoeRevealed, Value
+from games.engine import Cards, Engine, Event, GameState, Rows, ShoeRevealed, Value
 
 
 def raw_cards(values: Iterable[Value]) -> list[str]:
@@ -35,6 +38,7 @@ class Hooks:
     def __init__(self, shown_path: Path | None = None) -> None:
         self.shown_path = shown_path
         self.tables_path = None if shown_path is None else shown_path.with_name("tables.jsonl")
+        self.hidden_path = None if shown_path is None else shown_path.with_name("hidden.jsonl")
 
     def table_shown(self, chat_id: int, message_id: int, version: int) -> None:
         """The group's table message ``message_id`` now shows step ``version`` (buttons name
@@ -54,3 +58,13 @@ class Hooks:
         if cards:
             with self.shown_path.open("a", encoding="utf-8") as f:
                 f.write(json.dumps({"chat": chat_id, "cards": cards}) + "\n")
+
+    def hidden_cards(self, chat_id: int, engine: Engine[Any], state: GameState) -> None:
+        """Every seat's hidden cards (its own view's ``my_cards``) at a committed step."""
+        if self.hidden_path is None:
+            return
+        hidden = {str(s.player): list(engine.view(state, s.player).my_cards)
+                  for s in engine.view(state, None).seats}
+        with self.hidden_path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"chat": chat_id, "version": state.version,
+                                "hidden": hidden}) + "\n")

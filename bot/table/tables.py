@@ -206,6 +206,7 @@ class Tables:
             "meta_json": meta_json, "rev": rec.rev + 1}), meta, table.engine, step.state, sight)
         clock.stepped(chat_id, step.state.version, deadline, meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
+        self.hooks.hidden_cards(chat_id, table.engine, step.state)
         self.doorbell.ring(chat_id, bool(drafts))
         self._committed(chat_id)
         return meta

@@ -740,7 +740,8 @@
 
   function pickMask(action) {
     const cards = (S.snap.me && S.snap.me.cards) || [];
-    const choices = action.choices && action.choices.length ? action.choices : cards;
+    const choices = action.choices && action.choices.length
+      ? action.choices.map(choiceLabel) : cards;
     let mask = 0;
     for (const i of S.picked) {
       const at = choices.indexOf(cards[i]);
@@ -764,6 +765,11 @@
     b.disabled = S.pending;
     b.addEventListener('click', onClick);
     return b;
+  }
+
+  /** A choice's label: the server sends {index, label} (a bare string is its own label). */
+  function choiceLabel(c) {
+    return c && typeof c === 'object' ? String(c.label) : String(c);
   }
 
   function clamp(v, lo, hi) {
@@ -791,7 +797,8 @@
     if (choices.length) {
       const seg = el('div', 'segment');
       choices.forEach((c, i) => {
-        const b = button(c, 'seg' + (S.amountChoice[a.kind] === i ? ' on' : ''), () => {
+        const on = S.amountChoice[a.kind] === i ? ' on' : '';
+        const b = button(choiceLabel(c), 'seg' + on, () => {
           S.amountChoice[a.kind] = i;
           haptic('select');
           for (const [k, x] of Array.from(seg.children).entries()) x.classList.toggle('on', k === i);
@@ -869,7 +876,7 @@
     panel.appendChild(head);
     const row = el('div', 'choices');
     (a.choices || []).forEach((c, i) => {
-      row.appendChild(button(c, 'btn', () => act(a, { choice: i })));
+      row.appendChild(button(choiceLabel(c), 'btn', () => act(a, { choice: i })));
     });
     panel.appendChild(row);
     return panel;
