@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden
 from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, PREFERRED, Host, RecordingBot
 
+from bot.gateway.webapp.auth import Members
+from bot.gateway.webapp.server import WebApp
 from bot.outbox.courier import Courier, Doorbell
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
@@ -815,3 +818,65 @@ async def test_a_stand_up_in_the_app_is_told_by_the_coups_result_not_a_message(
     result1 = calls[2]
     assert "\nBob timed out twice and is stood up\n" in result1.text
     assert [s.name for s in (await host.tables.load(CHAT)).sight.view().seats] == ["Ann", "Cid"]
+
+
+async def test_a_player_without_a_private_chat_plays_on_his_open_page_and_the_group_stays_quiet(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cid never opened a private chat with the bot, but he has the table's page open: his
+    page shows him his turns (and starts his clock), so the group's card need not, and the
+    group gets each coup's card and its result, nothing else."""
+    from test_webapp_server import current, init_data, open_page, post, status
+
+    seeded(monkeypatch, "app-chemin_de_fer")
+    bot = AppBot(no_dm={CID})
+    host = await make_app_host(bot, LINKS)
+    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
+                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
+    await web.start("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{web.port}/app/"
+    try:
+        async with aiohttp.ClientSession() as session:
+            await seated(host, bot, "chemin_de_fer")
+            page = await open_page(session, url, init_data(CID, param=PARAM))
+            assert (await page.next())["me"]["seated"] is True
+            start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
+            assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
+            await host.idle()
+            first = None
+            cid_moves = 0
+            for n in range(200):
+                table = await host.tables.load(CHAT)
+                if table.state.coup >= 3:
+                    break
+                if table.state.coup >= 1 and first is None:
+                    first = len(bot.group) - 2  # the first coup's card, the lobby retired
+                player = table.engine.awaiting(table.state)[0]
+                if player == CID:
+                    snap = await current(session, url, CID)
+                    act = next(a for k in PREFERRED for a in snap["actions"] if a["kind"] == k)
+                    body = {"kind": act["kind"], "coup": snap["table"]["coup"],
+                            "decision": snap["decision"], "key": f"cid-move-{n:04d}"}
+                    if act["input"] == "amount":
+                        body["amount"] = act["presets"][0]
+                    code, answer = await post(session, url, init_data(CID, param=PARAM), body)
+                    assert code == 200
+                    assert answer["ok"], answer
+                    cid_moves += 1
+                else:
+                    await decide(host, bot, player)
+                await host.idle()
+            assert cid_moves >= 2
+            assert first is not None
+            calls = bot.group[first:]
+            # coups 1 and 2: their cards (sent) and their results (the card edited), then
+            # coup 3's card (and the lobby's message retired as coup 1 began): no turn of
+            # Cid's was drawn in the group
+            assert [c.method for c in calls] == ["send", "edit", "edit", "send", "edit", "send"
+                                                 ], [(c.method, c.text[:60]) for c in calls]
+            assert calls[1].text == "<b>Chemin de fer</b> · <i>auction</i> ⬇️"
+            assert all("▶ <b>Cid</b>" not in c.text for c in calls)
+            assert all("settled" in calls[i].text for i in (2, 4))
+            audit = await host.storage.audit()
+            assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)
+    finally:
+        await web.stop()
