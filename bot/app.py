@@ -179,9 +179,11 @@ async def post_init(app: App) -> None:
             member = await bot.get_chat_member(chat_id, user_id)
             return str(member.status), bool(getattr(member, "is_member", False))
 
+        services = app.bot_data.services
         webapp = WebApp(token=bot.token, lifecycle=lifecycle,
-                        presses=app.bot_data.services.presses, members=Members(status),
-                        sdk_url=settings.webapp_sdk_url, max_age=settings.webapp_max_age)
+                        presses=services.presses, members=Members(status),
+                        sdk_url=settings.webapp_sdk_url, max_age=settings.webapp_max_age,
+                        title_of=lambda chat_id: services.titles.get(chat_id, ""))
         await webapp.start(settings.webapp_listen, settings.webapp_port)
         app.bot_data.webapp = webapp
         if shared is not None:  # every worker hears every commit, for the pages it serves

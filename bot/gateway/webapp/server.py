@@ -89,7 +89,8 @@ class WebApp:
 
     def __init__(self, *, token: str, lifecycle: Lifecycle, presses: Presses,
                  members: Members, sdk_url: str, max_age: float,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time,
+                 title_of: Callable[[int], str] = lambda chat_id: "") -> None:
         self.token = token
         self.key = applink.link_key(token)
         self.lifecycle = lifecycle
@@ -98,6 +99,8 @@ class WebApp:
         self.members = members
         self.max_age = max_age
         self.now = now
+        # the group's name as this process knows it (the page's title; "" if unknown)
+        self.title_of = title_of
         self.chats: dict[int, Chat] = {}
         self.index = (STATIC / "index.html").read_text(encoding="utf-8").replace(
             "{{SDK_URL}}", sdk_url) if (STATIC / "index.html").exists() else ""
@@ -196,7 +199,8 @@ class WebApp:
         due = None
         if not meta.paused and table.engine.awaiting(table.state):
             due = self.lifecycle.clock.drawn_due(meta)
-        return webview.snapshot(lang, table.chat_id, "", sight, viewer, rev=table.rec.rev,
+        return webview.snapshot(lang, table.chat_id, self.title_of(table.chat_id), sight, viewer,
+                                rev=table.rec.rev,
                                 decision=meta.decision, deadline=due, now=self.now(),
                                 log=meta.coup_log, names=meta.names, last=meta.last_result)
 

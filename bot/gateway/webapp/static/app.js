@@ -528,7 +528,7 @@
     setHtml($('game'), tb.game_name || '');
     const coup = $('coup');
     coup.replaceChildren();
-    if (tb.coup != null) coup.appendChild(el('span', 'coup-no', t('coup', { n: tb.coup })));
+    if (tb.coup) coup.appendChild(el('span', 'coup-no', t('coup', { n: tb.coup })));
     if (tb.phase) {
       if (coup.children.length) coup.append(' · ');
       const ph = el('span', 'phase');
@@ -960,7 +960,8 @@
     if (!running) return;
     const left = Math.max(0, S.deadlineAt - nowSec());
     const frac = S.deadlineTotal > 0 ? Math.min(1, left / S.deadlineTotal) : 0;
-    const secs = t('seconds', { n: Math.ceil(left) });
+    // three digits would not fit the ring: the number alone
+    const secs = left > 99 ? String(Math.ceil(left)) : t('seconds', { n: Math.ceil(left) });
     for (const fg of document.querySelectorAll('.ring-fg')) {
       fg.style.strokeDashoffset = String(100 - frac * 100);
     }
