@@ -544,17 +544,7 @@
       m.appendChild(el('span', 'm-value', num(value)));
       money.appendChild(m);
     }
-    const facts = $('facts');
-    facts.replaceChildren();
-    for (const f of tb.facts || []) {
-      const li = el('li', 'fact');
-      const label = el('span', 'fact-label');
-      setHtml(label, f.label);
-      const text = el('span', 'fact-text');
-      setHtml(text, f.text);
-      li.append(label, ': ', text);
-      facts.appendChild(li);
-    }
+    renderFacts($('facts'), tb.facts);
     const line = $('turnline');
     line.replaceChildren();
     const awaiting = tb.awaiting || [];
@@ -669,6 +659,20 @@
     }
   }
 
+  // "label: text" lines (the table's public facts, or the viewer's own)
+  function renderFacts(list, facts) {
+    list.replaceChildren();
+    for (const f of facts || []) {
+      const li = el('li', 'fact');
+      const label = el('span', 'fact-label');
+      setHtml(label, f.label);
+      const text = el('span', 'fact-text');
+      setHtml(text, f.text);
+      li.append(label, ': ', text);
+      list.appendChild(li);
+    }
+  }
+
   function ownCardsAction(snap) {
     return (snap.actions || []).find((a) => a.input === 'own_cards') || null;
   }
@@ -677,17 +681,7 @@
     const me = snap.me || {};
     const cards = me.cards || [];
     const section = $('mine');
-    const facts = $('mine-facts');
-    facts.replaceChildren();
-    for (const f of me.facts || []) {
-      const li = el('li', 'fact');
-      const label = el('span', 'fact-label');
-      setHtml(label, f.label);
-      const text = el('span', 'fact-text');
-      setHtml(text, f.text);
-      li.append(label, ': ', text);
-      facts.appendChild(li);
-    }
+    renderFacts($('mine-facts'), me.facts);
     const hand = $('hand');
     hand.replaceChildren();
     const pick = ownCardsAction(snap);
