@@ -22,9 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
+import init_data_py
 from aiohttp import WSMsgType, web
+from init_data_py import errors
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.gateway.webapp.auth import Members, Opener, Refusal, Why, opener
@@ -370,20 +371,10 @@ def _said(outcome: Outcome, lang: str, group: str) -> str:
 def _language(init_data: str) -> str | None:
     """The language an unvalidated ``initData`` claims, for wording its refusal only."""
     try:
-        user = init_data_user(init_data)
-    except ValueError:
+        user = init_data_py.parse(init_data).user
+    except errors.InitDataPyError:
         return None
-    code = user.get("language_code")
-    return code if isinstance(code, str) else None
-
-
-def init_data_user(init_data: str) -> dict[str, Any]:
-    """The ``user`` field of a raw ``initData``, unvalidated (only to word a refusal)."""
-    raw = parse_qs(init_data).get("user", ["{}"])[0]
-    user = json.loads(raw)
-    if not isinstance(user, dict):
-        raise ValueError("no user")
-    return user
+    return user.language_code if user is not None else None
 
 
 async def _send(ws: web.WebSocketResponse, frame: dict[str, Any]) -> bool:
