@@ -776,3 +776,54 @@ async def test_a_player_without_a_private_chat_plays_on_his_open_page_and_the_gr
             assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)
     finally:
         await web.stop()
+
+
+async def test_a_player_who_closes_his_page_finds_his_turn_on_the_group_table(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cid has no private chat; while his page is open the coup's card does not show his
+    turn. He closes the page on his turn: the group's table shows it at once."""
+    from test_webapp_server import current, init_data, open_page, post, status
+
+    seeded(monkeypatch, "app-chemin_de_fer")
+    bot = AppBot(no_dm={CID})
+    host = await make_app_host(bot, LINKS)
+    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
+                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
+    await web.start("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{web.port}/app/"
+    try:
+        async with aiohttp.ClientSession() as session:
+            await seated(host, bot, "chemin_de_fer")
+            page = await open_page(session, url, init_data(CID, param=PARAM))
+            await page.next()
+            start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
+            assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
+            await host.idle()
+            for n in range(40):  # play on until Cid's turn in a coup
+                table = await host.tables.load(CHAT)
+                player = table.engine.awaiting(table.state)[0]
+                if player == CID and table.state.coup >= 1:
+                    break
+                if player == CID:  # before the coup (the bank's auction): from his page
+                    snap = await current(session, url, CID)
+                    act = next(a for k in PREFERRED for a in snap["actions"] if a["kind"] == k)
+                    body = {"kind": act["kind"], "coup": snap["table"]["coup"],
+                            "decision": snap["decision"], "key": f"cid-early-{n:04d}"}
+                    if act["input"] == "amount":
+                        body["amount"] = act["presets"][0]
+                    code, answer = await post(session, url, init_data(CID, param=PARAM), body)
+                    assert (code, answer["ok"]) == (200, True), answer
+                else:
+                    await decide(host, bot, player)
+                await host.idle()
+            await page.next(lambda f: CID in f["table"]["awaiting"])
+            await host.idle()
+            assert "▶ <b>Cid</b>" not in live_table(bot).text  # the card: his page shows it
+            await page.ws.close()
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if "▶ <b>Cid</b>" in live_table(bot).text:
+                    break
+            assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n" in live_table(bot).text
+    finally:
+        await web.stop()

@@ -76,11 +76,12 @@ class TableScreen:
         return bool(self.urgent_for) or self.called
 
     @property
-    def turn(self) -> tuple[int, bool]:
+    def turn(self) -> tuple[int, bool, bool]:
         """What the table waits for, as the group's pace tells turns apart: the decision,
-        and whether a step forward nobody is awaited for is offered (Start appears without
-        a new decision)."""
-        return self.decision, self.called
+        whether a step forward nobody is awaited for is offered (Start appears without a
+        new decision), and whether the message shows whose turn it is (a Mini App coup's
+        card does not: when a player's page closes, his turn must be drawn after all)."""
+        return self.decision, self.called, bool(self.awaited)
 
     @property
     def markup_json(self) -> str | None:

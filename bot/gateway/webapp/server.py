@@ -264,13 +264,16 @@ class WebApp:
                                         for p in chat.pages)
 
     def leave(self, page: Page) -> None:
-        """A page closed."""
+        """A page closed. The group's table is looked at again: a player who had only his
+        page to see his turn on (no private chat) finds it there now."""
         chat = self.chats.get(page.chat_id)
         if chat is None:
             return
         chat.pages.discard(page)
         if not chat.pages and chat.pushing is None:
             del self.chats[page.chat_id]
+        if not self.watching(page.chat_id, page.who.user_id):
+            self.tables.doorbell.ring(page.chat_id, False)
 
     def changed(self, chat_id: int) -> None:
         """The chat's table was committed (here or by another worker): its pages get their
