@@ -425,7 +425,7 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
 def test_meta_is_plain_json() -> None:
     meta = TableMeta(opener=5, names={5: "Ann"}, dm_blocked=[5],
                      asks={5: Ask(kind="stake", coup=2, expires=10.5)}, done={"q7": "Stake"})
-    assert json.loads(meta.model_dump_json()) == {
+    assert json.loads(meta.stored()) == {
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
         "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
@@ -433,7 +433,9 @@ def test_meta_is_plain_json() -> None:
                        "choice": None}},
         "last_result": None, "prompts": {},
         "done": {"q7": "Stake"}}
-    assert TableMeta.model_validate_json(meta.model_dump_json()) == meta
+    assert TableMeta.model_validate_json(meta.stored()) == meta
+    # a table that chose its screen keeps it
+    assert json.loads(meta.model_copy(update={"screen": "app"}).stored())["screen"] == "app"
 
 
 async def test_one_live_table_pinned_where_the_bot_may_pin(make_host: Any) -> None:

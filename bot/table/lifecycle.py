@@ -14,6 +14,7 @@ from typing import Any
 
 from telegram.helpers import create_deep_linked_url
 
+from bot.outbox.kinds import SeenPrompt
 from bot.table import sends, table_settings
 from bot.table.record import Table, TableMeta, load
 from bot.table.tables import Tables, holders_of
@@ -56,7 +57,7 @@ class Lifecycle:
                 rec = await tables.storage.create_table(
                     chat_id=chat_id, game=game, settings=wanted,
                     state_json=state.model_dump_json(), version=state.version,
-                    meta_json=meta.model_dump_json(), outbox=[sends.table_post(chat_id)])
+                    meta_json=meta.stored(), outbox=[sends.table_post(chat_id)])
             except TableExists:
                 tables.forget(chat_id)
                 rec = await tables.storage.load_table(chat_id=chat_id)
@@ -195,7 +196,7 @@ class Lifecycle:
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
                         shown: float | None = None,
-                        prompt: tuple[int, str] | None = None) -> None:
+                        prompt: SeenPrompt | None = None) -> None:
         """These awaited players have been shown their turn: the decision clock hears it
         (:meth:`bot.table.clock.Clock.turn_seen`)."""
         await self.clock.turn_seen(chat_id, decision, players, shown, prompt)

@@ -16,8 +16,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
 )
 
 from bot.view.sight import Sight
@@ -98,7 +96,7 @@ class TableMeta(BaseModel):
     """Where the table is played (/settings screen): ``chat``, on the group's table message;
     ``app``, in the Mini App, the group getting each coup's card and result. None: ``app``
     where the bot has the Mini App, else ``chat`` (:meth:`bot.table.clock.Clock.in_app`).
-    Written only once set (:meth:`_written`), so a record without it reads as before."""
+    Written only once set (:meth:`stored`), so a record without it reads as before."""
     asks: dict[int, Ask] = Field(default_factory=dict)
     """Who was asked to type an amount, and for what: kept with the table so that any
     worker takes the reply, whichever took the press."""
@@ -114,13 +112,13 @@ class TableMeta(BaseModel):
     its step, so that an update delivered again (its worker died before answering it) is
     answered with the same truth and never applied twice."""
 
-    @model_serializer(mode="wrap")
-    def _written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """The record as stored: ``screen`` only once a table set it."""
-        data: dict[str, Any] = handler(self)
-        if data.get("screen") is None:
-            data.pop("screen", None)
-        return data
+    def stored(self) -> str:
+        """The record as stored (JSON): ``screen`` only once a table set it. An exclusion at
+        the dump, not a wrapping serializer, which would take every dump through Python."""
+        return self.model_dump_json(exclude=_NO_SCREEN if self.screen is None else None)
+
+
+_NO_SCREEN: set[str] = {"screen"}
 
 
 @dataclass(frozen=True)

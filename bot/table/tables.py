@@ -127,7 +127,7 @@ class Tables:
         chat_id = table.chat_id
         rec = table.rec
         if step is None:
-            meta_json = meta.model_dump_json()
+            meta_json = meta.stored()
             try:
                 await self.storage.update_meta(chat_id=chat_id, meta_json=meta_json,
                                                expected_rev=rec.rev, outbox=drafts)
@@ -188,7 +188,7 @@ class Tables:
                     langs[p], p, actor if decided else None, action, timed_out,
                     table.state.coup != step.state.coup))
                 for p, r in closed.items()]
-        meta_json = meta.model_dump_json()  # with what the step changed in it
+        meta_json = meta.stored()  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:
             await self.storage.commit_step(
