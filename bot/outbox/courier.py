@@ -31,7 +31,7 @@ from telegram.error import RetryAfter, TelegramError
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
-from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
+from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE, SeenPrompt
 from bot.outbox.pace import HELD, Pace
 from bot.outbox.ratelimit import retry_seconds
 from bot.outbox.telegram import (
@@ -97,7 +97,7 @@ class TableSide(Protocol):
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
                         shown: float | None = None,
-                        prompt: tuple[int, str] | None = None) -> None:
+                        prompt: SeenPrompt | None = None) -> None:
         """These awaited players have been shown their turn: their clock may start.
         ``shown``: the group's table message showing it counts down to this deadline.
         ``prompt``: one player's turn prompt was delivered (its message id and digest)."""
@@ -366,8 +366,10 @@ class Courier:
             turn = item.payload.get("turn")
             if sent is not None and isinstance(turn, int):
                 try:
-                    await self.tables.turn_seen(chat_id, turn, [item.target], prompt=(
-                        sent, str(item.payload.get("digest", ""))))
+                    version = item.payload.get("version")
+                    await self.tables.turn_seen(chat_id, turn, [item.target], prompt=SeenPrompt(
+                        sent, str(item.payload.get("digest", "")),
+                        version if isinstance(version, int) else None))
                 except Exception:  # the clock starts with the group's table instead
                     log.exception("turn of chat %s not marked seen", chat_id)
 

@@ -1,5 +1,7 @@
 """What the outbox holds: the kinds of items a step writes for the courier to send."""
 
+from typing import NamedTuple
+
 GROUP = "group"
 """Outbox kind: a new group message (``text``, optional ``markup``)."""
 SETTLE = "settle"
@@ -13,3 +15,15 @@ DM_EDIT = "dm_edit"
 CLOSE = "close"
 """Outbox kind: a closed table's closing text (``text``), posted at the bottom of the chat;
 the live table message retires."""
+
+
+class SeenPrompt(NamedTuple):
+    """A turn prompt (a ``DM`` with ``turn``) the courier delivered, as the clock hears it."""
+
+    message_id: int
+    digest: str
+    """What it shows (:attr:`bot.view.screens.Prompt.digest`), as drafted."""
+    version: int | None
+    """The table's version it was drawn at (``version`` in its payload; None in an item
+    drafted before the payload carried it): at that version it shows what it would show if
+    drawn again, and the clock need not draw it again to know."""

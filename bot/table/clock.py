@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from bot.outbox.kinds import SeenPrompt
 from bot.table import sends
 from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
@@ -184,7 +185,7 @@ class Clock:
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
                         shown: float | None = None,
-                        prompt: tuple[int, str] | None = None) -> None:
+                        prompt: SeenPrompt | None = None) -> None:
         """``players`` have been shown decision ``decision`` (their DM prompt, or the group's
         table message, was delivered): once every awaited player has, its clock starts.
         ``shown``: the group's table message was delivered counting down to this deadline
@@ -211,7 +212,7 @@ class Clock:
             outbox: list[OutboxDraft] = []
             if prompt is not None and len(players) == 1:
                 meta, outbox = await self._prompt_seen(table, meta, decision, players[0],
-                                                       *prompt)
+                                                       prompt)
             if not start and not outbox and meta is table.meta:
                 return
             real = self.due_of(meta)
@@ -228,12 +229,19 @@ class Clock:
                 self.schedule(chat_id, table.state.version, real)
 
     async def _prompt_seen(self, table: Table, meta: TableMeta, decision: int, player: int,
-                           message_id: int, digest: str) -> tuple[TableMeta, list[OutboxDraft]]:
+                           seen: SeenPrompt) -> tuple[TableMeta, list[OutboxDraft]]:
         """A delivered turn prompt: open while its decision is, edited at once if the table
         moved on since it was drawn; closed if its decision is gone already."""
+        message_id, digest, version = seen
         languages = self.tables.languages
         lang = await languages.of_player(player, await languages.of(table.chat_id))
         sight = table.sight
+        if meta.decision == decision and version == table.state.version:
+            # the table has not moved since the prompt was drawn: it shows what it would
+            # show drawn now (what happened to him included), and stays as delivered
+            prompts = {**meta.prompts, player: OpenPrompt(
+                message_id=message_id, decision=decision, digest=digest)}
+            return meta.model_copy(update={"prompts": prompts}), []
         if meta.decision == decision and player in sight.view().awaiting:
             # drawn as its step drew it: the time left as from now until the clock starts
             now = screens.prompt(lang, table.chat_id, sight, player, self.drawn_due(meta),

@@ -170,7 +170,8 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                           decision=decision, lines=lines, app=app)
             out.append(OutboxDraft(kind=DM, target=player, payload={
                 "turn": sight.state.version if decision is None else decision,
-                "digest": turn.digest, "text": turn.text, "markup": markup_json(turn.markup)}))
+                "version": sight.state.version, "digest": turn.digest, "text": turn.text,
+                "markup": markup_json(turn.markup)}))
             continue
         if not (lines or view.my_cards or view.my_facts):
             continue  # nothing to tell him: no DM that is a title alone
