@@ -88,6 +88,8 @@ async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
         player = awaited[0]
         [live] = keyboards(bot, player)  # his one live prompt, the table from his seat
         assert live.text.startswith("<b>"), live.text
+        # as it was sent: its delivery did not redraw it (nor drop what happened to him)
+        assert live.edits == 0, live.text
         offered = buttons(live)
         kind = next(k for k in PREFERRED if any(b.kind == k and not b.ask for b in offered))
         button = next(b for b in offered if b.kind == kind and not b.ask)
