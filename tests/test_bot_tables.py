@@ -434,6 +434,13 @@ def test_meta_is_plain_json() -> None:
         "last_result": None, "prompts": {},
         "done": {"q7": "Stake"}}
     assert TableMeta.model_validate_json(meta.stored()) == meta
+    # the coup log, joined from its entries' JSON, reads back as it was, again and again
+    log = [{"kind": "stake_placed", "data": {"amount": {"t": "chips", "n": 5}}},
+           {"kind": "coup_started", "data": {}, "timed_out": True}]
+    logged = meta.model_copy(update={"coup_log": log})
+    for _ in range(2):
+        assert json.loads(logged.stored())["coup_log"] == log
+        assert TableMeta.model_validate_json(logged.stored()) == logged
     # a table that chose its screen keeps it
     assert json.loads(meta.model_copy(update={"screen": "app"}).stored())["screen"] == "app"
 

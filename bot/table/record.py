@@ -17,6 +17,7 @@ from pydantic import (
     ConfigDict,
     Field,
 )
+from pydantic_core import to_json
 
 from bot.view.sight import Sight
 from games import registry
@@ -113,12 +114,37 @@ class TableMeta(BaseModel):
     answered with the same truth and never applied twice."""
 
     def stored(self) -> str:
-        """The record as stored (JSON): ``screen`` only once a table set it. An exclusion at
-        the dump, not a wrapping serializer, which would take every dump through Python."""
-        return self.model_dump_json(exclude=_NO_SCREEN if self.screen is None else None)
+        """The record as stored (JSON): ``screen`` only once a table set it (an exclusion at
+        the dump, not a wrapping serializer, which would take every dump through Python).
+        The coup log is joined from its entries' JSON, each written once
+        (:func:`_log_json`): every step stores the whole log again, one entry longer."""
+        rest = self.model_dump_json(exclude=_SPLICED if self.screen is None else _LOG)
+        return f'{rest[:-1]},"coup_log":[{_log_json(self.coup_log)}]}}'
 
 
-_NO_SCREEN: set[str] = {"screen"}
+_LOG: set[str] = {"coup_log"}
+_SPLICED: set[str] = {"coup_log", "screen"}
+
+# The coup-log entries' JSON, by the entry (held, so that no other entry can have its id
+# while it is here; a record's entries are never changed, see bot.view.screens.log_entry).
+# The oldest written go first (a live table's entries are written again with each step and
+# come back at once).
+_ENTRY_JSON: dict[int, tuple[dict[str, Any], str]] = {}
+_ENTRY_JSON_MAX = 16384
+"""As many as bot.view.screens keeps lines of: some 600 busy tables' logs."""
+
+
+def _log_json(log: list[dict[str, Any]]) -> str:
+    """The entries of a coup log in JSON, comma-separated."""
+    texts = []
+    for entry in log:
+        known = _ENTRY_JSON.get(id(entry))
+        if known is None or known[0] is not entry:
+            known = _ENTRY_JSON[id(entry)] = (entry, to_json(entry).decode())
+            if len(_ENTRY_JSON) > _ENTRY_JSON_MAX:
+                del _ENTRY_JSON[next(iter(_ENTRY_JSON))]
+        texts.append(known[1])
+    return ",".join(texts)
 
 
 @dataclass(frozen=True)
