@@ -190,21 +190,24 @@ def log_entry(event: Event, timed_out: bool = False) -> dict[str, Any]:
     record, written and serialized again with every step of the next hand)."""
     if isinstance(event, ShoeRevealed):
         return {"kind": event.kind, "data": {}}
-    entry = {"kind": event.kind, "data": event.model_dump(mode="json")["data"]}
+    entry = {"kind": event.kind, "data": event.model_dump(mode="json", include=_DATA)["data"]}
     if event.about is About.SHOWDOWN:
         entry["showdown"] = True
     if timed_out:
         entry["timed_out"] = True
     _TYPED[id(entry)] = (entry, event)  # its first drawing need not read it back
     if len(_TYPED) > _TYPED_MAX:
-        _TYPED.popitem(last=False)
+        del _TYPED[next(iter(_TYPED))]
     return entry
+
+
+_DATA = {"data"}
 
 
 # The typed events of the newest log entries, by the entry (held, so that no other entry
 # can have its id while it is here): a step's new entry is drawn from the event it was made
-# of, not validated back from its JSON; an entry loaded from storage is.
-_TYPED: OrderedDict[int, tuple[dict[str, Any], Event]] = OrderedDict()
+# of, not validated back from its JSON; an entry loaded from storage is. The oldest first.
+_TYPED: dict[int, tuple[dict[str, Any], Event]] = {}
 _TYPED_MAX = 1024
 
 
