@@ -185,6 +185,51 @@ async def group_done(host: Host) -> None:
     raise AssertionError("the group's messages did not go out")
 
 
+async def move_on_page(session: aiohttp.ClientSession, url: str, player: int, key: str) -> None:
+    """``player`` takes his decision from a fresh page of the table (opened, then closed):
+    the first kind of PREFERRED it offers, an amount at its first preset."""
+    from test_webapp_server import current, init_data, post
+
+    snap = await current(session, url, player)
+    act = next(a for k in PREFERRED for a in snap["actions"] if a["kind"] == k)
+    body = {"kind": act["kind"], "coup": snap["table"]["coup"],
+            "decision": snap["decision"], "key": key}
+    if act["input"] == "amount":
+        body["amount"] = act["presets"][0]
+    code, answer = await post(session, url, init_data(player, param=PARAM), body)
+    assert (code, answer["ok"]) == (200, True), answer
+
+
+async def his_turn_on_his_page(host: Host, bot: AppBot, session: aiohttp.ClientSession,
+                               url: str, who: int) -> tuple[Any, dict[str, Any]]:
+    """``who`` opens the table's page, Ann starts, and the table is played (``who``'s
+    moves on fresh pages, the others' from their prompts or the group) until ``who``'s
+    turn in a coup: his open page and its frame of that turn."""
+    from test_webapp_server import init_data, open_page
+
+    page = await open_page(session, url, init_data(who, param=PARAM))
+    await page.next()
+    start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
+    assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
+    await host.idle()
+    for n in range(40):
+        table = await host.tables.load(CHAT)
+        player = table.engine.awaiting(table.state)[0]
+        if player == who and table.state.coup >= 1:
+            break
+        if player == who:  # before the coup (the bank's auction): from his page
+            await move_on_page(session, url, who, f"early-{n:04d}")
+        else:
+            await decide(host, bot, player)
+        await host.idle()
+    else:
+        raise AssertionError("his turn in a coup did not come")
+    decision = table.meta.decision
+    frame = await page.next(lambda f: f["decision"] == decision and who in f["table"]["awaiting"])
+    await host.idle()
+    return page, frame
+
+
 def seeded(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
     """Every shoe shuffled from a generator seeded with ``seed``: the same coups every run."""
     rng = random.Random(seed)
@@ -687,10 +732,10 @@ async def test_the_app_showing_a_turn_starts_its_clock_as_a_delivered_prompt_doe
     table = await host.tables.load(CHAT)
     [nxt] = table.engine.awaiting(table.state)
     assert table.meta.decision == table.state.version and table.meta.due is None
-    await host.lifecycle.turn_shown(CHAT, table.meta.decision - 1, nxt)  # an older decision
+    await host.lifecycle.turn_shown(CHAT, table.meta.decision - 1, [nxt])  # an older decision
     assert (await host.tables.load(CHAT)).meta.due is None
     before = time.time()
-    await host.lifecycle.turn_shown(CHAT, table.meta.decision, nxt)
+    await host.lifecycle.turn_shown(CHAT, table.meta.decision, [nxt])
     table = await host.tables.load(CHAT)
     assert table.meta.due is not None and before + 60 <= table.meta.due <= time.time() + 60
     assert host.tables.clock.deadlines.pending(CHAT)
@@ -721,7 +766,7 @@ async def test_a_player_without_a_private_chat_plays_on_his_open_page_and_the_gr
     """Cid never opened a private chat with the bot, but he has the table's page open: his
     page shows him his turns (and starts his clock), so the group's card need not, and the
     group gets each coup's card and its result, nothing else."""
-    from test_webapp_server import current, init_data, open_page, post, status
+    from test_webapp_server import init_data, open_page, status
 
     seeded(monkeypatch, "app-chemin_de_fer")
     bot = AppBot(no_dm={CID})
@@ -748,22 +793,18 @@ async def test_a_player_without_a_private_chat_plays_on_his_open_page_and_the_gr
                     first = len(bot.group) - 2  # the first coup's card, the lobby retired
                 player = table.engine.awaiting(table.state)[0]
                 if player == CID:
-                    snap = await current(session, url, CID)
-                    act = next(a for k in PREFERRED for a in snap["actions"] if a["kind"] == k)
-                    body = {"kind": act["kind"], "coup": snap["table"]["coup"],
-                            "decision": snap["decision"], "key": f"cid-move-{n:04d}"}
-                    if act["input"] == "amount":
-                        body["amount"] = act["presets"][0]
-                    code, answer = await post(session, url, init_data(CID, param=PARAM), body)
-                    assert code == 200
-                    assert answer["ok"], answer
+                    await move_on_page(session, url, CID, f"cid-move-{n:04d}")
                     cid_moves += 1
                 else:
                     await decide(host, bot, player)
                 await host.idle()
             assert cid_moves >= 2
             assert first is not None
-            calls = bot.group[first:]
+            # the group is told once that the bot cannot write to Cid (when it first tries:
+            # while his page shows him his turns, his prompts are not sent)
+            notice = "Cid, I cannot write to you privately."
+            assert sum(c.text.startswith(notice) for c in bot.group) == 1
+            calls = [c for c in bot.group[first:] if not c.text.startswith(notice)]
             # coups 1 and 2: their cards (sent) and their results (the card edited), then
             # coup 3's card (and the lobby's message retired as coup 1 began): no turn of
             # Cid's was drawn in the group
@@ -782,7 +823,7 @@ async def test_a_player_who_closes_his_page_finds_his_turn_on_the_group_table(
         make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Cid has no private chat; while his page is open the coup's card does not show his
     turn. He closes the page on his turn: the group's table shows it at once."""
-    from test_webapp_server import current, init_data, open_page, post, status
+    from test_webapp_server import status
 
     seeded(monkeypatch, "app-chemin_de_fer")
     bot = AppBot(no_dm={CID})
@@ -794,30 +835,7 @@ async def test_a_player_who_closes_his_page_finds_his_turn_on_the_group_table(
     try:
         async with aiohttp.ClientSession() as session:
             await seated(host, bot, "chemin_de_fer")
-            page = await open_page(session, url, init_data(CID, param=PARAM))
-            await page.next()
-            start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
-            assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
-            await host.idle()
-            for n in range(40):  # play on until Cid's turn in a coup
-                table = await host.tables.load(CHAT)
-                player = table.engine.awaiting(table.state)[0]
-                if player == CID and table.state.coup >= 1:
-                    break
-                if player == CID:  # before the coup (the bank's auction): from his page
-                    snap = await current(session, url, CID)
-                    act = next(a for k in PREFERRED for a in snap["actions"] if a["kind"] == k)
-                    body = {"kind": act["kind"], "coup": snap["table"]["coup"],
-                            "decision": snap["decision"], "key": f"cid-early-{n:04d}"}
-                    if act["input"] == "amount":
-                        body["amount"] = act["presets"][0]
-                    code, answer = await post(session, url, init_data(CID, param=PARAM), body)
-                    assert (code, answer["ok"]) == (200, True), answer
-                else:
-                    await decide(host, bot, player)
-                await host.idle()
-            await page.next(lambda f: CID in f["table"]["awaiting"])
-            await host.idle()
+            page, _ = await his_turn_on_his_page(host, bot, session, url, CID)
             assert "▶ <b>Cid</b>" not in live_table(bot).text  # the card: his page shows it
             await page.ws.close()
             for _ in range(200):
@@ -825,5 +843,45 @@ async def test_a_player_who_closes_his_page_finds_his_turn_on_the_group_table(
                 if "▶ <b>Cid</b>" in live_table(bot).text:
                     break
             assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n" in live_table(bot).text
+    finally:
+        await web.stop()
+
+
+async def test_a_page_stands_in_for_the_private_prompt_until_it_closes(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob has a private chat and the table's page open: the page shows him his turns, so
+    no prompt goes to his private chat. He closes the page on his turn: the prompt comes
+    there at once, one live keyboard, and he decides from it."""
+    from test_webapp_server import status
+
+    seeded(monkeypatch, "app-chemin_de_fer")
+    bot = AppBot()
+    host = await make_app_host(bot, LINKS)
+    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
+                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
+    await web.start("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{web.port}/app/"
+
+    def live(player: int) -> list[Any]:
+        return [m for m in bot.chat(player) if m.markup is not None and actions(m.markup)]
+
+    try:
+        async with aiohttp.ClientSession() as session:
+            await seated(host, bot, "chemin_de_fer")
+            page, frame = await his_turn_on_his_page(host, bot, session, url, BOB)
+            assert live(BOB) == []  # his page shows his turn: no prompt in private
+            assert (await host.tables.load(CHAT)).meta.due is not None  # his clock runs
+            await page.ws.close()
+            for _ in range(300):
+                await asyncio.sleep(0.01)
+                if live(BOB):
+                    break
+            [prompt] = live(BOB)
+            assert "\n▶ <b>Bob</b> (punter) · 💰1000 · to act\n" in prompt.text, prompt.text
+            assert {a["kind"] for a in frame["actions"] if a["input"] != "utility"} <= {
+                b.kind for b in actions(prompt.markup)} == {"stake", "pass", "leave"}
+            await decide(host, bot, BOB)
+            await host.idle()
+            assert live(BOB) == []
     finally:
         await web.stop()

@@ -74,6 +74,9 @@ class Clock:
         self.watching: Callable[[int, int], bool] = lambda chat_id, player: False
         # per chat: the decision being shown, and the awaited players it was shown to
         self.seen: dict[int, tuple[int, set[int]]] = {}
+        # per chat: a decision, and the players whose prompt of it was not sent because
+        # their page showed it (:meth:`page_shows`): a page that closes brings it
+        self.on_page: dict[int, tuple[int, frozenset[int]]] = {}
 
     def turn_dm_of(self, meta: TableMeta) -> bool:
         """Whether the table's setting prompts each awaited player in his private chat
@@ -169,6 +172,32 @@ class Clock:
         if not self.prompts_in_private(meta) and not sight.private:
             return frozenset()
         return frozenset(p for p in awaited if p not in meta.dm_blocked)
+
+    def page_shows(self, chat_id: int, meta: TableMeta, prompts: frozenset[int]
+                   ) -> frozenset[int]:
+        """``prompts`` (the players to prompt in private for ``meta.decision``) less those
+        whose page of a table played in the Mini App is open on this worker: it shows them
+        their turn, live, and a prompt would be one more message for nothing. They are
+        remembered, so that a page that closes before its turn is taken brings the prompt
+        (:meth:`bot.table.lifecycle.Lifecycle.page_closed`). Another worker's pages are not
+        known here: their players get their prompts (one too many, never one too few)."""
+        if not self.in_app(meta):
+            return prompts
+        shown = frozenset(p for p in prompts if self.watching(chat_id, p))
+        if shown:
+            decision, before = self.on_page.get(chat_id, (None, frozenset()))
+            self.on_page[chat_id] = (meta.decision,
+                                     shown | before if decision == meta.decision else shown)
+        return prompts - shown
+
+    def prompt_owed(self, chat_id: int, meta: TableMeta, player: int) -> bool:
+        """Whether ``player``'s prompt of the current decision was left to his page
+        (:meth:`page_shows`) and is owed now; forgotten once asked."""
+        decision, players = self.on_page.get(chat_id, (None, frozenset()))
+        if decision != meta.decision or player not in players:
+            return False
+        self.on_page[chat_id] = (decision, players - {player})
+        return True
 
     def schedule(self, chat_id: int, version: int, deadline: float | None) -> None:
         """The table's deadline is now ``deadline`` (None: it has none)."""

@@ -22,7 +22,7 @@ from bot.view import i18n, proofs, screens
 from bot.view.screens import TableScreen
 from games import registry
 from games.engine import IllegalAction
-from storage.base import TableExists, TableNotFound
+from storage.base import StorageError, TableExists, TableNotFound
 
 log = logging.getLogger(__name__)
 
@@ -201,14 +201,43 @@ class Lifecycle:
         (:meth:`bot.table.clock.Clock.turn_seen`)."""
         await self.clock.turn_seen(chat_id, decision, players, shown, prompt)
 
-    async def turn_shown(self, chat_id: int, decision: int, player: int) -> None:
-        """The Mini App showed ``player`` his turn: the app's server calls this once it has
-        pushed to his open page a snapshot whose ``decision`` is ``decision`` and whose
-        ``awaiting`` names him (docs/webapp.md). It is the same news as his turn prompt's
-        delivery in his private chat, and goes the same way
+    async def turn_shown(self, chat_id: int, decision: int, players: Sequence[int]) -> None:
+        """The Mini App showed ``players`` their turn: the app's server calls this once it
+        has pushed to their open pages a snapshot whose ``decision`` is ``decision`` and whose
+        ``awaiting`` names them (docs/webapp.md). It is the same news as a turn prompt's
+        delivery in a private chat, and goes the same way
         (:meth:`bot.table.clock.Clock.turn_seen`): once every awaited player has seen the
         decision its clock starts; a decision that is no longer current is ignored."""
-        await self.clock.turn_seen(chat_id, decision, [player])
+        await self.clock.turn_seen(chat_id, decision, players)
+
+    async def page_closed(self, chat_id: int, player: int) -> None:
+        """``player``'s last page of the table closed on this worker. If it was showing him a
+        turn whose prompt it stood in for (:meth:`bot.table.clock.Clock.page_shows`), the
+        prompt goes to his private chat now; and the group's table is looked at again (a
+        player without a private chat finds his turn there)."""
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return
+            meta, clock = table.meta, self.clock
+            drafts = []
+            if (clock.prompt_owed(chat_id, meta, player) and not meta.paused
+                    and player in table.sight.view().awaiting and player not in meta.prompts
+                    and player not in meta.dm_blocked):
+                languages = self.tables.languages
+                lang = await languages.of_player(player, await languages.of(chat_id))
+                drafts = sends.direct_messages(
+                    {player: lang}, chat_id, table.sight, [], meta.names, frozenset({player}),
+                    meta.decision, meta.coup_log, clock.drawn_due(meta),
+                    app=clock.app_url(chat_id))
+            if drafts:
+                try:
+                    await self.tables.commit(table, outbox=drafts)
+                except StorageError:
+                    log.warning("the prompt of chat %s was not drafted", chat_id)
+                return
+        self.tables.doorbell.ring(chat_id, False)
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,

@@ -163,6 +163,7 @@ class Tables:
         prompts = clock.prompted(meta, sight)
         if not fresh:  # the decision goes on: a new prompt only where its buttons changed
             prompts = frozenset(p for p in prompts if _offer(table.sight, p) != _offer(sight, p))
+        prompts = clock.page_shows(chat_id, meta, prompts)
         # a delivered prompt of the decision that goes on is edited where it changed; any
         # other open prompt loses its keyboard and says what became of its decision
         going_on = {p: r for p, r in meta.prompts.items()

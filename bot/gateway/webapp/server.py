@@ -231,7 +231,7 @@ class WebApp:
                     self.changed(page.chat_id)
         finally:
             if page is not None:
-                self.leave(page)
+                await self.leave(page)
             if not ws.closed:
                 await ws.close()
         return ws
@@ -254,7 +254,7 @@ class WebApp:
             return None
         page = Page(ws, who, chat_id, await self.lang(chat_id, who))
         self.chats.setdefault(chat_id, Chat()).pages.add(page)
-        await self.push_to(page, loaded)
+        await self.turns_shown(loaded, [page] if await self.push_to(page, loaded) else [])
         return page
 
     def watching(self, chat_id: int, user_id: int) -> bool:
@@ -263,9 +263,10 @@ class WebApp:
         return chat is not None and any(p.who.user_id == user_id and not p.ws.closed
                                         for p in chat.pages)
 
-    def leave(self, page: Page) -> None:
-        """A page closed. The group's table is looked at again: a player who had only his
-        page to see his turn on (no private chat) finds it there now."""
+    async def leave(self, page: Page) -> None:
+        """A page closed. If it was its viewer's last here, the table hears it
+        (:meth:`bot.table.lifecycle.Lifecycle.page_closed`): the turn it showed him goes to
+        his private chat, or to the group's table."""
         chat = self.chats.get(page.chat_id)
         if chat is None:
             return
@@ -273,7 +274,7 @@ class WebApp:
         if not chat.pages and chat.pushing is None:
             del self.chats[page.chat_id]
         if not self.watching(page.chat_id, page.who.user_id):
-            self.tables.doorbell.ring(page.chat_id, False)
+            await self.lifecycle.page_closed(page.chat_id, page.who.user_id)
 
     def changed(self, chat_id: int) -> None:
         """The chat's table was committed (here or by another worker): its pages get their
@@ -298,8 +299,8 @@ class WebApp:
                         await _send(page.ws, self.refusal(Why.NO_TABLE, page.lang))
                         await page.ws.close()
                     return
-                for page in list(chat.pages):
-                    await self.push_to(page, table)
+                shown = [page for page in list(chat.pages) if await self.push_to(page, table)]
+                await self.turns_shown(table, shown)
                 if not chat.again:
                     return
         except Exception:  # a push must never take the worker down
@@ -309,21 +310,30 @@ class WebApp:
             if not chat.pages:
                 self.chats.pop(chat_id, None)
 
-    async def push_to(self, page: Page, table: Table) -> None:
-        """The page's snapshot, if newer than what it has; a turn it shows its viewer for the
-        first time starts his clock (his turn has been shown to him)."""
+    async def push_to(self, page: Page, table: Table) -> bool:
+        """The page's snapshot, if newer than what it has. True when it showed its viewer
+        his turn for the first time (his clock is to hear it: :meth:`turns_shown`)."""
         mark = (table.state.version, table.rec.rev)
         if mark <= page.sent:
-            return
+            return False
         snap = self.snapshot(table, page.who, page.lang)
         if not await _send(page.ws, snap):
-            return
+            return False
         page.sent = mark
         meta = table.meta
         if (page.who.user_id in snap["table"]["awaiting"] and meta.due is None
                 and not meta.paused and page.shown_turn != meta.decision):
             page.shown_turn = meta.decision
-            await self.lifecycle.turn_shown(table.chat_id, meta.decision, page.who.user_id)
+            return True
+        return False
+
+    async def turns_shown(self, table: Table, pages: list[Page]) -> None:
+        """These pages have just shown their viewers their turn: the clock hears it once for
+        them all, after every page of the table got its snapshot (a commit waits its turn
+        at the storage; the other pages need not wait for it)."""
+        if pages:
+            await self.lifecycle.turn_shown(table.chat_id, table.meta.decision,
+                                            [page.who.user_id for page in pages])
 
     # ---------------------------------------------------------------- actions
 
