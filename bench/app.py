@@ -13,7 +13,11 @@ table between coups, offers the first player *Start*), he thinks 1-3 s (none wit
 ``--flat-out``), then POSTs /app/api/act answering the snapshot's ``decision`` (the kind
 the e2e tests' policy prefers for the phase; amounts at their minimum). A page that loses
 its socket opens a new one after 0.5 s and says hello again, as the page's script does.
-With ``--workers 2``, one worker is SIGKILLed halfway through.
+The tables begin one after another over ``--ramp`` seconds (10 by default: groups do not all
+start at one instant; 200 tables' 600 players bidding within the same 2 s are a burst of
+some 4 s of the bot's CPU), and then the measured window of ``--seconds`` opens: every
+figure below counts only what it holds (a POST sent during the ramp is not measured).
+With ``--workers 2``, one worker is SIGKILLed halfway through the window.
 
 It prints one JSON object:
 
@@ -42,7 +46,7 @@ GROUP_RESERVE, TURN_DMS and the group limit at their defaults), only the overall
 a group would get. Only 127.0.0.1 traffic.
 
     .venv/bin/python bench/app.py [--tables 20] [--pages 4] [--seconds 30] [--workers 1|2]
-        [--flat-out] [--game chemin_de_fer] [--timeout 30]
+        [--flat-out] [--game chemin_de_fer] [--timeout 30] [--ramp 10]
 """
 
 from __future__ import annotations
@@ -144,6 +148,9 @@ class Page:
         self.reached: list[tuple[float, int]] = []
         self.changed = asyncio.Event()
         self.sockets = 0
+        self.live = False
+        """Whether its socket is open and has brought a snapshot (a page whose worker died
+        is not current, whatever version it last had, until it has resynced)."""
         self.errors: list[str] = []
 
     async def follow(self) -> None:
@@ -157,6 +164,7 @@ class Page:
                         if msg.type != WSMsgType.TEXT:
                             break
                         self.frame(json.loads(msg.data))
+            self.live = False
             if self.run.over:
                 return
             await asyncio.sleep(BACKOFF)
@@ -166,6 +174,7 @@ class Page:
         if frame.get("type") != "snapshot":
             self.errors.append(str(frame.get("code")))
             return
+        self.live = True
         version = int(frame["version"])
         shown: set[str] = set()
         frame_cards(frame, shown)
@@ -231,7 +240,7 @@ class TablePages:
     def current(self, versions: dict[int, int]) -> bool:
         """Whether every page is at the table's version (``versions``: the database's)."""
         version = versions.get(self.chat_id)
-        return version is not None and all(p.version >= version for p in self.pages)
+        return version is not None and all(p.live and p.version >= version for p in self.pages)
 
 
 class Run:
@@ -244,6 +253,7 @@ class Run:
         self.session = session
         self.over = False
         self.playing = False
+        self.measuring = False
         self.rng = random.Random(7)
         self.latencies: list[float] = []
         self.answers: list[float] = []
@@ -271,9 +281,13 @@ class Run:
                 return actions[kind]
         return next((a for a in snap["actions"] if a["input"] != "utility"), None)
 
-    async def play(self, page: Page, first: bool) -> None:
-        """A player at his page: acts on each snapshot that asks him to."""
+    async def play(self, page: Page, first: bool, start: float) -> None:
+        """A player at his page: from ``start`` (seconds into the ramp, his table's), acts on
+        each snapshot that asks him to."""
         done: tuple[int, int] | None = None
+        while not self.playing:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(start)
         while not self.over:
             page.changed.clear()
             snap = page.snapshot
@@ -323,6 +337,8 @@ class Run:
             self.refusals[why] = self.refusals.get(why, 0) + 1
             return
         self.accepted += 1
+        if not self.measuring:
+            return  # the ramp: its presses are not measured
         self.answers.append((time.perf_counter() - sent) * 1000)
         version = int(answer["snapshot"]["version"])
         page.table.waiting.append((version, sent))
@@ -492,21 +508,31 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             tasks += [asyncio.create_task(p.follow()) for p in t.pages]
         if await until_current(tables, db, 60 + args.tables / 5) is None:
             raise RuntimeError("the pages did not all open")
-        for t in tables:
-            tasks += [asyncio.create_task(bench.play(p, i == 0))
+        for n, t in enumerate(tables):
+            begin = args.ramp * n / len(tables)  # the groups begin one after another
+            tasks += [asyncio.create_task(bench.play(p, i == 0, begin))
                       for i, p in enumerate(t.pages) if p.seated]
+        bench.playing = True
+        await asyncio.sleep(args.ramp)
         cpu0 = [cpu_seconds(b.proc.pid) or 0.0 for b in bots]  # type: ignore[union-attr]
         cpu1 = list(cpu0)
         own0 = own_cpu_seconds()
         t0, start = time.time(), time.perf_counter()
-        bench.playing = True
+        bench.measuring = True
         resync: float | None = None
         if args.workers > 1:
             await asyncio.sleep(args.seconds / 2)
             victim = 0
             cpu1[victim] = cpu_seconds(bots[victim].proc.pid) or cpu0[victim]  # type: ignore[union-attr]
+            pages = [p for t in tables for p in t.pages]
+            sockets = [p.sockets for p in pages]
             killed = time.perf_counter()
             bots[victim].kill()
+            # its pages have noticed once one of them opened a new socket; then every page
+            # must be live again and at its table's version
+            while all(p.sockets == n for p, n in zip(pages, sockets, strict=True)) \
+                    and time.perf_counter() - killed < 10:
+                await asyncio.sleep(0.01)
             back = await until_current(tables, db, 30)
             resync = None if back is None else round(back - killed, 3)
         await asyncio.sleep(max(0.0, args.seconds - (time.perf_counter() - start)))
@@ -538,6 +564,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "pages": args.pages * args.tables,
             "pages_per_table": args.pages,
             "flat_out": args.flat_out,
+            "ramp_seconds": args.ramp,
             "seconds": round(t1 - t0, 1),
             "steps": steps,
             "coups_settled": settled,
@@ -602,6 +629,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--workers", type=int, choices=(1, 2), default=1)
     parser.add_argument("--flat-out", action="store_true", help="no think time")
+    parser.add_argument("--ramp", type=float, default=10.0,
+                        help="seconds over which the tables begin, before the measured window")
     parser.add_argument("--game", choices=GAMES, default="chemin_de_fer")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="the bot's DECISION_TIMEOUT in seconds")
