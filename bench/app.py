@@ -15,8 +15,9 @@ the e2e tests' policy prefers for the phase; amounts at their minimum). A page t
 its socket opens a new one after 0.5 s and says hello again, as the page's script does.
 The tables begin one after another over ``--ramp`` seconds (10 by default: groups do not all
 start at one instant; 200 tables' 600 players bidding within the same 2 s are a burst of
-some 4 s of the bot's CPU), and then the measured window of ``--seconds`` opens: every
-figure below counts only what it holds (a POST sent during the ramp is not measured).
+some 4 s of the bot's CPU), and once every table is in its first coup (its lobby's message
+retired, a call once a table) the measured window of ``--seconds`` opens: every figure
+below counts only what it holds (a POST sent before it is not measured).
 With ``--workers 2``, one worker is SIGKILLed halfway through the window.
 
 It prints one JSON object:
@@ -514,6 +515,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                       for i, p in enumerate(t.pages) if p.seated]
         bench.playing = True
         await asyncio.sleep(args.ramp)
+        # and every table is in its coups (its lobby's message retired, once a table: the
+        # window counts the coups' calls alone)
+        async with asyncio.timeout(60 + args.tables / 5):
+            while not all(p.snapshot is not None and p.snapshot["table"]["coup"] >= 1
+                          for t in tables for p in t.pages[:1]):
+                await asyncio.sleep(0.05)
         cpu0 = [cpu_seconds(b.proc.pid) or 0.0 for b in bots]  # type: ignore[union-attr]
         cpu1 = list(cpu0)
         own0 = own_cpu_seconds()
