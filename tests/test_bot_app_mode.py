@@ -10,6 +10,7 @@ writes down every call to the group with what it shows, and can hold back privat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import random
 import re
@@ -198,6 +199,26 @@ async def move_on_page(session: aiohttp.ClientSession, url: str, player: int, ke
         body["amount"] = act["presets"][0]
     code, answer = await post(session, url, init_data(player, param=PARAM), body)
     assert (code, answer["ok"]) == (200, True), answer
+
+
+@contextlib.asynccontextmanager
+async def chemin_with_pages(make_app_host: Any, monkeypatch: pytest.MonkeyPatch, bot: AppBot
+                            ) -> AsyncIterator[tuple[Host, aiohttp.ClientSession, str]]:
+    """Seeded chemin de fer in the app, Ann, Bob and Cid seated, its Mini App served: the
+    host, an HTTP session and the app's URL."""
+    from test_webapp_server import status
+
+    seeded(monkeypatch, "app-chemin_de_fer")
+    host = await make_app_host(bot, LINKS)
+    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
+                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
+    await web.start("127.0.0.1", 0)
+    try:
+        async with aiohttp.ClientSession() as session:
+            await seated(host, bot, "chemin_de_fer")
+            yield host, session, f"http://127.0.0.1:{web.port}/app/"
+    finally:
+        await web.stop()
 
 
 async def his_turn_on_his_page(host: Host, bot: AppBot, session: aiohttp.ClientSession,
@@ -766,85 +787,64 @@ async def test_a_player_without_a_private_chat_plays_on_his_open_page_and_the_gr
     """Cid never opened a private chat with the bot, but he has the table's page open: his
     page shows him his turns (and starts his clock), so the group's card need not, and the
     group gets each coup's card and its result, nothing else."""
-    from test_webapp_server import init_data, open_page, status
+    from test_webapp_server import init_data, open_page
 
-    seeded(monkeypatch, "app-chemin_de_fer")
     bot = AppBot(no_dm={CID})
-    host = await make_app_host(bot, LINKS)
-    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
-                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
-    await web.start("127.0.0.1", 0)
-    url = f"http://127.0.0.1:{web.port}/app/"
-    try:
-        async with aiohttp.ClientSession() as session:
-            await seated(host, bot, "chemin_de_fer")
-            page = await open_page(session, url, init_data(CID, param=PARAM))
-            assert (await page.next())["me"]["seated"] is True
-            start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
-            assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
+    async with chemin_with_pages(make_app_host, monkeypatch, bot) as (host, session, url):
+        page = await open_page(session, url, init_data(CID, param=PARAM))
+        assert (await page.next())["me"]["seated"] is True
+        start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
+        assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
+        await host.idle()
+        first = None
+        cid_moves = 0
+        for n in range(200):
+            table = await host.tables.load(CHAT)
+            if table.state.coup >= 3:
+                break
+            if table.state.coup >= 1 and first is None:
+                first = len(bot.group) - 2  # the first coup's card, the lobby retired
+            player = table.engine.awaiting(table.state)[0]
+            if player == CID:
+                await move_on_page(session, url, CID, f"cid-move-{n:04d}")
+                cid_moves += 1
+            else:
+                await decide(host, bot, player)
             await host.idle()
-            first = None
-            cid_moves = 0
-            for n in range(200):
-                table = await host.tables.load(CHAT)
-                if table.state.coup >= 3:
-                    break
-                if table.state.coup >= 1 and first is None:
-                    first = len(bot.group) - 2  # the first coup's card, the lobby retired
-                player = table.engine.awaiting(table.state)[0]
-                if player == CID:
-                    await move_on_page(session, url, CID, f"cid-move-{n:04d}")
-                    cid_moves += 1
-                else:
-                    await decide(host, bot, player)
-                await host.idle()
-            assert cid_moves >= 2
-            assert first is not None
-            # the group is told once that the bot cannot write to Cid (when it first tries:
-            # while his page shows him his turns, his prompts are not sent)
-            notice = "Cid, I cannot write to you privately."
-            assert sum(c.text.startswith(notice) for c in bot.group) == 1
-            calls = [c for c in bot.group[first:] if not c.text.startswith(notice)]
-            # coups 1 and 2: their cards (sent) and their results (the card edited), then
-            # coup 3's card (and the lobby's message retired as coup 1 began): no turn of
-            # Cid's was drawn in the group
-            assert [c.method for c in calls] == ["send", "edit", "edit", "send", "edit", "send"
-                                                 ], [(c.method, c.text[:60]) for c in calls]
-            assert calls[1].text == "<b>Chemin de fer</b> · <i>auction</i> ⬇️"
-            assert all("▶ <b>Cid</b>" not in c.text for c in calls)
-            assert all("settled" in calls[i].text for i in (2, 4))
-            audit = await host.storage.audit()
-            assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)
-    finally:
-        await web.stop()
+        assert cid_moves >= 2
+        assert first is not None
+        # the group is told once that the bot cannot write to Cid (when it first tries:
+        # while his page shows him his turns, his prompts are not sent)
+        notice = "Cid, I cannot write to you privately."
+        assert sum(c.text.startswith(notice) for c in bot.group) == 1
+        calls = [c for c in bot.group[first:] if not c.text.startswith(notice)]
+        # coups 1 and 2: their cards (sent) and their results (the card edited), then
+        # coup 3's card (and the lobby's message retired as coup 1 began): no turn of
+        # Cid's was drawn in the group
+        assert [c.method for c in calls] == ["send", "edit", "edit", "send", "edit", "send"
+                                             ], [(c.method, c.text[:60]) for c in calls]
+        assert calls[1].text == "<b>Chemin de fer</b> · <i>auction</i> ⬇️"
+        assert all("▶ <b>Cid</b>" not in c.text for c in calls)
+        assert all("settled" in calls[i].text for i in (2, 4))
+        audit = await host.storage.audit()
+        assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)
 
 
 async def test_a_player_who_closes_his_page_finds_his_turn_on_the_group_table(
         make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Cid has no private chat; while his page is open the coup's card does not show his
     turn. He closes the page on his turn: the group's table shows it at once."""
-    from test_webapp_server import status
 
-    seeded(monkeypatch, "app-chemin_de_fer")
     bot = AppBot(no_dm={CID})
-    host = await make_app_host(bot, LINKS)
-    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
-                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
-    await web.start("127.0.0.1", 0)
-    url = f"http://127.0.0.1:{web.port}/app/"
-    try:
-        async with aiohttp.ClientSession() as session:
-            await seated(host, bot, "chemin_de_fer")
-            page, _ = await his_turn_on_his_page(host, bot, session, url, CID)
-            assert "▶ <b>Cid</b>" not in live_table(bot).text  # the card: his page shows it
-            await page.ws.close()
-            for _ in range(200):
-                await asyncio.sleep(0.01)
-                if "▶ <b>Cid</b>" in live_table(bot).text:
-                    break
-            assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n" in live_table(bot).text
-    finally:
-        await web.stop()
+    async with chemin_with_pages(make_app_host, monkeypatch, bot) as (host, session, url):
+        page, _ = await his_turn_on_his_page(host, bot, session, url, CID)
+        assert "▶ <b>Cid</b>" not in live_table(bot).text  # the card: his page shows it
+        await page.ws.close()
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if "▶ <b>Cid</b>" in live_table(bot).text:
+                break
+        assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n" in live_table(bot).text
 
 
 async def test_a_page_stands_in_for_the_private_prompt_until_it_closes(
@@ -852,36 +852,58 @@ async def test_a_page_stands_in_for_the_private_prompt_until_it_closes(
     """Bob has a private chat and the table's page open: the page shows him his turns, so
     no prompt goes to his private chat. He closes the page on his turn: the prompt comes
     there at once, one live keyboard, and he decides from it."""
-    from test_webapp_server import status
 
-    seeded(monkeypatch, "app-chemin_de_fer")
     bot = AppBot()
-    host = await make_app_host(bot, LINKS)
-    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
-                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
-    await web.start("127.0.0.1", 0)
-    url = f"http://127.0.0.1:{web.port}/app/"
 
     def live(player: int) -> list[Any]:
         return [m for m in bot.chat(player) if m.markup is not None and actions(m.markup)]
 
-    try:
-        async with aiohttp.ClientSession() as session:
-            await seated(host, bot, "chemin_de_fer")
-            page, frame = await his_turn_on_his_page(host, bot, session, url, BOB)
-            assert live(BOB) == []  # his page shows his turn: no prompt in private
-            assert (await host.tables.load(CHAT)).meta.due is not None  # his clock runs
-            await page.ws.close()
-            for _ in range(300):
-                await asyncio.sleep(0.01)
-                if live(BOB):
-                    break
-            [prompt] = live(BOB)
-            assert "\n▶ <b>Bob</b> (punter) · 💰1000 · to act\n" in prompt.text, prompt.text
-            assert {a["kind"] for a in frame["actions"] if a["input"] != "utility"} <= {
-                b.kind for b in actions(prompt.markup)} == {"stake", "pass", "leave"}
-            await decide(host, bot, BOB)
+    async with chemin_with_pages(make_app_host, monkeypatch, bot) as (host, session, url):
+        page, frame = await his_turn_on_his_page(host, bot, session, url, BOB)
+        assert live(BOB) == []  # his page shows his turn: no prompt in private
+        assert (await host.tables.load(CHAT)).meta.due is not None  # his clock runs
+        await page.ws.close()
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if live(BOB):
+                break
+        [prompt] = live(BOB)
+        assert "\n▶ <b>Bob</b> (punter) · 💰1000 · to act\n" in prompt.text, prompt.text
+        assert {a["kind"] for a in frame["actions"] if a["input"] != "utility"} <= {
+            b.kind for b in actions(prompt.markup)} == {"stake", "pass", "leave"}
+        await decide(host, bot, BOB)
+        await host.idle()
+        assert live(BOB) == []
+
+
+async def test_a_private_decision_stays_on_the_open_page(
+        make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision his hidden cards decide (chemin de fer's punter: draw or stand) goes to a
+    player's private chat with its keyboard, unless his page of the table is open: then his
+    cards come there alone, and the page is where he decides."""
+    from test_webapp_server import init_data, open_page
+
+    bot = AppBot()
+    async with chemin_with_pages(make_app_host, monkeypatch, bot) as (host, session, url):
+        pages = [await open_page(session, url, init_data(p, param=PARAM))
+                 for p in (ANN, BOB, CID)]
+        for page in pages:
+            await page.next()
+        start = next(b for b in actions(live_table(bot).markup) if b.kind == "start")
+        assert (await host.presses.press(CHAT, ANN, NAMES[ANN], start)).committed
+        await host.idle()
+        private = 0
+        for n in range(120):  # all three play on their pages alone
+            table = await host.tables.load(CHAT)
+            if table.state.coup >= 6:
+                break
+            player = table.engine.awaiting(table.state)[0]
+            if table.sight.private:
+                private += 1
+                # his cards came to his private chat, and no keyboard with them
+                assert not [m for m in bot.chat(player)
+                            if m.markup is not None and actions(m.markup)]
+                assert "Your cards" in bot.chat(player)[-1].text, bot.chat(player)[-1].text
+            await move_on_page(session, url, player, f"move-{n:04d}")
             await host.idle()
-            assert live(BOB) == []
-    finally:
-        await web.stop()
+        assert private >= 2

@@ -173,22 +173,22 @@ class Clock:
             return frozenset()
         return frozenset(p for p in awaited if p not in meta.dm_blocked)
 
-    def page_shows(self, chat_id: int, meta: TableMeta, prompts: frozenset[int]
+    def page_shows(self, chat_id: int, meta: TableMeta, prompted: frozenset[int]
                    ) -> frozenset[int]:
-        """``prompts`` (the players to prompt in private for ``meta.decision``) less those
+        """Those of ``prompted`` (the awaited players who get ``meta.decision`` in private)
         whose page of a table played in the Mini App is open on this worker: it shows them
         their turn, live, and a prompt would be one more message for nothing. They are
         remembered, so that a page that closes before its turn is taken brings the prompt
         (:meth:`bot.table.lifecycle.Lifecycle.page_closed`). Another worker's pages are not
         known here: their players get their prompts (one too many, never one too few)."""
         if not self.in_app(meta):
-            return prompts
-        shown = frozenset(p for p in prompts if self.watching(chat_id, p))
+            return frozenset()
+        shown = frozenset(p for p in prompted if self.watching(chat_id, p))
         if shown:
             decision, before = self.on_page.get(chat_id, (None, frozenset()))
             self.on_page[chat_id] = (meta.decision,
                                      shown | before if decision == meta.decision else shown)
-        return prompts - shown
+        return shown
 
     def prompt_owed(self, chat_id: int, meta: TableMeta, player: int) -> bool:
         """Whether ``player``'s prompt of the current decision was left to his page

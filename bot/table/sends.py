@@ -44,8 +44,8 @@ MAX_COUP_LINES = 60
 def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any], sight: Sight,
                 meta: TableMeta, timed_out: Sequence[int], prompts: frozenset[int],
                 open_prompts: dict[int, tuple[int, str]], deadline: float | None, *,
-                app: str | None = None, in_app: bool = False, elsewhere: bool = False
-                ) -> tuple[int | None, list[OutboxDraft]]:
+                app: str | None = None, in_app: bool = False, elsewhere: bool = False,
+                on_page: frozenset[int] = frozenset()) -> tuple[int | None, list[OutboxDraft]]:
     """What a step sends (and its record updated in ``meta``): the coup's result, stand-
     ups, the table anew for a new coup, and each player's private events in his own
     language, his turn prompt counting down to ``deadline`` (with the Mini App's button
@@ -55,7 +55,9 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     coup's log, which the page shows and the result folds, not by a message of its own.
     ``elsewhere``: every awaited player sees his turn away from the group (his private chat, his
     open page): in the Mini App, a settled coup's table is then posted anew only when the
-    next coup starts (its card), not for what comes between (the next bank's offer)."""
+    next coup starts (its card), not for what comes between (the next bank's offer).
+    ``on_page``: awaited players whose open page shows their turn (no prompt for them, see
+    :func:`direct_messages`)."""
     old, new, chat_id = table.state, step.state, table.chat_id
     view = sight.view()
     names = meta.names
@@ -110,7 +112,7 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
             if (p := e.player) is not None}}
     drafts += direct_messages(
         langs, chat_id, sight, [e for e in step.events if not isinstance(e, CardsProven)],
-        names, prompts, meta.decision, meta.coup_log, deadline, open_prompts, app)
+        names, prompts, meta.decision, meta.coup_log, deadline, open_prompts, app, on_page)
     return (settled[0].coup if settled is not None else None), drafts
 
 
@@ -119,7 +121,8 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                     prompts: frozenset[int] = frozenset(), decision: int | None = None,
                     log: Sequence[dict[str, Any]] = (), deadline: float | None = None,
                     open_prompts: Mapping[int, tuple[int, str]] | None = None,
-                    app: str | None = None) -> list[OutboxDraft]:
+                    app: str | None = None, on_page: frozenset[int] = frozenset()
+                    ) -> list[OutboxDraft]:
     """Each reader's private events with his cards, in his own language (``langs``); every
     awaited player of ``prompts`` (the host's choice: in a private step every awaited
     player, when his decision is new or its buttons changed) also gets his turn with his
@@ -131,7 +134,9 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
     ``digest`` of what it shows. A player whose prompt of this decision is open
     (``open_prompts``: its message id and digest) gets no new one: it is edited
     (:data:`DM_EDIT`) where what it shows changed. ``app``: the Mini App's page for the
-    table, whose ``web_app`` button goes under each prompt's keyboard."""
+    table, whose ``web_app`` button goes under each prompt's keyboard. A player of
+    ``on_page`` (his open page shows him his turn) gets no new prompt, not even in a
+    private step: only his private events, with his cards."""
     open_prompts = open_prompts or {}
     settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
     earlier, later = (list(events), []) if settled_at is None else (
@@ -157,8 +162,8 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         lang, view = langs[player], sight.view(player)
         lines = _told(lang, mine, names, hand_shown=bool(view.my_cards))
         shown = open_prompts.get(player) if player in awaited else None
-        markup = decision_keyboard(lang, chat_id, sight, player, decision,
-                                   player in prompts or shown is not None)
+        markup = None if player in on_page and shown is None else decision_keyboard(
+            lang, chat_id, sight, player, decision, player in prompts or shown is not None)
         if markup is not None and shown is not None:
             turn = prompt(lang, chat_id, sight, player, deadline, log, names,
                           decision=decision, lines=lines, app=app)

@@ -161,9 +161,10 @@ class Tables:
         readers = {p for e in step.events for p in e.to or ()} | awaited | set(meta.prompts)
         langs = {p: await self.languages.of_player(p, lang) for p in readers}
         prompts = clock.prompted(meta, sight)
+        on_page = clock.page_shows(chat_id, meta, prompts)  # their open page shows their turn
+        prompts -= on_page
         if not fresh:  # the decision goes on: a new prompt only where its buttons changed
             prompts = frozenset(p for p in prompts if _offer(table.sight, p) != _offer(sight, p))
-        prompts = clock.page_shows(chat_id, meta, prompts)
         # a delivered prompt of the decision that goes on is edited where it changed; any
         # other open prompt loses its keyboard and says what became of its decision
         going_on = {p: r for p, r in meta.prompts.items()
@@ -174,6 +175,7 @@ class Tables:
             lang, langs, table, step, sight, meta, timed_out, prompts,
             {p: (r.message_id, r.digest) for p, r in going_on.items()},
             clock.drawn_due(meta) if awaited else None, app=clock.app_url(chat_id),
+            on_page=on_page,
             in_app=clock.in_app(meta),
             elsewhere=bool(awaited) and awaited <= clock.told_elsewhere(chat_id, meta, sight))
         drafts += new_drafts
