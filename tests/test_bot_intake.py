@@ -39,3 +39,26 @@ def test_a_batch_is_read_update_by_update_and_a_press_keeps_what_the_bot_reads()
     # the message without its chat cannot be read: a bare update nobody acts on
     assert bare.message is None and bare.callback_query is None
     assert last.callback_query is not None and last.callback_query.data == "a|2"
+
+
+def test_an_ephemeral_message_is_read_not_screened_out() -> None:
+    """Bot API 10.2: a press on a message only its receiver sees (``message_id`` 0, its
+    ``ephemeral_message_id`` naming it) and a user's reply to one (itself ephemeral) are read
+    like any other, the ephemeral id kept."""
+    bot = Bot("1:x")
+    pressed = press(20, "a|3")
+    message = pressed["callback_query"]["message"]
+    message.update({"message_id": 0, "ephemeral_message_id": 4, "receiver_user": ANN})
+    reply = {"update_id": 21, "message": {
+        "message_id": 0, "ephemeral_message_id": 5, "date": 1_700_000_001, "chat": GROUP,
+        "from": ANN, "text": "25", "receiver_user": {"id": 1, "is_bot": True,
+                                                     "first_name": "Banco"}}}
+    first, second = screened([pressed, reply], bot)
+    query = first.callback_query
+    assert query is not None and query.message is not None
+    assert (query.data, query.message.chat.id, query.message.message_id) == ("a|3", -5, 0)
+    assert query.message.api_kwargs["ephemeral_message_id"] == 4
+    assert second.message is not None
+    assert (second.message.text, second.message.message_id, second.message.from_user.id) == (
+        "25", 0, 7)
+    assert second.message.api_kwargs["ephemeral_message_id"] == 5

@@ -10,8 +10,9 @@ update the library would read with a required field left empty (a message withou
 chat, a press without its presser): :func:`well_formed` checks those first.
 
 Each update is read once. The message a button press comes with is the bot's own,
-text and keyboard included; the bot needs its chat and id alone, so only those are
-read (a keyboard of twenty buttons cost more to read than the rest of the update).
+text and keyboard included; the bot needs its chat and id alone (and an ephemeral message's
+own id), so only those are read (a keyboard of twenty buttons cost more to read than the
+rest of the update).
 """
 
 from __future__ import annotations
@@ -83,6 +84,10 @@ def well_formed(item: dict[str, Any]) -> bool:
 # message reads the same at every press of its buttons, and a Message is immutable.
 _PRESSED: dict[str, Message] = {}
 _PRESSED_MAX = 1024
+PRESSED_KEYS = ("message_id", "date", "chat", "ephemeral_message_id")
+"""What the bot reads of a pressed message: its chat and id, and (Bot API 10.2, a message
+only its receiver sees, whose ``message_id`` is 0) its ``ephemeral_message_id``, which
+python-telegram-bot 22.8 does not know and keeps in ``api_kwargs``."""
 
 
 def _read(item: dict[str, Any], bot: ExtBot[Any]) -> Update:
@@ -92,7 +97,7 @@ def _read(item: dict[str, Any], bot: ExtBot[Any]) -> Update:
     if not isinstance(query, dict) or not isinstance(query.get("message"), dict):
         return Update.de_json(item, bot)
     message = query["message"]
-    cut = {k: message[k] for k in ("message_id", "date", "chat") if k in message}
+    cut = {k: message[k] for k in PRESSED_KEYS if k in message}
     key = json.dumps(cut, sort_keys=True)
     pressed_on = _PRESSED.get(key)
     if pressed_on is None or getattr(pressed_on, "_bot", None) is not bot:
