@@ -383,13 +383,19 @@ def seat_specs(st: Tabled[T], phase: str, player: PlayerId, min_players: int,
     a seat while one is free; to a seated player *Leave* (unless he is already leaving)
     and, at an idle table with enough players, *Start*."""
     if not is_seated(st, player):
-        return None, ([ActionSpec(kind="join", input=Input.UTILITY)]
-                      if len(st.seats) < max_players else [])
+        return None, [JOIN] if len(st.seats) < max_players else []
     seat = seat_of(st, player)
-    out = [ActionSpec(kind="leave", input=Input.UTILITY)] if not seat.leaving else []
+    out = [LEAVE] if not seat.leaving else []
     if phase == IDLE and len(st.seats) >= min_players:
-        out.append(ActionSpec(kind="start"))
+        out.append(START)
     return seat, out
+
+
+# the table's own offers, the same every time (an ActionSpec is frozen): made once, not for
+# every player at every step
+JOIN = ActionSpec(kind="join", input=Input.UTILITY)
+LEAVE = ActionSpec(kind="leave", input=Input.UTILITY)
+START = ActionSpec(kind="start")
 
 
 def cutter(st: Tabled[SeatBase]) -> PlayerId:
