@@ -193,6 +193,7 @@ async def post_init(app: App) -> None:
     if shared is not None:
         shared.deadlines.start(tables.clock.on_deadline)
     await courier.start()
+    tune_gc()  # last: what starting built, the resumed tables included, is frozen
     if health is not None:
         health.set_ready(True)
     log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
@@ -281,8 +282,9 @@ freeze."""
 
 
 def tune_gc() -> None:
-    """Collect once and freeze what start-up made (modules, schemas, the application), so
-    that no later collection walks it again; then collect less often (:data:`GC_THRESHOLDS`)."""
+    """Collect once and freeze what start-up made (modules, schemas, the application, its
+    collaborators and the resumed tables: called at the end of :func:`post_init`), so that
+    no later collection walks it again; then collect less often (:data:`GC_THRESHOLDS`)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
@@ -292,7 +294,6 @@ def run(settings: Settings, token: str, base_url: str | None) -> None:
     """Poll for updates (with WEBHOOK_URL: serve the webhook, bot/gateway/webhook.py) until
     SIGINT/SIGTERM."""
     app = build_application(settings, token, base_url)
-    tune_gc()
     if settings.event_loop == "uvloop":
         import uvloop
 
