@@ -37,6 +37,11 @@ NOT_MODIFIED = (
     "the same as a current content and reply markup of the message"
 )
 QUERY_INVALID = "query is too old and response timeout expired or query ID is invalid"
+# Bot API 10.2's ephemeral messages (receiver_user_id)
+RECEIVER_IN_GROUPS_ONLY = "receiver_user_id can be used only in groups and supergroups"
+RECEIVER_NOT_FOUND = "receiver user not found"
+EPHEMERAL_REPLY_SECONDS = 15  # a reply to an ephemeral message comes within this, or not at all
+GROUP_TYPES = ("group", "supergroup")
 CONFLICT = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
     "is running"
@@ -208,6 +213,57 @@ def bot_message(world: World, params: dict[str, Any], verb: str) -> tuple[Chat, 
     return chat, message
 
 
+def ephemeral_receiver(world: World, chat: Chat, params: dict[str, Any]) -> int | None:
+    """The checked receiver_user_id of a send (None: an ordinary message), and the checked
+    callback_query_id: a press the sandbox issued in this chat, by the receiver."""
+    receiver: int | None = params.get("receiver_user_id")
+    if receiver is not None:
+        if chat.type not in GROUP_TYPES:
+            raise bad_request(RECEIVER_IN_GROUPS_ONLY)
+        if receiver not in world.users or receiver not in chat.members:
+            raise bad_request(RECEIVER_NOT_FOUND)
+    if "callback_query_id" in params:
+        query = world.callbacks.get(params["callback_query_id"])
+        if query is None or query.chat_id != chat.id or (
+            receiver is not None and query.user_id != receiver
+        ):
+            raise bad_request(QUERY_INVALID)
+    return receiver
+
+
+def replied_message(
+    world: World, chat: Chat, reply: dict[str, Any], receiver: int | None
+) -> Message | None:
+    """The message reply_parameters name: an ordinary one by message_id, or (ephemeral_message_id)
+    one of the receiver's ephemeral messages, only from an ephemeral reply within 15 s."""
+    if "ephemeral_message_id" in reply:
+        original = None
+        if receiver is not None:
+            found = world.find_ephemeral(chat.id, receiver, reply["ephemeral_message_id"])
+            if found is not None and now() - found.date <= EPHEMERAL_REPLY_SECONDS:
+                original = found
+    else:
+        original = world.find_message(chat.id, reply.get("message_id", 0))
+    if original is None and not reply.get("allow_sending_without_reply"):
+        raise bad_request("message to be replied not found")
+    return original
+
+
+def ephemeral_message(world: World, params: dict[str, Any], verb: str) -> tuple[Chat, Message]:
+    """The bot's ephemeral message addressed by chat_id + receiver_user_id +
+    ephemeral_message_id (edit or delete)."""
+    chat = find_chat(world, params["chat_id"])
+    if chat.type not in GROUP_TYPES:
+        raise bad_request(RECEIVER_IN_GROUPS_ONLY)
+    check_can_write(chat)
+    message = world.find_ephemeral(
+        chat.id, params["receiver_user_id"], params["ephemeral_message_id"]
+    )
+    if message is None:
+        raise bad_request(f"message to {verb} not found")
+    return chat, message
+
+
 # --- updates and webhook ------------------------------------------------------
 
 
@@ -354,18 +410,16 @@ async def send_message(world: World, params: dict[str, Any]) -> Any:
     text, entities = message_text(params)
     markup = check_markup(params.get("reply_markup"), chat)
     check_can_write(chat)
+    receiver = ephemeral_receiver(world, chat, params)
     extra: dict[str, Any] = {}
     reply = params.get("reply_parameters")
     if reply:
-        original = world.find_message(chat.id, reply.get("message_id", 0))
-        if original is None:
-            if not reply.get("allow_sending_without_reply"):
-                raise bad_request("message to be replied not found")
-        else:
+        original = replied_message(world, chat, reply, receiver)
+        if original is not None:
             extra["reply_to_message"] = world.replied_json(original)
     if "link_preview_options" in params:
         extra["link_preview_options"] = params["link_preview_options"]
-    message = world.new_message(chat.id, BOT_ID, text, entities, markup, extra)
+    message = world.new_message(chat.id, BOT_ID, text, entities, markup, extra, receiver)
     return world.message_json(message)
 
 
@@ -374,9 +428,10 @@ def _send_other(world: World, name: str, params: dict[str, Any]) -> Any:
     chat = find_chat(world, params["chat_id"])
     check_can_write(chat)
     markup = check_markup(params.get("reply_markup"), chat)
+    receiver = ephemeral_receiver(world, chat, params)
     caption = params.get("caption")
     text = f"[{name}] {caption}" if caption else f"[{name}]"
-    message = world.new_message(chat.id, BOT_ID, text, [], markup)
+    message = world.new_message(chat.id, BOT_ID, text, [], markup, receiver_id=receiver)
     return world.message_json(message)
 
 
@@ -389,6 +444,10 @@ def _record_edit(message: Message, date: int) -> None:
 async def edit_message_text(world: World, params: dict[str, Any]) -> Any:
     """Edit the bot's message text; without reply_markup the inline keyboard goes away."""
     chat, message = bot_message(world, params, "edit")
+    return _edit_text(world, chat, message, params)
+
+
+def _edit_text(world: World, chat: Chat, message: Message, params: dict[str, Any]) -> Any:
     text, entities = message_text(params)
     markup = check_markup(params.get("reply_markup"), chat)
     if not message.from_bot:
@@ -404,6 +463,37 @@ async def edit_message_text(world: World, params: dict[str, Any]) -> Any:
 async def edit_message_reply_markup(world: World, params: dict[str, Any]) -> Any:
     """Replace (or, without reply_markup, remove) the inline keyboard."""
     chat, message = bot_message(world, params, "edit")
+    return _edit_markup(world, chat, message, params)
+
+
+@method("editEphemeralMessageText")
+@method("editEphemeralMessageReplyMarkup")
+async def edit_ephemeral_message(world: World, params: dict[str, Any]) -> Any:
+    """editMessageText (it has ``text``) or editMessageReplyMarkup for an ephemeral message;
+    Telegram answers True, not the Message."""
+    chat, message = ephemeral_message(world, params, "edit")
+    (_edit_text if "text" in params else _edit_markup)(world, chat, message, params)
+    return True
+
+
+@method("editEphemeralMessageCaption")
+@method("editEphemeralMessageMedia")
+async def edit_ephemeral_message_media(world: World, params: dict[str, Any]) -> Any:
+    """Checked like the others and answered True; the message stays as it is (the sandbox
+    keeps no media or captions to change)."""
+    ephemeral_message(world, params, "edit")
+    return True
+
+
+@method("deleteEphemeralMessage")
+async def delete_ephemeral_message(world: World, params: dict[str, Any]) -> Any:
+    """Gone from its receiver's view (an ephemeral message leaves no deleted trace)."""
+    chat, message = ephemeral_message(world, params, "delete")
+    world.ephemeral[chat.id].remove(message)
+    return True
+
+
+def _edit_markup(world: World, chat: Chat, message: Message, params: dict[str, Any]) -> Any:
     markup = check_markup(params.get("reply_markup"), chat)
     if markup is not None and not markup.get("inline_keyboard"):
         markup = None  # an empty keyboard is no keyboard, as in Telegram
@@ -488,7 +578,8 @@ async def set_my_commands(world: World, params: dict[str, Any]) -> Any:
     key = _scope_key(params)
     if commands:
         world.commands[key] = [
-            {"command": c["command"], "description": c["description"]} for c in commands
+            {k: c[k] for k in ("command", "description", "is_ephemeral") if k in c}
+            for c in commands
         ]
     else:
         world.commands.pop(key, None)

@@ -155,16 +155,25 @@ class SandboxClient:
 
         Returns {callback_query_id, answered, text, show_alert, ...}.
         """
-        body = {
-            "chat_id": chat_id,
-            "message_id": message_id,
-            "user_id": user_id,
-            "data": data,
-            "forge": forge,
-            "wait": wait,
-        }
+        on = {"chat_id": chat_id, "message_id": message_id}
+        return await self._press(on, user_id, data, forge=forge, wait=wait)
+
+    async def _press(
+        self, on: dict[str, int], user_id: int, data: str, *, forge: bool, wait: float
+    ) -> dict[str, Any]:
+        body = {**on, "user_id": user_id, "data": data, "forge": forge, "wait": wait}
         result: dict[str, Any] = await self._call("POST", "/sandbox/press", body)
         return result
+
+    async def press_ephemeral(
+        self, chat_id: int, ephemeral_message_id: int, user_id: int, data: str, *,
+        forge: bool = False, wait: float = 5.0
+    ) -> dict[str, Any]:
+        """The receiver presses a button of one of his ephemeral messages (nobody else can:
+        404); the bot's callback_query carries that message (message_id 0). Returns what
+        press() does, with ephemeral_message_id."""
+        on = {"chat_id": chat_id, "ephemeral_message_id": ephemeral_message_id}
+        return await self._press(on, user_id, data, forge=forge, wait=wait)
 
     async def raw_update(self, update: dict[str, Any]) -> int:
         """Queue one update body verbatim (any shape); returns its update_id."""
@@ -182,6 +191,13 @@ class SandboxClient:
         """The user blocks (or unblocks) the bot."""
         body = {"user_id": user_id, "blocked": blocked}
         result: dict[str, Any] = await self._call("POST", "/sandbox/block", body)
+        return result
+
+    async def set_offline(self, user_id: int, offline: bool = True) -> dict[str, Any]:
+        """The user goes offline (or back online): ephemeral messages sent to him while
+        offline are never delivered, though the bot's call succeeds. Returns the user."""
+        body = {"user_id": user_id, "offline": offline}
+        result: dict[str, Any] = await self._call("POST", "/sandbox/offline", body)
         return result
 
     async def fail(
@@ -286,11 +302,28 @@ class SandboxClient:
 
     # --- reading --------------------------------------------------------------------
 
-    async def messages(self, chat_id: int, *, include_deleted: bool = True) -> list[dict[str, Any]]:
-        """Every message of a chat in order (users' and the bot's)."""
-        result: list[dict[str, Any]] = await self._call("GET", f"/sandbox/chats/{chat_id}/messages")
+    async def messages(
+        self, chat_id: int, *, include_deleted: bool = True, viewer: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Every message of a chat in order (users' and the bot's); with ``viewer``, as that
+        user sees it: with the ephemeral messages delivered to him (``ephemeral`` true)."""
+        result: list[dict[str, Any]] = await self._call(
+            "GET", f"/sandbox/chats/{chat_id}/messages", viewer=viewer
+        )
         if not include_deleted:
             result = [m for m in result if not m["deleted"]]
+        return result
+
+    async def view(self, chat_id: int, user_id: int) -> list[dict[str, Any]]:
+        """A group as one user sees it: its messages and his own ephemeral ones."""
+        return await self.messages(chat_id, viewer=user_id)
+
+    async def ephemeral_messages(self, chat_id: int) -> list[dict[str, Any]]:
+        """Every ephemeral message of a chat, for any receiver, each with ``receiver_id``,
+        ``ephemeral_message_id`` and ``delivered`` (false: sent while he was offline)."""
+        result: list[dict[str, Any]] = await self._call(
+            "GET", f"/sandbox/chats/{chat_id}/ephemeral"
+        )
         return result
 
     async def log(

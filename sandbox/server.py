@@ -360,8 +360,25 @@ def _keyboard_data(markup: dict[str, Any] | None) -> list[str]:
     ]
 
 
+def _pressed_message(world: World, chat: Any, user: Any, body: dict[str, Any]) -> Any:
+    """The message a press is on: ``message_id``, or ``ephemeral_message_id`` for one of the
+    bot's ephemeral messages, which only its receiver sees (and so can press)."""
+    if body.get("ephemeral_message_id") is not None:
+        number = int(body["ephemeral_message_id"])
+        message = world.find_ephemeral(chat.id, user.id, number)
+        if message is None or not message.delivered:
+            raise ControlError(404, f"user {user.id} has no ephemeral message {number} in "
+                                    f"chat {chat.id}")
+        return message
+    message = world.find_message(chat.id, int(body["message_id"]))
+    if message is None:
+        raise ControlError(404, f"message {body['message_id']} not found in chat {chat.id}")
+    return message
+
+
 async def press(request: web.Request) -> web.Response:
-    """POST /sandbox/press {chat_id, message_id, user_id, data, wait?, forge?}."""
+    """POST /sandbox/press {chat_id, message_id | ephemeral_message_id, user_id, data, wait?,
+    forge?}."""
     world = request.app[WORLD_KEY]
     body = await _body(request)
     chat = _chat(world, body["chat_id"])
@@ -369,9 +386,7 @@ async def press(request: web.Request) -> web.Response:
     data = str(body["data"])
     forge = bool(body.get("forge", False))
     wait = float(body.get("wait", 5.0))
-    message = world.find_message(chat.id, int(body["message_id"]))
-    if message is None:
-        raise ControlError(404, f"message {body['message_id']} not found in chat {chat.id}")
+    message = _pressed_message(world, chat, user, body)
     if not forge:
         if not message.from_bot:
             raise ControlError(400, "only the bot's messages have buttons")
@@ -390,6 +405,7 @@ async def press(request: web.Request) -> web.Response:
         data=data,
         forged=forge,
         date=asyncio.get_running_loop().time(),
+        ephemeral_message_id=message.ephemeral_message_id,
     )
     world.callbacks[query_id] = query
     update_id = world.queue_update(
@@ -431,6 +447,16 @@ async def block(request: web.Request) -> web.Response:
         user.blocked = blocked
         old, new = ("member", "kicked") if blocked else ("kicked", "member")
         world.member_update(world.chats[user.id], user.id, old, new)
+    return web.json_response(user.as_control())
+
+
+async def offline(request: web.Request) -> web.Response:
+    """POST /sandbox/offline {user_id, offline}: the user goes offline (or back online); the
+    ephemeral messages sent to him meanwhile are never delivered (the bot is not told)."""
+    world = request.app[WORLD_KEY]
+    body = await _body(request)
+    user = _user(world, body["user_id"])
+    user.offline = bool(body.get("offline", True))
     return web.json_response(user.as_control())
 
 
@@ -491,10 +517,22 @@ async def clear_faults(request: web.Request) -> web.Response:
 
 
 async def messages(request: web.Request) -> web.Response:
-    """GET /sandbox/chats/{chat_id}/messages: the whole chat, deleted ones flagged."""
+    """GET /sandbox/chats/{chat_id}/messages?viewer=: the whole chat, deleted ones flagged;
+    with ``viewer`` (a user id) as he sees it: with the ephemeral messages delivered to him
+    (``ephemeral`` true), which nobody else's view nor the shared history shows."""
     world = request.app[WORLD_KEY]
     chat = _chat(world, request.match_info["chat_id"])
-    return web.json_response([m.as_control() for m in world.messages.get(chat.id, [])])
+    raw = request.query.get("viewer")
+    viewer = _user(world, raw).id if raw is not None else None
+    return web.json_response([m.as_control() for m in world.view(chat.id, viewer)])
+
+
+async def ephemeral(request: web.Request) -> web.Response:
+    """GET /sandbox/chats/{chat_id}/ephemeral: every ephemeral message the bot has in the chat,
+    for any receiver, those not delivered (``delivered`` false) included."""
+    world = request.app[WORLD_KEY]
+    chat = _chat(world, request.match_info["chat_id"])
+    return web.json_response([m.as_control() for m in world.ephemeral.get(chat.id, [])])
 
 
 async def call_log(request: web.Request) -> web.Response:
@@ -725,12 +763,14 @@ def make_app(world: World | None = None, state: StateFile | None = None,
     app.router.add_post("/sandbox/chats", add_chat)
     app.router.add_get("/sandbox/chats", list_chats)
     app.router.add_get("/sandbox/chats/{chat_id}/messages", messages)
+    app.router.add_get("/sandbox/chats/{chat_id}/ephemeral", ephemeral)
     app.router.add_post("/sandbox/add_bot", add_bot)
     app.router.add_post("/sandbox/remove_bot", remove_bot)
     app.router.add_post("/sandbox/send", send)
     app.router.add_post("/sandbox/press", press)
     app.router.add_post("/sandbox/raw_updates", raw_updates)
     app.router.add_post("/sandbox/block", block)
+    app.router.add_post("/sandbox/offline", offline)
     app.router.add_post("/sandbox/fail", fail)
     app.router.add_get("/sandbox/faults", faults)
     app.router.add_delete("/sandbox/faults", clear_faults)

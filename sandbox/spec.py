@@ -1,5 +1,9 @@
 """The Bot API spec (api.min.json) and validation of call parameters against it.
 
+api.min.json is Bot API 10.2 (its ``version`` and ``source`` keys say so): the 10.1 file of
+PaulSonOfLars/telegram-bot-api-spec with the 10.2 additions (ephemeral messages and new
+types) merged in from aiogram's generated schema, with short descriptions of our own.
+
 Telegram accepts parameters as a query string, a form or a JSON body; in the
 form encodings every value is a string and complex values are JSON-serialized.
 `validate_call` turns whatever arrived into typed Python values, or raises

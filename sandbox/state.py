@@ -56,6 +56,8 @@ class User:
     started: bool = False
     blocked: bool = False
     last_name: str | None = None
+    # offline: ephemeral messages sent to him are not delivered (Telegram does not promise them)
+    offline: bool = False
 
     def as_telegram(self) -> dict[str, Any]:
         """The Telegram User object."""
@@ -70,7 +72,12 @@ class User:
 
     def as_control(self) -> dict[str, Any]:
         """The control API shape (Telegram fields plus sandbox flags)."""
-        return {**self.as_telegram(), "started": self.started, "blocked": self.blocked}
+        return {
+            **self.as_telegram(),
+            "started": self.started,
+            "blocked": self.blocked,
+            "offline": self.offline,
+        }
 
 
 @dataclass
@@ -124,6 +131,12 @@ class Message:
     edit_date: int | None = None
     deleted: bool = False
     pinned: bool = False
+    # an ephemeral message (Bot API 10.2): shown to its receiver only, message_id 0; kept in
+    # World.ephemeral, never in the chat's history nor in a snapshot
+    receiver_id: int | None = None
+    ephemeral_message_id: int = 0
+    after_id: int = 0  # the chat's newest message id when it was sent (its place in a view)
+    delivered: bool = True  # False: its receiver was offline, he never sees it
 
     @property
     def from_bot(self) -> bool:
@@ -144,9 +157,18 @@ class Message:
             "deleted": self.deleted,
             "pinned": self.pinned,
         }
+        if self.receiver_id is not None:
+            out.update(
+                ephemeral=True,
+                ephemeral_message_id=self.ephemeral_message_id,
+                receiver_id=self.receiver_id,
+                delivered=self.delivered,
+            )
         replied = self.extra.get("reply_to_message")
         if replied is not None:
             out["reply_to_message_id"] = replied["message_id"]
+            if replied.get("ephemeral_message_id"):
+                out["reply_to_ephemeral_message_id"] = replied["ephemeral_message_id"]
         if "new_chat_members" in self.extra:
             out["new_chat_members"] = [m["id"] for m in self.extra["new_chat_members"]]
         return out
@@ -227,6 +249,7 @@ class CallbackQuery:
     data: str
     forged: bool
     date: float
+    ephemeral_message_id: int = 0  # a press on an ephemeral message (message_id is then 0)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     answer: dict[str, Any] | None = None
     # answerCallbackQuery calls for this query, the refused second ones included
@@ -244,6 +267,8 @@ class CallbackQuery:
             "forged": self.forged,
             "answered": self.answer is not None,
             "answer_calls": self.answer_calls,
+            **({"ephemeral_message_id": self.ephemeral_message_id}
+               if self.ephemeral_message_id else {}),
             "text": answer.get("text"),
             "show_alert": bool(answer.get("show_alert", False)),
             "url": answer.get("url"),
@@ -298,6 +323,9 @@ class World:
         self.chats: dict[int, Chat] = {}
         self.messages: dict[int, list[Message]] = {}
         self.next_message_id: dict[int, int] = {}
+        # ephemeral messages per chat and each chat's next ephemeral_message_id (not saved)
+        self.ephemeral: dict[int, list[Message]] = {}
+        self.next_ephemeral_id: dict[int, int] = {}
         self.updates: list[dict[str, Any]] = []
         self.update_ids = Counter()
         # updates injected verbatim (fuzzing): delivered whatever allowed_updates says
@@ -378,10 +406,13 @@ class World:
         entities: list[dict[str, Any]] | None = None,
         reply_markup: dict[str, Any] | None = None,
         extra: dict[str, Any] | None = None,
+        receiver_id: int | None = None,
     ) -> Message:
-        """Store a message with the chat's next message id."""
+        """Store a message with the chat's next message id; with ``receiver_id``, the bot's
+        ephemeral message for that user instead: message_id 0, the chat's next
+        ephemeral_message_id, kept apart (self.ephemeral), never delivered to him if he is
+        offline."""
         message_id = self.next_message_id.get(chat_id, 1)
-        self.next_message_id[chat_id] = message_id + 1
         message = Message(
             chat_id=chat_id,
             message_id=message_id,
@@ -392,8 +423,44 @@ class World:
             reply_markup=reply_markup,
             extra=extra or {},
         )
-        self.messages.setdefault(chat_id, []).append(message)
+        if receiver_id is None:
+            self.next_message_id[chat_id] = message_id + 1
+            self.messages.setdefault(chat_id, []).append(message)
+            return message
+        number = self.next_ephemeral_id.get(chat_id, 1)
+        self.next_ephemeral_id[chat_id] = number + 1
+        message.message_id, message.after_id = 0, message_id - 1
+        message.receiver_id, message.ephemeral_message_id = receiver_id, number
+        message.delivered = not self.users[receiver_id].offline
+        self.ephemeral.setdefault(chat_id, []).append(message)
         return message
+
+    def find_ephemeral(
+        self, chat_id: int, receiver_id: int, ephemeral_message_id: int
+    ) -> Message | None:
+        """The bot's ephemeral message of that id for that receiver in a chat."""
+        for message in self.ephemeral.get(chat_id, []):
+            if (message.receiver_id, message.ephemeral_message_id) == (
+                receiver_id, ephemeral_message_id
+            ):
+                return message
+        return None
+
+    def view(self, chat_id: int, viewer: int | None) -> list[Message]:
+        """A chat as one user sees it: its messages with, in their places, the ephemeral
+        ones delivered to him; without a viewer, the history everyone shares."""
+        shared = self.messages.get(chat_id, [])
+        mine = [
+            m for m in self.ephemeral.get(chat_id, [])
+            if viewer is not None and m.receiver_id == viewer and m.delivered
+        ]
+        if not mine:
+            return list(shared)
+        return sorted(
+            [*shared, *mine],
+            key=lambda m: (m.after_id, 1, m.ephemeral_message_id)
+            if m.receiver_id is not None else (m.message_id, 0, 0),
+        )
 
     def find_message(self, chat_id: int, message_id: int) -> Message | None:
         """A message that exists and is not deleted."""
@@ -416,6 +483,9 @@ class World:
             "chat": self.chats[message.chat_id].as_telegram(),
             "date": message.date,
         }
+        if message.receiver_id is not None:
+            out["receiver_user"] = self.sender(message.receiver_id)
+            out["ephemeral_message_id"] = message.ephemeral_message_id
         if message.text is not None:
             out["text"] = message.text
         if message.entities:
@@ -600,7 +670,8 @@ class World:
     def snapshot(self) -> dict[str, Any]:
         """What a restart keeps, as JSON-ready data.
 
-        Kept: users, chats, messages (with edits), each chat's next message id, the updates
+        Kept: users, chats, messages (with edits; ephemeral messages are not kept, as
+        Telegram keeps them in no history), each chat's next message id, the updates
         the bot has not confirmed yet (Telegram keeps them for the bot too), the next
         update id, presses and their answers, the next press and log numbers, commands,
         the webhook and allowed_updates, the bot's Mini Apps. Not kept: the call log itself,

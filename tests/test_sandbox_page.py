@@ -654,6 +654,44 @@ async def test_a_press_answered_late_still_brings_the_button_back(
     assert page.errors == []
 
 
+@needs_chromium
+async def test_an_ephemeral_message_shows_marked_in_its_receivers_view_only(
+    page_at: Any, sb: SandboxClient, botapi: httpx.AsyncClient, ids: dict[str, int]
+) -> None:
+    sent = await call(botapi, "sendMessage", chat_id=GROUP, receiver_user_id=ANN,
+                      text="Your hole card: K♠", reply_markup={"inline_keyboard": [[
+                          {"text": "Reveal", "callback_data": "reveal"}]]})
+    page = await page_at(DESKTOP)  # acting as Ann, the first user
+    mine = page.locator("#groupchat .msg.ephemeral")
+    await mine.wait_for()
+    assert await mine.get_attribute("data-id") == f"e{sent['ephemeral_message_id']}"
+    assert await mine.locator(".eph").inner_text() == "Only you can see this"
+    assert await mine.locator(".text").inner_text() == "Your hole card: K♠"
+    assert await mine.locator(".reply").count() == 0  # no reply to it from the page
+    assert "ephemeral #1" in await mine.locator(".meta").inner_text()
+    border = await mine.evaluate("(el) => getComputedStyle(el).borderTopStyle")
+    assert border == "dashed"
+    await shot(page, "desktop-ephemeral-ann")
+
+    # her press reaches the bot with the ephemeral message (message_id 0)
+    await mine.locator(".kb button", has_text="Reveal").click()
+    query = await newest_press(sb)
+    assert (query["data"], query["from"]["id"]) == ("reveal", ANN)
+    assert (query["message"]["message_id"], query["message"]["ephemeral_message_id"]) == (0, 1)
+    await call(botapi, "answerCallbackQuery", callback_query_id=query["id"], text="K♠")
+    await page.locator(".toast >> text=K♠").wait_for()
+
+    # Bob's view of the same group has the table and no trace of it
+    await page.click(f'#users .item[data-user="{BOB}"]')
+    await page.locator(f'#users .item.sel[data-user="{BOB}"]').wait_for()
+    await redraw(page)
+    await page.locator(f'#groupchat .msg[data-id="{ids["table"]}"]').wait_for()
+    assert await page.locator("#groupchat .msg.ephemeral").count() == 0
+    assert await page.locator("#groupchat >> text=Your hole card").count() == 0
+    await shot(page, "desktop-ephemeral-bob")
+    assert page.errors == []
+
+
 # --- the Bot API's ForceReply -------------------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox.formatting import auto_entities, parse_html, parse_markdown_v2, utf16_len
-from sandbox.spec import ApiError, minimal_result, validate_call
+from sandbox.spec import ApiError, find_method, load_spec, minimal_result, types, validate_call
 
 KEYBOARD = '{"inline_keyboard": [[{"text": "Banco", "callback_data": "t1:banco"}]]}'
 
@@ -104,3 +104,83 @@ def test_commands_urls_and_mentions_are_detected_in_plain_text() -> None:
         ("url", 23, 30),
         ("mention", 54, 10),
     ]
+
+
+EPHEMERAL_EDITS = (
+    "editEphemeralMessageText",
+    "editEphemeralMessageReplyMarkup",
+    "editEphemeralMessageCaption",
+    "editEphemeralMessageMedia",
+    "deleteEphemeralMessage",
+)
+ADDRESS = {"chat_id": "-100", "receiver_user_id": "7", "ephemeral_message_id": "1"}
+
+
+def test_the_spec_is_bot_api_10_2() -> None:
+    spec = load_spec()
+    assert spec["version"] == "Bot API 10.2"
+    assert "PaulSonOfLars/telegram-bot-api-spec" in spec["source"]
+    assert "aiogram" in spec["source"]
+    # the edits answer True, as Telegram documents (not the Message, unlike editMessageText)
+    for method in EPHEMERAL_EDITS:
+        assert find_method(method)["returns"] == ["Boolean"]
+        assert minimal_result(method) is True
+    message = {f["name"]: f for f in types()["Message"]["fields"]}
+    assert message["receiver_user"]["types"] == ["User"]
+    assert message["ephemeral_message_id"]["types"] == ["Integer"]
+    command = {f["name"]: f for f in types()["BotCommand"]["fields"]}
+    assert command["is_ephemeral"]["required"] is False
+    assert "Community" in types() and "InputRichBlockParagraph" in types()
+
+
+def test_ephemeral_methods_take_their_address_and_refuse_unknown_parameters() -> None:
+    for method in EPHEMERAL_EDITS:
+        name, params = validate_call(method.lower(), {**ADDRESS, "text": "x"}
+                                     if method == "editEphemeralMessageText" else
+                                     {**ADDRESS, "media": {"type": "photo", "media": "x"}}
+                                     if method == "editEphemeralMessageMedia" else ADDRESS)
+        assert name == method
+        assert (params["chat_id"], params["receiver_user_id"], params["ephemeral_message_id"]) == (
+            -100, 7, 1)
+        with pytest.raises(ApiError) as extra:
+            validate_call(method, {**ADDRESS, "message_id": "1"})
+        assert extra.value.description == (
+            f"Bad Request: unknown parameter 'message_id' for method {method}"
+        )
+
+
+def test_ephemeral_methods_need_every_part_of_the_address() -> None:
+    texts = {
+        "chat_id": "Bad Request: chat_id is empty",
+        "receiver_user_id": "Bad Request: parameter 'receiver_user_id' is required for method "
+                            "deleteEphemeralMessage",
+        "ephemeral_message_id": "Bad Request: parameter 'ephemeral_message_id' is required for "
+                                "method deleteEphemeralMessage",
+    }
+    for missing, text in texts.items():
+        params = {k: v for k, v in ADDRESS.items() if k != missing}
+        with pytest.raises(ApiError) as refused:
+            validate_call("deleteEphemeralMessage", params)
+        assert (refused.value.code, refused.value.description) == (400, text)
+    with pytest.raises(ApiError) as no_text:
+        validate_call("editEphemeralMessageText", ADDRESS)
+    assert no_text.value.description == "Bad Request: message text is empty"
+    with pytest.raises(ApiError) as not_int:
+        validate_call("editEphemeralMessageText", {**ADDRESS, "text": "x",
+                                                   "ephemeral_message_id": "first"})
+    assert not_int.value.description == (
+        "Bad Request: can't parse parameter 'ephemeral_message_id': expected Integer"
+    )
+
+
+def test_send_methods_take_a_receiver_and_a_query_and_replies_an_ephemeral_id() -> None:
+    for method in ("sendMessage", "sendPhoto", "sendSticker"):
+        fields = {f["name"]: f for f in find_method(method)["fields"]}
+        assert fields["receiver_user_id"]["types"] == ["Integer"]
+        assert fields["callback_query_id"]["types"] == ["String"]
+    _, params = validate_call("sendMessage", {
+        "chat_id": "-100", "text": "x", "receiver_user_id": "7", "callback_query_id": 42,
+        "reply_parameters": '{"ephemeral_message_id": 3}',
+    })
+    assert params == {"chat_id": -100, "text": "x", "receiver_user_id": 7,
+                      "callback_query_id": "42", "reply_parameters": {"ephemeral_message_id": 3}}
