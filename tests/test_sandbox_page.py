@@ -688,6 +688,7 @@ async def test_an_ephemeral_message_shows_marked_in_its_receivers_view_only(
     await page.locator(f'#groupchat .msg[data-id="{ids["table"]}"]').wait_for()
     assert await page.locator("#groupchat .msg.ephemeral").count() == 0
     assert await page.locator("#groupchat >> text=Your hole card").count() == 0
+    assert await page.locator(".toast").count() == 0  # Ann's pop-up went with her
     await shot(page, "desktop-ephemeral-bob")
     assert page.errors == []
 
