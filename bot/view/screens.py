@@ -190,7 +190,9 @@ def log_entry(event: Event, timed_out: bool = False) -> dict[str, Any]:
     record, written and serialized again with every step of the next hand)."""
     if isinstance(event, ShoeRevealed):
         return {"kind": event.kind, "data": {}}
-    entry = {"kind": event.kind, "data": event.model_dump(mode="json", include=_DATA)["data"]}
+    # its typed values as they are (frozen): the record's JSON writes them when it is stored
+    # (bot.table.record.TableMeta.stored), once; an entry read back holds their JSON form
+    entry: dict[str, Any] = {"kind": event.kind, "data": dict(event.data)}
     if event.about is About.SHOWDOWN:
         entry["showdown"] = True
     if timed_out:
@@ -200,8 +202,6 @@ def log_entry(event: Event, timed_out: bool = False) -> dict[str, Any]:
         del _TYPED[next(iter(_TYPED))]
     return entry
 
-
-_DATA = {"data"}
 
 
 # The typed events of the newest log entries, by the entry (held, so that no other entry
