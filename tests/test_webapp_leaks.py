@@ -53,13 +53,19 @@ def leaks(frame: dict[str, Any], viewer: int, hidden: dict[tuple[int, int], tupl
     return found
 
 
-def move(snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """A move a player would make from his page: one of his actions (no leaving), an amount
-    from its presets, the first choice, his first cards to pick."""
+def page_moves(snap: dict[str, Any]) -> list[dict[str, Any]]:
+    """The actions of a snapshot a test's player takes from his page: never a utility
+    (leave, join) nor, while he has another, a decline or retire (declining a bank, or
+    retiring, stands a banchok player up: the table would empty)."""
     offered = [a for a in snap["actions"] if a["input"] != "utility"]
-    # declining a bank, or retiring, stands a banchok player up: the table would empty
     staying = [a for a in offered if a["kind"] not in ("decline", "retire")]
-    offered = staying or offered
+    return staying or offered
+
+
+def move(snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A move a player would make from his page: one of his :func:`page_moves`, an amount
+    from its presets, the first choice, his first cards to pick."""
+    offered = page_moves(snap)
     if not offered:
         return None
     act = rng.choice(offered)

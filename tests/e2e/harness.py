@@ -10,6 +10,7 @@ a test fixes the next shoe), and the restart resumes from it like any restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -17,7 +18,8 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,25 @@ def cards_in(text: str) -> list[str]:
     """Every card written in human form in ``text``, as card strings."""
     return [PRETTY[m.group(0)] for m in CARD_RE.finditer(text)]
 
+
+async def until(condition: Callable[[], Any], progress: asyncio.Event, what: str,
+                timeout: float) -> Any:
+    """Wait until ``condition()`` (maybe async) holds, looking again whenever ``progress``
+    is set (a page got a frame or an answer) and every 50 ms (the database may move without
+    one); return what it gave."""
+    deadline = time.monotonic() + timeout
+    while True:
+        progress.clear()
+        holds = condition()
+        if asyncio.iscoroutine(holds):
+            holds = await holds
+        if holds:
+            return holds
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(progress.wait(), min(left, 0.05))
 
 class BotProcess:
     """``python -m bot`` against the sandbox, with its own data directory."""

@@ -27,7 +27,6 @@ banco-webapp-e2e in the system's temp dir).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -41,7 +40,9 @@ from typing import Any
 
 import pytest
 from harness import ROOT, BotProcess, Game, Player, chips
+from harness import until as harness_until
 from test_e2e_webhook import free_port
+from test_webapp_leaks import page_moves
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed")
@@ -119,21 +120,8 @@ class AppPage:
 
 async def until(condition: Callable[[], Any], progress: asyncio.Event, what: str,
                 timeout: float = TIMEOUT) -> Any:
-    """Wait until ``condition()`` (maybe async) holds, looking again at every frame or answer
-    a page gets and every 50 ms; return what it gave."""
-    deadline = time.monotonic() + timeout
-    while True:
-        progress.clear()
-        holds = condition()
-        if asyncio.iscoroutine(holds):
-            holds = await holds
-        if holds:
-            return holds
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(progress.wait(), min(left, 0.05))
+    """:func:`harness.until`, with this test's time for anything to show on the pages."""
+    return await harness_until(condition, progress, what, timeout)
 
 
 def is_amount(action: dict[str, Any]) -> bool:
@@ -147,9 +135,7 @@ def pick_move(snap: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any],
     """A move a player makes from his page (as tests/test_webapp_leaks.py picks them): one
     of his actions, never a utility (leave, join) nor, in banchok, a decline or retire (he
     would stand up); with an amount from its presets, or the cards to tap."""
-    offered = [a for a in snap["actions"] if a["input"] != "utility"]
-    staying = [a for a in offered if a["kind"] not in ("decline", "retire")]
-    offered = staying or offered
+    offered = page_moves(snap)
     if not offered:
         return None
     action = rng.choice(offered)

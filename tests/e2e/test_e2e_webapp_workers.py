@@ -22,7 +22,7 @@ import contextlib
 import json
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ import asyncpg
 import harness
 import init_data_py
 from aiohttp import WSMsgType, web
-from harness import BotProcess, Game, Player
+from harness import BotProcess, Game, Player, until
 from storage_backends import PG_DSN, drop_schema
 from test_e2e_webhook import free_port
 from test_e2e_workers import SECRET, Database, SharedView
@@ -207,25 +207,6 @@ class Page:
             await asyncio.sleep(BACKOFF)
 
 
-async def until(condition: Callable[[], Any], progress: asyncio.Event, timeout: float,
-                what: str) -> None:
-    """Wait until ``await condition()`` holds, looking again at every frame a page gets
-    (and every 50 ms: the database may move without a frame)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        progress.clear()
-        holds = condition()
-        if asyncio.iscoroutine(holds):
-            holds = await holds
-        if holds:
-            return
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(progress.wait(), min(left, 0.05))
-
-
 async def move(session: aiohttp.ClientSession, url: str, snap: dict[str, Any],
                player: Player) -> dict[str, Any]:
     """``player`` answers his snapshot's decision through the proxy (his first action that
@@ -295,8 +276,8 @@ async def test_pages_follow_the_table_across_workers_and_a_workers_death(
         pages = [Page(p, url, session, progress) for p in (*players, watcher)]
         for page in pages:
             page.start()
-            await until(lambda page=page: page.snapshot is not None, progress, 10,
-                        f"{page.user.name}'s first snapshot")
+            await until(lambda page=page: page.snapshot is not None, progress,
+                        f"{page.user.name}'s first snapshot", 10)
         assert not any(page.errors for page in pages), [page.errors for page in pages]
         assert pages[3].snapshot is not None and pages[3].snapshot["me"]["seated"] is False
         assert set(balancer.served.values()) == {0, 1}  # pages on both workers
@@ -320,10 +301,10 @@ async def test_pages_follow_the_table_across_workers_and_a_workers_death(
 
         # moves through the proxy, on both workers in turn: every page gets each one
         for _ in range(3):
-            await until(all_current, progress, 10, "every page at the current version")
+            await until(all_current, progress, "every page at the current version", 10)
             page, snap = awaited()
             await move(session, url, snap, page.user)
-            await until(all_current, progress, 10, "every page at the move's version")
+            await until(all_current, progress, "every page at the move's version", 10)
 
         # the worker serving most pages dies; a move through the other one
         counts = [list(balancer.served.values()).count(i) for i in range(2)]
@@ -335,8 +316,8 @@ async def test_pages_follow_the_table_across_workers_and_a_workers_death(
         workers[victim].kill()
         answer = await move(session, url, snap, page.user)
         assert answer["snapshot"]["version"] > before
-        await until(all_current, progress, RESYNC_WITHIN, "every page back at the current "
-                    "version after the kill")
+        await until(all_current, progress,
+                    "every page back at the current version after the kill", RESYNC_WITHIN)
         took = time.monotonic() - killed
         version = await stored()
         print(f"\nworker {victim} (serving {served_by_victim} of 4 pages) killed; every page "
