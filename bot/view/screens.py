@@ -197,18 +197,7 @@ def log_entry(event: Event, timed_out: bool = False) -> dict[str, Any]:
         entry["showdown"] = True
     if timed_out:
         entry["timed_out"] = True
-    _TYPED[id(entry)] = (entry, event)  # its first drawing need not read it back
-    if len(_TYPED) > _TYPED_MAX:
-        del _TYPED[next(iter(_TYPED))]
     return entry
-
-
-
-# The typed events of the newest log entries, by the entry (held, so that no other entry
-# can have its id while it is here): a step's new entry is drawn from the event it was made
-# of, not validated back from its JSON; an entry loaded from storage is. The oldest first.
-_TYPED: dict[int, tuple[dict[str, Any], Event]] = {}
-_TYPED_MAX = 1024
 
 
 # Log lines already drawn, by the log entry (the record's entries are never changed, and
@@ -253,14 +242,12 @@ def log_lines(lang: str, log: Sequence[dict[str, Any]], names: dict[int, str]) -
 
 def _entry_line(lang: str, entry: dict[str, Any], names: dict[int, str]) -> Markup:
     """One log entry's line: a game's event in its texts, or the host's own deal line."""
-    typed = _TYPED.get(id(entry))
-    if typed is not None and typed[0] is entry:
-        event = typed[1]
-    else:
-        try:
-            event = Event(kind=str(entry.get("kind")), data=entry.get("data") or {})
-        except ValueError:  # an entry of an older shape (kept from before an upgrade)
-            return i18n.html(i18n.word(lang, str(entry.get("kind"))))
+    try:
+        # a step's new entry holds typed values, taken as they are (games.values.typed_dict);
+        # an entry read back from storage holds their JSON, validated here
+        event = Event(kind=str(entry.get("kind")), data=entry.get("data") or {})
+    except ValueError:  # an entry of an older shape (kept from before an upgrade)
+        return i18n.html(i18n.word(lang, str(entry.get("kind"))))
     if event.kind == FACE_DOWN_DEALS:
         players = event.data.get("players")
         each = event.data.get("each")
