@@ -440,22 +440,3 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
     buttons = player_buttons(sight, player)
     amount_kinds = {k for k in buttons.kinds if amount_field(sight.engine, k)}
     return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision)
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
