@@ -45,6 +45,8 @@ READY = Gauge("banco_ready", "1 once start-up finished and until the stop began"
 # The kinds of MESSAGES: what an operator tells apart (posts cost the group budget, DMs not).
 TABLE_POST, TABLE_EDIT, TABLE_RETIRE = "table_post", "table_edit", "table_retire"
 SETTLEMENT, GROUP, DM, ANSWER = "settlement", "group", "dm", "answer"
+EPHEMERAL = "ephemeral"
+"""A private view shown in the group to one player (sent or edited)."""
 
 
 def sent(kind: str) -> None:

@@ -24,14 +24,14 @@ import logging
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from telegram import Bot
 from telegram.error import RetryAfter, TelegramError
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
-from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE, SeenPrompt
+from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE, SeenPrompt
 from bot.outbox.pace import HELD, Pace
 from bot.outbox.ratelimit import retry_seconds
 from bot.outbox.telegram import (
@@ -407,6 +407,8 @@ class Courier:
             await self._post_table(item)
         elif item.kind == CLOSE:
             await self._close(item)
+        elif item.kind == EPHEMERAL:
+            await self._ephemeral(item)
         else:
             if item.kind != GROUP:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
@@ -443,6 +445,26 @@ class Courier:
         log.debug("DM to %s: %s", item.target, text)
         metrics.sent(metrics.DM)
         return int(msg["message_id"])
+
+    async def _ephemeral(self, item: OutboxItem) -> None:
+        """A private view shown in the group to one player, edited (or deleted). Telegram
+        keeps such a message for a while only, and a refusal (it is gone, or unchanged) ends
+        the item: the view it would have shown is the player's to ask for again."""
+        payload = item.payload
+        ids: dict[str, Any] = {"chat_id": item.target, "receiver_user_id": payload.get("receiver"),
+               "ephemeral_message_id": payload.get("message_id")}
+        try:
+            if payload.get("delete"):
+                await self.api.request("deleteEphemeralMessage", **ids)
+            else:
+                await self.api.request("editEphemeralMessageText", **ids,
+                                       text=str(payload.get("text", "")), parse_mode=HTML,
+                                       reply_markup=markup_param(payload.get("markup")))
+                metrics.sent(metrics.EPHEMERAL)
+        except Refused as exc:
+            if not exc.says("not modified"):
+                log.info("a view in chat %s not changed: %s", item.target, exc.message)
+        await self.storage.finish_outbox(item_id=item.id)
 
     async def _settle(self, item: OutboxItem) -> None:
         """The coup's result replaces the live table message (an edit: safe to repeat)."""

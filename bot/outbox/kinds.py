@@ -12,6 +12,11 @@ DM = "dm"
 """Outbox kind: a direct message to a player (``text``, optional ``markup``)."""
 DM_EDIT = "dm_edit"
 """Outbox kind: a player's turn prompt edited (``message_id``, ``text``, ``markup``)."""
+EPHEMERAL = "ephemeral"
+"""Outbox kind: a player's private view shown to him alone in the group (a Bot API 10.2
+ephemeral message) edited (``receiver``, ``message_id``: its ephemeral message id, ``text``,
+``markup``). It goes with the group's messages, in their order and under their budget
+(EPHEMERAL_IN_GROUP_BUDGET)."""
 CLOSE = "close"
 """Outbox kind: a closed table's closing text (``text``), posted at the bottom of the chat;
 the live table message retires."""

@@ -11,14 +11,15 @@ What became of a press is returned as data (:mod:`bot.view.outcomes`), worded by
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.table import sends
 from bot.table.languages import Languages
-from bot.table.record import Ask, Table, TableMeta
+from bot.table.record import Ask, OpenEphemeral, Table, TableMeta
 from bot.table.tables import Tables
 from bot.view import answers, codec, i18n, render, screens
 from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards
@@ -57,6 +58,8 @@ from games.engine import (
 )
 from storage.base import InsufficientFunds, StaleVersion, Storage, StorageError, TableNotFound
 
+log = logging.getLogger(__name__)
+
 MAX_DONE = 32
 """Updates that made a step kept per table (:attr:`bot.table.record.TableMeta.done`): far more
 than can be in flight again when a worker dies."""
@@ -80,13 +83,16 @@ class Presses:
 
     async def press(self, chat_id: int, user_id: int, name: str,
                     button: ActionButton, private: bool = False, key: str = "",
-                    language: str | None = None, typed: bool = False) -> Outcome:
+                    language: str | None = None, typed: bool = False,
+                    here: bool = False) -> Outcome:
         """A table button: validate table/coup/version, decode strictly, apply, commit.
         ``key``: the press's callback query id; a press the table already took (delivered
         again) is answered as done, and not applied again. The label kept with the step for
         that is in the presser's language (:meth:`lang_of`, ``language``: his Telegram
         language), as his answer is. ``typed``: the amount was typed (the Mini App's
-        field), any the engine takes, not only a preset."""
+        field), any the engine takes, not only a preset. ``here``: pressed on his private
+        view shown to him alone in the group (``private`` too: his own keyboard); an amount
+        is asked of him there, and written in the group."""
         if button.chat_id != chat_id:
             return Refused(HostReason.OTHER_TABLE)
         async with self.tables.lock(chat_id):
@@ -123,7 +129,8 @@ class Presses:
             except Forged:
                 return Refused(HostReason.FORGED)
             if isinstance(decoded, AskAmount):
-                return await self._ask(table, user_id, name, decoded, private)
+                return await self._ask(table, user_id, name, decoded, private and not here,
+                                       here)
             if isinstance(decoded, PickCards):
                 return self._pick(table, user_id, button.kind, decoded, private)
             action = await self._action(table, user_id, name, decoded)
@@ -148,7 +155,7 @@ class Presses:
             return Refused(exc.reason)
 
     async def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
-                   private: bool = False) -> AmountAsked | Refused:
+                   private: bool = False, here: bool = False) -> AmountAsked | Refused:
         """"✏️ amount": the presser is asked to type it, in the group (his reply, or
         "@bot 200", is the amount) or, pressed in his private chat, there (what he types
         there counts). The ask is kept with the table too, so that another worker takes the
@@ -167,7 +174,7 @@ class Presses:
         # a choice is named when it is not the action's plain way
         choice = ask.choice if ask.choice not in ask.spec.choices[:1] else None
         return AmountAsked(player=user_id, name=name, kind=ask.spec.kind, choice=choice,
-                           min=ask.spec.min, max=ask.spec.max, private=private)
+                           min=ask.spec.min, max=ask.spec.max, private=private, here=here)
 
     def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
               private: bool) -> PickHere | PickInPrivate:
@@ -364,6 +371,74 @@ class Presses:
             return None
         return Ask(kind=kinds.pop(), coup=table.state.coup,
                    expires=self.clock() + self.tables.clock.timeout_of(table.meta))
+
+    async def show_private(self, chat_id: int, user_id: int,
+                           send: Callable[[str, str, Keyboard | None], Awaitable[int | None]]
+                           ) -> bool:
+        """Show the player his private view in the group, to him alone (``send(lang, text,
+        keyboard)`` sends it as an ephemeral message: its id, or None when it did not go),
+        in the language of his private texts (:meth:`bot.table.languages.Languages.of_player`,
+        as the step's edits of it are): his
+        cards and private facts and, while he is awaited, his decision keyboard
+        (:func:`bot.view.screens.ephemeral_view`). One with a keyboard is kept with the
+        table, to be edited as his decision changes and disarmed once it is gone. Whether
+        it went; False also when he has nothing private to see."""
+        try:
+            table = await self.tables.load(chat_id)
+        except TableNotFound:
+            return False
+        decision, version = table.meta.decision, table.state.version
+        lang = await self.languages.of_player(user_id, await self.languages.of(chat_id))
+        drawn = screens.ephemeral_view(lang, chat_id, table.sight, user_id, decision)
+        if drawn is None:
+            return False
+        message_id = await send(lang, drawn.text, drawn.markup)
+        if message_id is None:
+            return False
+        if drawn.markup is not None:
+            await self.ephemeral_shown(chat_id, user_id, message_id, decision, version,
+                                       drawn.digest)
+        return True
+
+    async def ephemeral_shown(self, chat_id: int, user_id: int, message_id: int,
+                              decision: int, version: int, digest: str | None = None
+                              ) -> None:
+        """A view with the player's keyboard for ``decision`` was shown to him alone in the
+        group (its ephemeral message ``message_id``), drawn at ``version`` (``digest``:
+        what it shows; None for his selection of cards, which stands for his decision's
+        view). It is kept with the table while the decision is open, brought up to date
+        if the table moved on since it was drawn, and disarmed at once if its decision is
+        gone. A view he had before is deleted: one of his decision at a time."""
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return
+            meta, sight = table.meta, table.sight
+            lang = await self.languages.of_player(user_id, await self.languages.of(chat_id))
+            now = screens.ephemeral_view(lang, chat_id, sight, user_id, meta.decision)
+            drafts = []
+            before = meta.ephemerals.get(user_id)
+            if before is not None and before.message_id != message_id:
+                drafts.append(sends.ephemeral_delete(chat_id, user_id, before.message_id))
+            ephemerals = {p: e for p, e in meta.ephemerals.items() if p != user_id}
+            if now is not None and now.markup is not None:
+                current = meta.decision == decision and (
+                    version == table.state.version or digest is None)
+                if not current and now.digest != digest:
+                    drafts.append(sends.ephemeral_edit(chat_id, user_id, message_id, now))
+                ephemerals[user_id] = OpenEphemeral(message_id=message_id,
+                                                    decision=meta.decision, digest=now.digest)
+            else:
+                gone = screens.ephemeral_view(lang, chat_id, sight, user_id,
+                                              last=i18n.t(lang, "prompt_over"))
+                if gone is not None:
+                    drafts.append(sends.ephemeral_edit(chat_id, user_id, message_id, gone))
+            try:
+                await self.tables.commit(table, meta=meta.model_copy(
+                    update={"ephemerals": ephemerals}), outbox=drafts, redraw=False)
+            except StorageError:  # another worker's step: the view stays as it was shown
+                log.info("the view of chat %s was not kept", chat_id)
 
     async def my_cards(self, chat_id: int, user_id: int) -> Cards:
         """*My cards*: the presser's own view (his hidden cards, nobody else's)."""

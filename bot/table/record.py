@@ -47,6 +47,19 @@ class OpenPrompt(BaseModel):
     """What it shows now (:attr:`bot.view.screens.Prompt.digest`)."""
 
 
+class OpenEphemeral(BaseModel):
+    """A player's private view shown to him alone in the group (a Bot API 10.2 ephemeral
+    message, :mod:`bot.gateway.ephemeral`) with his decision keyboard, while that decision
+    is open: edited as his decision changes, disarmed once it is gone."""
+
+    message_id: int
+    """Its ``ephemeral_message_id`` (an ephemeral message's ``message_id`` is 0)."""
+    decision: int
+    digest: str
+    """What it shows now (:attr:`bot.view.screens.Prompt.digest` of
+    :func:`bot.view.screens.ephemeral_view`)."""
+
+
 class Proof(BaseModel):
     """The proof of a player's own cards of his latest poker hand (docs/rules.md §0.5), kept
     for him until he asks for it (/verify): the hand's number and the compact record."""
@@ -107,6 +120,10 @@ class TableMeta(BaseModel):
     result itself replaced a table message that may be far up by now)."""
     prompts: dict[int, OpenPrompt] = Field(default_factory=dict)
     """The open turn prompts in the players' private chats, by player."""
+    ephemerals: dict[int, OpenEphemeral] = Field(default_factory=dict)
+    """The private views with a decision keyboard shown in the group to one player each
+    (ephemeral messages), while their decision is open, by player. Written only while
+    there is one (:meth:`stored`)."""
     done: dict[str, str] = Field(default_factory=dict)
     """The newest updates that made a step here (a press by its callback query id, a typed
     amount by ``m`` and its message id), each with the label of what it did: committed with
@@ -114,16 +131,22 @@ class TableMeta(BaseModel):
     answered with the same truth and never applied twice."""
 
     def stored(self) -> str:
-        """The record as stored (JSON): ``screen`` only once a table set it (an exclusion at
-        the dump, not a wrapping serializer, which would take every dump through Python).
+        """The record as stored (JSON): ``screen`` only once a table set it, ``ephemerals``
+        only while there is one (exclusions at the dump, not a wrapping serializer, which
+        would take every dump through Python).
         The coup log is joined from its entries' JSON, each written once
         (:func:`_log_json`): every step stores the whole log again, one entry longer."""
-        rest = self.model_dump_json(exclude=_SPLICED if self.screen is None else _LOG)
+        left_out = _SPLICED if self.screen is None else _LOG
+        if not self.ephemerals:
+            left_out = _SPLICED_EPHEMERALS if self.screen is None else _LOG_EPHEMERALS
+        rest = self.model_dump_json(exclude=left_out)
         return f'{rest[:-1]},"coup_log":[{_log_json(self.coup_log)}]}}'
 
 
 _LOG: set[str] = {"coup_log"}
 _SPLICED: set[str] = {"coup_log", "screen"}
+_LOG_EPHEMERALS: set[str] = {"coup_log", "ephemerals"}
+_SPLICED_EPHEMERALS: set[str] = {"coup_log", "screen", "ephemerals"}
 
 # The coup-log entries' JSON, by the entry (held, so that no other entry can have its id
 # while it is here; a record's entries are never changed, see bot.view.screens.log_entry).

@@ -8,13 +8,13 @@ send.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from markupsafe import Markup
 
-from bot.outbox.kinds import CLOSE, DM, DM_EDIT, GROUP, SETTLE, TABLE
-from bot.table.record import Proof, Table, TableMeta
+from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE
+from bot.table.record import OpenEphemeral, Proof, Table, TableMeta
 from bot.view import i18n, proofs, render, screens
 from bot.view.render import Keyboard
 from bot.view.screens import Prompt, decision_keyboard, markup_json, prompt
@@ -190,6 +190,50 @@ def prompt_edit(player: int, message_id: int, turn: Prompt) -> OutboxDraft:
     return OutboxDraft(kind=DM_EDIT, target=player, payload={
         "message_id": message_id, "text": turn.text, "markup": markup_json(turn.markup),
         "digest": turn.digest})
+
+
+def ephemeral_edit(chat_id: int, player: int, message_id: int, shown: Prompt
+                   ) -> OutboxDraft:
+    """Edit the private view shown to ``player`` alone in the group (its ephemeral message
+    ``message_id``) into ``shown``."""
+    return OutboxDraft(kind=EPHEMERAL, target=chat_id, payload={
+        "receiver": player, "message_id": message_id, "text": render.clip(shown.text),
+        "markup": markup_json(shown.markup)})
+
+
+def ephemeral_delete(chat_id: int, player: int, message_id: int) -> OutboxDraft:
+    """Delete the private view shown to ``player`` alone in the group (one that another
+    view of the same decision replaced)."""
+    return OutboxDraft(kind=EPHEMERAL, target=chat_id, payload={
+        "receiver": player, "message_id": message_id, "delete": True})
+
+
+def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Sight, after: Sight,
+                     decision: int, shown: Mapping[int, OpenEphemeral],
+                     outcome: Callable[[int], Markup]
+                     ) -> tuple[dict[int, OpenEphemeral], list[OutboxDraft]]:
+    """What a step does to the private views shown in the group to one player each, with
+    their decision keyboards (``shown``): one whose player is still awaited is edited where
+    his cards or his choices changed (his decision now is ``decision``); any other loses
+    its keyboard and says what became of its decision (``outcome(player)``), drawn from the
+    table as it was (``before``). Returns those still open, and the edits."""
+    still: dict[int, OpenEphemeral] = {}
+    out: list[OutboxDraft] = []
+    awaited = after.view().awaiting
+    for player, open_view in shown.items():
+        lang = langs[player]
+        now = screens.ephemeral_view(lang, chat_id, after, player, decision) \
+            if player in awaited and after.state.coup == before.state.coup else None
+        if now is not None and now.markup is not None:
+            still[player] = OpenEphemeral(message_id=open_view.message_id, decision=decision,
+                                          digest=now.digest)
+            if now.digest != open_view.digest:
+                out.append(ephemeral_edit(chat_id, player, open_view.message_id, now))
+            continue
+        closed = screens.ephemeral_view(lang, chat_id, before, player, last=outcome(player))
+        if closed is not None:
+            out.append(ephemeral_edit(chat_id, player, open_view.message_id, closed))
+    return still, out
 
 
 def _private(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:

@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from markupsafe import Markup
+
 from bot.ops.hooks import Hooks
 from bot.outbox import kinds
 from bot.outbox.courier import Doorbell
@@ -158,7 +160,8 @@ class Tables:
         deadline = clock.due_of(meta) if table.engine.awaiting(step.state) else None
         sight = Sight(table.engine, step.state)
         awaited = set(sight.view().awaiting)
-        readers = {p for e in step.events for p in e.to or ()} | awaited | set(meta.prompts)
+        readers = ({p for e in step.events for p in e.to or ()} | awaited | set(meta.prompts)
+                   | set(meta.ephemerals))
         langs = {p: await self.languages.of_player(p, lang) for p in readers}
         prompts = clock.prompted(meta, sight)
         on_page = clock.page_shows(chat_id, meta, prompts)  # their open page shows their turn
@@ -191,6 +194,13 @@ class Tables:
                     langs[p], p, actor if decided else None, action, timed_out,
                     table.state.coup != step.state.coup))
                 for p, r in closed.items()]
+        if meta.ephemerals:  # a view shown in the group to one player: as his prompt is
+            def outcome(p: int) -> Markup:
+                return screens.prompt_outcome(langs[p], p, actor if decided else None, action,
+                                              timed_out, table.state.coup != step.state.coup)
+            meta.ephemerals, edits = sends.ephemeral_drafts(
+                langs, chat_id, table.sight, sight, meta.decision, meta.ephemerals, outcome)
+            drafts += edits
         meta_json = meta.stored()  # with what the step changed in it
         state_json = step.state.model_dump_json()
         try:

@@ -60,6 +60,9 @@ class Answer:
     placeholder (the amounts it takes); in the group, or in his private chat where he
     pressed (``prompt_private``)."""
     prompt_private: bool = False
+    prompt_here: bool = False
+    """The prompt goes to the presser alone in the group (an ephemeral message): he pressed
+    on his view shown to him alone there."""
 
 
 def answer(outcome: Outcome, lang: str, group: str) -> Answer:
@@ -168,21 +171,27 @@ def _next(done: str, next_: YourMove | Waiting | None, lang: str) -> str:
 def _ask(ask: AmountAsked, lang: str, group: str) -> Answer:
     """"✏️ amount": a pop-up (in the presser's ``lang``), and a ForceReply prompt in the
     group (in its language) addressed to the presser (his reply, or "@bot 200", is the
-    amount); pressed in his private chat, the prompt is there, in his language."""
+    amount); pressed in his private chat, the prompt is there, in his language, and pressed
+    on his view shown to him alone in the group, it is shown to him alone there."""
     lo, hi = ask.min, ask.max
     span = f"{lo}–{hi}" if lo is not None and hi is not None else ""
     who = Markup('<a href="tg://user?id={}">{}</a>').format(ask.player, ask.name)
-    # the prompt's words: the group's in the group, his own in his private chat
-    words = lang if ask.private else group
+    # the prompt's words: the group's in the group, his own in his private chat or shown
+    # to him alone in the group
+    words = lang if ask.private or ask.here else group
     label = i18n.action_label(words, ask.kind)
     if ask.choice is not None:
         label = f"{label} ({i18n.choice_label(words, ask.choice)})"
-    prompt = (i18n.t(lang, "ask_prompt_private", range=span, label=label) if ask.private
-              else i18n.t(group, "ask_prompt", who=who, range=span, label=label), span)
-    if span:
-        return Answer(i18n.t(lang, "ask_amount", min=lo, max=hi), prompt=prompt,
-                      prompt_private=ask.private)
-    return Answer(i18n.t(lang, "ask_amount_any"), prompt=prompt, prompt_private=ask.private)
+    if ask.here:  # and where to write it
+        text = i18n.t(lang, "ask_prompt_here", range=span, label=label)
+    elif ask.private:
+        text = i18n.t(lang, "ask_prompt_private", range=span, label=label)
+    else:
+        text = i18n.t(group, "ask_prompt", who=who, range=span, label=label)
+    popup = (i18n.t(lang, "ask_amount", min=lo, max=hi) if span
+             else i18n.t(lang, "ask_amount_any"))
+    return Answer(popup, prompt=(text, span), prompt_private=ask.private,
+                  prompt_here=ask.here)
 
 
 def _keyboard(lang: str, selection: Selection) -> Keyboard:

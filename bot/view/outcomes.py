@@ -129,6 +129,9 @@ class AmountAsked:
     min: int | None
     max: int | None
     private: bool
+    here: bool = False
+    """Pressed on his view shown to him alone in the group (an ephemeral message): the
+    prompt goes to him alone there too, and he writes the amount in the group."""
     committed: ClassVar[bool] = False
 
 

@@ -440,3 +440,25 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
     buttons = player_buttons(sight, player)
     amount_kinds = {k for k in buttons.kinds if amount_field(sight.engine, k)}
     return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision)
+
+
+def ephemeral_view(lang: str, chat_id: int, sight: Sight, player: int,
+                   decision: int | None = None, *, last: Markup | None = None
+                   ) -> Prompt | None:
+    """A player's private view shown to him alone in the group (a Bot API 10.2 ephemeral
+    message): his hidden cards and private facts and, while he is awaited, his decision
+    keyboard. Everything public is on the group's table message right there, so it is not
+    repeated: what this shows changes only with his cards or his choices, and it is edited
+    (in the group's budget) only then. ``last``: his view once the decision it answered
+    is gone, without a keyboard, saying what became of it. None: nothing private to show
+    (no hidden card, no fact of his own, no decision)."""
+    view = sight.view(player)
+    markup = None if last is not None else decision_keyboard(lang, chat_id, sight, player,
+                                                             decision, True)
+    if not (view.my_cards or view.my_facts or markup is not None or last is not None):
+        return None
+    lines = [i18n.t(lang, "decide_private")] if markup is not None else [] if last is None \
+        else [last]
+    text = render.dm_text(lang, view, lines)
+    shows = text + (markup.as_json() if markup is not None else "")
+    return Prompt(text, markup, hashlib.blake2b(shows.encode(), digest_size=8).hexdigest())

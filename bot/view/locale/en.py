@@ -178,6 +178,9 @@ TEXTS: dict[str, str] = {
     "join_done": "🪑 You sit down with {amount}",
     "pick_private": "{label}: tick your cards, then confirm.",
     "see_private": "Choose in your private chat with the bot.",
+    "only_you": "🂠 Only you see this message.",
+    "see_below": "Only you see the message below.",
+    "ask_prompt_here": "✏️ {label}: how much? {range} Write the number in this chat.",
 }
 
 REASONS: dict[Reason, str] = {

@@ -179,6 +179,9 @@ TEXTS: dict[str, str] = {
     "join_done": "🪑 Вы садитесь за стол с {amount}",
     "pick_private": "{label}: отметьте карты и подтвердите.",
     "see_private": "Выберите в личном чате с ботом.",
+    "only_you": "🂠 Это сообщение видите только вы.",
+    "see_below": "Сообщение ниже видите только вы.",
+    "ask_prompt_here": "✏️ {label}: сколько? {range} Напишите число в этот чат.",
 }
 
 REASONS: dict[Reason, str] = {
