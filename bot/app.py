@@ -41,6 +41,7 @@ from telegram.ext import (
 
 from bot.config import Settings
 from bot.gateway import handlers
+from bot.gateway.ephemeral import Ephemeral
 from bot.gateway.handlers import BotData, Services
 from bot.gateway.intake import ScreeningBot
 from bot.gateway.transport import api_request, updates_request
@@ -171,7 +172,10 @@ async def post_init(app: App) -> None:
     app.bot_data.services = Services(storage=storage, languages=languages,
                                      lifecycle=lifecycle,
                                      presses=Presses(tables, storage, languages),
-                                     courier=courier, daily_bonus=settings.daily_bonus)
+                                     courier=courier, daily_bonus=settings.daily_bonus,
+                                     ephemeral=Ephemeral(app.bot) if settings.ephemeral
+                                     else None,
+                                     ephemeral_counted=settings.ephemeral_in_group_budget)
     if settings.webapp_on:
         bot = app.bot
 
@@ -239,6 +243,8 @@ def build_application(settings: Settings, token: str,
             settings.storage_url, settings.shared, settings.redis_url,
             settings.group_messages_per_minute, settings.group_rate_period,
             settings.rate_limit_retries, settings.overall_messages_per_second))
+    if isinstance(bot.rate_limiter, GroupWindowLimiter):
+        bot.rate_limiter.ephemeral_in_budget = settings.ephemeral_in_group_budget
     builder = (ApplicationBuilder().bot(bot).application_class(BancoApplication)
                .context_types(handlers.CONTEXT_TYPES)
                .concurrent_updates(64)

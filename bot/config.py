@@ -47,6 +47,12 @@ class Settings(BaseSettings):
     # Each awaited player who has a private chat with the bot gets his turn there, with
     # his buttons (outside the group budget); /settings turn_dm on|off per table.
     turn_dms: bool = True
+    # A player's private view (his cards, his private decision) shown in the group to him
+    # alone, as a Bot API 10.2 ephemeral message, when he presses My cards or a button of a
+    # decision that is his alone (bot/gateway/ephemeral.py). Telegram does not say whether
+    # these count against the group's ~20 messages a minute: counted unless set otherwise.
+    ephemeral: bool = True
+    ephemeral_in_group_budget: bool = True
     log_level: str = "INFO"
     # Operations (bot/ops/health.py, bot/ops/logs.py): "json" logs one JSON object per line; the
     # health port serves /healthz, /readyz and /metrics (0: off); the container sets

@@ -253,3 +253,23 @@ async def test_room_leaves_out_the_messages_already_on_their_way() -> None:
     gate.set()
     assert await sending is True
     assert (limiter.spare(-5), limiter.room(-5)) == (2, 2)
+
+
+@pytest.mark.parametrize("counted", [True, False])
+async def test_a_message_one_member_sees_counts_in_the_group_window_unless_set_otherwise(
+        counted: bool) -> None:
+    limiter = GroupWindowLimiter(20, 60.0)
+    limiter.ephemeral_in_budget = counted  # EPHEMERAL_IN_GROUP_BUDGET
+
+    async def call() -> bool:
+        return True
+
+    await limiter.process_request(call, (), {}, "sendMessage",
+                                  {"chat_id": -5, "receiver_user_id": 7, "text": "x"}, None)
+    await limiter.process_request(call, (), {}, "editEphemeralMessageText",
+                                  {"chat_id": -5, "receiver_user_id": 7,
+                                   "ephemeral_message_id": 1, "text": "y"}, None)
+    assert limiter.spare(-5) == (18 if counted else 20)
+    await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -5, "text": "z"},
+                                  None)  # a message the whole group sees: always counted
+    assert limiter.spare(-5) == (17 if counted else 19)

@@ -11,6 +11,7 @@ unknown is not repeated.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 import re
@@ -32,6 +33,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.config import Settings
+from bot.gateway.ephemeral import Ephemeral
 from bot.gateway.webapp.server import WebApp
 from bot.ops import metrics
 from bot.ops.health import HealthServer
@@ -46,13 +48,16 @@ from bot.view.answers import Answer
 from bot.view.codec import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode, encode
 from bot.view.outcomes import (
     AmountAsked,
+    Cards,
     HostReason,
     LanguageSet,
     NotOpened,
     Opened,
     Outcome,
+    PickInPrivate,
     Refused,
 )
+from bot.view.render import Keyboard
 from bot.view.rulebook import chunks, game_of, rules_text, to_html
 from bot.workers.coordination import Shared
 from games import registry
@@ -73,6 +78,10 @@ class Services:
     presses: Presses
     courier: Courier
     daily_bonus: int
+    ephemeral: Ephemeral | None = None
+    """Views shown in the group to one player alone (None: off, EPHEMERAL=0)."""
+    ephemeral_counted: bool = True
+    """Whether those count against the group's budget (EPHEMERAL_IN_GROUP_BUDGET)."""
     titles: dict[int, str] = field(default_factory=dict)
     """Each group's title as this process last stored it (see :func:`remember_chat`)."""
 
@@ -490,23 +499,82 @@ async def on_button(update: Update, context: Context) -> None:
         await answer(query, i18n.t(await _lang_or_en(update, context), "internal_error"))
         return
     metrics.pressed(outcome.committed, outcomes.refusal(outcome))
+    if chat_id is not None:
+        said = await _shown_here(context, query, outcome, said, chat_id)
     await answer(query, said.text, said.alert)
     svc = services(context)
+    user = update.effective_user
+    here = pressed_here(query)
     try:
-        if said.prompt is not None and chat_id is not None and update.effective_user:
+        if said.prompt is not None and chat_id is not None and user is not None:
             text, placeholder = said.prompt
+            if said.prompt_here and svc.ephemeral is not None and _room(context, chat_id) \
+                    and await svc.ephemeral.send(chat_id, user.id, lang, text):
+                return  # shown to him alone: he writes the amount in the group
             # pressed on his prompt in his private chat: asked there, outside the group
             where = (query.message.chat.id if said.prompt_private and query.message
                      else chat_id)
             await context.bot.send_message(
                 where, text, parse_mode=ParseMode.HTML, reply_markup=ForceReply(
                     selective=True, input_field_placeholder=placeholder or None))
-        if said.keyboard is not None and query.message is not None:
+        if said.keyboard is not None and here is not None and svc.ephemeral is not None \
+                and chat_id is not None and user is not None:
+            await svc.ephemeral.edit(chat_id, user.id, here, None, said.keyboard)
+        elif said.keyboard is not None and query.message is not None:
             await query.edit_message_reply_markup(said.keyboard.markup())
         if said.dm is not None and chat_id is not None:
             await svc.presses.send_pick(chat_id, *said.dm)
     except TelegramError as exc:
         log.warning("after a press: %s", type(exc).__name__)
+
+
+def pressed_here(query: CallbackQuery) -> int | None:
+    """The ephemeral message id of the message pressed, when it is one the presser alone
+    sees in a group (Bot API 10.2; its ``message_id`` is 0); None for any other."""
+    message = query.message
+    if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        return None
+    number = message.api_kwargs.get("ephemeral_message_id")
+    return number if isinstance(number, int) and number > 0 else None
+
+
+def _room(context: Context, chat_id: int) -> bool:
+    """Whether a view for one player goes in the group now without waiting: always where
+    those are outside the group's budget, else while its window has room (a press's answer
+    must not wait for the minute to pass; the pop-up and the private chat remain)."""
+    return not services(context).ephemeral_counted or group_room(context, chat_id) >= 1
+
+
+async def _shown_here(context: Context, query: CallbackQuery, outcome: Outcome, said: Answer,
+                      chat_id: int) -> Answer:
+    """Where the press shows the presser something private (*My cards*, a choice among his
+    cards opened from the group), it goes to him alone in the group, and the pop-up only
+    says so (a *My cards* pop-up still holds his cards: Telegram may not deliver the view).
+    The answer as it stands where that is off, or did not go."""
+    svc = services(context)
+    eph, user = svc.ephemeral, query.from_user
+    if eph is None or pressed_here(query) is not None or not _room(context, chat_id):
+        return said
+    message = query.message
+    if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
+        return said
+    if isinstance(outcome, Cards) and outcome.view is not None:
+        async def send(lang: str, text: str, keyboard: Keyboard | None) -> int | None:
+            return await eph.send(chat_id, user.id, lang, text, keyboard, query.id)
+
+        if await svc.presses.show_private(chat_id, user.id, send):
+            return dataclasses.replace(said, alert=False)
+        return said
+    if isinstance(outcome, PickInPrivate) and said.dm is not None:
+        _, text, keyboard = said.dm
+        lang = await svc.presses.lang_of(chat_id, user.id, user.language_code)
+        number = await eph.send(chat_id, user.id, lang, text, keyboard, query.id)
+        if number is None:
+            return said
+        await svc.presses.ephemeral_shown(chat_id, user.id, number,
+                                          outcome.selection.decision, 0)
+        return Answer(i18n.t(lang, "see_below"))
+    return said
 
 
 async def _worded(context: Context, outcome: Outcome, lang: str, chat_id: int | None
@@ -543,6 +611,8 @@ async def _press(update: Update, query: CallbackQuery, context: Context
         return Refused(HostReason.FORGED), lang, None
     if isinstance(button, ActionButton):
         private = message is not None and message.chat.type == ChatType.PRIVATE
+        # a keyboard shown to him alone in the group is his own, as a private one is
+        here = pressed_here(query) is not None
         if private:
             # a private keyboard (card selection, a private decision): it acts on the table
             # it names, and is answered in his language there; the host checks the presser
@@ -552,8 +622,9 @@ async def _press(update: Update, query: CallbackQuery, context: Context
         if chat_id is None:
             return Refused(HostReason.FORGED), lang, None
         name = clean(user.full_name)
-        return await svc.presses.press(chat_id, user.id, name, button, private, key=query.id,
-                                       language=user.language_code), lang, chat_id
+        return await svc.presses.press(chat_id, user.id, name, button, private or here,
+                                       key=query.id, language=user.language_code,
+                                       here=here), lang, chat_id
     if chat_id is None:
         return Refused(HostReason.FORGED), lang, None
     if isinstance(button, MyCards):

@@ -205,6 +205,10 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         # the requests waiting for their turn, each as the timeout a stop brings forward
         self.waiting: set[asyncio.Timeout] = set()
         self.stopping = False
+        self.ephemeral_in_budget = True
+        """Whether a message only one member of the group sees (Bot API 10.2's
+        ``receiver_user_id``) counts against the group's window (EPHEMERAL_IN_GROUP_BUDGET):
+        Telegram does not say whether it does, so by default it is counted."""
 
     async def initialize(self) -> None:
         """Connect the admission's count."""
@@ -258,7 +262,10 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
             chat_id = int(chat_id) if chat_id is not None else None
         is_group = (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str)
         message = endpoint.lower().startswith(MESSAGE_PREFIXES)
-        if is_group and message:
+        if is_group and message and not (not self.ephemeral_in_budget and (
+                "receiver_user_id" in data or endpoint.startswith("editEphemeral"))):
+            # (a message one member sees is left out of the group's window by the setting;
+            # it still counts against the bot's overall cap)
             group = chat_id
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
         queue = self.windows.of(group) if group is not None else None

@@ -37,6 +37,8 @@ SETTLED_MARK = ("settled", "расчёт")
 RAW_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][cdhs])(?![A-Za-z0-9])")
 RECORD_RE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (\w+) ")
 GROUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+# what only its receiver sees in a group (Bot API 10.2): private, as a DM is
+EPHEMERAL_METHODS = ("editEphemeralMessageText", "editEphemeralMessageReplyMarkup")
 # what the ⏳ line says when the awaited players decide by a keyboard in their DMs
 PRIVATE_TURN = tuple(
     i18n.t(lang, "turn_private_nodeadline", names="\0").split("\0")[1] for lang in ("en", "ru")
@@ -568,7 +570,8 @@ def _texts(params: dict[str, Any]) -> list[str]:
 
 def transcript_check(log: list[dict[str, Any]], games: Sequence[Game]) -> tuple[int, set[str]]:
     """Every group text and button of the Bot API log against the cards players were shown
-    privately: a card sent privately (a DM, its buttons, a My cards pop-up) may appear in a
+    privately: a card sent privately (a DM, its buttons, a My cards pop-up, a message in the
+    group its receiver alone sees) may appear in a
     group only once the engine made a copy of it public. Returns (group texts checked, every
     card shown privately); raises AssertionError on a leak."""
     by_chat = {g.chat_id: g for g in games}
@@ -581,11 +584,11 @@ def transcript_check(log: list[dict[str, Any]], games: Sequence[Game]) -> tuple[
             private.update(cards_in(str(params.get("text") or "")))
             continue
         chat = _chat(entry)
-        if chat is None or method not in GROUP_METHODS:
+        if chat is None or method not in GROUP_METHODS + EPHEMERAL_METHODS:
             continue
         cards = [c for text in _texts(params) for c in cards_in(text)]
-        if chat > 0:
-            private.update(cards)
+        if chat > 0 or method in EPHEMERAL_METHODS or params.get("receiver_user_id"):
+            private.update(cards)  # a private chat, or a message its receiver alone sees
             continue
         checked += 1
         game = by_chat.get(chat)

@@ -1,0 +1,243 @@
+"""Private cards inside the group (Bot API 10.2 ephemeral messages), through the real bot.
+
+Fay never opens a private chat with the bot. She presses *🂠 My cards* on the group's table
+and gets her private view in the group, to her alone: her cards, and while she is
+awaited her decision keyboard, which she plays from. Ann and Bob play as usual. Every
+call the bot makes is checked by the transcript check (no card shown privately appears in
+a group text), and at every step Ann's and Bob's views of the group are read for Fay's
+cards. Shoes are seeded (``tests/e2e/seeded/sitecustomize.py``), so each run deals the same
+cards.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import (
+    DEFAULT,
+    ROOT,
+    BotProcess,
+    Game,
+    Player,
+    cards_in,
+    chips,
+    decode_action,
+)
+
+from games import registry
+from games.cards import pretty_all
+
+ANN, BOB, FAY = Player(2401, "Ann"), Player(2402, "Bob"), Player(2403, "Fay")
+SEEDED = Path(__file__).resolve().with_name("seeded")
+# what Fay does, from her views, in the seeded first coup: in twenty-one she buys a card
+# (the view is edited to her new cards and keyboard) and stands; in stud she checks on
+# every street
+FAY_MOVES = {"twenty_one": ["buy", "stand"], "stud_poker": ["check"] * 4}
+
+
+def fay_cards(bot: BotProcess, chat_id: int) -> list[str]:
+    """Fay's hidden cards now, from the stored state."""
+    row = bot.db_table(chat_id)
+    assert row is not None
+    engine = registry.engine(row[0])
+    state = engine.state_type.model_validate_json(row[1])
+    return list(engine.view(state, FAY.id).my_cards)
+
+
+async def start(sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path, chat_id: int,
+                game_name: str, **env: str) -> Game:
+    """A seeded bot, a group of three where Ann and Bob opened their private chats and Fay
+    did not, a table of ``game_name`` with all three seated and its first coup started."""
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, tmp_path / "data", timeout=60, extra={
+        "SHOE_SEED": f"ephemeral e2e {game_name}",
+        "PYTHONPATH": f"{SEEDED}{os.pathsep}{ROOT}", **env})
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, chat_id, [ANN, BOB, FAY])
+    await game.setup()
+    await game.enable_dms([ANN, BOB])
+    await game.command(ANN, f"/newtable {game_name}")
+    for p in (ANN, BOB, FAY):
+        await game.step(p, ["join"])
+    await game.step(ANN, ["start"])
+    return game
+
+
+def awaited_now(bot: BotProcess, chat_id: int) -> list[int]:
+    """Whom the stored table awaits."""
+    row = bot.db_table(chat_id)
+    assert row is not None
+    engine = registry.engine(row[0])
+    return list(engine.awaiting(engine.state_type.model_validate_json(row[1])))
+
+
+async def fay_here(game: Game, prefer: list[str]) -> list[str]:
+    """Fay presses *My cards* on the table message and finds her view in the group (only in
+    her own view of it), showing her cards; she presses the first preferred action on its
+    keyboard that the table takes, and, while the table then still awaits her, the same
+    view edited to her next decision (her new cards, her new keyboard). What she did."""
+    sb, bot, chat = game.sb, game.bot, game.chat_id
+    message = await game.synced()
+    mine = next(d for _, d in sb.buttons(message) if d and d.startswith("m|"))
+    answer = await sb.press(chat, message["message_id"], FAY.id, mine, wait=10)
+    assert answer["answered"]
+    number: int | None = None
+    done: list[str] = []
+    while FAY.id in awaited_now(bot, chat):
+        decision = int(bot.db_meta(chat).get("decision", 0))
+
+        async def shown(decision: int = decision, number: int | None = number
+                        ) -> dict[str, Any] | None:
+            for m in reversed(await sb.view(chat, FAY.id)):
+                if m.get("ephemeral") and number in (None, m["ephemeral_message_id"]) and any(
+                        (a := decode_action(d)) is not None and a[1] == decision
+                        for _, d in sb.buttons(m)):
+                    return m
+            return None
+
+        view = await sb.wait_for(shown, timeout=10)
+        number = view["ephemeral_message_id"]
+        assert f"Your cards: {pretty_all(fay_cards(bot, chat))}" in view["text"], view["text"]
+        assert view["receiver_id"] == FAY.id
+        done.append(await fay_presses(game, view, prefer if done else ["buy", *prefer]))
+    return done
+
+
+async def fay_presses(game: Game, view: dict[str, Any], prefer: list[str]) -> str:
+    """Fay presses, on her view, the first preferred action the table takes; its kind."""
+    sb, bot, chat = game.sb, game.bot, game.chat_id
+    for kind in prefer:
+        for _, data in sb.buttons(view):
+            action = decode_action(data)
+            if action is None or action[2] != kind or action[3] == "?" or data is None:
+                continue
+            before = bot.db_table(chat)
+            pressed = await sb.press_ephemeral(chat, view["ephemeral_message_id"], FAY.id,
+                                               data, wait=10)
+            assert pressed["answered"]
+            after = bot.db_table(chat)
+            if before is not None and after is not None and after[2] != before[2]:
+                return kind
+    raise AssertionError(f"Fay could do none of {prefer}: {view['text']}")
+
+
+async def nobody_else_sees(game: Game, seen: set[str]) -> None:
+    """Neither Ann's nor Bob's view of the group shows a card of Fay's that is still hidden,
+    and no message there is one of Fay's views."""
+    hidden = set(fay_cards(game.bot, game.chat_id))
+    for viewer in (ANN, BOB):
+        for m in await game.sb.view(game.chat_id, viewer.id):
+            assert not m.get("ephemeral") or m.get("receiver_id") == viewer.id
+            leaked = set(cards_in(m["text"] or "")) & hidden - seen
+            assert not leaked, f"{viewer.name} sees {leaked}: {m['text']}"
+
+
+async def play_a_coup(game: Game) -> list[str]:
+    """Play until a coup settles; Fay only through her views in the group. What she did
+    there, in order."""
+    before = len(await game.settlements())
+    fay_moves: list[str] = []
+    for _ in range(120):
+        if len(await game.settlements()) > before:
+            return fay_moves
+        message = await game.synced()
+        game.check_hidden(message["text"])
+        await nobody_else_sees(game, game.seen_public)
+        awaited = game.awaited(message)
+        if not awaited:
+            continue
+        mine = any(d and d.startswith("m|") for _, d in game.sb.buttons(message))
+        if awaited[0] == FAY and mine:
+            fay_moves += await fay_here(game, DEFAULT)
+        elif awaited[0] == FAY:  # no hidden card yet (the cut, the bank): the group's buttons
+            assert not game.decides_in_private(message, FAY)
+            await game.step(FAY, DEFAULT)
+        else:
+            await game.step(awaited[0], DEFAULT)
+    raise AssertionError("the coup did not settle")
+
+
+@pytest.mark.parametrize("game_name", ["twenty_one", "stud_poker"])
+async def test_a_player_without_a_private_chat_plays_from_the_group(
+        game_name: str, sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    chat = -2400 - len(game_name)
+    game = await start(sandbox, bot_factory, tmp_path, chat, game_name)
+    sb = game.sb
+    moves = await play_a_coup(game)
+    assert moves == FAY_MOVES[game_name]
+    # she got no private message: she has no private chat with the bot
+    assert await sb.bot_messages(FAY.id) == []
+    # her views went to her alone, and none of them was ever in the group's history
+    views = await sb.ephemeral_messages(chat)
+    assert views and {v["receiver_id"] for v in views} == {FAY.id}
+    assert not any(m.get("ephemeral") for m in await sb.messages(chat))
+    # a view whose decision is gone loses its keyboard (an edit on its way after the step)
+    async def disarmed() -> bool:
+        decision = int(game.bot.db_meta(chat).get("decision", 0))
+        return all(a is None or a[1] == decision
+                   for v in await sb.ephemeral_messages(chat)
+                   for a in (decode_action(d) for _, d in sb.buttons(v)))
+
+    await sb.wait_for(disarmed, timeout=10)
+    held, issued = chips(game.bot)
+    assert held == issued
+
+
+async def test_a_view_never_delivered_leaves_the_pop_up_the_deep_link_and_the_clock(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    """Fay is offline: Telegram takes her view and never shows it. Her *My cards* pop-up
+    still holds her cards, the group's deep link still leads her to the private chat, where
+    Start brings her cards and her decision, and her decision's clock ran from the group's
+    table, which showed her turn, not from the view."""
+    chat = -2431
+    game = await start(sandbox, bot_factory, tmp_path, chat, "twenty_one")
+    sb, bot = game.sb, game.bot
+    await sb.set_offline(FAY.id)
+    for _ in range(40):  # until the table waits for Fay's private decision
+        message = await game.synced()
+        awaited = game.awaited(message)
+        if awaited == [FAY] and game.decides_in_private(message, FAY):
+            break
+        await game.step(awaited[0], DEFAULT)
+    else:
+        raise AssertionError("Fay was never asked to buy or stand")
+    # the group's table showed her turn: her clock runs (it never waits for a view)
+    due = await sb.wait_for(lambda: bot.db_meta(chat).get("due"), timeout=10)
+    mine = next(d for _, d in sb.buttons(message) if d and d.startswith("m|"))
+    popup = await sb.press(chat, message["message_id"], FAY.id, mine, wait=10)
+    cards = fay_cards(bot, chat)
+    row = bot.db_table(chat)
+    assert row is not None
+    engine = registry.engine(row[0])
+    total = engine.view(engine.state_type.model_validate_json(row[1]), FAY.id).my_facts["total"]
+    assert popup["text"] == f"Your cards: {pretty_all(cards)}\nYour total: {total.n}"
+
+    async def sent() -> list[dict[str, Any]]:
+        return [v for v in await sb.ephemeral_messages(chat) if v["receiver_id"] == FAY.id]
+
+    views = await sb.wait_for(sent, timeout=10)
+    assert [v["delivered"] for v in views] == [False]
+    assert not any(m.get("ephemeral") for m in await sb.view(chat, FAY.id))
+    assert bot.db_meta(chat)["due"] == due
+    # the durable way: the deep link the group got, then Start in private
+    async def deep_link() -> dict[str, Any] | None:
+        return next((m for m in await sb.bot_messages(chat) if "?start=t" in (m["text"] or "")),
+                    None)
+
+    link = await sb.wait_for(deep_link, timeout=10)
+    assert link["text"].startswith("Fay, I cannot write to you privately. Open ")
+    payload = link["text"].split("?start=")[1].split()[0]
+    await sb.send(FAY.id, FAY.id, f"/start {payload}")
+    dm = await sb.wait_for(lambda: sb.last_bot_message(FAY.id), timeout=10)
+    assert f"Your cards: {pretty_all(cards)}" in dm["text"]
+    stand = next(d for _, d in sb.buttons(dm) if (a := decode_action(d)) and a[2] == "stand")
+    before = bot.db_table(chat)
+    await sb.press(FAY.id, dm["message_id"], FAY.id, stand, wait=10)
+    after = bot.db_table(chat)
+    assert before is not None and after is not None and after[2] == before[2] + 1
+    held, issued = chips(bot)
+    assert held == issued
