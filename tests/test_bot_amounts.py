@@ -160,3 +160,19 @@ async def test_a_private_amount_is_answered_in_the_players_language(
     assert typed_reply(await host.presses.typed_amount(CHAT, player, "Иван", "сто",
                                                        private=True, language="ru"), "ru") == (
         "Иван, отправьте целое число фишек (например, 50).")
+
+
+async def test_an_amount_asked_from_a_view_shown_to_him_alone_is_asked_there(
+        make_host: Any) -> None:  # noqa: F811
+    """✏️ pressed on his view shown to him alone in the group (an ephemeral message): the
+    prompt is his alone there too, in his words, and he writes the amount in the group."""
+    host, bot, player, spec = await at_a_stake(make_host)
+    outcome = worded(await host.presses.press(CHAT, player, NAMES[player], ask_button(bot),
+                                              True, here=True), "en", "ru")
+    assert outcome.text == f"Write the amount ({spec.min}–{spec.max}) in this chat."
+    assert outcome.prompt == (
+        f"✏️ Stake: how much? {spec.min}–{spec.max} Write the number in this chat.",
+        f"{spec.min}–{spec.max}")
+    assert outcome.prompt_here and not outcome.prompt_private
+    assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min)) is None
+    assert await stake_of(host, player) == spec.min

@@ -557,7 +557,7 @@ async def test_a_player_without_a_private_chat_sees_his_turn_on_the_group_table(
     # coup 2 cost 3 as well: the card (his stake), his draw (in private: the group shows
     # only that it is his turn there), and the result, which tells that his time ran out
     assert "\n▶ <b>Cid</b> (punter) · 💰999 · to act\n⏳ Cid · <tg-time" in card2.text
-    assert "\n⏳ Cid · in the private chat · <tg-time" in his_draw.text
+    assert "\n⏳ Cid · deciding privately · <tg-time" in his_draw.text
     assert labels(his_draw.markup) == [["🃏 Open table"], ["🂠 My cards", "🪑 Join"],
                                        ["🚪 Leave"]]
     assert result2.text.split("\n")[:3] == CHEMIN["result2"]

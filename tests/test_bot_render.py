@@ -193,7 +193,7 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
         # Cid decides next: his prompt is the table from his seat, Bob's 21 face up on it
         3: "<b>Twenty-one · coup #1</b> · <i>drawing</i> · bank 80\nStakes still allowed: 30\n"
            "p1 (banker) · 💰80 · 🂠🂠\np2 (punter) · 💰120 · A♠ K♦ · twenty-one\n"
-           "▶ <b>p3</b> (punter) · 💰90 · stake 10 · 🂠🂠 · to act\n⏳ p3 · in the private chat\n"
+           "▶ <b>p3</b> (punter) · 💰90 · stake 10 · 🂠🂠 · to act\n⏳ p3 · deciding privately\n"
            "🔒 shoe committed · /verify\nYour cards: <b>9♣ 7♣</b>\nYour total: 16\n"
            "Your move at the table — choose here:",
         1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♥ 6♠</b>\nYour total: 11"}

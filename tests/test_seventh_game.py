@@ -90,7 +90,7 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     assert shown(table_message(bot))[:5] == [
         "<b>High card · coup #1</b> · <i>choices</i>",
         "Ann (banker) · 💰1000 · 🂠", "▶ <b>Bob</b> · 💰950 · stake 50 · 🂠",
-        "▶ <b>Cid</b> · 💰970 · stake 30 · 🂠", "⏳ Bob, Cid · in the private chat · ⏱"]
+        "▶ <b>Cid</b> · 💰970 · stake 30 · 🂠", "⏳ Bob, Cid · deciding privately · ⏱"]
     assert rows_of(table_message(bot)) == [["🂠 My cards"]]
     prompt = bot.chat(BOB)[-1]
     assert shown(prompt)[-3:] == ["Your cards: <b>6♠</b>", "Your rank: 6",

@@ -12,12 +12,15 @@ cards.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from harness import (
     DEFAULT,
+    POLICIES,
     ROOT,
     BotProcess,
     Game,
@@ -34,8 +37,11 @@ ANN, BOB, FAY = Player(2401, "Ann"), Player(2402, "Bob"), Player(2403, "Fay")
 SEEDED = Path(__file__).resolve().with_name("seeded")
 # what Fay does, from her views, in the seeded first coup: in twenty-one she buys a card
 # (the view is edited to her new cards and keyboard) and stands; in stud she checks on
-# every street
-FAY_MOVES = {"twenty_one": ["buy", "stand"], "stud_poker": ["check"] * 4}
+# every street; in draw poker nobody opens five times, then she opens (a decision whose
+# mere offer tells her hand: hers alone), discards from her view turned into her
+# selection, and checks
+FAY_MOVES = {"twenty_one": ["buy", "stand"], "stud_poker": ["check"] * 4,
+             "draw_poker": ["check"] * 6 + ["open", "discard", "check"]}
 
 
 def fay_cards(bot: BotProcess, chat_id: int) -> list[str]:
@@ -111,8 +117,11 @@ async def fay_presses(game: Game, view: dict[str, Any], prefer: list[str]) -> st
     """Fay presses, on her view, the first preferred action the table takes; its kind."""
     sb, bot, chat = game.sb, game.bot, game.chat_id
     for kind in prefer:
-        for _, data in sb.buttons(view):
+        for label, data in sb.buttons(view):
             action = decode_action(data)
+            if action is not None and action[2] == kind and label.endswith("…") and data:
+                await fay_picks(game, view, data)
+                return kind
             if action is None or action[2] != kind or action[3] == "?" or data is None:
                 continue
             before = bot.db_table(chat)
@@ -123,6 +132,31 @@ async def fay_presses(game: Game, view: dict[str, Any], prefer: list[str]) -> st
             if before is not None and after is not None and after[2] != before[2]:
                 return kind
     raise AssertionError(f"Fay could do none of {prefer}: {view['text']}")
+
+
+async def fay_picks(game: Game, view: dict[str, Any], data: str) -> None:
+    """A choice among her own cards (a discard): the view's keyboard turns into her
+    selection, and she confirms it as it is (she keeps her cards)."""
+    sb, bot, chat = game.sb, game.bot, game.chat_id
+    number = view["ephemeral_message_id"]
+    await sb.press_ephemeral(chat, number, FAY.id, data, wait=10)
+
+    async def selection() -> dict[str, Any] | None:
+        for m in await sb.view(chat, FAY.id):
+            if m.get("ephemeral_message_id") == number and any(
+                    d and d.startswith("a|") and d.split("|")[5].startswith("k")
+                    for _, d in sb.buttons(m)):
+                return m
+        return None
+
+    picking = await sb.wait_for(selection, timeout=10)
+    assert f"Your cards: {pretty_all(fay_cards(bot, chat))}" in picking["text"]
+    confirm = next(d for _, d in sb.buttons(picking)
+                   if d and d.startswith("a|") and d.split("|")[5].startswith("k"))
+    before = bot.db_table(chat)
+    await sb.press_ephemeral(chat, number, FAY.id, confirm, wait=10)
+    after = bot.db_table(chat)
+    assert before is not None and after is not None and after[2] == before[2] + 1
 
 
 async def nobody_else_sees(game: Game, seen: set[str]) -> None:
@@ -139,11 +173,13 @@ async def nobody_else_sees(game: Game, seen: set[str]) -> None:
 async def play_a_coup(game: Game) -> list[str]:
     """Play until a coup settles; Fay only through her views in the group. What she did
     there, in order."""
-    before = len(await game.settlements())
     fay_moves: list[str] = []
+    row = game.bot.db_table(game.chat_id)
+    assert row is not None
+    prefer = POLICIES.get(row[0], {}).get("", DEFAULT)
     for _ in range(120):
-        if len(await game.settlements()) > before:
-            return fay_moves
+        if game.bot.db_meta(game.chat_id).get("last_result"):  # settled (as committed: the
+            return fay_moves  # next hand may be dealt by the same step, before its message)
         message = await game.synced()
         game.check_hidden(message["text"])
         await nobody_else_sees(game, game.seen_public)
@@ -152,7 +188,7 @@ async def play_a_coup(game: Game) -> list[str]:
             continue
         mine = any(d and d.startswith("m|") for _, d in game.sb.buttons(message))
         if awaited[0] == FAY and mine:
-            fay_moves += await fay_here(game, DEFAULT)
+            fay_moves += await fay_here(game, prefer)
         elif awaited[0] == FAY:  # no hidden card yet (the cut, the bank): the group's buttons
             assert not game.decides_in_private(message, FAY)
             await game.step(FAY, DEFAULT)
@@ -161,7 +197,7 @@ async def play_a_coup(game: Game) -> list[str]:
     raise AssertionError("the coup did not settle")
 
 
-@pytest.mark.parametrize("game_name", ["twenty_one", "stud_poker"])
+@pytest.mark.parametrize("game_name", ["twenty_one", "stud_poker", "draw_poker"])
 async def test_a_player_without_a_private_chat_plays_from_the_group(
         game_name: str, sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
     chat = -2400 - len(game_name)
@@ -241,3 +277,67 @@ async def test_a_view_never_delivered_leaves_the_pop_up_the_deep_link_and_the_cl
     assert before is not None and after is not None and after[2] == before[2] + 1
     held, issued = chips(bot)
     assert held == issued
+
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(os.environ.get("EPHEMERAL_SHOTS")
+             or Path(tempfile.gettempdir()) / "banco-ephemeral-e2e")
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed")
+async def test_in_the_sandbox_page_her_view_shows_to_her_and_she_decides_there(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    """The sandbox's page as Fay: *My cards* on the table brings her view under it, marked
+    as hers alone, with her cards and her buy and stand; she stands from it. As Ann, the
+    same group shows none of it."""
+    from playwright.async_api import async_playwright
+
+    handle, _ = sandbox
+    chat = -2433
+    game = await start(sandbox, bot_factory, tmp_path, chat, "twenty_one")
+    for _ in range(40):  # until the table waits for Fay's private decision
+        message = await game.synced()
+        awaited = game.awaited(message)
+        if awaited == [FAY] and game.decides_in_private(message, FAY):
+            break
+        await game.step(awaited[0], DEFAULT)
+    else:
+        raise AssertionError("Fay was never asked to buy or stand")
+    cards = pretty_all(fay_cards(game.bot, chat))
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM)
+        try:
+            context = await browser.new_context(viewport={"width": 1280, "height": 900})
+            context.set_default_timeout(10_000)
+            page = await context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            await page.goto(f"{handle.url}/")
+            await page.click(f'#users .item[data-user="{FAY.id}"]')
+            await page.locator(f'#users .item.sel[data-user="{FAY.id}"]').wait_for()
+            await page.locator("#groupchat .msg.bot .kb button", has_text="My cards").last.click()
+            mine = page.locator("#groupchat .msg.ephemeral")
+            await mine.locator(".kb button", has_text="Stand").wait_for()
+            assert await mine.locator(".eph").inner_text() == "Only you can see this"
+            text = await mine.locator(".text").inner_text()
+            assert f"Your cards: {cards}" in text
+            assert "Your move at the table — choose here:" in text
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            await page.screenshot(path=str(SHOTS / "fay-view.png"))
+            version = (game.bot.db_table(chat) or ("", "", 0))[2]
+            await mine.locator(".kb button", has_text="Stand").click()
+            await mine.locator(".text >> text=✅ Stand").wait_for()
+            assert await mine.locator(".kb button").count() == 0  # its decision is gone
+            assert (game.bot.db_table(chat) or ("", "", 0))[2] == version + 1
+            await page.screenshot(path=str(SHOTS / "fay-stood.png"))
+            await page.click(f'#users .item[data-user="{ANN.id}"]')
+            await page.locator(f'#users .item.sel[data-user="{ANN.id}"]').wait_for()
+            await page.evaluate("refresh()")
+            await page.locator("#groupchat .msg.bot").last.wait_for()
+            assert await page.locator("#groupchat .msg.ephemeral").count() == 0
+            assert await page.locator(f"#groupchat >> text=Your cards: {cards}").count() == 0
+            await page.screenshot(path=str(SHOTS / "ann-view.png"))
+            assert errors == []
+        finally:
+            await browser.close()
