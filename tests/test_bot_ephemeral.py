@@ -7,8 +7,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
+    ANN,
+    NAMES,
+    PREFERRED,
+    Host,
+    RecordingBot,
+    make_host,
+    press,
+    seat_three,
+    worded,
+)
+from test_bot_tables import CHAT as TABLE_CHAT
+
 from bot.gateway.ephemeral import Ephemeral
+from bot.view.codec import ActionButton, decode
 from bot.view.render import Button, Keyboard
+from games.cards import pretty_all
 
 CHAT, FAY = -77, 7
 SECRET = "Your cards: <b>A♠ K♥</b>"
@@ -63,3 +78,76 @@ async def test_a_server_that_posts_for_everyone_never_gets_a_card_and_ends_the_v
     assert not eph.enabled
     assert await eph.send(CHAT, FAY, "en", SECRET, KEYBOARD, "q2") is None
     assert len(server.calls) == 2  # nothing more is sent: the pop-up and the DM remain
+
+
+async def awaited_privately(host: Host, bot: RecordingBot) -> int:
+    """Twenty-one played by the default policy until a player is to buy or stand (a decision
+    that is his alone): him."""
+    await seat_three(host, bot)
+    for _ in range(40):
+        table = await host.tables.load(TABLE_CHAT)
+        awaited = table.engine.awaiting(table.state)
+        if awaited and table.sight.private:
+            return awaited[0]
+        await press(host, bot, awaited[0] if awaited else ANN, PREFERRED)
+    raise AssertionError("nobody was asked to buy or stand")
+
+
+async def shown_to(host: Host, player: int) -> tuple[str, Keyboard | None]:
+    """*My cards* pressed by ``player``: his view, as the gateway sends it (id 5)."""
+    sent: list[tuple[str, Keyboard | None]] = []
+
+    async def send(lang: str, text: str, keyboard: Keyboard | None) -> int:
+        assert lang == "en"
+        sent.append((text, keyboard))
+        return 5
+
+    assert await host.presses.show_private(TABLE_CHAT, player, send)
+    [view] = sent
+    return view
+
+
+def his_lines(table: Any, player: int) -> str:
+    view = table.sight.view(player)
+    return (f"<b>Twenty-one · coup #{view.coup}</b>\n"
+            f"Your cards: <b>{pretty_all(list(view.my_cards))}</b>\n"
+            f"Your total: {view.my_facts['total'].n}")
+
+
+async def test_his_view_holds_his_decision_and_loses_it_once_he_stands(
+        make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    player = await awaited_privately(host, bot)
+    table = await host.tables.load(TABLE_CHAT)
+    text, keyboard = await shown_to(host, player)
+    assert text == his_lines(table, player) + "\nYour move at the table — choose here:"
+    assert keyboard is not None
+    kinds = [b.kind for b in (decode(k.callback_data) for row in keyboard.inline_keyboard
+                              for k in row) if isinstance(b, ActionButton)]
+    assert kinds[-2:] == ["stand", "leave"] and set(kinds[:-2]) <= {"buy"}
+    kept = (await host.tables.load(TABLE_CHAT)).meta.ephemerals[player]
+    assert (kept.message_id, kept.decision) == (5, table.meta.decision)
+    # he stands from it (his own keyboard, pressed where he alone sees it)
+    stand = next(b for row in keyboard.inline_keyboard for k in row
+                 if isinstance(b := decode(k.callback_data), ActionButton) and b.kind == "stand")
+    outcome = await host.presses.press(TABLE_CHAT, player, NAMES[player], stand, True,
+                                       here=True)
+    assert worded(outcome).text.startswith("Stand")
+    await host.idle()
+    assert bot.ephemeral == [("editEphemeralMessageText", {
+        "chat_id": TABLE_CHAT, "receiver_user_id": player, "ephemeral_message_id": 5,
+        "text": his_lines(table, player) + "\n✅ Stand", "parse_mode": "HTML"})]
+    assert (await host.tables.load(TABLE_CHAT)).meta.ephemerals == {}
+
+
+async def test_closing_the_table_disarms_his_view(make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    player = await awaited_privately(host, bot)
+    table = await host.tables.load(TABLE_CHAT)
+    await shown_to(host, player)
+    assert await host.lifecycle.close_table(TABLE_CHAT) is None
+    await host.idle()
+    assert [(m, k["ephemeral_message_id"], k["text"]) for m, k in bot.ephemeral] == [
+        ("editEphemeralMessageText", 5, his_lines(table, player) + "\n🚪 The table is closed.")]

@@ -71,6 +71,8 @@ class RecordingBot:
     pinned: list[int] = field(default_factory=list)
     # while set and not yet released, every message and edit waits (a slow Telegram)
     slow: asyncio.Event | None = None
+    # the edits and deletions of messages one member of the group sees (Bot API 10.2)
+    ephemeral: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def _lost(self, method: str, chat_id: int) -> None:
         if chat_id == CHAT and self.lose_answers.get(method, 0) > 0:
@@ -131,6 +133,9 @@ class RecordingBot:
             return True
         if method == "editMessageReplyMarkup":
             await self.edit_message_reply_markup(kw["chat_id"], kw["message_id"])
+            return True
+        if method in ("editEphemeralMessageText", "deleteEphemeralMessage"):
+            self.ephemeral.append((method, kw))
             return True
         if method == "getChatMember":
             self.calls.append(f"getChatMember {kw['chat_id']}")

@@ -159,6 +159,18 @@ async def fay_picks(game: Game, view: dict[str, Any], data: str) -> None:
     assert before is not None and after is not None and after[2] == before[2] + 1
 
 
+async def until_fay_decides_privately(game: Game) -> dict[str, Any]:
+    """Play until the table waits for Fay's private decision (twenty-one's buy or stand);
+    the table message then."""
+    for _ in range(40):
+        message = await game.synced()
+        awaited = game.awaited(message)
+        if awaited == [FAY] and game.decides_in_private(message, FAY):
+            return message
+        await game.step(awaited[0], DEFAULT)
+    raise AssertionError("Fay was never asked to buy or stand")
+
+
 async def nobody_else_sees(game: Game, seen: set[str]) -> None:
     """Neither Ann's nor Bob's view of the group shows a card of Fay's that is still hidden,
     and no message there is one of Fay's views."""
@@ -233,14 +245,7 @@ async def test_a_view_never_delivered_leaves_the_pop_up_the_deep_link_and_the_cl
     game = await start(sandbox, bot_factory, tmp_path, chat, "twenty_one")
     sb, bot = game.sb, game.bot
     await sb.set_offline(FAY.id)
-    for _ in range(40):  # until the table waits for Fay's private decision
-        message = await game.synced()
-        awaited = game.awaited(message)
-        if awaited == [FAY] and game.decides_in_private(message, FAY):
-            break
-        await game.step(awaited[0], DEFAULT)
-    else:
-        raise AssertionError("Fay was never asked to buy or stand")
+    message = await until_fay_decides_privately(game)
     # the group's table showed her turn: her clock runs (it never waits for a view)
     due = await sb.wait_for(lambda: bot.db_meta(chat).get("due"), timeout=10)
     mine = next(d for _, d in sb.buttons(message) if d and d.startswith("m|"))
@@ -296,14 +301,7 @@ async def test_in_the_sandbox_page_her_view_shows_to_her_and_she_decides_there(
     handle, _ = sandbox
     chat = -2433
     game = await start(sandbox, bot_factory, tmp_path, chat, "twenty_one")
-    for _ in range(40):  # until the table waits for Fay's private decision
-        message = await game.synced()
-        awaited = game.awaited(message)
-        if awaited == [FAY] and game.decides_in_private(message, FAY):
-            break
-        await game.step(awaited[0], DEFAULT)
-    else:
-        raise AssertionError("Fay was never asked to buy or stand")
+    await until_fay_decides_privately(game)
     cards = pretty_all(fay_cards(game.bot, chat))
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM)
