@@ -174,5 +174,13 @@ async def test_an_amount_asked_from_a_view_shown_to_him_alone_is_asked_there(
         f"✏️ Stake: how much? {spec.min}–{spec.max} Write the number in this chat.",
         f"{spec.min}–{spec.max}")
     assert outcome.prompt_here and not outcome.prompt_private
+    await host.presses.ask_shown(CHAT, player, 9)  # the gateway showed it: message 9
+    wrong = typed_reply(await host.presses.typed_amount(CHAT, player, NAMES[player], "lots"))
+    assert wrong == f"{NAMES[player]}, send a whole number of chips (e.g. 50)."
+    await host.idle()
+    assert bot.ephemeral == []  # still asked: the prompt stays
     assert await host.presses.typed_amount(CHAT, player, NAMES[player], str(spec.min)) is None
     assert await stake_of(host, player) == spec.min
+    await host.idle()  # answered: the prompt goes
+    assert bot.ephemeral == [("deleteEphemeralMessage", {
+        "chat_id": CHAT, "receiver_user_id": player, "ephemeral_message_id": 9})]

@@ -508,9 +508,12 @@ async def on_button(update: Update, context: Context) -> None:
     try:
         if said.prompt is not None and chat_id is not None and user is not None:
             text, placeholder = said.prompt
-            if said.prompt_here and svc.ephemeral is not None and _room(context, chat_id) \
-                    and await svc.ephemeral.send(chat_id, user.id, lang, text):
-                return  # shown to him alone: he writes the amount in the group
+            shown = await svc.ephemeral.send(chat_id, user.id, lang, text) \
+                if said.prompt_here and svc.ephemeral is not None and _room(context, chat_id) \
+                else None
+            if shown is not None:  # to him alone: he writes the amount in the group
+                await svc.presses.ask_shown(chat_id, user.id, shown)
+                return
             # pressed on his prompt in his private chat: asked there, outside the group
             where = (query.message.chat.id if said.prompt_private and query.message
                      else chat_id)

@@ -168,7 +168,8 @@ class Presses:
         try:
             # asks are never drawn: the table message stays as it is
             await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}),
-                                     redraw=False)
+                                     outbox=sends.asks_over(table.chat_id, table.meta.asks,
+                                                            asks), redraw=False)
         except StorageError:
             return Refused(HostReason.STALE)
         # a choice is named when it is not the action's plain way
@@ -334,6 +335,27 @@ class Presses:
             if isinstance(outcome, Refused):
                 return dataclasses.replace(outcome, name=name)
             return None
+
+    async def ask_shown(self, chat_id: int, user_id: int, message_id: int) -> None:
+        """The prompt of his ask was shown to him alone in the group (its ephemeral message
+        ``message_id``): kept with the ask, to be deleted once it is over; deleted at once
+        if it is over already."""
+        async with self.tables.lock(chat_id):
+            try:
+                table = await self.tables.load(chat_id)
+            except TableNotFound:
+                return
+            ask = table.meta.asks.get(user_id)
+            try:
+                if ask is None or ask.shown is not None or ask.expires < self.clock():
+                    await self.tables.commit(table, outbox=[
+                        sends.ephemeral_delete(chat_id, user_id, message_id)], redraw=False)
+                    return
+                asks = {**table.meta.asks, user_id: ask.model_copy(update={"shown": message_id})}
+                await self.tables.commit(table, meta=table.meta.model_copy(
+                    update={"asks": asks}), redraw=False)
+            except StorageError:  # another worker's step: the prompt stays as shown
+                log.info("the prompt of chat %s was not kept", chat_id)
 
     async def private_ask(self, user_id: int) -> int | None:
         """The table (its chat) that asked this player to type an amount in his private

@@ -35,6 +35,9 @@ class Ask(BaseModel):
     """Asked in his private chat (✏️ pressed on his prompt there): he answers there."""
     choice: str | None = None
     """The choice the amount goes with (a banchok stake that forbids joining), if any."""
+    shown: int | None = None
+    """The prompt shown to him alone in the group (its ephemeral message id), asked from his
+    view there: deleted once the ask is over."""
 
 
 class OpenPrompt(BaseModel):

@@ -14,7 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE
-from bot.table.record import OpenEphemeral, Proof, Table, TableMeta
+from bot.table.record import Ask, OpenEphemeral, Proof, Table, TableMeta
 from bot.view import i18n, proofs, render, screens
 from bot.view.render import Keyboard
 from bot.view.screens import Prompt, decision_keyboard, markup_json, prompt
@@ -206,6 +206,14 @@ def ephemeral_delete(chat_id: int, player: int, message_id: int) -> OutboxDraft:
     view of the same decision replaced)."""
     return OutboxDraft(kind=EPHEMERAL, target=chat_id, payload={
         "receiver": player, "message_id": message_id, "delete": True})
+
+
+def asks_over(chat_id: int, before: Mapping[int, Ask], after: Mapping[int, Ask]
+              ) -> list[OutboxDraft]:
+    """The prompts shown to one player alone in the group for asks that are over (answered,
+    expired, replaced: in ``before`` and not in ``after``): deleted."""
+    return [ephemeral_delete(chat_id, p, a.shown) for p, a in before.items()
+            if a.shown is not None and (p not in after or after[p].shown != a.shown)]
 
 
 def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Sight, after: Sight,

@@ -147,7 +147,9 @@ class Tables:
             # an ask to type an amount is answered by his action, and ends with its phase
             same = (step.state.coup, step.state.phase) == (table.state.coup, table.state.phase)
             if actor in meta.asks or not same:
+                asked = meta.asks
                 meta.asks = {p: a for p, a in meta.asks.items() if same and p != actor}
+                drafts += sends.asks_over(chat_id, asked, meta.asks)
         lang = await self.languages.of(chat_id)
         clock = self.clock
         fresh = clock.new_decision(table, step.state,
