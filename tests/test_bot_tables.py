@@ -27,7 +27,7 @@ from bot.table.deadlines import Timers
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
-from bot.table.record import Ask, TableMeta
+from bot.table.record import Ask, OpenEphemeral, TableMeta
 from bot.table.tables import Tables
 from bot.view import answers, i18n
 from bot.view.answers import Answer
@@ -435,7 +435,7 @@ def test_meta_is_plain_json() -> None:
         "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,
-                       "choice": None}},
+                       "choice": None, "shown": None}},
         "last_result": None, "prompts": {},
         "done": {"q7": "Stake"}}
     assert TableMeta.model_validate_json(meta.stored()) == meta
@@ -448,6 +448,12 @@ def test_meta_is_plain_json() -> None:
         assert TableMeta.model_validate_json(logged.stored()) == logged
     # a table that chose its screen keeps it
     assert json.loads(meta.model_copy(update={"screen": "app"}).stored())["screen"] == "app"
+    # a view shown in the group to one player is kept while there is one
+    shown = meta.model_copy(update={"ephemerals": {5: OpenEphemeral(
+        message_id=3, decision=7, digest="ab")}})
+    assert json.loads(shown.stored())["ephemerals"] == {
+        "5": {"message_id": 3, "decision": 7, "digest": "ab"}}
+    assert TableMeta.model_validate_json(shown.stored()) == shown
 
 
 async def test_one_live_table_pinned_where_the_bot_may_pin(make_host: Any) -> None:
