@@ -295,10 +295,23 @@ def last_result(last: dict[str, Any] | None) -> Settlement | None:
         result: Settlement | None = Settlement.model_validate(last)
     except ValueError:
         result = None
+    _keep_result(last, result)
+    return result
+
+
+def kept_result(result: Settlement) -> dict[str, Any]:
+    """A settled coup as the table record keeps it (:func:`last_result` reads it), known
+    already as ``result``: a chemin de fer coup is a few steps long, and the next drawing of
+    the table would validate back the dump just made."""
+    last = result.model_dump(mode="json")
+    _keep_result(last, result)
+    return last
+
+
+def _keep_result(last: dict[str, Any], result: Settlement | None) -> None:
     _RESULTS[id(last)] = (last, result)
     if len(_RESULTS) > _RESULTS_MAX:
         _RESULTS.popitem(last=False)
-    return result
 
 
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
