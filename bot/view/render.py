@@ -399,26 +399,39 @@ def fitted(buttons: Sequence[Button], most: int = MOST_IN_ROW) -> list[list[Butt
     """``buttons`` in order, in as few rows of at most ``most`` as :func:`label_fits` allows,
     as even as they fit ("Stake 5 | 25 | 75" over "300 | ✏️ amount", not four over one)."""
     rows: list[list[Button]] = []
-    row: list[Button] = []
-    for button in buttons:  # greedy: how many rows it takes
-        if row and (len(row) == most or not label_fits([b.text for b in [*row, button]])):
-            rows.append(row)
+    start = 0
+    for size in _row_sizes(tuple(b.text for b in buttons), most):
+        rows.append(list(buttons[start:start + size]))
+        start += size
+    return rows
+
+
+@functools.lru_cache(maxsize=4096)
+def _row_sizes(labels: tuple[str, ...], most: int) -> tuple[int, ...]:
+    """How many of ``labels`` each row of :func:`fitted` takes: measured once per row of
+    labels (a table's buttons come back with each of its drawings, and measuring their
+    glyphs cost a fifth of drawing the keyboard)."""
+    rows: list[int] = []
+    row: list[str] = []
+    for label in labels:  # greedy: how many rows it takes
+        if row and (len(row) == most or not label_fits([*row, label])):
+            rows.append(len(row))
             row = []
-        row.append(button)
+        row.append(label)
     if row:
-        rows.append(row)
+        rows.append(len(row))
     if len(rows) < 2:
-        return rows
-    base, extra = divmod(len(buttons), len(rows))
+        return tuple(rows)
+    base, extra = divmod(len(labels), len(rows))
     for sizes in ([base + 1] * extra + [base] * (len(rows) - extra),
                   [base] * (len(rows) - extra) + [base + 1] * extra):
         even, start = [], 0
         for size in sizes:
-            even.append(list(buttons[start:start + size]))
+            even.append(labels[start:start + size])
             start += size
-        if all(len(r) <= most and label_fits([b.text for b in r]) for r in even):
-            return even
-    return rows
+        if all(len(r) <= most and label_fits(r) for r in even):
+            return tuple(sizes)
+    return tuple(rows)
 
 
 def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
