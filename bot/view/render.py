@@ -187,19 +187,25 @@ def info_lines(lang: str, facts: Mapping[str, Value], names: dict[int, str]) -> 
 
 def header(lang: str, view: TableView) -> Markup:
     """The table's first line: game, coup, what is going on, bank or pot."""
-    game = i18n.game_name(lang, view.game)
+    return _header(lang, view.game, view.phase, view.coup, view.bank, view.pot)
+
+
+@functools.lru_cache(maxsize=4096)
+def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot: int) -> Markup:
+    # drawn once for what it shows: a coup's steps mostly keep its header
+    game = i18n.game_name(lang, game_key)
     # the phase in italics: the one italic of the header (the e2e policies read it)
-    phase = i18n.fill("<i>{}</i>", i18n.word(lang, view.phase, "phase"))
-    if view.phase == "idle":
+    phase = i18n.fill("<i>{}</i>", i18n.word(lang, phase_key, "phase"))
+    if phase_key == "idle":
         parts = [i18n.t(lang, "idle_table", game=game)]
-    elif view.coup:
-        parts = [i18n.t(lang, "table_title", game=game, coup=view.coup), phase]
+    elif coup:
+        parts = [i18n.t(lang, "table_title", game=game, coup=coup), phase]
     else:  # the auction, banker draw or cut before the first coup
         parts = [i18n.fill("<b>{}</b>", game), phase]
-    if view.bank:
-        parts.append(i18n.t(lang, "bank", amount=view.bank))
-    if view.pot:
-        parts.append(i18n.t(lang, "pot", amount=view.pot))
+    if bank:
+        parts.append(i18n.t(lang, "bank", amount=bank))
+    if pot:
+        parts.append(i18n.t(lang, "pot", amount=pot))
     return Markup(" · ").join(parts)
 
 
