@@ -137,40 +137,41 @@ class TableMeta(BaseModel):
         """The record as stored (JSON): ``screen`` only once a table set it, ``ephemerals``
         only while there is one (exclusions at the dump, not a wrapping serializer, which
         would take every dump through Python).
-        The coup log is joined from its entries' JSON, each written once
-        (:func:`_log_json`): every step stores the whole log again, one entry longer."""
-        left_out = _SPLICED if self.screen is None else _LOG
+        The coup log is joined from its entries' JSON, and the last result spliced in, each
+        written once (:func:`_json_of`): every step stores the whole log again, one entry
+        longer, and the same result until the next coup's (twice a step: the clock's start
+        too), and the untyped result's dump was the costliest part of the record's."""
+        left_out = _SPLICED if self.screen is None else _WRITTEN
         if not self.ephemerals:
-            left_out = _SPLICED_EPHEMERALS if self.screen is None else _LOG_EPHEMERALS
+            left_out = _SPLICED_EPHEMERALS if self.screen is None else _WRITTEN_EPHEMERALS
         rest = self.model_dump_json(exclude=left_out)
-        return f'{rest[:-1]},"coup_log":[{_log_json(self.coup_log)}]}}'
+        log = ",".join([_json_of(entry) for entry in self.coup_log])
+        last = "null" if self.last_result is None else _json_of(self.last_result)
+        return f'{rest[:-1]},"last_result":{last},"coup_log":[{log}]}}'
 
 
-_LOG: set[str] = {"coup_log"}
-_SPLICED: set[str] = {"coup_log", "screen"}
-_LOG_EPHEMERALS: set[str] = {"coup_log", "ephemerals"}
-_SPLICED_EPHEMERALS: set[str] = {"coup_log", "screen", "ephemerals"}
+_WRITTEN: set[str] = {"coup_log", "last_result"}
+_SPLICED: set[str] = {*_WRITTEN, "screen"}
+_WRITTEN_EPHEMERALS: set[str] = {*_WRITTEN, "ephemerals"}
+_SPLICED_EPHEMERALS: set[str] = {*_SPLICED, "ephemerals"}
 
-# The coup-log entries' JSON, by the entry (held, so that no other entry can have its id
-# while it is here; a record's entries are never changed, see bot.view.screens.log_entry).
-# The oldest written go first (a live table's entries are written again with each step and
-# come back at once).
-_ENTRY_JSON: dict[int, tuple[dict[str, Any], str]] = {}
-_ENTRY_JSON_MAX = 16384
+# The JSON of the coup-log entries and of the last results, by the object (held, so that no
+# other object can have its id while it is here; a record's entries and results are never
+# changed, see bot.view.screens.log_entry and bot.table.sends.step_drafts). The oldest
+# written go first (a live table's are written again with each step and come back at once).
+_JSON: dict[int, tuple[dict[str, Any], str]] = {}
+_JSON_MAX = 16384
 """As many as bot.view.screens keeps lines of: some 600 busy tables' logs."""
 
 
-def _log_json(log: list[dict[str, Any]]) -> str:
-    """The entries of a coup log in JSON, comma-separated."""
-    texts = []
-    for entry in log:
-        known = _ENTRY_JSON.get(id(entry))
-        if known is None or known[0] is not entry:
-            known = _ENTRY_JSON[id(entry)] = (entry, to_json(entry).decode())
-            if len(_ENTRY_JSON) > _ENTRY_JSON_MAX:
-                del _ENTRY_JSON[next(iter(_ENTRY_JSON))]
-        texts.append(known[1])
-    return ",".join(texts)
+def _json_of(value: dict[str, Any]) -> str:
+    """A coup-log entry or a last result in JSON."""
+    known = _JSON.get(id(value))
+    if known is None or known[0] is not value:
+        known = _JSON[id(value)] = (value, to_json(value).decode())
+        if len(_JSON) > _JSON_MAX:
+            del _JSON[next(iter(_JSON))]
+    return known[1]
 
 
 @dataclass(frozen=True)

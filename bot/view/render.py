@@ -187,19 +187,25 @@ def info_lines(lang: str, facts: Mapping[str, Value], names: dict[int, str]) -> 
 
 def header(lang: str, view: TableView) -> Markup:
     """The table's first line: game, coup, what is going on, bank or pot."""
-    game = i18n.game_name(lang, view.game)
+    return _header(lang, view.game, view.phase, view.coup, view.bank, view.pot)
+
+
+@functools.lru_cache(maxsize=4096)
+def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot: int) -> Markup:
+    # drawn once for what it shows: a coup's steps mostly keep its header
+    game = i18n.game_name(lang, game_key)
     # the phase in italics: the one italic of the header (the e2e policies read it)
-    phase = i18n.fill("<i>{}</i>", i18n.word(lang, view.phase, "phase"))
-    if view.phase == "idle":
+    phase = i18n.fill("<i>{}</i>", i18n.word(lang, phase_key, "phase"))
+    if phase_key == "idle":
         parts = [i18n.t(lang, "idle_table", game=game)]
-    elif view.coup:
-        parts = [i18n.t(lang, "table_title", game=game, coup=view.coup), phase]
+    elif coup:
+        parts = [i18n.t(lang, "table_title", game=game, coup=coup), phase]
     else:  # the auction, banker draw or cut before the first coup
         parts = [i18n.fill("<b>{}</b>", game), phase]
-    if view.bank:
-        parts.append(i18n.t(lang, "bank", amount=view.bank))
-    if view.pot:
-        parts.append(i18n.t(lang, "pot", amount=view.pot))
+    if bank:
+        parts.append(i18n.t(lang, "bank", amount=bank))
+    if pot:
+        parts.append(i18n.t(lang, "pot", amount=pot))
     return Markup(" · ").join(parts)
 
 
@@ -399,26 +405,39 @@ def fitted(buttons: Sequence[Button], most: int = MOST_IN_ROW) -> list[list[Butt
     """``buttons`` in order, in as few rows of at most ``most`` as :func:`label_fits` allows,
     as even as they fit ("Stake 5 | 25 | 75" over "300 | ✏️ amount", not four over one)."""
     rows: list[list[Button]] = []
-    row: list[Button] = []
-    for button in buttons:  # greedy: how many rows it takes
-        if row and (len(row) == most or not label_fits([b.text for b in [*row, button]])):
-            rows.append(row)
+    start = 0
+    for size in _row_sizes(tuple(b.text for b in buttons), most):
+        rows.append(list(buttons[start:start + size]))
+        start += size
+    return rows
+
+
+@functools.lru_cache(maxsize=4096)
+def _row_sizes(labels: tuple[str, ...], most: int) -> tuple[int, ...]:
+    """How many of ``labels`` each row of :func:`fitted` takes: measured once per row of
+    labels (a table's buttons come back with each of its drawings, and measuring their
+    glyphs cost a fifth of drawing the keyboard)."""
+    rows: list[int] = []
+    row: list[str] = []
+    for label in labels:  # greedy: how many rows it takes
+        if row and (len(row) == most or not label_fits([*row, label])):
+            rows.append(len(row))
             row = []
-        row.append(button)
+        row.append(label)
     if row:
-        rows.append(row)
+        rows.append(len(row))
     if len(rows) < 2:
-        return rows
-    base, extra = divmod(len(buttons), len(rows))
+        return tuple(rows)
+    base, extra = divmod(len(labels), len(rows))
     for sizes in ([base + 1] * extra + [base] * (len(rows) - extra),
                   [base] * (len(rows) - extra) + [base + 1] * extra):
         even, start = [], 0
         for size in sizes:
-            even.append(list(buttons[start:start + size]))
+            even.append(labels[start:start + size])
             start += size
-        if all(len(r) <= most and label_fits([b.text for b in r]) for r in even):
-            return even
-    return rows
+        if all(len(r) <= most and label_fits(r) for r in even):
+            return tuple(sizes)
+    return tuple(rows)
 
 
 def amount_label(lang: str, kind: str, label: str, amount: int) -> str:

@@ -295,10 +295,43 @@ def last_result(last: dict[str, Any] | None) -> Settlement | None:
         result: Settlement | None = Settlement.model_validate(last)
     except ValueError:
         result = None
+    _keep_result(last, result)
+    return result
+
+
+def kept_result(result: Settlement) -> dict[str, Any]:
+    """A settled coup as the table record keeps it (:func:`last_result` reads it), known
+    already as ``result``: a chemin de fer coup is a few steps long, and the next drawing of
+    the table would validate back the dump just made."""
+    last = result.model_dump(mode="json")
+    _keep_result(last, result)
+    return last
+
+
+def _keep_result(last: dict[str, Any], result: Settlement | None) -> None:
     _RESULTS[id(last)] = (last, result)
     if len(_RESULTS) > _RESULTS_MAX:
         _RESULTS.popitem(last=False)
-    return result
+
+
+# The last results' lines already drawn, by the settlement (kept by :func:`last_result`;
+# each value holds it, so that no other can have its id while it is here) for a language
+# and names: every drawing of the next coup's table leads with the same line.
+_RESULT_LINES: OrderedDict[int, tuple[Settlement, str, tuple[tuple[int, str], ...], Markup]] = (
+    OrderedDict())
+
+
+def _result_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
+    """:func:`bot.view.render.result_line`, drawn once for a language and names."""
+    who_is = tuple(names.items())
+    known = _RESULT_LINES.get(id(result))
+    if known is not None and known[0] is result and known[1] == lang and known[2] == who_is:
+        return known[3]
+    line = render.result_line(lang, result, names)
+    _RESULT_LINES[id(result)] = (result, lang, who_is, line)
+    if len(_RESULT_LINES) > _RESULTS_MAX:
+        _RESULT_LINES.popitem(last=False)
+    return line
 
 
 def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
@@ -332,7 +365,7 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     show_cards = any(s.face_down for s in view.seats)
     deadline = deadline if view.awaiting and not card else None
     result = last_result(last)
-    under = [render.result_line(lang, result, {**names, **render.names_of(view)})] \
+    under = [_result_line(lang, result, {**names, **render.names_of(view)})] \
         if result is not None and view.coup <= result.coup + 1 else []
     text = _table_text(lang, sight, deadline, log, names, under=under, turn=not card,
                        own=[i18n.t(lang, "app_card")] if card else ())

@@ -10,12 +10,14 @@ buttons of the table message.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, get_args, get_origin
 
 from games.engine import (
     MAX_CHOICES,
+    Action,
     ActionSpec,
     Engine,
     GameState,
@@ -92,8 +94,13 @@ class Sight:
 def amount_field(engine: Engine[Any], kind: str) -> str | None:
     """The int field an amount button fills (``amount``, ``stake``...), if the action has one."""
     cls = engine.action_types.get(kind)
-    if cls is None:
-        return None
+    return None if cls is None else _int_field(cls)
+
+
+@functools.cache
+def _int_field(cls: type[Action]) -> str | None:
+    """An action class's first int field but ``kind``: read once per class (every drawing of
+    a table asks it of each of its buttons' kinds)."""
     for name, info in cls.model_fields.items():
         if name != "kind" and (info.annotation is int or int in get_args(info.annotation)):
             return name
