@@ -398,13 +398,13 @@ class Presses:
                            send: Callable[[str, str, Keyboard | None], Awaitable[int | None]]
                            ) -> bool:
         """Show the player his private view in the group, to him alone (``send(lang, text,
-        keyboard)`` sends it as an ephemeral message: its id, or None when it did not go),
-        in the language of his private texts (:meth:`bot.table.languages.Languages.of_player`,
-        as the step's edits of it are): his
-        cards and private facts and, while he is awaited, his decision keyboard
-        (:func:`bot.view.screens.ephemeral_view`). One with a keyboard is kept with the
-        table, to be edited as his decision changes and disarmed once it is gone. Whether
-        it went; False also when he has nothing private to see."""
+        keyboard)`` sends it as an ephemeral message: its id, or None when it did not go):
+        his cards and private facts and, while he is awaited, his decision keyboard
+        (:func:`bot.view.screens.ephemeral_view`), in the language of his private texts
+        (:meth:`bot.table.languages.Languages.of_player`), as a step's edits of it are. One
+        with a keyboard is kept with the table, to be edited as his decision changes and
+        disarmed once it is gone. Whether it went; False also when he has nothing private
+        to see."""
         try:
             table = await self.tables.load(chat_id)
         except TableNotFound:
