@@ -451,8 +451,9 @@ class Courier:
         keeps such a message for a while only, and a refusal (it is gone, or unchanged) ends
         the item: the view it would have shown is the player's to ask for again."""
         payload = item.payload
-        ids: dict[str, Any] = {"chat_id": item.target, "receiver_user_id": payload.get("receiver"),
-               "ephemeral_message_id": payload.get("message_id")}
+        ids: dict[str, Any] = {"chat_id": item.target,
+                               "receiver_user_id": payload.get("receiver"),
+                               "ephemeral_message_id": payload.get("message_id")}
         try:
             if payload.get("delete"):
                 await self.api.request("deleteEphemeralMessage", **ids)
