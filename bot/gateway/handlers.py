@@ -556,10 +556,8 @@ async def _shown_here(context: Context, query: CallbackQuery, outcome: Outcome, 
     The answer as it stands where that is off, or did not go."""
     svc = services(context)
     eph, user = svc.ephemeral, query.from_user
+    # (both come only from a group's message: a private chat's turns into the selection)
     if eph is None or pressed_here(query) is not None or not _room(context, chat_id):
-        return said
-    message = query.message
-    if message is None or message.chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP):
         return said
     if isinstance(outcome, Cards) and outcome.view is not None:
         async def send(lang: str, text: str, keyboard: Keyboard | None) -> int | None:
@@ -574,8 +572,7 @@ async def _shown_here(context: Context, query: CallbackQuery, outcome: Outcome, 
         number = await eph.send(chat_id, user.id, lang, text, keyboard, query.id)
         if number is None:
             return said
-        await svc.presses.ephemeral_shown(chat_id, user.id, number,
-                                          outcome.selection.decision, 0)
+        await svc.presses.ephemeral_shown(chat_id, user.id, number, outcome.selection.decision)
         return Answer(i18n.t(lang, "see_below"))
     return said
 

@@ -120,10 +120,8 @@ class Lifecycle:
                     table.meta.coup_log, names, i18n.t(mine, "prompt_closed")))
             for player, shown in table.meta.ephemerals.items():  # and every view in the group
                 mine = await tables.languages.of_player(player, lang)
-                view = screens.ephemeral_view(mine, chat_id, table.sight, player,
-                                              last=i18n.t(mine, "prompt_closed"))
-                if view is not None:
-                    closed.append(sends.ephemeral_edit(chat_id, player, shown.message_id, view))
+                closed += sends.ephemeral_closed(mine, chat_id, table.sight, player,
+                                                 shown.message_id, i18n.t(mine, "prompt_closed"))
             await tables.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,

@@ -409,8 +409,8 @@ class Presses:
             table = await self.tables.load(chat_id)
         except TableNotFound:
             return False
-        decision, version = table.meta.decision, table.state.version
-        lang = await self.languages.of_player(user_id, await self.languages.of(chat_id))
+        decision = table.meta.decision
+        lang = await self.lang_of(chat_id, user_id, None)
         drawn = screens.ephemeral_view(lang, chat_id, table.sight, user_id, decision)
         if drawn is None:
             return False
@@ -418,44 +418,41 @@ class Presses:
         if message_id is None:
             return False
         if drawn.markup is not None:
-            await self.ephemeral_shown(chat_id, user_id, message_id, decision, version,
-                                       drawn.digest)
+            await self.ephemeral_shown(chat_id, user_id, message_id, decision, drawn.digest)
         return True
 
     async def ephemeral_shown(self, chat_id: int, user_id: int, message_id: int,
-                              decision: int, version: int, digest: str | None = None
-                              ) -> None:
+                              decision: int, digest: str | None = None) -> None:
         """A view with the player's keyboard for ``decision`` was shown to him alone in the
-        group (its ephemeral message ``message_id``), drawn at ``version`` (``digest``:
-        what it shows; None for his selection of cards, which stands for his decision's
-        view). It is kept with the table while the decision is open, brought up to date
-        if the table moved on since it was drawn, and disarmed at once if its decision is
-        gone. A view he had before is deleted: one of his decision at a time."""
+        group (its ephemeral message ``message_id``; ``digest``: what it shows, None for his
+        selection of cards, which stands for his decision's view). It is kept with the table
+        while the decision is open, brought up to date if it shows something else now, and
+        disarmed at once if its decision is gone. A view he had before is deleted: one of
+        his decision at a time."""
         async with self.tables.lock(chat_id):
             try:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
                 return
             meta, sight = table.meta, table.sight
-            lang = await self.languages.of_player(user_id, await self.languages.of(chat_id))
-            now = screens.ephemeral_view(lang, chat_id, sight, user_id, meta.decision)
+            lang = await self.lang_of(chat_id, user_id, None)
             drafts = []
             before = meta.ephemerals.get(user_id)
             if before is not None and before.message_id != message_id:
                 drafts.append(sends.ephemeral_delete(chat_id, user_id, before.message_id))
-            ephemerals = {p: e for p, e in meta.ephemerals.items() if p != user_id}
-            if now is not None and now.markup is not None:
-                current = meta.decision == decision and (
-                    version == table.state.version or digest is None)
-                if not current and now.digest != digest:
-                    drafts.append(sends.ephemeral_edit(chat_id, user_id, message_id, now))
-                ephemerals[user_id] = OpenEphemeral(message_id=message_id,
-                                                    decision=meta.decision, digest=now.digest)
-            else:
-                gone = screens.ephemeral_view(lang, chat_id, sight, user_id,
-                                              last=i18n.t(lang, "prompt_over"))
-                if gone is not None:
-                    drafts.append(sends.ephemeral_edit(chat_id, user_id, message_id, gone))
+            if digest is None and decision == meta.decision:
+                # his selection of cards, its decision still open: it stands for its view
+                view = screens.ephemeral_view(lang, chat_id, sight, user_id, decision)
+                digest = view.digest if view is not None else None
+            # as a step would find it: brought up to date where it shows something else
+            # now, disarmed if its decision is gone
+            kept, edits = sends.ephemeral_drafts(
+                {user_id: lang}, chat_id, sight, sight, meta.decision,
+                {user_id: OpenEphemeral(message_id=message_id, decision=decision,
+                                        digest=digest or "")},
+                lambda _: i18n.t(lang, "prompt_over"))
+            drafts += edits
+            ephemerals = {**{p: e for p, e in meta.ephemerals.items() if p != user_id}, **kept}
             try:
                 await self.tables.commit(table, meta=meta.model_copy(
                     update={"ephemerals": ephemerals}), outbox=drafts, redraw=False)

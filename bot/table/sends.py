@@ -238,10 +238,18 @@ def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Sight, afte
             if now.digest != open_view.digest:
                 out.append(ephemeral_edit(chat_id, player, open_view.message_id, now))
             continue
-        closed = screens.ephemeral_view(lang, chat_id, before, player, last=outcome(player))
-        if closed is not None:
-            out.append(ephemeral_edit(chat_id, player, open_view.message_id, closed))
+        out += ephemeral_closed(lang, chat_id, before, player, open_view.message_id,
+                                outcome(player))
     return still, out
+
+
+def ephemeral_closed(lang: str, chat_id: int, sight: Sight, player: int, message_id: int,
+                     last: Markup) -> list[OutboxDraft]:
+    """The private view shown to ``player`` alone in the group (its ephemeral message
+    ``message_id``) once its decision is gone: his view of ``sight``, no keyboard, and
+    ``last``, what became of the decision (as :func:`closed_prompt` is for his prompt)."""
+    closed = screens.ephemeral_view(lang, chat_id, sight, player, last=last)
+    return [] if closed is None else [ephemeral_edit(chat_id, player, message_id, closed)]
 
 
 def _private(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:

@@ -430,6 +430,12 @@ def prompt(lang: str, chat_id: int, sight: Sight, player: int, deadline: float |
     markup = render.with_app(lang, decision_keyboard(lang, chat_id, sight, player, decision,
                                                      True), app) if keyboard else None
     text = _table_text(lang, sight, deadline, log, names, own)
+    return drawn(text, markup)
+
+
+def drawn(text: str, markup: Keyboard | None) -> Prompt:
+    """A private drawing (a turn prompt, a view in the group for one player) with the
+    digest of what it shows: its text less the time left, and its keyboard."""
     shows = _TIME_LEFT.sub("", text) + (markup.as_json() if markup is not None else "")
     return Prompt(text, markup, hashlib.blake2b(shows.encode(), digest_size=8).hexdigest())
 
@@ -492,6 +498,4 @@ def ephemeral_view(lang: str, chat_id: int, sight: Sight, player: int,
         return None
     lines = [i18n.t(lang, "decide_private")] if markup is not None else [] if last is None \
         else [last]
-    text = render.dm_text(lang, view, lines)
-    shows = text + (markup.as_json() if markup is not None else "")
-    return Prompt(text, markup, hashlib.blake2b(shows.encode(), digest_size=8).hexdigest())
+    return drawn(render.dm_text(lang, view, lines), markup)
