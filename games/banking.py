@@ -355,6 +355,17 @@ def stand_up_after_two(ctx: Ctx[Any], seat: SeatBase) -> None:
         ctx.emit(stood_up(seat.player))
 
 
+def stand_up_broke(ctx: Ctx[Any], seats: Iterable[SeatBase], least: int,
+                   spare: PlayerId | None = None) -> None:
+    """docs/rules.md §0.13: a seat whose stack cannot cover ``least`` (the least he must stake)
+    is stood up after the coup, and the table is told why. ``spare``: the banker, whose
+    chips are in his bank."""
+    for seat in seats:
+        if seat.player != spare and not seat.leaving and seat.stack < least:
+            seat.leaving = True
+            ctx.emit(stood_up(seat.player, least=chips(least)))
+
+
 class Tabled(Protocol[T_co]):
     """A banking table: its seats, clockwise, and its banker if any."""
 

@@ -658,9 +658,19 @@ class PokerEngine:
             game=self.name, number=s.coup, kit=hand,
             names=[s.seats[seat_index(s.seats, p)].name for p in hand.players],
             finishing_stacks=list(kit.stacks), passed_deals=s.passed_deals)
+        self._next_hand(s, ctx)
+
+    def _next_hand(self, s: PokerState, ctx: Ctx) -> None:
+        """After a hand (settled, or void when the absent would have anted again): who is
+        leaving or has no chips stands up, and the next hand begins."""
         s.kit, s.shoe, s.stubs, s.pot = None, None, [], 0
-        for seat in list(s.seats):
+        for seat in s.seats:
             seat.in_hand = False
+            if seat.stack == 0 and not seat.leaving:
+                # docs/rules.md §0.13: a seat with no chips cannot post anything
+                seat.leaving = True
+                ctx.events.append(stood_up(seat.player, least=chips(1)))
+        for seat in list(s.seats):
             if seat.leaving:
                 ctx.wallet_move(cash_out_transfers(seat.player, seat.stack))
                 ctx.events.append(public("player_left", player=who(seat.player),
