@@ -205,6 +205,8 @@ SETTINGS = {
             "Settings of this table (Twenty-one):",
             "timeout = 60 seconds — time for each decision",
             "turn_dm = on (on | off) — each awaited player's turn in his private chat",
+            "idle_close = 6 decisions — the table closes itself after this many decisions in "
+            "a row with nobody playing (0: never)",
             "min_stake = 1 chip — the smallest stake",
             "decks = 2 decks — decks in the shoe",
             "Change it for this table: /settings KEY VALUE",
@@ -221,6 +223,8 @@ SETTINGS = {
             "Settings of this table (Twenty-one):",
             "timeout = 90 seconds — time for each decision",
             "turn_dm = on (on | off) — each awaited player's turn in his private chat",
+            "idle_close = 6 decisions — the table closes itself after this many decisions in "
+            "a row with nobody playing (0: never)",
             "min_stake = 10 chips — the smallest stake",
             "decks = 2 decks — decks in the shoe",
             "This chat's next tables: timeout = 90 seconds; Twenty-one: min_stake = 10 chips",
@@ -232,6 +236,8 @@ SETTINGS = {
             "Настройки этого стола (Очко):",
             "timeout = 60 секунд — время на каждое решение",
             "turn_dm = on (on | off) — ход каждому, кого ждёт стол, в личный чат",
+            "idle_close = 6 решений — стол закрывается сам после стольких решений подряд, "
+            "где никто не сыграл (0 — никогда)",
             "min_stake = 1 фишка — наименьшая ставка",
             "decks = 2 колоды — колод в шузе",
             "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",
@@ -248,6 +254,8 @@ SETTINGS = {
             "Настройки этого стола (Очко):",
             "timeout = 90 секунд — время на каждое решение",
             "turn_dm = on (on | off) — ход каждому, кого ждёт стол, в личный чат",
+            "idle_close = 6 решений — стол закрывается сам после стольких решений подряд, "
+            "где никто не сыграл (0 — никогда)",
             "min_stake = 10 фишек — наименьшая ставка",
             "decks = 2 колоды — колод в шузе",
             "Следующие столы чата: timeout = 90 секунд; Очко: min_stake = 10 фишек",

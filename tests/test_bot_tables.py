@@ -434,6 +434,7 @@ def test_meta_is_plain_json() -> None:
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
         "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
+        "idle_close": None, "idle": 0,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,
                        "choice": None, "shown": None}},
         "last_result": None, "prompts": {},

@@ -143,6 +143,10 @@ class Tables:
                 self.doorbell.ring(chat_id, bool(drafts))
             self._committed(chat_id)
             return meta
+        if timed_out:  # one more decision nobody took (docs/rules.md §0.12, idle_close)
+            meta.idle += 1
+        elif actor is not None:
+            meta.idle = 0
         if meta.asks:
             # an ask to type an amount is answered by his action, and ends with its phase
             same = (step.state.coup, step.state.phase) == (table.state.coup, table.state.phase)
