@@ -140,7 +140,8 @@ class Lifecycle:
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
                 holders=holders_of(table.sight, step.transfers),
-                outbox=[sends.closing(chat_id, text), *closed])
+                outbox=[sends.closing(chat_id, text, table.state.coup, table.state.version),
+                        *closed])
             self.clock.deadlines.cancel(chat_id)
             tables.forget(chat_id)
         tables.doorbell.ring(chat_id)
