@@ -52,7 +52,8 @@ log = logging.getLogger(__name__)
 
 IDLE_CLOSE = 6
 """A table closes itself after this many decisions in a row timed out with nobody acting
-(docs/rules.md §0.12), unless /settings idle_close says otherwise."""
+(docs/rules.md §0.12), unless the bot's IDLE_CLOSE or the table's /settings idle_close say
+otherwise."""
 
 # How much earlier than the clock's real deadline the group's table message may show it
 # and stay as it is (the clock starts when the drawing is delivered, a moment after it
@@ -65,11 +66,12 @@ class Clock:
 
     def __init__(self, tables: Committing, deadlines: Deadlines, *, decision_timeout: float,
                  turn_dms: bool, now: Callable[[], float] = time.time,
-                 links: AppLinks | None = None) -> None:
+                 links: AppLinks | None = None, idle_close: int = IDLE_CLOSE) -> None:
         self.tables = tables
         self.deadlines = deadlines
         self.decision_timeout = decision_timeout
         self.turn_dms = turn_dms
+        self.idle_close = idle_close
         self.now = now
         # the Mini App's links when the bot has one (WEBAPP_URL and WEBAPP_SHORT_NAME)
         self.links = links
@@ -85,11 +87,10 @@ class Clock:
         # :meth:`bot.table.lifecycle.Lifecycle.close_idle`)
         self.on_idle: Callable[[int], Awaitable[Any]] = _nothing
 
-    @staticmethod
-    def idle_limit(meta: TableMeta) -> int:
+    def idle_limit(self, meta: TableMeta) -> int:
         """After how many decisions in a row timed out with nobody acting the table closes
-        itself (0: never; /settings idle_close)."""
-        return IDLE_CLOSE if meta.idle_close is None else meta.idle_close
+        itself (0: never): the table's /settings idle_close, else the bot's IDLE_CLOSE."""
+        return self.idle_close if meta.idle_close is None else meta.idle_close
 
     def idle_due(self, meta: TableMeta) -> bool:
         """Whether the table has gone as many decisions unplayed as closes it."""

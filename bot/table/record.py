@@ -117,7 +117,7 @@ class TableMeta(BaseModel):
     idle_close: int | None = None
     """After how many decisions in a row whose time ran out, with nobody acting, the table
     closes itself (/settings idle_close; 0: never); None: the bot's default
-    (:data:`bot.table.clock.IDLE_CLOSE`)."""
+    (IDLE_CLOSE, :attr:`bot.table.clock.Clock.idle_close`)."""
     idle: int = 0
     """How many decisions in a row have timed out since a player last acted (any player's
     accepted action sets it back to 0): docs/rules.md §0.12."""
