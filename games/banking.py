@@ -65,6 +65,7 @@ from games.table import (
     find_seat,
     right_of,
     seat_index,
+    stood_up_after_two,
 )
 
 S = TypeVar("S", bound=GameState)
@@ -349,10 +350,10 @@ def count_timeout(ctx: Ctx[Any], seat: SeatBase, **data: Value) -> None:
 
 
 def stand_up_after_two(ctx: Ctx[Any], seat: SeatBase) -> None:
-    """docs/rules.md §0 "Timeouts": two in a row and he is stood up after the current coup."""
-    if seat.timeouts >= 2 and not seat.leaving:
-        seat.leaving = True
-        ctx.emit(stood_up(seat.player))
+    """docs/rules.md §0 "Timeouts": two in a row and he is stood up after the current coup
+    (:func:`games.table.stood_up_after_two`, poker's rule too)."""
+    for event in stood_up_after_two(seat):
+        ctx.emit(event)
 
 
 def stand_up_broke(ctx: Ctx[Any], seats: Iterable[SeatBase], least: int,

@@ -82,6 +82,7 @@ from games.table import (
     closing_events,
     closing_transfers,
     seat_index,
+    stood_up_after_two,
 )
 
 # ------------------------------------------------------------------ actions
@@ -725,9 +726,7 @@ class PokerEngine:
         seat = s.seats[seat_index(s.seats, player)]
         seat.timeouts += 1
         ctx.events.append(timed_out(player))
-        if seat.timeouts >= 2 and not seat.leaving:
-            seat.leaving = True
-            ctx.events.append(stood_up(player))
+        ctx.events += stood_up_after_two(seat)  # the banking games' rule (games/table.py)
         self._play(s, player, self._default_action(s, player), ctx)
         return self._step(s, ctx)
 
