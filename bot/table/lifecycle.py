@@ -102,8 +102,12 @@ class Lifecycle:
 
     async def close_idle(self, chat_id: int) -> None:
         """The clock found the table unplayed for as many decisions as closes it
-        (docs/rules.md §0.12): it closes as with /closetable, its closing text saying why."""
-        await self.close_table(chat_id, idle=True)
+        (docs/rules.md §0.12): it closes as with /closetable, its closing text saying why.
+        Another write in between (a player acted) leaves it open: nothing happened."""
+        try:
+            await self.close_table(chat_id, idle=True)
+        except StorageError:
+            log.warning("the idle table of chat %s was not closed", chat_id)
 
     async def close_table(self, chat_id: int, idle: bool = False) -> str | None:
         """/closetable: the game voids its coup, every table chip goes back to a wallet; the
