@@ -159,7 +159,7 @@ async def post_init(app: App) -> None:
                         settings.webapp_url) if settings.webapp_on else None
     tables = Tables(storage, languages, doorbell,
                     Timers() if shared is None else shared.deadlines,
-                    decision_timeout=settings.decision_timeout,
+                    decision_timeout=settings.decision_timeout, idle_close=settings.idle_close,
                     bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms,
                     chat_locks=None if shared is None else shared.chat_locks, links=links)
     limiter = app.bot.rate_limiter

@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     bot_api_base_url: str | None = None
     default_language: str = "en"
     decision_timeout: float = 60.0
+    # a table closes itself after this many decisions in a row nobody took (0: never); a
+    # table's /settings idle_close overrides it (docs/rules.md §0.12)
+    idle_close: int = 6
     starting_grant: int = 1000
     daily_bonus: int = 100
     sandbox_host: str = "127.0.0.1"

@@ -65,6 +65,7 @@ from games.table import (
     find_seat,
     right_of,
     seat_index,
+    stood_up_after_two,
 )
 
 S = TypeVar("S", bound=GameState)
@@ -349,10 +350,21 @@ def count_timeout(ctx: Ctx[Any], seat: SeatBase, **data: Value) -> None:
 
 
 def stand_up_after_two(ctx: Ctx[Any], seat: SeatBase) -> None:
-    """docs/rules.md §0 "Timeouts": two in a row and he is stood up after the current coup."""
-    if seat.timeouts >= 2 and not seat.leaving:
-        seat.leaving = True
-        ctx.emit(stood_up(seat.player))
+    """docs/rules.md §0 "Timeouts": two in a row and he is stood up after the current coup
+    (:func:`games.table.stood_up_after_two`, poker's rule too)."""
+    for event in stood_up_after_two(seat):
+        ctx.emit(event)
+
+
+def stand_up_broke(ctx: Ctx[Any], seats: Iterable[SeatBase], least: int,
+                   spare: PlayerId | None = None) -> None:
+    """docs/rules.md §0.13: a seat whose stack cannot cover ``least`` (the least he must stake)
+    is stood up after the coup, and the table is told why. ``spare``: the banker, whose
+    chips are in his bank."""
+    for seat in seats:
+        if seat.player != spare and not seat.leaving and seat.stack < least:
+            seat.leaving = True
+            ctx.emit(stood_up(seat.player, least=chips(least)))
 
 
 class Tabled(Protocol[T_co]):

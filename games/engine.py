@@ -399,9 +399,10 @@ def settlement(kind: str, *, coup: int, nets: dict[PlayerId, int],
                       hands=dict(hands or {}), winners=tuple(winners))
 
 
-def stood_up(player: PlayerId) -> StoodUp:
-    """The public :class:`StoodUp` event."""
-    return StoodUp(kind="stood_up", data={"player": who(player)})
+def stood_up(player: PlayerId, **data: Value) -> StoodUp:
+    """The public :class:`StoodUp` event: two timeouts in a row, or, with ``least`` (the
+    chips he would need), too few chips to play (docs/rules.md §0.13)."""
+    return StoodUp(kind="stood_up", data={"player": who(player), **data})
 
 
 def timed_out(player: PlayerId, **data: Value) -> TimedOut:

@@ -26,6 +26,7 @@ from games.engine import (
     rows,
     shoe_revealed,
     stack,
+    stood_up,
     wallet,
 )
 
@@ -71,6 +72,16 @@ def check_join(seats: Sequence[SeatBase], player: PlayerId, max_players: int) ->
         raise IllegalAction(Reason.ALREADY_SEATED)
     if len(seats) >= max_players:
         raise IllegalAction(Reason.TABLE_FULL)
+
+
+def stood_up_after_two(seat: SeatBase) -> list[Event]:
+    """docs/rules.md §0.7, every game's one rule: a second missed deadline in a row stands
+    ``seat`` up. He is marked leaving: he stands up once the coup or hand is over and puts
+    up nothing more meanwhile (no stake, no ante). The public event, or nothing."""
+    if seat.timeouts >= 2 and not seat.leaving:
+        seat.leaving = True
+        return [stood_up(seat.player)]
+    return []
 
 
 def buy_in_transfers(player: PlayerId, amount: int) -> list[Transfer]:

@@ -600,3 +600,10 @@ def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() ->
     assert step.events[0].data == {"coup": count(1), "void": flag(True), "returned": rows(*(
         row(p, amount=chips(1000)) for p in (1, 2, 3, 4)))}
     assert step.state.seats == [] and ENGINE.awaiting(step.state) == []
+
+
+
+def test_rule_0_13_a_punter_below_the_minimum_stake_is_stood_up_after_the_coup() -> None:
+    from broke import a_punter_with_4_chips_at_a_table_of_5
+
+    a_punter_with_4_chips_at_a_table_of_5("baccarat")

@@ -497,3 +497,10 @@ def test_the_view_shows_only_the_tables_facts_and_the_shoe_apart() -> None:
     post = seated({1: 1000, 2: 1000}).model_copy(update={"phase": "post", "queue": [1]})
     assert {a.kind: a.input for a in ENGINE.legal_actions(post, 1)} == {
         "leave": Input.UTILITY, "post_bank": Input.PLAIN, "decline": Input.PLAIN}
+
+
+
+def test_rule_0_13_a_punter_below_the_minimum_stake_is_stood_up_after_the_coup() -> None:
+    from broke import a_punter_with_4_chips_at_a_table_of_5
+
+    a_punter_with_4_chips_at_a_table_of_5("banchok")

@@ -625,6 +625,8 @@ SETTINGS_APP = {
         "turn_dm = on (on | off) — each awaited player's turn in his private chat",
         "screen = app (chat | app) — where the game is played: chat, on the group's table "
         "message; app, in the table app, the group getting each coup's card and result",
+        "idle_close = 6 decisions — the table closes itself after this many decisions in "
+        "a row with nobody playing (0: never)",
         "min_stake = 1 chip — the smallest stake",
         "decks = 2 decks — decks in the shoe",
         "Change it for this table: /settings KEY VALUE",
@@ -635,6 +637,8 @@ SETTINGS_APP = {
         "turn_dm = on (on | off) — ход каждому, кого ждёт стол, в личный чат",
         "screen = app (chat | app) — где идёт игра: chat — в сообщении стола в группе; "
         "app — в приложении стола, а в группу приходят только карточка и итог каждого кона",
+        "idle_close = 6 решений — стол закрывается сам после стольких решений подряд, "
+        "где никто не сыграл (0 — никогда)",
         "min_stake = 1 фишка — наименьшая ставка",
         "decks = 2 колоды — колод в шузе",
         "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",

@@ -115,7 +115,12 @@ class RecordingBot:
         msg = self.messages.get(message_id)
         if msg is None or msg.chat_id != chat_id:
             raise BadRequest("Message to edit not found")
+        if msg.markup == reply_markup:
+            self._lost("edit_message_reply_markup", chat_id)
+            raise BadRequest("Message is not modified: specified new message content and "
+                             "reply markup are exactly the same")
         msg.markup = reply_markup
+        self._lost("edit_message_reply_markup", chat_id)
         return msg
 
     async def do_api_request(self, method: str, api_kwargs: dict[str, Any]) -> Any:
@@ -132,7 +137,8 @@ class RecordingBot:
                                          kw.get("reply_markup"))
             return True
         if method == "editMessageReplyMarkup":
-            await self.edit_message_reply_markup(kw["chat_id"], kw["message_id"])
+            await self.edit_message_reply_markup(kw["chat_id"], kw["message_id"],
+                                                 kw.get("reply_markup"))
             return True
         if method in ("editEphemeralMessageText", "deleteEphemeralMessage"):
             self.ephemeral.append((method, kw))
@@ -434,6 +440,7 @@ def test_meta_is_plain_json() -> None:
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
         "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
+        "idle_close": None, "idle": 0,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,
                        "choice": None, "shown": None}},
         "last_result": None, "prompts": {},

@@ -637,3 +637,34 @@ def test_rule_0_12_closing_mid_coup_voids_it_stakes_back_bank_to_its_banker() ->
     assert isinstance(revealed, ShoeRevealed)
     assert revealed.record["order"] == [*BURN, *dealt, *PAD]
     assert step.state.seats == [] and step.state.phase == "idle"
+
+
+# ------------------------------------------------------------------ §0.13
+
+
+def test_rule_0_13_punters_who_cannot_stake_the_minimum_are_stood_up_instead_of_void_coups(
+        ) -> None:
+    # every punter at 0 chips: each coup would be void, and the banker's safe default (go on)
+    # started the next, for ever; they are stood up with a line saying why, and the table
+    # waits for players with the bank back in the banker's stack
+    from bot.view import i18n
+
+    state = ENGINE.new_table({"min_stake": 5}).model_copy(update={"shoe": shoe_of()})
+    for p, buy_in in ((1, 1000), (2, 4), (3, 0)):
+        state = act(state, p, Join(name=f"p{p}", buy_in=buy_in))
+    state = act(state, 1, Start())
+    state = act(state, 1, Bid(amount=100))
+    state = act(state, 2, Pass())
+    events: list[Event] = []
+    state = act(state, 3, Pass(), events)
+    stood = [e for e in events if e.kind == "stood_up"]
+    assert [e.player for e in stood] == [2, 3]
+    names = {1: "Ann", 2: "Bob", 3: "Cy"}
+    assert [i18n.event_text("en", e, names) for e in stood] == [
+        "🚪 Bob cannot cover 5 and is stood up", "🚪 Cy cannot cover 5 and is stood up"]
+    assert i18n.event_text("ru", stood[0], names) == (
+        "🚪 Bob: фишек меньше, чем 5, — встаёт из-за стола")
+    assert "coup_void" not in kinds(events)
+    assert state.phase == "idle" and state.coup == 0 and ENGINE.awaiting(state) == []
+    assert stacks(state) == {1: 1000}
+    assert [e.data["stack"] for e in events if e.kind == "player_left"] == [chips(4), chips(0)]

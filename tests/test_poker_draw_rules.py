@@ -440,3 +440,63 @@ def test_specs_say_what_they_ask_and_events_say_what_they_are() -> None:
     proofs = [e for e in step.events if isinstance(e, CardsProven)]
     assert [(e.to, e.coup) for e in proofs] == [((p,), 1) for p in (2, 3, 1)]
     assert all(isinstance(e.record, dict) and all(r.ok for r in check(e.record)) for e in proofs)
+
+
+# ------------------------------------------------------------------ §0.7, §0.13
+
+
+def test_rule_0_7_players_timed_out_twice_post_no_ante_the_thrown_in_hand_is_void() -> None:
+    # everybody times out: two deals thrown in, then the absent are stood up; no third
+    # deal is dealt (antes taken each time, for ever, before): their antes go back
+    from bot.view import i18n
+
+    s = seated(ENGINE, [100, 100, 100], [fixed_shoe(draw_order([TT, AK, JJ])),
+                                         fixed_shoe(draw_order([AK, JJ, TT]))])
+    antes_taken = 0
+    events = []
+    while ENGINE.awaiting(s):
+        step = ENGINE.timeout(s, random.Random(1))
+        antes_taken += sum(t.amount for t in step.transfers if t.reason == "ante")
+        events += step.events
+        s = step.state
+    assert antes_taken == 3  # the second deal's antes; the first's came with Start
+    assert [e.player for e in events if e.kind == "stood_up"] == [2, 3, 1]
+    assert [e.kind for e in events].count("hands_thrown_in") == 2
+    void = next(e for e in events if isinstance(e, Settlement))
+    assert void.nets == {2: 0, 3: 0, 1: 0} and void.winners == ()
+    names = {1: "Ann", 2: "Bob", 3: "Cy"}
+    assert i18n.event_text("en", void, names) == (
+        "Absent, stood up: Bob, Cy, Ann. The hand is void; the antes go back: "
+        "Bob 2, Cy 2, Ann 2")
+    assert i18n.event_text("ru", void, names) == (
+        "Нет за столом, встают: Bob, Cy, Ann. Сдача аннулирована, анте возвращено: "
+        "Bob 2, Cy 2, Ann 2")
+    assert [(e.player, e.data["stack"]) for e in events if e.kind == "player_left"] == [
+        (1, chips(100)), (2, chips(100)), (3, chips(100))]
+    assert s.seats == [] and s.kit is None and s.phase == "waiting" and s.pot == 0
+
+
+def test_rule_0_13_a_seat_with_no_chips_is_stood_up_after_the_hand() -> None:
+    # player 3 is all in on his ante of 1 and loses it: he has nothing left to ante
+    from bot.view import i18n
+
+    s = seated(ENGINE, [100, 100, 1], [fixed_shoe(draw_order([QQ, AK, TT])),
+                                       fixed_shoe(draw_order([JJ, TT]))])
+    coup = s.coup
+    events = []
+    for player, action in ((2, Open()), (1, Fold())):
+        step = ENGINE.apply(s, player, action)
+        events += step.events
+        s = step.state
+    while s.coup == coup:
+        step = ENGINE.apply(s, ENGINE.awaiting(s)[0], Discard(cards=()))
+        events += step.events
+        s = step.state
+    stood = next(e for e in events if e.kind == "stood_up")
+    assert stood.player == 3
+    assert i18n.event_text("en", stood, {3: "Cy"}) == "🚪 Cy cannot cover 1 and is stood up"
+    assert i18n.event_text("ru", stood, {3: "Cy"}) == (
+        "🚪 Cy: фишек меньше, чем 1, — встаёт из-за стола")
+    assert [(e.player, e.data["stack"]) for e in events if e.kind == "player_left"] == [
+        (3, chips(0))]
+    assert [p.player for p in s.seats] == [1, 2] and s.coup == coup + 1

@@ -461,3 +461,10 @@ def test_the_view_shows_only_the_tables_facts_and_the_shoe_apart() -> None:
     assert view.shoe.commitments == (s.shoe.commitment,) and view.shoe.cards_left == 104
     s, _ = play(s, (2, Stake(amount=50)))
     assert ENGINE.view(s, None).facts == {}  # the banker's cover is used up
+
+
+
+def test_rule_0_13_a_punter_below_the_minimum_stake_is_stood_up_after_the_coup() -> None:
+    from broke import a_punter_with_4_chips_at_a_table_of_5
+
+    a_punter_with_4_chips_at_a_table_of_5("twenty_one")

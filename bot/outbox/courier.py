@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from telegram import Bot
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
@@ -486,30 +486,44 @@ class Courier:
 
     async def _close(self, item: OutboxItem) -> None:
         """A closed table's closing text goes to the bottom of the chat, where whoever closed
-        it looks (the live table message may be far up), and the table message retires to
-        its header and a pointer down. The post is made at most once: an attempt that may
-        have posted (its answer lost, or a crash before it was marked done) is not repeated;
-        the live table message is edited into the text instead (an edit is safe to repeat),
-        as a coup's result is (without one, the text is posted again). So the text is never
-        lost, and at worst, when such an attempt did post, it shows twice: at the bottom and
-        where the table was."""
+        it looks (the live table message may be far up), exactly once, and the table
+        message retires to its header and a pointer down. The post is made until Telegram
+        answers it. An attempt whose answer was lost (or that a crash cut short) may have
+        posted all the same: the post carries a keyboard of its own
+        (:func:`bot.table.sends.closing`), by which such a post is found among the chat's
+        messages after the newest one known (:meth:`_find_post`); found, it is the post,
+        and no second one is made. Once the post is known, its keyboard goes."""
         chat_id = item.chat_id
         chat = self._chat(chat_id)
         text = str(item.payload.get("text", ""))
+        tag = markup_param(item.payload.get("markup"))
         table_id = await self._table_id(chat_id)
         shown = chat.shown.text if chat.shown is not None else None
-        first = await self.storage.outbox_attempt(item_id=item.id) == 1
-        posted = await self._post_once(item, text) if first else None
-        if posted is None and table_id is not None and await self._edit(chat_id, table_id,
-                                                                         text, None):
-            # the table message is the closing text now (its buttons went with the edit)
-            await self.storage.finish_outbox(item_id=item.id, message_id=table_id)
-            await self.storage.retire_sent(chat_id=chat_id, message_ids=[table_id])
-            shown = None
-        else:
-            if posted is None:  # no table message to edit: the text must reach the chat
-                posted = await self._send(chat_id, text, None, kind=metrics.SETTLEMENT)
-            await self.storage.finish_outbox(item_id=item.id, message_id=posted)
+        before = await self._newest_known(chat_id) or 0
+        # counted before the send: an attempt a crash cut short may have posted already
+        earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
+        posted = await self._find_post(chat_id, before, tag) if earlier_attempts else None
+        delay = 0.5
+        while posted is None:
+            try:
+                posted = await self._send(chat_id, text, tag, kind=metrics.SETTLEMENT,
+                                          once=True)
+                if posted is None and tag is not None:  # refused with its keyboard: plain
+                    posted = await self._send(chat_id, text, None, kind=metrics.SETTLEMENT)
+                break
+            except Unanswered:
+                posted = await self._find_post(chat_id, before, tag)
+                if posted is None:
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 20.0)
+            except Lost:
+                await self.storage.outbox_attempt(item_id=item.id, undo=True)
+                raise
+        if posted is not None and tag is not None:
+            with contextlib.suppress(Refused):  # the post is known: its keyboard goes
+                await self.api.request("editMessageReplyMarkup", chat_id=chat_id,
+                                       message_id=posted)
+        await self.storage.finish_outbox(item_id=item.id, message_id=posted)
         self.pace.sent(chat_id)
         chat.table_is(None)
         chat.shown = None
@@ -518,19 +532,41 @@ class Courier:
         await self._retire_all(chat_id, await self.storage.live_sent(chat_id=chat_id),
                                {table_id: shown})
 
-    async def _post_once(self, item: OutboxItem, text: str) -> int | None:
-        """Post ``text`` in the item's chat with one attempt that reaches Telegram (a 429 is
-        waited out: it posted nothing): its message id, or None when the message was refused
-        or the attempt's effect is unknown. Refused by the group, the attempt is undone: it
-        posted nothing."""
-        try:
-            return await self._send(item.chat_id, text, None, kind=metrics.SETTLEMENT,
-                                    once=True)
-        except Unanswered:
+    async def _find_post(self, chat_id: int, before: int, tag: str | None) -> int | None:
+        """The closing post an attempt whose answer was lost made, if it did: the bot's
+        message after ``before`` (the newest it knows) that carries the post's keyboard
+        ``tag``. Each message after it is asked to take that keyboard: the post answers that
+        it has it already (not modified); another message of the bot's takes it and has it
+        taken away again at once (it had none: a command's answer; an orphaned table message
+        loses its own, as it should); other people's messages cannot be edited. The search
+        ends at the first ids that do not exist yet."""
+        if tag is None:
             return None
-        except Lost:
-            await self.storage.outbox_attempt(item_id=item.id, undo=True)
-            raise
+        missing = 0
+        message_id = before + 1
+        while message_id <= before + TWIN_WINDOW and missing < 2:
+            try:
+                await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
+                                    message_id=message_id, reply_markup=tag)
+            except RetryAfter as exc:
+                await asyncio.sleep(retry_seconds(exc) + 0.1)
+                continue  # the same message again
+            except BadRequest as exc:
+                reason = exc.message.lower()
+                if "not modified" in reason:
+                    self._seen(chat_id, message_id)
+                    return message_id
+                missing = missing + 1 if "not found" in reason else 0
+            except TelegramError:  # no answer: asked again
+                await asyncio.sleep(0.5)
+                continue
+            else:
+                missing = 0
+                with contextlib.suppress(TelegramError):
+                    await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
+                                        message_id=message_id)
+            message_id += 1
+        return None
 
     async def _post_table(self, item: OutboxItem) -> None:
         chat_id = item.chat_id

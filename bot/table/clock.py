@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -50,6 +50,11 @@ class Committing(Protocol):
 
 log = logging.getLogger(__name__)
 
+IDLE_CLOSE = 6
+"""A table closes itself after this many decisions in a row timed out with nobody acting
+(docs/rules.md §0.12), unless the bot's IDLE_CLOSE or the table's /settings idle_close say
+otherwise."""
+
 # How much earlier than the clock's real deadline the group's table message may show it
 # and stay as it is (the clock starts when the drawing is delivered, a moment after it
 # was drawn)
@@ -61,11 +66,12 @@ class Clock:
 
     def __init__(self, tables: Committing, deadlines: Deadlines, *, decision_timeout: float,
                  turn_dms: bool, now: Callable[[], float] = time.time,
-                 links: AppLinks | None = None) -> None:
+                 links: AppLinks | None = None, idle_close: int = IDLE_CLOSE) -> None:
         self.tables = tables
         self.deadlines = deadlines
         self.decision_timeout = decision_timeout
         self.turn_dms = turn_dms
+        self.idle_close = idle_close
         self.now = now
         # the Mini App's links when the bot has one (WEBAPP_URL and WEBAPP_SHORT_NAME)
         self.links = links
@@ -77,6 +83,19 @@ class Clock:
         # per chat: a decision, and the players whose prompt of it was not sent because
         # their page showed it (:meth:`page_shows`): a page that closes brings it
         self.on_page: dict[int, tuple[int, frozenset[int]]] = {}
+        # closes a table nobody plays at any more (its lifecycle sets it:
+        # :meth:`bot.table.lifecycle.Lifecycle.close_idle`)
+        self.on_idle: Callable[[int], Awaitable[Any]] = _nothing
+
+    def idle_limit(self, meta: TableMeta) -> int:
+        """After how many decisions in a row timed out with nobody acting the table closes
+        itself (0: never): the table's /settings idle_close, else the bot's IDLE_CLOSE."""
+        return self.idle_close if meta.idle_close is None else meta.idle_close
+
+    def idle_due(self, meta: TableMeta) -> bool:
+        """Whether the table has gone as many decisions unplayed as closes it."""
+        limit = self.idle_limit(meta)
+        return limit > 0 and meta.idle >= limit
 
     def turn_dm_of(self, meta: TableMeta) -> bool:
         """Whether the table's setting prompts each awaited player in his private chat
@@ -303,8 +322,14 @@ class Clock:
                 return
             step = table.engine.timeout(table.state)
             try:
-                await self.tables.commit(table, step, timed_out=awaited)
+                meta = await self.tables.commit(table, step, timed_out=awaited)
             except (StaleVersion, InsufficientFunds, TableNotFound):  # closed: bot.admin
                 log.warning("timeout step of chat %s not committed", chat_id)
                 return
             log.info("chat %s: step %s timed out", chat_id, version)
+        if self.idle_due(meta):  # nobody plays here any more: the table closes (its own lock)
+            await self.on_idle(chat_id)
+
+
+async def _nothing(chat_id: int) -> None:
+    """No lifecycle to close an idle table with (a clock on its own, in tests)."""

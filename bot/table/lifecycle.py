@@ -34,6 +34,7 @@ class Lifecycle:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.clock = tables.clock
+        self.clock.on_idle = self.close_idle
 
     async def open_table(self, chat_id: int, game: str, user_id: int,
                          language_code: str | None,
@@ -99,9 +100,20 @@ class Lifecycle:
         (:func:`bot.table.table_settings.set_default`)."""
         return await table_settings.set_default(self.tables, chat_id, key, value, game)
 
-    async def close_table(self, chat_id: int) -> str | None:
+    async def close_idle(self, chat_id: int) -> None:
+        """The clock found the table unplayed for as many decisions as closes it
+        (docs/rules.md §0.12): it closes as with /closetable, its closing text saying why.
+        Another write in between (a player acted) leaves it open: nothing happened."""
+        try:
+            await self.close_table(chat_id, idle=True)
+        except StorageError:
+            log.warning("the idle table of chat %s was not closed", chat_id)
+
+    async def close_table(self, chat_id: int, idle: bool = False) -> str | None:
         """/closetable: the game voids its coup, every table chip goes back to a wallet; the
         closing text is posted at the bottom of the chat and the table message retires.
+        ``idle``: the table closes itself, nobody having acted for ``idle_close`` decisions
+        (checked again under the lock: a player who acted meanwhile keeps it open).
         Returns a refusal text or None."""
         tables = self.tables
         lang = await tables.languages.of(chat_id)
@@ -110,6 +122,8 @@ class Lifecycle:
                 table = await tables.load(chat_id)
             except TableNotFound:
                 return i18n.t(lang, "no_table")
+            if idle and not self.clock.idle_due(table.meta):
+                return None
             step = table.engine.close(table.state)
             names = dict(table.meta.names)
             closed = []  # every open turn prompt says the table is closed, without buttons
@@ -122,11 +136,15 @@ class Lifecycle:
                 mine = await tables.languages.of_player(player, lang)
                 closed += sends.ephemeral_closed(mine, chat_id, table.sight, player,
                                                  shown.message_id, i18n.t(mine, "prompt_closed"))
+            text = screens.closing_text(lang, step.events, names)
+            if idle:
+                text = "\n\n".join((i18n.t(lang, "closed_idle",
+                                            n=self.clock.idle_limit(table.meta)), text))
             await tables.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
                 holders=holders_of(table.sight, step.transfers),
-                outbox=[sends.closing(chat_id, screens.closing_text(lang, step.events, names)),
+                outbox=[sends.closing(chat_id, text, table.state.coup, table.state.version),
                         *closed])
             self.clock.deadlines.cancel(chat_id)
             tables.forget(chat_id)

@@ -114,6 +114,13 @@ class TableMeta(BaseModel):
     ``app``, in the Mini App, the group getting each coup's card and result. None: ``app``
     where the bot has the Mini App, else ``chat`` (:meth:`bot.table.clock.Clock.in_app`).
     Written only once set (:meth:`stored`), so a record without it reads as before."""
+    idle_close: int | None = None
+    """After how many decisions in a row whose time ran out, with nobody acting, the table
+    closes itself (/settings idle_close; 0: never); None: the bot's default
+    (IDLE_CLOSE, :attr:`bot.table.clock.Clock.idle_close`)."""
+    idle: int = 0
+    """How many decisions in a row have timed out since a player last acted (any player's
+    accepted action sets it back to 0): docs/rules.md §0.12."""
     asks: dict[int, Ask] = Field(default_factory=dict)
     """Who was asked to type an amount, and for what: kept with the table so that any
     worker takes the reply, whichever took the press."""

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE
 from bot.table.record import Ask, OpenEphemeral, Proof, Table, TableMeta
 from bot.view import i18n, proofs, render, screens
+from bot.view.codec import ActionButton, encode
 from bot.view.render import Keyboard
 from bot.view.screens import Prompt, decision_keyboard, markup_json, prompt
 from bot.view.sight import Sight
@@ -300,10 +301,17 @@ def settlement(chat_id: int, text: str) -> OutboxDraft:
     return OutboxDraft(kind=SETTLE, target=chat_id, payload={"text": render.clip(text)})
 
 
-def closing(chat_id: int, text: str) -> OutboxDraft:
+def closing(chat_id: int, text: str, coup: int, version: int) -> OutboxDraft:
     """A closed table's closing text for the outbox: a new message at the bottom of the chat
-    (whoever closed the table looks there), and the table message retires."""
-    return OutboxDraft(kind=CLOSE, target=chat_id, payload={"text": render.clip(text)})
+    (whoever closed the table looks there), and the table message retires. It is posted
+    with a keyboard of its own (the closed table's ``coup`` and ``version`` on a button a
+    press of which finds no table): the courier tells by it the post an attempt whose
+    answer was lost made, and takes the keyboard away once the post is known
+    (:meth:`bot.outbox.courier.Courier._close`)."""
+    tag = encode(ActionButton(chat_id, coup, version, "closed"))
+    return OutboxDraft(kind=CLOSE, target=chat_id, payload={
+        "text": render.clip(text),
+        "markup": {"inline_keyboard": [[{"text": "🔒", "callback_data": tag}]]}})
 
 
 def table_post(chat_id: int, asked: bool = False) -> OutboxDraft:

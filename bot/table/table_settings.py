@@ -1,11 +1,11 @@
 """/settings: a table's settings, each with its unit, and the chat's defaults for its next tables.
 
-A table has the host's settings (``timeout``, ``turn_dm``, ``screen``: its record) and its
-game's (:meth:`games.engine.Engine.settings`; they change only while nobody is seated). A
-value set with ``/settings KEY VALUE`` is this table's alone; ``/settings default KEY VALUE``
-keeps it as the chat's default (storage: ``chat_settings``), and every table the chat opens
-after that starts with it: the host's settings at every table, a game's setting at that
-game's tables. ``/settings default KEY`` forgets it.
+A table has the host's settings (``timeout``, ``turn_dm``, ``screen``, ``idle_close``: its
+record) and its game's (:meth:`games.engine.Engine.settings`; they change only while nobody
+is seated). A value set with ``/settings KEY VALUE`` is this table's alone; ``/settings
+default KEY VALUE`` keeps it as the chat's default (storage: ``chat_settings``), and every
+table the chat opens after that starts with it: the host's settings at every table, a game's
+setting at that game's tables. ``/settings default KEY`` forgets it.
 """
 
 from __future__ import annotations
@@ -24,13 +24,15 @@ from storage.base import TableNotFound
 if TYPE_CHECKING:
     from bot.table.tables import Tables
 
-HOST_KEYS = ("timeout", "turn_dm", "screen")
+HOST_KEYS = ("timeout", "turn_dm", "screen", "idle_close")
 """Settings of the host, not of a game: every table has them (``screen`` shows only where
 the bot has the Mini App: without it, a table is played in the chat)."""
 SCREENS = ("chat", "app")
 """Where a table is played (:attr:`bot.table.record.TableMeta.screen`)."""
 MIN_TIMEOUT, MAX_TIMEOUT = 10, 3600
 """A decision's time, in seconds: under 10 a player cannot read his cards and answer."""
+MAX_IDLE_CLOSE = 1000
+"""The most decisions in a row nobody takes before a table closes itself (0: never)."""
 
 
 def parse_setting(value: str) -> Any:
@@ -52,6 +54,11 @@ def host_refusal(lang: str, key: str, value: Any, app_on: bool = True) -> str | 
         return i18n.t(lang, "settings_bad", error=i18n.t(
             lang, "settings_range", key=key, min=MIN_TIMEOUT, max=MAX_TIMEOUT,
             unit=i18n.unit(lang, "second", MAX_TIMEOUT)))
+    if key == "idle_close" and (isinstance(value, bool) or not isinstance(value, int)
+                                or not 0 <= value <= MAX_IDLE_CLOSE):
+        return i18n.t(lang, "settings_bad", error=i18n.t(
+            lang, "settings_range", key=key, min=0, max=MAX_IDLE_CLOSE,
+            unit=i18n.unit(lang, "decision", MAX_IDLE_CLOSE)))
     if key == "turn_dm" and not isinstance(value, bool):
         return i18n.t(lang, "settings_bad", error="on | off")
     if key == "screen" and value not in SCREENS:
@@ -121,7 +128,8 @@ def shown(tables: Tables, lang: str, table: Table | None, defaults: dict[str, An
         clock = tables.clock
         screen = {"screen": clock.screen_of(meta)} if clock.app_on else {}
         current = {"timeout": clock.timeout_of(meta), "turn_dm": clock.turn_dm_of(meta),
-                   **screen, **table.engine.settings(table.state)}
+                   **screen, "idle_close": clock.idle_limit(meta),
+                   **table.engine.settings(table.state)}
         lines = [str(i18n.t(lang, "settings_title", game=i18n.game_name(lang, table.game)))]
         lines += [str(i18n.setting_line(lang, k, v)) for k, v in current.items()]
     line = defaults_line(lang, defaults)

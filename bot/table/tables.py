@@ -25,7 +25,7 @@ from bot.ops.hooks import Hooks
 from bot.outbox import kinds
 from bot.outbox.courier import Doorbell
 from bot.table import sends
-from bot.table.clock import Clock
+from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
 from bot.table.record import Table, TableMeta, load
@@ -61,7 +61,7 @@ class Tables:
                  deadlines: Deadlines, *, decision_timeout: float, bot_username: str,
                  hooks: Hooks | None = None, now: Callable[[], float] = time.time,
                  turn_dms: bool = True, chat_locks: ChatLocks | None = None,
-                 links: AppLinks | None = None) -> None:
+                 links: AppLinks | None = None, idle_close: int = IDLE_CLOSE) -> None:
         self.storage = storage
         # several workers on one database (bot/workers/coordination.py): the chat's lock is the
         # database's too, and this process's copy of a table is trusted only under it
@@ -71,7 +71,7 @@ class Tables:
         # every committed step's deadline is the clock's, and runs out through this commit
         # links: the Mini App's, when the bot has one (its buttons; /settings screen app)
         self.clock = Clock(self, deadlines, decision_timeout=decision_timeout,
-                           turn_dms=turn_dms, now=now, links=links)
+                           turn_dms=turn_dms, now=now, links=links, idle_close=idle_close)
         self.bot_username = bot_username
         self.hooks = hooks or Hooks()
         self.locks: dict[int, asyncio.Lock] = {}
@@ -143,6 +143,10 @@ class Tables:
                 self.doorbell.ring(chat_id, bool(drafts))
             self._committed(chat_id)
             return meta
+        if timed_out:  # one more decision nobody took (docs/rules.md §0.12, idle_close)
+            meta.idle += 1
+        elif actor is not None:
+            meta.idle = 0
         if meta.asks:
             # an ask to type an amount is answered by his action, and ends with its phase
             same = (step.state.coup, step.state.phase) == (table.state.coup, table.state.phase)

@@ -154,6 +154,8 @@ def start_coup(ctx: Ctx) -> None:
 def boundary(ctx: Ctx) -> None:
     """Between coups: decide what the table does next (see the module docstring)."""
     st = ctx.st
+    # docs/rules.md §0.13: a punter who cannot stake the minimum stands up
+    banking.stand_up_broke(ctx, st.seats, st.settings.min_stake, spare=st.banker)
     for seat in [s for s in st.seats if s.leaving]:
         if seat.player == st.banker:
             end_tenure(ctx, "left")

@@ -276,6 +276,9 @@ def turn_card(ctx: Ctx) -> None:
     s.queue.pop(0)
     s.joiners, s.no_joining = [], False
     banker = seat_of(s, s.banker)
+    # docs/rules.md §0.13: who has no cards left to play and not the minimum stake stands up
+    banking.stand_up_broke(ctx, [x for x in s.seats if not x.cards], s.settings.min_stake,
+                           spare=banker.player)
     for x in [x for x in s.seats if x.leaving and x is not banker]:
         remove_seat(ctx, x)
     if s.bank == 0:

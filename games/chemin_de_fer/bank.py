@@ -207,6 +207,9 @@ def drop_from_offer(ctx: Ctx, player: PlayerId) -> None:
 def next_coup(ctx: Ctx) -> None:
     """The next coup: seats emptied, quorum, shoe (docs/rules.md §1.10), then cut or staking."""
     st = ctx.st
+    # docs/rules.md §0.13: a punter who cannot stake the minimum has no coup to play: he is
+    # stood up (without this, punters at 0 chips made every coup void, for ever)
+    banking.stand_up_broke(ctx, st.seats, st.min_stake, spare=st.banker)
     remove_leavers(ctx)  # a leaving banker retires here (task: "treat as retiring")
     if st.banker is None:
         open_auction(ctx)

@@ -82,6 +82,7 @@ from games.table import (
     closing_events,
     closing_transfers,
     seat_index,
+    stood_up_after_two,
 )
 
 # ------------------------------------------------------------------ actions
@@ -658,9 +659,19 @@ class PokerEngine:
             game=self.name, number=s.coup, kit=hand,
             names=[s.seats[seat_index(s.seats, p)].name for p in hand.players],
             finishing_stacks=list(kit.stacks), passed_deals=s.passed_deals)
+        self._next_hand(s, ctx)
+
+    def _next_hand(self, s: PokerState, ctx: Ctx) -> None:
+        """After a hand (settled, or void when the absent would have anted again): who is
+        leaving or has no chips stands up, and the next hand begins."""
         s.kit, s.shoe, s.stubs, s.pot = None, None, [], 0
-        for seat in list(s.seats):
+        for seat in s.seats:
             seat.in_hand = False
+            if seat.stack == 0 and not seat.leaving:
+                # docs/rules.md §0.13: a seat with no chips cannot post anything
+                seat.leaving = True
+                ctx.events.append(stood_up(seat.player, least=chips(1)))
+        for seat in list(s.seats):
             if seat.leaving:
                 ctx.wallet_move(cash_out_transfers(seat.player, seat.stack))
                 ctx.events.append(public("player_left", player=who(seat.player),
@@ -715,9 +726,7 @@ class PokerEngine:
         seat = s.seats[seat_index(s.seats, player)]
         seat.timeouts += 1
         ctx.events.append(timed_out(player))
-        if seat.timeouts >= 2 and not seat.leaving:
-            seat.leaving = True
-            ctx.events.append(stood_up(player))
+        ctx.events += stood_up_after_two(seat)  # the banking games' rule (games/table.py)
         self._play(s, player, self._default_action(s, player), ctx)
         return self._step(s, ctx)
 

@@ -39,6 +39,7 @@ from games.engine import (
     count,
     private,
     public,
+    settlement,
     text,
     who,
 )
@@ -52,6 +53,7 @@ from games.poker.common import (
     PokerEngine,
     PokerSeat,
     PokerState,
+    amounts,
 )
 from games.poker.kit import BancoKitState, KitHand, cards_text, peek
 from games.poker.ranking import (
@@ -234,8 +236,12 @@ class DrawPokerEngine(PokerEngine):
         ctx.events.append(public("hands_thrown_in", coup=count(s.coup),
                                  deal=count(s.passed_deals + 1)))
         ctx.events += self._reveal(s, [], finished=False)  # thrown in: nothing shown
-        s.passed_deals += 1
         old = s.kit
+        away = [p for p in old.players if s.seats[seat_index(s.seats, p)].leaving]
+        if away:
+            self._void_for_absent(s, ctx, old, away)
+            return
+        s.passed_deals += 1
         antes = [a + min(s.ante, st - a)
                  for a, st in zip(old.antes, old.starting_stacks, strict=True)]
         s.kit = KitHand(variant="draw", structure=old.structure, small_bet=old.small_bet,
@@ -244,6 +250,24 @@ class DrawPokerEngine(PokerEngine):
             seat.cards, seat.discards, seat.pending, seat.drawn = [], [], [], False
         self._mirror(s, peek(s.kit))
         self._new_deal(s, ctx, before=old.antes)
+
+    def _void_for_absent(self, s: PokerState, ctx: Ctx, hand: KitHand,
+                         away: list[PlayerId]) -> None:
+        """docs/rules.md §0.7: a player stood up posts no ante while away. A deal thrown in
+        with one of them in it is not dealt again: the hand is void, every ante in the pot
+        goes back to whoever posted it (nobody bet: nobody opened), the absent stand up,
+        and the others begin a new hand."""
+        ctx.flush(self.accounts(s), ctx.reason)
+        for i, player in enumerate(hand.players):
+            s.seats[seat_index(s.seats, player)].stack = hand.starting_stacks[i]
+        s.pot = 0
+        ctx.flush(self.accounts(s), "antes_returned")
+        # the hand ends, void: its one settlement (every net 0) tells what went back
+        ctx.events.append(settlement(
+            "coup_settled", coup=s.coup, nets=dict.fromkeys(hand.players, 0),
+            absent=who(*away), antes=amounts(hand.players, hand.antes)))
+        ctx.settled = len(ctx.transfers)
+        self._next_hand(s, ctx)
 
     def _showdown(self, s: PokerState, kit: BancoKitState, live: list[int],
                   ctx: Ctx) -> None:

@@ -98,9 +98,13 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
         "Antes again for the new deal: {antes}; in the pot from each: {totals}",
         "Antes posted: {antes}",
     ),
-    "stood_up": "{player} timed out twice and is stood up",
+    "stood_up": (
+        "🚪 {player} cannot cover {least} and is stood up",
+        "{player} timed out twice and is stood up",
+    ),
     "timed_out": ("⏰ {player} timed out: {action}", "⏰ {player} timed out"),
     "coup_settled": (
+        "Absent, stood up: {absent}. The hand is void; the antes go back: {antes}",
         "Coup settled ({outcome}): {results}",
         "Coup settled: {results}",
         "Hand settled: {net}",

@@ -130,6 +130,8 @@ def go_idle(ctx: Ctx, why: str) -> None:
 def resume(ctx: Ctx) -> None:
     """Go on to whatever comes next: a first banker, a new shoe, a cut or a coup."""
     s = ctx.st
+    # docs/rules.md §0.13: a punter who cannot stake the minimum stands up
+    banking.stand_up_broke(ctx, s.seats, s.settings.min_stake, spare=s.banker)
     for seat in [x for x in s.seats if x.leaving]:
         remove_seat(ctx, seat)
     if len(s.seats) < 2:

@@ -93,6 +93,8 @@ class BotProcess:
             "GROUP_EDITS_PER_COUP": "1000000",
             "GROUP_RESERVE": "0",
             "TURN_DMS": "0",
+            # tables left to time out do not close themselves (test_e2e_absent.py turns it on)
+            "IDLE_CLOSE": "0",
             "LOG_LEVEL": "INFO",
             "TEST_HOOKS": "1",
             "HEALTH_PORT": "0",  # many bots at once: the ops tests give theirs a free port

@@ -84,6 +84,7 @@ TEXTS: dict[str, str] = {
                        "one up), so the table is played in the chat.",
     "settings_seated": "Game settings change only while nobody is seated.",
     "closed_table": "The table is closed; every chip went back to the wallets.",
+    "closed_idle": "⏰ Nobody has played for {n} decisions in a row: the table closes itself.",
     "verify_current": "Current shoe: its commitment, the Merkle root over every card with its "
                       "position and salt, shown before the cut:\n{commitment}",
     "verify_none": "No shoe has been shuffled yet.",
@@ -246,12 +247,15 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "chip": ("chip", "chips", "chips"),
     "second": ("second", "seconds", "seconds"),
     "deck": ("deck", "decks", "decks"),
+    "decision": ("decision", "decisions", "decisions"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.
 SETTINGS: dict[str, tuple[str, str]] = {
     "timeout": ("time for each decision", "second"),
     "turn_dm": ("each awaited player's turn in his private chat", "on | off"),
+    "idle_close": ("the table closes itself after this many decisions in a row with nobody "
+                   "playing (0: never)", "decision"),
     "screen": ("where the game is played: chat, on the group's table message; app, in "
                "the table app, the group getting each coup's card and result",
                "chat | app"),
