@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 from telegram import (
@@ -163,6 +164,9 @@ async def post_init(app: App) -> None:
                     bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms,
                     chat_locks=None if shared is None else shared.chat_locks, links=links)
     limiter = app.bot.rate_limiter
+    if isinstance(limiter, GroupWindowLimiter):
+        waiting = limiter.waiting
+        metrics.SENDS_WAITING.set_function(lambda: len(waiting))
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
     lifecycle = Lifecycle(tables)
@@ -203,31 +207,54 @@ async def post_init(app: App) -> None:
     log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
 
 
+STOP_PART = 1.0
+"""Seconds each part of a stop but the courier's flush may take (a health or Mini App
+server, a database): a part still busy then is abandoned, so the stop ends in bounded
+time whatever is open."""
+
+
+async def _bounded(what: str, step: Awaitable[Any], seconds: float = STOP_PART) -> None:
+    """Await one part of a stop for at most ``seconds``; whatever it raises is logged, not
+    raised: the next parts, and the database's closing, must run whatever happens."""
+    try:
+        await asyncio.wait_for(step, seconds)
+    except TimeoutError:
+        log.warning("stopping: %s took over %.1f s; abandoned", what, seconds)
+    except Exception:
+        log.exception("stopping: %s failed", what)
+
+
 async def post_stop(app: App) -> None:
     """Before the HTTP client closes: let the courier send for up to STOP_FLUSH seconds;
     whatever is still pending stays in the outbox for the next start. The health port
-    closes first: a stopping worker is no longer ready."""
+    closes first: a stopping worker is no longer ready. Each part runs whatever the one
+    before it did (a part that raised would otherwise skip ``post_shutdown``, and the
+    database's thread, which is no daemon, would keep the process alive)."""
     health = app.bot_data.health
     if health is not None:
-        await health.stop()
+        await _bounded("the health server", health.stop())
     webapp = app.bot_data.webapp
     if webapp is not None:
-        await webapp.stop()
+        await _bounded("the Mini App server", webapp.stop())
     svc = app.bot_data.services
     if svc is not None:
         settings = bot_settings(app)
-        svc.lifecycle.clock.deadlines.stop()
-        await svc.courier.stop(settings.stop_flush)
+        try:
+            svc.lifecycle.clock.deadlines.stop()
+        except Exception:
+            log.exception("stopping: the deadlines failed to stop")
+        await _bounded("the courier", svc.courier.stop(settings.stop_flush),
+                       settings.stop_flush + STOP_PART)
 
 
 async def post_shutdown(app: App) -> None:
-    """Close the database."""
+    """Close the database (each connection whatever the other's closing did)."""
     shared = app.bot_data.shared
     if shared is not None:
-        await shared.close()
+        await _bounded("the shared coordination", shared.close())
     svc = app.bot_data.services
     if svc is not None:
-        await svc.storage.close()
+        await _bounded("the database", svc.storage.close())
 
 
 def build_application(settings: Settings, token: str,
