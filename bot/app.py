@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 from collections.abc import Awaitable
 from typing import Any
@@ -44,7 +45,8 @@ from bot.config import Settings
 from bot.gateway import handlers
 from bot.gateway.ephemeral import Ephemeral
 from bot.gateway.handlers import BotData, Services
-from bot.gateway.intake import ScreeningBot
+from bot.gateway.intake import ScreeningBot, screened
+from bot.gateway.polling import Journal
 from bot.gateway.transport import api_request, updates_request
 from bot.gateway.webapp.auth import Members
 from bot.gateway.webapp.server import WebApp
@@ -61,6 +63,7 @@ from bot.table.presses import Presses
 from bot.table.tables import Tables
 from bot.view.applink import AppLinks
 from bot.workers import coordination
+from storage.base import Storage
 from storage.factory import open_storage
 from storage.inspect import inspector
 
@@ -108,6 +111,16 @@ class BancoApplication(Application):  # type: ignore[type-arg]
         """The limiter's waits end (:func:`bot.outbox.ratelimit.stopping`), then PTB's stop."""
         stopping(self.bot)
         await super().stop()
+
+    async def process_update(self, update: object) -> None:
+        """PTB's, then, in polling mode, the update is marked handled
+        (:meth:`bot.gateway.polling.Journal.done`): a crash before that hands it to the
+        handlers again at the next start. (PTB's own runs every handler and the error
+        handler; it raises nothing the handlers raise.)"""
+        await super().process_update(update)
+        journal = getattr(self.bot, "journal", None)
+        if journal is not None and isinstance(update, Update):
+            await journal.done(update.update_id)
 
 
 def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
@@ -201,6 +214,8 @@ async def post_init(app: App) -> None:
     if shared is not None:
         shared.deadlines.start(tables.clock.on_deadline)
     await courier.start()
+    if not settings.webhook_url and isinstance(app.bot, ScreeningBot):
+        await keep_polled(app, storage)
     tune_gc()  # last: what starting built, the resumed tables included, is frozen
     if health is not None:
         health.set_ready(True)
@@ -222,6 +237,21 @@ async def _bounded(what: str, step: Awaitable[Any], seconds: float = STOP_PART) 
         log.warning("stopping: %s took over %.1f s; abandoned", what, seconds)
     except Exception:
         log.exception("stopping: %s failed", what)
+
+
+async def keep_polled(app: App, storage: Storage) -> None:
+    """Polling mode: from now on each fetched update is kept until handled
+    (:mod:`bot.gateway.polling`); those the last run fetched and never finished handling
+    go to the application's queue first, ahead of anything polled."""
+    bot = app.bot
+    assert isinstance(bot, ScreeningBot)
+    journal = Journal(storage)
+    left = await journal.left()
+    for update in screened([json.loads(k.body) for k in left], bot):
+        bot.insert_callback_data(update)
+        await app.update_queue.put(update)
+    with bot._unfrozen():  # a Bot is frozen once built
+        bot.journal = journal
 
 
 async def post_stop(app: App) -> None:
