@@ -38,7 +38,7 @@ from bot.gateway.webapp.server import WebApp
 from bot.ops import metrics
 from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
-from bot.outbox.ratelimit import GroupWindowLimiter, retry_seconds
+from bot.outbox.ratelimit import GroupWindowLimiter, is_stopping, retry_seconds
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
@@ -503,10 +503,10 @@ async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
         except TelegramError as exc:
             log.warning("answer to a press failed: %s", type(exc).__name__)
             return False
-        if loop.time() + pause + ANSWER_READ_MIN > give_up:
-            break
+        if loop.time() + pause + ANSWER_READ_MIN > give_up or is_stopping(query.get_bot()):
+            break  # (a stop waits for the handlers: it must not wait for these retries)
         await asyncio.sleep(pause)
-    log.warning("a press got no answer within %.0f s", ANSWER_WITHIN)
+    log.warning("a press got no answer (tried %d time(s))", attempt + 1)
     return False
 
 
