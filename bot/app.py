@@ -265,7 +265,7 @@ async def post_stop(app: App) -> None:
         await _bounded("the health server", health.stop())
     webapp = app.bot_data.webapp
     if webapp is not None:
-        await _bounded("the Mini App server", webapp.stop())
+        await _bounded("the Mini App server", webapp.stop(), 2 * STOP_PART)
     svc = app.bot_data.services
     if svc is not None:
         settings = bot_settings(app)
