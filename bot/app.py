@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 from telegram import (
@@ -43,7 +45,8 @@ from bot.config import Settings
 from bot.gateway import handlers
 from bot.gateway.ephemeral import Ephemeral
 from bot.gateway.handlers import BotData, Services
-from bot.gateway.intake import ScreeningBot
+from bot.gateway.intake import ScreeningBot, screened
+from bot.gateway.polling import Journal
 from bot.gateway.transport import api_request, updates_request
 from bot.gateway.webapp.auth import Members
 from bot.gateway.webapp.server import WebApp
@@ -60,6 +63,7 @@ from bot.table.presses import Presses
 from bot.table.tables import Tables
 from bot.view.applink import AppLinks
 from bot.workers import coordination
+from storage.base import Storage
 from storage.factory import open_storage
 from storage.inspect import inspector
 
@@ -107,6 +111,16 @@ class BancoApplication(Application):  # type: ignore[type-arg]
         """The limiter's waits end (:func:`bot.outbox.ratelimit.stopping`), then PTB's stop."""
         stopping(self.bot)
         await super().stop()
+
+    async def process_update(self, update: object) -> None:
+        """PTB's, then, in polling mode, the update is marked handled
+        (:meth:`bot.gateway.polling.Journal.done`): a crash before that hands it to the
+        handlers again at the next start. (PTB's own runs every handler and the error
+        handler; it raises nothing the handlers raise.)"""
+        await super().process_update(update)
+        journal = getattr(self.bot, "journal", None)
+        if journal is not None and isinstance(update, Update):
+            await journal.done(update.update_id)
 
 
 def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
@@ -163,6 +177,9 @@ async def post_init(app: App) -> None:
                     bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms,
                     chat_locks=None if shared is None else shared.chat_locks, links=links)
     limiter = app.bot.rate_limiter
+    if isinstance(limiter, GroupWindowLimiter):
+        waiting = limiter.waiting
+        metrics.SENDS_WAITING.set_function(lambda: len(waiting))
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
     lifecycle = Lifecycle(tables)
@@ -197,37 +214,77 @@ async def post_init(app: App) -> None:
     if shared is not None:
         shared.deadlines.start(tables.clock.on_deadline)
     await courier.start()
+    if not settings.webhook_url and isinstance(app.bot, ScreeningBot):
+        await keep_polled(app, storage)
     tune_gc()  # last: what starting built, the resumed tables included, is frozen
     if health is not None:
         health.set_ready(True)
     log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
 
 
+STOP_PART = 1.0
+"""Seconds each part of a stop but the courier's flush may take (a health or Mini App
+server, a database): a part still busy then is abandoned, so the stop ends in bounded
+time whatever is open."""
+
+
+async def _bounded(what: str, step: Awaitable[Any], seconds: float = STOP_PART) -> None:
+    """Await one part of a stop for at most ``seconds``; whatever it raises is logged, not
+    raised: the next parts, and the database's closing, must run whatever happens."""
+    try:
+        await asyncio.wait_for(step, seconds)
+    except TimeoutError:
+        log.warning("stopping: %s took over %.1f s; abandoned", what, seconds)
+    except Exception:
+        log.exception("stopping: %s failed", what)
+
+
+async def keep_polled(app: App, storage: Storage) -> None:
+    """Polling mode: from now on each fetched update is kept until handled
+    (:mod:`bot.gateway.polling`); those the last run fetched and never finished handling
+    go to the application's queue first, ahead of anything polled."""
+    bot = app.bot
+    assert isinstance(bot, ScreeningBot)
+    journal = Journal(storage)
+    left = await journal.left()
+    for update in screened([json.loads(k.body) for k in left], bot):
+        bot.insert_callback_data(update)
+        await app.update_queue.put(update)
+    with bot._unfrozen():  # a Bot is frozen once built
+        bot.journal = journal
+
+
 async def post_stop(app: App) -> None:
     """Before the HTTP client closes: let the courier send for up to STOP_FLUSH seconds;
     whatever is still pending stays in the outbox for the next start. The health port
-    closes first: a stopping worker is no longer ready."""
+    closes first: a stopping worker is no longer ready. Each part runs whatever the one
+    before it did (a part that raised would otherwise skip ``post_shutdown``, and the
+    database's thread, which is no daemon, would keep the process alive)."""
     health = app.bot_data.health
     if health is not None:
-        await health.stop()
+        await _bounded("the health server", health.stop())
     webapp = app.bot_data.webapp
     if webapp is not None:
-        await webapp.stop()
+        await _bounded("the Mini App server", webapp.stop(), 2 * STOP_PART)
     svc = app.bot_data.services
     if svc is not None:
         settings = bot_settings(app)
-        svc.lifecycle.clock.deadlines.stop()
-        await svc.courier.stop(settings.stop_flush)
+        try:
+            svc.lifecycle.clock.deadlines.stop()
+        except Exception:
+            log.exception("stopping: the deadlines failed to stop")
+        await _bounded("the courier", svc.courier.stop(settings.stop_flush),
+                       settings.stop_flush + STOP_PART)
 
 
 async def post_shutdown(app: App) -> None:
-    """Close the database."""
+    """Close the database (each connection whatever the other's closing did)."""
     shared = app.bot_data.shared
     if shared is not None:
-        await shared.close()
+        await _bounded("the shared coordination", shared.close())
     svc = app.bot_data.services
     if svc is not None:
-        await svc.storage.close()
+        await _bounded("the database", svc.storage.close())
 
 
 def build_application(settings: Settings, token: str,

@@ -32,6 +32,15 @@ KEEP_SENT = 200
 """Sent outbox rows a chat keeps (for :meth:`Storage.last_sent`); older ones are pruned."""
 
 
+class KeptUpdate(BaseModel):
+    """An update fetched in polling mode, kept until handled (:meth:`Storage.keep_updates`)."""
+
+    model_config = ConfigDict(frozen=True)
+    update_id: int
+    body: str
+    done: bool
+
+
 class StorageError(Exception):
     """Base of every error the storage layer raises on purpose."""
 
@@ -297,4 +306,19 @@ class Storage(Protocol):
 
     async def set_chat_settings(self, *, chat_id: int, settings: dict[str, Any]) -> None:
         """Replace the chat's defaults for its next tables (JSON values)."""
+        ...
+
+    async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
+                           read_below: int) -> None:
+        """Keep fetched updates ``(update_id, JSON body)`` until handled (one already kept
+        stays as it is), and forget the handled ones below ``read_below``: Telegram took
+        them as read, they cannot come again (polling mode, :mod:`bot.gateway.polling`)."""
+        ...
+
+    async def updates_done(self, *, update_ids: Sequence[int]) -> None:
+        """These kept updates are handled."""
+        ...
+
+    async def kept_updates(self) -> list[KeptUpdate]:
+        """Every kept update, in id order."""
         ...

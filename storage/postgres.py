@@ -27,6 +27,7 @@ from .base import (
     BonusAlreadyClaimed,
     ChatWallet,
     InsufficientFunds,
+    KeptUpdate,
     LedgerEntry,
     OutboxDraft,
     OutboxItem,
@@ -602,6 +603,31 @@ class PostgresStorage:
                 "INSERT INTO chats (chat_id, settings) VALUES ($1, $2::jsonb)"
                 " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
                 chat_id, json.dumps(settings))
+
+    # ------------------------------------------------------------ kept updates
+
+    async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
+                           read_below: int) -> None:
+        """See :meth:`storage.base.Storage.keep_updates`."""
+        async with self._tx() as conn:
+            await conn.executemany(
+                "INSERT INTO kept_updates (update_id, body) VALUES ($1, $2)"
+                " ON CONFLICT (update_id) DO NOTHING", updates)
+            await conn.execute("DELETE FROM kept_updates WHERE done AND update_id < $1",
+                               read_below)
+
+    async def updates_done(self, *, update_ids: Sequence[int]) -> None:
+        """See :meth:`storage.base.Storage.updates_done`."""
+        async with self._tx() as conn:
+            await conn.execute("UPDATE kept_updates SET done = true"
+                               " WHERE update_id = ANY($1::bigint[])", list(update_ids))
+
+    async def kept_updates(self) -> list[KeptUpdate]:
+        """See :meth:`storage.base.Storage.kept_updates`."""
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT update_id, body, done FROM kept_updates ORDER BY update_id")
+        return [KeptUpdate(update_id=r[0], body=r[1], done=r[2]) for r in rows]
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""

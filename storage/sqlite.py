@@ -40,6 +40,7 @@ from .base import (
     BonusAlreadyClaimed,
     ChatWallet,
     InsufficientFunds,
+    KeptUpdate,
     LedgerEntry,
     OutboxDraft,
     OutboxItem,
@@ -689,6 +690,31 @@ class SqliteStorage:
             "INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
             (chat_id, json.dumps(settings)))
+
+    # ------------------------------------------------------------ kept updates
+
+    async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
+                           read_below: int) -> None:
+        """See :meth:`storage.base.Storage.keep_updates`."""
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.executemany("INSERT OR IGNORE INTO kept_updates (update_id, body)"
+                             " VALUES (?, ?)", updates)
+            conn.execute("DELETE FROM kept_updates WHERE done = 1 AND update_id < ?",
+                         (read_below,))
+        await self._write(unit)
+
+    async def updates_done(self, *, update_ids: Sequence[int]) -> None:
+        """See :meth:`storage.base.Storage.updates_done`."""
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.executemany("UPDATE kept_updates SET done = 1 WHERE update_id = ?",
+                             [(i,) for i in update_ids])
+        await self._write(unit)
+
+    async def kept_updates(self) -> list[KeptUpdate]:
+        """See :meth:`storage.base.Storage.kept_updates`."""
+        rows = await self._run(
+            _fetchall, "SELECT update_id, body, done FROM kept_updates ORDER BY update_id")
+        return [KeptUpdate(update_id=i, body=b, done=bool(d)) for i, b, d in rows]
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""

@@ -338,7 +338,24 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     shared = [(3, "shared")] if db.kind == "postgres" else []
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
         (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
-        (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings")]
+        (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings"),
+        (6 + len(shared), "kept_updates")]
+
+
+async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(
+        db: Backend) -> None:
+    await db.storage.keep_updates(updates=[(7, '{"update_id":7}'), (8, '{"update_id":8}')],
+                                  read_below=0)
+    # fetched again (Telegram had not taken it as read): kept once, as it was
+    await db.storage.keep_updates(updates=[(8, '{"update_id":8,"x":1}')], read_below=7)
+    await db.storage.updates_done(update_ids=[7])
+    assert [(k.update_id, k.body, k.done) for k in await db.storage.kept_updates()] == [
+        (7, '{"update_id":7}', True), (8, '{"update_id":8}', False)]
+    # a fetch asking for the updates from 9 on: 7 and 8 were taken as read; 7 is handled
+    # and forgotten, 8 is not handled yet and stays
+    await db.storage.keep_updates(updates=[(9, '{"update_id":9}')], read_below=9)
+    assert [(k.update_id, k.done) for k in await db.storage.kept_updates()] == [
+        (8, False), (9, False)]
 
 
 # ------------------------------------------------------------- conservation

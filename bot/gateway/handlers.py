@@ -29,7 +29,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot.config import Settings
@@ -38,7 +38,7 @@ from bot.gateway.webapp.server import WebApp
 from bot.ops import metrics
 from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
-from bot.outbox.ratelimit import GroupWindowLimiter, retry_seconds
+from bot.outbox.ratelimit import GroupWindowLimiter, is_stopping, retry_seconds
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
@@ -65,7 +65,16 @@ from storage.base import BonusAlreadyClaimed, Storage
 
 log = logging.getLogger(__name__)
 
-ANSWER_ATTEMPTS = 3
+ANSWER_ATTEMPTS = 5
+ANSWER_WITHIN = 8.0
+"""Seconds from a press's first answer within which it may be sent again: Telegram takes an
+answer for about 15 s after the press, and the update itself may have waited a little."""
+ANSWER_BACKOFF = 0.25
+"""The pause before the second answer; it doubles at each further one."""
+ANSWER_READ = 5.0
+"""An answer's read timeout (PTB's default), shortened to what is left of ANSWER_WITHIN."""
+ANSWER_READ_MIN = 0.5
+"""An answer with less time than this left to wait for its reply is not tried."""
 
 
 @dataclass(frozen=True)
@@ -465,19 +474,39 @@ async def cmd_closetable(update: Update, context: Context) -> None:
 
 
 async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
-    """Answer a press once. Only a refusal that says the answer was not taken (429) is tried
-    again: after a timeout or a 5xx the answer may well have arrived, and a second one would
-    be a second answer to the same query."""
-    for _ in range(ANSWER_ATTEMPTS):
+    """Answer a press, within the query's lifetime (Telegram takes an answer for about 15 s).
+
+    An answer whose fate is unknown (a 5xx, a network error, a timeout: it may or may not
+    have arrived) is sent again after a short pause, until :data:`ANSWER_WITHIN` seconds
+    from the first try: a second answer to an answered query is refused with a harmless
+    400, and without it the player would see a spinner and no pop-up. A 429 waits as it
+    asks; a 400 (the query too old, or already answered) ends it."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + ANSWER_WITHIN
+    words = i18n.plain(clean(text))[:200]
+    for attempt in range(ANSWER_ATTEMPTS):
+        left = give_up - loop.time()
         try:
-            await query.answer(i18n.plain(clean(text))[:200], show_alert=alert)
+            await query.answer(words, show_alert=alert, read_timeout=min(ANSWER_READ, left))
             metrics.sent(metrics.ANSWER)
             return True
         except RetryAfter as exc:
-            await asyncio.sleep(min(retry_seconds(exc), 5.0))
+            pause = min(retry_seconds(exc), 5.0)
+        except BadRequest as exc:
+            # after an unknown fate, "too old or already answered" mostly means it arrived
+            log.log(logging.INFO if attempt else logging.WARNING,
+                    "answer to a press refused: %s", exc.message)
+            return False
+        except NetworkError as exc:  # a 5xx, a timeout, a lost connection
+            log.warning("answer to a press failed: %s", type(exc).__name__)
+            pause = ANSWER_BACKOFF * 2 ** attempt
         except TelegramError as exc:
             log.warning("answer to a press failed: %s", type(exc).__name__)
             return False
+        if loop.time() + pause + ANSWER_READ_MIN > give_up or is_stopping(query.get_bot()):
+            break  # (a stop waits for the handlers: it must not wait for these retries)
+        await asyncio.sleep(pause)
+    log.warning("a press got no answer (tried %d time(s))", attempt + 1)
     return False
 
 

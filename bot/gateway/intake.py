@@ -29,6 +29,8 @@ from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
 from telegram._utils.types import JSONDict, ODVInput
 from telegram.ext import ExtBot
 
+from bot.gateway.polling import Journal
+
 log = logging.getLogger(__name__)
 
 
@@ -155,6 +157,8 @@ class ScreeningBot(ExtBot[Any]):
         with self._unfrozen():  # a Bot is frozen once built
             # the poll's own read timeout, to which each long poll adds its duration (as PTB)
             self.poll_read_timeout: float = (request.read_timeout or 0.0) if request else 5.0
+            # polling mode: where fetched updates are kept until handled (set at start)
+            self.journal: Journal | None = None
 
     async def get_updates(
         self,
@@ -183,7 +187,10 @@ class ScreeningBot(ExtBot[Any]):
              "allowed_updates": allowed_updates},
             read_timeout=float(base) + poll, write_timeout=write_timeout,
             connect_timeout=connect_timeout, pool_timeout=pool_timeout, api_kwargs=api_kwargs)
-        updates = tuple(screened(raw if isinstance(raw, list) else [], self))
+        items = raw if isinstance(raw, list) else []
+        if self.journal is not None:  # kept until handled, before PTB can take it as read
+            items = await self.journal.keep(items, offset)
+        updates = tuple(screened(items, self))
         for update in updates:
             self.insert_callback_data(update)
         return updates

@@ -41,6 +41,8 @@ OUTBOX_AGE = Gauge("banco_outbox_oldest_age_seconds",
                    "Age of the oldest undelivered outbox item (0 when none)")
 TABLES = Gauge("banco_tables_open", "Open tables, by game", ["game"])
 READY = Gauge("banco_ready", "1 once start-up finished and until the stop began")
+SENDS_WAITING = Gauge("banco_sends_waiting",
+                      "Bot API requests waiting for their turn (a group's window, the overall cap)")
 
 # The kinds of MESSAGES: what an operator tells apart (posts cost the group budget, DMs not).
 TABLE_POST, TABLE_EDIT, TABLE_RETIRE = "table_post", "table_edit", "table_retire"

@@ -311,6 +311,12 @@ class GroupWindowLimiter(BaseRateLimiter[int]):
         raise AssertionError("unreachable")
 
 
+def is_stopping(bot: Bot) -> bool:
+    """Whether the bot's stop began (:func:`stopping`): nothing should wait any longer."""
+    limiter = bot.rate_limiter if isinstance(bot, ExtBot) else None
+    return isinstance(limiter, GroupWindowLimiter) and limiter.stopping
+
+
 def stopping(bot: Bot) -> None:
     """The bot is stopping: its rate limiter, if one of ours, holds no request any longer
     (:meth:`GroupWindowLimiter.stop`)."""

@@ -25,6 +25,7 @@ from harness import (
     answered_badly,
     balances,
     chips,
+    decode_action,
     phase_of,
     settled_coups,
     synced_now,
@@ -136,7 +137,7 @@ async def test_settlements_exactly_once_and_true_answers_under_late_and_failed_c
             f"chat {game.chat_id}: settlement shown more than once {counts}")
     false_errors = [(kind, a["text"]) for kind, a in committed if a["text"] in INTERNAL_ERROR]
     assert not false_errors, f"committed presses answered 'something went wrong': {false_errors}"
-    assert_answered_once(await answered_badly(sb))
+    assert_answered_once(await answered_badly(sb, retried=True))
     held, issued = chips(bot)
     assert held == issued
     print(f"\nfaults armed: {faults.armed}; presses committed: {len(committed)}")
@@ -204,7 +205,7 @@ async def test_a_crash_right_after_the_settling_press_announces_the_settlement_o
         counts = await settled_coups(sb, game.chat_id)
         assert len(counts) == kill and all(n == 1 for n in counts.values()), (kill, counts)
 
-    assert_answered_once(await answered_badly(sb))
+    assert_answered_once(await answered_badly(sb, retried=True))
     held, issued = chips(game.bot)
     assert held == issued
 
@@ -251,9 +252,45 @@ async def test_kicked_mid_coup_the_table_waits_and_resumes_when_added_back(
     await game.play_until_settled({}, DEFAULT)
     counts = await settled_coups(sb, game.chat_id)
     assert counts == {max(counts): 1}
-    assert_answered_once(await answered_badly(sb))
+    assert_answered_once(await answered_badly(sb, retried=True))
     held, issued = chips(bot)
     assert held == issued
+
+
+async def test_a_press_whose_answer_meets_a_502_still_gets_its_pop_up(
+    sandbox, bot_factory, tmp_path: Path
+) -> None:
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, tmp_path / "data", timeout=60)
+    bot_factory.append(bot)
+    bot.start()
+    ann, bob, cid = Player(351, "Ann"), Player(352, "Bob"), Player(353, "Cid")
+    game = Game(sb, bot, -3105, [ann, bob, cid])
+    await game.setup()
+    await game.enable_dms()
+    await game.command(ann, "/newtable twenty_one")
+    message = await game.synced()
+    join = next(d for t, d in sb.buttons(message) if d and decode_action(d)
+                and decode_action(d)[2] == "join")
+
+    # Ann's answer is refused with a 502 before it arrives; Bob's arrives, then its reply
+    # is a 502 (Telegram cannot say which happened); Cid's reply comes too late
+    cases = ((ann, {"after": False}), (bob, {"after": True}),
+             (cid, {"after": True, "delay": SLOW, "error_code": None}))
+    for player, fault in cases:
+        await sb.fail("answerCallbackQuery", **{"error_code": 502, "description": "Bad Gateway",
+                                                **fault})
+        pressed = await sb.press(game.chat_id, message["message_id"], player.id, join, wait=0)
+        got = await sb.answer(pressed["callback_query_id"], wait=15)
+        assert got["answered"], f"{player.name} got no pop-up"
+        assert (got["text"], got["show_alert"]) == ("🪑 You sit down with 1000", False), got
+
+    async def calls() -> list[int] | None:  # Bob's and Cid's answers were sent once more
+        got = [a["answer_calls"] for a in await sb.answers()]
+        return got if got == [1, 2, 2] else None
+
+    await sb.wait_for(calls, timeout=SLOW + 5)
+    assert not await sb.faults()
 
 
 def assert_answered_once(bad: list[dict[str, Any]]) -> None:

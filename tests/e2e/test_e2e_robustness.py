@@ -51,12 +51,13 @@ async def test_restart_forbidden_errors_forged_stale(sandbox, bot_factory,
             p.name for p in awaited) + "."
     assert bot.db_table(-2002)[2] == version
 
-    # the answer to a press fails with a 500 (it may or may not have arrived): it is not
-    # repeated, nothing changes, and nothing else answers the query
+    # the answer to a press fails with a 500 (it may or may not have arrived): it is sent
+    # again and the player gets the same pop-up; nothing changes
     await sb.fail("answerCallbackQuery", 500, "Internal Server Error", count=1)
     failed = await sb.press(-2002, message["message_id"], PLAYERS[0].id,
                             f"a|-2002|1|{version - 1}|stake|10", forge=True, wait=3)
-    assert not failed["answered"]
+    assert failed["answered"] and failed["text"] == stale["text"], failed
+    assert failed["answer_calls"] == 1  # the refused call never reached the query
     assert bot.db_table(-2002)[2] == version
     assert await sb.wait_for(lambda: "answer to a press failed: NetworkError" in bot.log_text())
 

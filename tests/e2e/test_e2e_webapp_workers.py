@@ -165,8 +165,9 @@ class Page:
     socket goes, a new one after :data:`BACKOFF` and hello again (the page's script)."""
 
     def __init__(self, user: Player, url: str, session: aiohttp.ClientSession,
-                 progress: asyncio.Event) -> None:
+                 progress: asyncio.Event, chat_id: int = CHAT) -> None:
         self.user = user
+        self.chat_id = chat_id
         self.url = url
         self.session = session
         self.progress = progress
@@ -192,7 +193,8 @@ class Page:
             with contextlib.suppress(aiohttp.ClientError, OSError):
                 async with self.session.ws_connect(self.url + "ws") as ws:
                     self.sockets += 1
-                    await ws.send_json({"type": "hello", "init_data": init_data(self.user, CHAT),
+                    await ws.send_json({"type": "hello", "init_data": init_data(self.user,
+                                                                           self.chat_id),
                                         "table": None})
                     async for msg in ws:
                         if msg.type != WSMsgType.TEXT:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import init_data_py
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from init_data_py import errors
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -47,6 +47,8 @@ MAX_BODY = 4096
 HEARTBEAT = 25.0
 MAX_PAGES = 20_000
 """Open pages a worker serves at most (a page over it is closed at once)."""
+CLOSE_WAIT = 0.5
+"""Seconds a stop waits for the pages to close, then for the requests under way to end."""
 
 
 class ActBody(BaseModel):
@@ -107,6 +109,7 @@ class WebApp:
             "{{SDK_URL}}", sdk_url) if (STATIC / "index.html").exists() else ""
         self.runner: web.AppRunner | None = None
         self.port = 0
+        self.stopping = False
         self.tables.listeners.append(self.changed)
         lifecycle.clock.watching = self.watching
 
@@ -124,7 +127,7 @@ class WebApp:
 
     async def start(self, host: str, port: int) -> None:
         """Listen on ``host:port`` (0: a free port, then :attr:`port`)."""
-        self.runner = web.AppRunner(self.app(), access_log=None)
+        self.runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=CLOSE_WAIT)
         await self.runner.setup()
         site = web.TCPSite(self.runner, host, port)
         await site.start()
@@ -134,14 +137,30 @@ class WebApp:
         log.info("Mini App served on %s:%s", host, self.port)
 
     async def stop(self) -> None:
-        """Close every page, then the server."""
-        for chat in self.chats.values():
-            if chat.pushing is not None:
-                chat.pushing.cancel()
-            for page in list(chat.pages):
-                await page.ws.close()
+        """Close every page, then the server, in bounded time (:data:`CLOSE_WAIT` for the
+        pages, the runner's ``shutdown_timeout`` for the rest).
+
+        The pages close together, each waiting at most that long for its close frame's
+        answer (a page that never answers would hold its close for aiohttp's 10 s). A
+        closing page leaves :attr:`chats` as it goes, so what is walked is a copy. A page
+        closed by the stop is no page its viewer closed: he is not sent his turn
+        elsewhere (:meth:`leave`), his page reconnects to the next worker."""
+        self.stopping = True
+        chats = list(self.chats.values())
+        pushes = [chat.pushing for chat in chats if chat.pushing is not None]
+        for push in pushes:
+            push.cancel()
+        closing = [asyncio.ensure_future(page.ws.close(code=WSCloseCode.GOING_AWAY))
+                   for chat in chats for page in list(chat.pages)]
+        waited = [*pushes, *closing]
+        if waited:
+            _, late = await asyncio.wait(waited, timeout=CLOSE_WAIT)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*waited, return_exceptions=True)
         if self.runner is not None:
-            await self.runner.cleanup()
+            runner, self.runner = self.runner, None
+            await runner.cleanup()
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         """The page: index.html with the Mini App script's URL."""
@@ -273,7 +292,7 @@ class WebApp:
         chat.pages.discard(page)
         if not chat.pages and chat.pushing is None:
             del self.chats[page.chat_id]
-        if not self.watching(page.chat_id, page.who.user_id):
+        if not self.stopping and not self.watching(page.chat_id, page.who.user_id):
             await self.lifecycle.page_closed(page.chat_id, page.who.user_id)
 
     def changed(self, chat_id: int) -> None:
