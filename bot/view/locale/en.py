@@ -82,6 +82,7 @@ TEXTS: dict[str, str] = {
     "settings_bad": "Cannot set that: {error}",
     "settings_no_app": "Cannot set that: this bot has no table app (its host has not set "
                        "one up), so the table is played in the chat.",
+    "settings_unknown": "There is no setting {key}. A {game} table's settings: {keys}.",
     "settings_seated": "Game settings change only while nobody is seated.",
     "closed_table": "The table is closed; every chip went back to the wallets.",
     "verify_current": "Current shoe: its commitment, the Merkle root over every card with its "
