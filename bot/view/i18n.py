@@ -269,7 +269,7 @@ def value_text(lang: str, value: str, key: str = "") -> str | None:
 
 
 def _row(value: Rows, names: dict[int, str], lang: str | None) -> str:
-    """Players' lines (a result, shown hands), "; " between: "Ann: 10♥ A♠ +20 (win, 5 pts)"."""
+    """Players' lines (a result, shown hands), "; " between: "Ann: 10♥ A♠ +20 (win, 5 points)"."""
     numbered = games_texts().numbered.get(lang or "en", {})
     out = []
     for line in value.rows:
@@ -281,7 +281,8 @@ def _row(value: Rows, names: dict[int, str], lang: str | None) -> str:
             if k == "outcome" and isinstance(v, Word):
                 extra.insert(0, text)
             elif isinstance(v, Count | Points | Chips) and k in numbered:
-                extra.append(numbered[k].format(n=v.n))
+                extra.append(numbered[k].format(n=v.n, **{
+                    f"n_{noun}s": count(lang or "en", v.n, noun) for noun in NOUNS}))
             elif isinstance(v, Cards | Chips | Signed):
                 main.append(text)
             else:

@@ -212,7 +212,7 @@ VALUES: dict[str, str] = {
     "nobody_took_bank": "nobody took the bank",
 }
 
-NUMBERED: dict[str, str] = {"points": "{n} pts", "total": "{n} pts", "stake": "stake {n}"}
+NUMBERED: dict[str, str] = {"points": "{n_points}", "total": "{n_points}", "stake": "stake {n}"}
 
 
 WORDS: dict[str, str] = {

@@ -204,7 +204,7 @@ VALUES: dict[str, str] = {
     "nobody_took_bank": "никто не взял банк",
 }
 
-NUMBERED: dict[str, str] = {"points": "очков: {n}", "total": "очков: {n}", "stake": "ставка {n}"}
+NUMBERED: dict[str, str] = {"points": "{n_points}", "total": "{n_points}", "stake": "ставка {n}"}
 
 
 WORDS: dict[str, str] = {
