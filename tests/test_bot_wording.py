@@ -132,11 +132,11 @@ async def test_the_cut_is_told_once_when_it_is_made(
                  "ru": "🔒 Новый шуз перетасован и зафиксирован"}[lang]
     cuts = {"en": "{} cuts the shoe", "ru": "{} срезает шуз"}[lang].format(NAMES[cutter])
     after = {("chemin_de_fer", "en"): ["Burned: 6♥ 9♠ 10♠", "Coup 1: bank 1, stakes please"],
-             ("chemin_de_fer", "ru"): ["Сожжены: 6♥ 9♠ 10♠", "Талья 1: банк 1, делайте ставки"],
+             ("chemin_de_fer", "ru"): ["Сожжены: 6♥ 9♠ 10♠", "Кон №1: банк 1, делайте ставки"],
              ("baccarat", "en"): ["Coup 1: Ann holds a bank of 2"],
-             ("baccarat", "ru"): ["Талья #1: Ann держит банк 2"],
+             ("baccarat", "ru"): ["Кон №1: Ann держит банк 2"],
              ("twenty_one", "en"): ["Coup 1 begins"],
-             ("twenty_one", "ru"): ["Талья #1 начинается"]}[game, lang]
+             ("twenty_one", "ru"): ["Кон №1 начинается"]}[game, lang]
     log = log_of(table_message(bot).text)
     assert log[-2 - len(after):] == [committed, cuts, *after]
 
@@ -161,7 +161,7 @@ async def test_one_timeout_is_one_line(
         "en": ["🔒 New shoe shuffled and committed", "⏰ Ann cuts the shoe (timed out)",
                "Coup 1 begins", "⏰ Cid sits this coup out (timed out)"],
         "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
-               "Талья #1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
+               "Кон №1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
     # banchok: a bank let pass by a timeout is told once that it was one
     passed = screens.timeouts_folded([timed_out(ANN),
                                       Event(kind="bank_passed_over", data={"player": who(ANN)})])
@@ -210,7 +210,7 @@ async def test_a_draw_poker_deal_is_one_line_not_fifteen(
     assert log_of(table_message(bot).text) == {
         "en": ["Hand 1 begins", "🔒 New shoe shuffled and committed",
                "Antes posted: Bob 1, Cid 1, Ann 1", "Bob, Cid, Ann each get 5 cards face down"],
-        "ru": ["Раздача #1", "🔒 Новый шуз перетасован и зафиксирован",
+        "ru": ["Раздача №1 начинается", "🔒 Новый шуз перетасован и зафиксирован",
                "Анте внесено: Bob 1, Cid 1, Ann 1", "Bob, Cid, Ann получают по 5 карт в закрытую"],
     }[lang]
 
