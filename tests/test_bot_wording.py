@@ -25,7 +25,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot.view import i18n, screens
+from bot.view import i18n, render, screens
 from bot.view.rulebook import game_of, rules_text, to_html
 from bot.view.sight import Sight
 from games import cards, registry, twenty_one
@@ -36,6 +36,7 @@ from games.engine import (
     Join,
     Purpose,
     Start,
+    chips,
     count,
     items,
     parse_action,
@@ -387,3 +388,13 @@ async def test_a_typed_no_joining_stake_forbids_joining(
                 if line.startswith("Cid (")) == {
         "en": "Cid (punter) · 💰950 · forbids joining",
         "ru": "Cid (понтёр) · 💰950 · против примазки"}[lang]
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["Punter: Cid", "Staked on the punter's card: 25"]),
+    ("ru", ["Понтёр: Cid", "Поставлено на карту понтёра: 25"])])
+def test_banchoks_stakes_on_the_punters_card_say_whose_card(lang: str,
+                                                            expected: list[str]) -> None:
+    # "Staked on his card: 25" left the reader to guess whose card, and who staked
+    facts = {"punter": who(3), "stake_total": chips(25)}
+    assert [i18n.plain(line) for line in render.info_lines(lang, facts, NAMES)] == expected

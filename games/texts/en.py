@@ -178,7 +178,8 @@ INFO: dict[str, str] = {
     "bids": "Bids", "staked": "Staked", "uncovered": "Bank still uncovered",
     "stake_room": "Stakes still allowed", "can_still_stake": "Stakes still allowed",
     "bank_setting": "Bank size", "bank_start": "Bank at the start",
-    "bank_limit": "Bank passes at", "punter": "Punter", "stake_total": "Staked on his card",
+    "bank_limit": "Bank passes at", "punter": "Punter",
+    "stake_total": "Staked on the punter's card",
     "joining": "Joining allowed", "joining_forbidden": "Joining forbidden",
     "forbidding": "Forbid joining",
     # the coup

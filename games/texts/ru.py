@@ -173,7 +173,7 @@ INFO: dict[str, str] = {
     "uncovered": "Банк не покрыт на", "stake_room": "Можно ещё поставить",
     "can_still_stake": "Можно ещё поставить", "bank_setting": "Размер банка",
     "bank_start": "Начальный банк", "bank_limit": "Банк переходит при",
-    "punter": "Понтёр", "stake_total": "Ставки на его карту",
+    "punter": "Понтёр", "stake_total": "Поставлено на карту понтёра",
     "joining": "Примазка разрешена", "joining_forbidden": "Примазка запрещена",
     "forbidding": "Против примазки",
     "playing": "Играет руку", "punter_cards": "Карт у понтёра",
