@@ -120,7 +120,7 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     assert shown(table_message(bot))[1] == ("🏆 Coup #1: Bob wins 100 with 6 points, Cid wins 30 "
                                            "with 13 points (Bob +100 · Cid +30 · Ann (banker) "
                                            "−130)")
-    assert shown(bot.chat(CID)[-2])[-1] == "⏰ Time ran out: the table decided for you."
+    assert shown(bot.chat(CID)[-2])[-1] == "⏰ Time ran out; the table decided for you: Cid stays"
 
     # /history: each player's net of the coup, the banker's too
     histories = [[s.text for s in await command(host, tg, handlers.cmd_history, "/history", p)]

@@ -445,13 +445,23 @@ _TIME_LEFT = re.compile(r"<tg-time [^>]*>[^<]*</tg-time>")
 
 
 def prompt_outcome(lang: str, player: int, actor: int | None, action: str,
-                   timed_out: Sequence[int], new_coup: bool) -> Markup:
+                   timed_out: Sequence[int], new_coup: bool,
+                   events: Sequence[Event] = (), names: dict[int, str] | None = None) -> Markup:
     """What became of a player's decision, in one line of his closed prompt: his own
     action (``actor``, its kind ``action``), his time running out, or the decision (or the
-    coup) being over."""
+    coup) being over. His action, or what the table did for him, reads as the step's public
+    ``events`` tell it ("✅ Ann bids 50"): a bare label ("✅ Bid") said neither how much
+    nor, after a timeout, what was decided."""
+    mine = next((e for e in events if e.to is None and e.player == player
+                 and not isinstance(e, TimedOut | StoodUp)), None)
     if player == actor and action:
+        if mine is not None:
+            return i18n.t(lang, "prompt_done", label=i18n.event_text(lang, mine, names or {}))
         return i18n.t(lang, "prompt_done", label=i18n.action_label(lang, action))
     if player in timed_out:
+        if mine is not None:
+            return i18n.t(lang, "prompt_timed_out_did",
+                          line=i18n.event_text(lang, mine, names or {}))
         return i18n.t(lang, "prompt_timed_out")
     return i18n.t(lang, "prompt_coup_over" if new_coup else "prompt_over")
 

@@ -325,7 +325,7 @@ async def test_in_the_sandbox_page_her_view_shows_to_her_and_she_decides_there(
             await page.screenshot(path=str(SHOTS / "fay-view.png"))
             version = (game.bot.db_table(chat) or ("", "", 0))[2]
             await mine.locator(".kb button", has_text="Stand").click()
-            await mine.locator(".text >> text=✅ Stand").wait_for()
+            await mine.locator(".text >> text=✅ Fay stands").wait_for()
             assert await mine.locator(".kb button").count() == 0  # its decision is gone
             assert (game.bot.db_table(chat) or ("", "", 0))[2] == version + 1
             await page.screenshot(path=str(SHOTS / "fay-stood.png"))

@@ -158,6 +158,7 @@ TEXTS: dict[str, str] = {
     "hand_points": "{n} {unit}",
     "hand_bust": "{n}, bust",
     "prompt_done": "✅ {label}",
+    "prompt_timed_out_did": "⏰ Time ran out; the table decided for you: {line}",
     "prompt_timed_out": "⏰ Time ran out: the table decided for you.",
     "prompt_coup_over": "🏁 The coup is over.",
     "prompt_over": "⌛ This decision is over.",

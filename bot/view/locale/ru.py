@@ -159,6 +159,7 @@ TEXTS: dict[str, str] = {
     "hand_points": "{n} {unit}",
     "hand_bust": "{n}, перебор",
     "prompt_done": "✅ {label}",
+    "prompt_timed_out_did": "⏰ Время вышло; стол решил за вас: {line}",
     "prompt_timed_out": "⏰ Время вышло: стол решил за вас.",
     "prompt_coup_over": "🏁 Кон окончен.",
     "prompt_over": "⌛ Это решение уже не ждёт вас.",
