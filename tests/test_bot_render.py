@@ -220,7 +220,7 @@ def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:
     assert ru.splitlines()[0] == f"🏆 <b>Dave выигрывает 42: {i18n.hand_text('ru', pair)}</b>"
     nothing = settlement("coup_settled", coup=5, nets={1: 0, 2: 0}, winners=[2])
     assert render.settlement_text("en", "stud_poker", nothing, names, []).splitlines()[0] \
-        == "🏆 <b>Ann wins 0</b>"
+        == "🏆 <b>Ann takes his own chips back</b>"  # not "wins 0"
     banked = settlement("coup_settled", coup=2, nets={1: 10, 2: -5, 3: -5}, banker=3)
     assert render.settlement_text("en", "twenty_one", banked, names, []).splitlines()[2] \
         == "Dave +10 · Ann −5 · Bob (banker) −5"

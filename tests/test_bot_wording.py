@@ -35,6 +35,7 @@ from games.engine import (
     Hand,
     Join,
     Purpose,
+    Settlement,
     Start,
     chips,
     count,
@@ -398,3 +399,20 @@ def test_banchoks_stakes_on_the_punters_card_say_whose_card(lang: str,
     # "Staked on his card: 25" left the reader to guess whose card, and who staked
     facts = {"punter": who(3), "stake_total": chips(25)}
     assert [i18n.plain(line) for line in render.info_lines(lang, facts, NAMES)] == expected
+
+
+@pytest.mark.parametrize(("lang", "alone", "split"), [
+    ("en", "🏆 <b>Bob takes his own chips back with a pair of queens</b>",
+     "🏆 <b>Bob and Cid split the pot: each takes his own chips back</b>"),
+    ("ru", "🏆 <b>Bob забирает свои фишки назад: пара дам</b>",
+     "🏆 <b>Bob и Cid делят банк: каждый забирает свои фишки назад</b>")])
+def test_a_winner_of_nothing_is_told_what_really_happened(lang: str, alone: str,
+                                                         split: str) -> None:
+    # "🏆 Boris wins 0 with a pair of queens": he won only what he had put in
+    queens = Hand(category="pair", ranks=(10,))
+    won = Settlement(kind="coup_settled", coup=1, nets={2: 0, 1: 0}, winners=(2,),
+                     hands={2: queens})
+    assert render.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[0] == alone
+    tied = Settlement(kind="coup_settled", coup=1, nets={2: 0, 3: 0}, winners=(2, 3),
+                      hands={2: queens, 3: queens})
+    assert render.settlement_text(lang, "draw_poker", tied, NAMES, []).splitlines()[0] == split

@@ -528,9 +528,7 @@ def headline(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
     nets = result.nets
     winners = sorted((p for p, n in nets.items() if n > 0), key=lambda p: -nets[p])
     if not winners:  # a pot of nothing still has its winner (poker checked through)
-        winners = list(result.winners)
-    if not winners:
-        return i18n.t(lang, "nobody_won")
+        return _back(lang, result, names)
     parts = []
     for p in winners[:3]:
         name = names.get(p, str(p))
@@ -539,6 +537,22 @@ def headline(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
         parts.append(i18n.t(lang, "wins_with", name=name, amount=amount, hand=words)
                      if words else i18n.t(lang, "wins", name=name, amount=amount))
     return Markup(", ").join(parts)
+
+
+def _back(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
+    """The headline of a coup nobody won anything in: its winners took back only their own
+    chips ("Bob takes his own chips back with a pair of queens", a split), not "wins 0"."""
+    winners = list(result.winners)
+    if not winners:
+        return i18n.t(lang, "nobody_won")
+    if len(winners) > 1:
+        who = [names.get(p, str(p)) for p in winners]
+        return i18n.t(lang, "split_back", names=i18n.t(
+            lang, "and", first=", ".join(who[:-1]), last=who[-1]))
+    name = names.get(winners[0], str(winners[0]))
+    words = hand_words(lang, result.hands.get(winners[0]))
+    return i18n.t(lang, "back_with", name=name, hand=words) if words \
+        else i18n.t(lang, "back", name=name)
 
 
 def net_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
