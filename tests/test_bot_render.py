@@ -184,14 +184,14 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
 
     # the banker (Ann) is dealt 21: the coup settles in the step that dealt every hand
     assert dms(["As", "5c", "Ah", "Kd", "6c", "Ts"]) == {
-        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>",
-        3: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♣ 6♣</b>",
-        1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>A♥ 10♠</b>"}
+        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>\nВаши очки: 21",
+        3: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♣ 6♣</b>\nYour total: 11",
+        1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>A♥ 10♠</b>\nYour total: 21"}
     # Bob is dealt 21 and shows it at once: his cards are face up, and still his DM names them
     assert dms(["As", "9c", "5h", "Kd", "7c", "6s", "Ts"]) == {
-        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>",
+        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>\nВаши очки: 21",
         # Cid decides next: his prompt is the table from his seat, Bob's 21 face up on it
-        3: "<b>Twenty-one · coup #1</b> · <i>drawing</i> · bank 80\nStakes still allowed: 30\n"
+        3: "<b>Twenty-one · coup #1</b> · <i>drawing</i> · bank 80\n"
            "p1 (banker) · 💰80 · 🂠🂠\np2 (punter) · 💰120 · A♠ K♦ · twenty-one\n"
            "▶ <b>p3</b> (punter) · 💰90 · stake 10 · 🂠🂠 · to act\n⏳ p3 · deciding privately\n"
            "🔒 shoe committed · /verify\nYour cards: <b>9♣ 7♣</b>\nYour total: 16\n"

@@ -94,6 +94,24 @@ def test_a_twenty_one_bust_is_named_in_the_players_private_chat() -> None:
     assert twenty_one.ENGINE.view(state, 3).my_facts == {"total": points(16)}
 
 
+def test_a_twenty_one_bust_that_ends_the_coup_is_named_in_the_settled_private_chat() -> None:
+    # Boris busts and stands; Chloé's third card busts her, which stands her and, with no
+    # punter left un-bust, settles the coup in that step: her DM is about a settled coup
+    state = twenty_one_table({1: 100, 2: 100, 3: 100},
+                             ["5h", "2c", "Ks", "8h", "3c", "6s", "Ts", "4d", "5d", "Td"])
+    for player in (2, 3):
+        state = twenty_one.ENGINE.apply(state, player, twenty_one.Stake(amount=10)).state
+    for player, action in ((2, twenty_one.Buy()), (2, twenty_one.Stand()),
+                           (3, twenty_one.Buy()), (3, twenty_one.Buy())):
+        state = twenty_one.ENGINE.apply(state, player, action).state
+    step = twenty_one.ENGINE.apply(state, 3, twenty_one.Buy())
+    assert step.state.coup == 2  # settled in this step
+    assert dms(step, twenty_one.ENGINE, "en")[3].splitlines() == [
+        "<b>Twenty-one · coup #1</b>", "Your cards: <b>2♣ 3♣ 4♦ 5♦ 10♦</b>", "Bust: 24"]
+    assert dms(step, twenty_one.ENGINE, "ru")[3].splitlines() == [
+        "<b>Очко · кон №1</b>", "Ваши карты: <b>2♣ 3♣ 4♦ 5♦ 10♦</b>", "Перебор: 24"]
+
+
 def test_chemin_de_fer_points_of_two_cards_and_the_bankers_own_third_card_reach_him() -> None:
     # Dan plays K♦ 5♣ (5) against Ann's Q♥ J♠ (0, a baccara); he stands, she draws the 4♥
     state = chemin_staking(chemin_shoe("Kd", "Qh", "5c", "Js", "4h"), bank=100)
@@ -220,12 +238,12 @@ def test_the_table_message_leads_its_collapsed_log_with_the_hands() -> None:
         log += [screens.log_entry(e) for e in step.events if e.to is None]
         state = step.state
     sight = Sight(twenty_one.ENGINE, state)
-    assert screens.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[7:] == [
+    assert screens.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[6:] == [
         "· Chloé buys a card", "· Chloé stands", "· Dan stands",
         "<blockquote expandable>Boris shows a natural: A♥ K♦",
         "Boris stakes 10", "Chloé stakes 10", "Dan stakes 10", "Cards are dealt</blockquote>",
         "🔒 shoe committed · /verify"]
-    assert screens.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[10:12] == [
+    assert screens.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[9:11] == [
         "<blockquote expandable>Boris: очко! A♥ K♦", "Boris ставит 10"]
 
 
