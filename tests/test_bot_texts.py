@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from markupsafe import Markup
@@ -256,34 +257,88 @@ def test_a_log_too_long_loses_its_oldest_lines_before_the_hands() -> None:
     assert quoted[0] == hands and quoted[-1] == rest[-1] and rest[0] not in quoted
 
 
+async def test_history_in_a_private_chat_lists_each_chats_results(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    storage, context, _, privately = await private_commands(tmp_path, monkeypatch)
+    try:
+
+        async def history(lang: str) -> str:
+            return await privately(handlers.cmd_history, "/history", lang)
+
+        assert await history("en") == "Ann, you have no results in any chat yet."
+        assert await history("ru") == "Ann, у вас пока ни в одном чате нет итогов."
+        group = {"id": -100, "type": "supergroup", "title": "Friday <poker>"}
+        await handlers.remember_chat(message_update(group, "/balance"), context)
+        await storage.wallet(chat_id=-100, user_id=7, name="Ann")
+        await storage.claim_daily_bonus(chat_id=-100, user_id=7, today=dt.date(2026, 1, 5))
+        await storage.create_table(chat_id=-200, game="baccarat", settings={}, state_json="{}",
+                                   version=0)
+        await storage.wallet(chat_id=-200, user_id=7, name="Ann")
+        await storage.commit_step(chat_id=-200, expected_version=0, state_json="{}", version=1,
+                                  transfers=[Transfer(src="wallet:7", dst="stack:7", amount=300,
+                                                      reason="buy_in"),
+                                             Transfer(src="stack:7", dst="stack:8", amount=40,
+                                                      reason="settle")],
+                                  coup=3, deadline=None)
+        # each chat he plays in, under its name, as /history there lists it (not "no results")
+        assert await history("en") == "\n".join(RESULTS["en"])
+        assert await history("ru") == "\n".join(RESULTS["ru"])
+    finally:
+        await storage.close()
+
+
+RESULTS = {"en": ["Ann, your latest results in each chat:",
+                  "<b>Friday &lt;poker&gt;</b>:", "daily bonus: +100", "starting chips: +1000",
+                  "<b>a group with a Baccarat table</b>:", "Baccarat · coup #3: -40",
+                  "starting chips: +1000"],
+           "ru": ["Ann, ваши последние итоги по чатам:",
+                  "<b>Friday &lt;poker&gt;</b>:", "ежедневный бонус: +100",
+                  "стартовые фишки: +1000",
+                  "<b>группа со столом «Баккара»</b>:", "Баккара · кон №3: -40",
+                  "стартовые фишки: +1000"]}
+
+
 def message_update(chat: dict[str, object], text: str, user: int = 7) -> Update:
     return Update.de_json({"update_id": 1, "message": {
         "message_id": 1, "date": 1, "text": text, "chat": chat,
         "from": {"id": user, "is_bot": False, "first_name": "Ann"}}}, None)
 
 
-async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_in(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def private_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                           ) -> tuple[SqliteStorage, Any, list[str], Any]:
+    """Storage and handler services for commands Ann (7) sends; what they answered goes to
+    the returned list; ``privately(handler, text, lang)``: her command in her private chat,
+    in ``lang``, and its answer."""
     storage = SqliteStorage(tmp_path / "b.sqlite3", starting_grant=1000, daily_bonus=100)
     await storage.open()
+    svc = handlers.Services(storage=storage, languages=Languages(storage, "en"),
+                            lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
+                            daily_bonus=100)
+    context = SimpleNamespace(bot_data=handlers.BotData(services=svc),
+                              args=[], bot=SimpleNamespace())
+    said: list[str] = []
+
+    async def reply(update: Update, text: str, **kwargs: object) -> None:
+        said.append(text)
+
+    monkeypatch.setattr(handlers, "reply", reply)
+
+    async def privately(handler: Any, text: str, lang: str) -> str:
+        await svc.languages.choose(7, lang)
+        await handler(message_update({"id": 7, "type": "private", "first_name": "Ann"}, text),
+                      context)
+        return said.pop()
+
+    return storage, context, said, privately
+
+
+async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    storage, context, said, privately = await private_commands(tmp_path, monkeypatch)
     try:
-        svc = handlers.Services(storage=storage, languages=Languages(storage, "en"),
-                                lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
-                                daily_bonus=100)
-        context = SimpleNamespace(bot_data=handlers.BotData(services=svc),
-                                  args=[], bot=SimpleNamespace())
-        said: list[str] = []
-
-        async def reply(update: Update, text: str, **kwargs: object) -> None:
-            said.append(text)
-
-        monkeypatch.setattr(handlers, "reply", reply)
-        private = {"id": 7, "type": "private", "first_name": "Ann"}
 
         async def balance(lang: str) -> str:
-            await svc.languages.choose(7, lang)
-            await handlers.cmd_balance(message_update(private, "/balance"), context)
-            return said.pop()
+            return await privately(handlers.cmd_balance, "/balance", lang)
 
         assert await balance("en") == (
             "Ann, you have no chips anywhere yet. Play in a group: add me to one and send "

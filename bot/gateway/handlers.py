@@ -370,13 +370,21 @@ async def cmd_top(update: Update, context: Context) -> None:
 
 
 async def cmd_history(update: Update, context: Context) -> None:
-    """/history: the sender's latest results in this chat."""
+    """/history: the sender's latest results in this chat; in his private chat, in every
+    chat he plays in (as /balance there lists his chips)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     lang = await chat_lang(update, context)
-    entries = await services(context).storage.recent_coups(chat_id=chat.id, user_id=user.id,
-                                                         limit=200)
+    storage = services(context).storage
+    if chat.type == ChatType.PRIVATE:
+        held = [w for w in await storage.wallets_of(user_id=user.id)
+                if w.wallet.chat_id != chat.id]
+        await reply(update, render.histories_text(lang, clean(user.full_name), [
+            (w, render.history_lines(lang, await storage.recent_coups(
+                chat_id=w.wallet.chat_id, user_id=user.id, limit=200))) for w in held]))
+        return
+    entries = await storage.recent_coups(chat_id=chat.id, user_id=user.id, limit=200)
     lines = render.history_lines(lang, entries)
     if not lines:
         await say(update, context, i18n.t(lang, "history_empty", name=clean(user.full_name)))

@@ -619,11 +619,30 @@ def balances_text(lang: str, name: str, wallets: Sequence[ChatWallet]) -> str:
         return i18n.t(lang, "balance_nowhere", name=name)
     lines = [i18n.t(lang, "balance_chats", name=name)]
     for w in wallets:
-        chat = w.title or (i18n.t(lang, "chat_untitled_game", game=i18n.game_name(lang, w.game))
-                           if w.game else i18n.t(lang, "chat_untitled"))
-        lines.append(i18n.t(lang, "balance_chat", chat=chat, balance=w.wallet.balance,
-                            on_table=w.wallet.on_table))
+        lines.append(i18n.t(lang, "balance_chat", chat=chat_name(lang, w),
+                            balance=w.wallet.balance, on_table=w.wallet.on_table))
     return "\n".join(lines)
+
+
+def chat_name(lang: str, w: ChatWallet) -> str:
+    """What names a chat to a player in his private chat: its title, or, where none was
+    seen, its open table's game."""
+    return w.title or (i18n.t(lang, "chat_untitled_game", game=i18n.game_name(lang, w.game))
+                       if w.game else i18n.t(lang, "chat_untitled"))
+
+
+def histories_text(lang: str, name: str,
+                   results: Sequence[tuple[ChatWallet, Sequence[str]]]) -> str:
+    """/history in a private chat: the player's latest results in each chat he plays in
+    (:func:`history_lines` of each), under the chat's name; chats without any are left out."""
+    results = [(w, lines) for w, lines in results if lines]
+    if not results:
+        return i18n.t(lang, "history_nowhere", name=name)
+    out = [str(i18n.t(lang, "history_chats", name=name))]
+    for w, lines in results:
+        out.append(str(i18n.t(lang, "history_chat", chat=chat_name(lang, w))))
+        out.extend(lines)
+    return "\n".join(out)
 
 
 def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) -> list[str]:
