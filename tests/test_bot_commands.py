@@ -71,9 +71,10 @@ class HandlerBot:
 
 
 async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
-                  user: int = ANN) -> list[Said]:
+                  user: int = ANN, ephemeral: Any = None) -> list[Said]:
     """``user`` sends ``text`` (a command with its arguments, or a plain message) in the
-    group; what the handler answered there or elsewhere."""
+    group; what the handler answered there or elsewhere (``ephemeral``: the views shown to
+    one member alone, off without)."""
     before = len(tg.said)
     entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}] \
         if text.startswith("/") else []
@@ -84,7 +85,7 @@ async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
         tg)  # type: ignore[arg-type]
     services = Services(storage=host.storage, languages=host.tables.languages,
                         lifecycle=host.lifecycle, presses=host.presses, courier=host.courier,
-                        daily_bonus=100)
+                        daily_bonus=100, ephemeral=ephemeral)
     context = SimpleNamespace(args=text.split()[1:], bot=tg,
                               bot_data=BotData(services=services))
     await handler(update, context)

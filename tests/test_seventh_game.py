@@ -80,7 +80,7 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     await host.idle()
     ask = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask)
     assert worded(await host.presses.press(CHAT, CID, "Cid", ask)).text \
-        == "Type the amount (1–100) in the reply I opened for you."
+        == "Type the amount (1–100) in reply to my message below, here in the group."
     assert typed_reply(await host.presses.typed_amount(CHAT, CID, "Cid", "1000")) \
         == "Cid, the amount must be from 1 to 100."
     assert await host.presses.typed_amount(CHAT, CID, "Cid", "30") is None

@@ -662,9 +662,19 @@ async def on_group_text(update: Update, context: Context) -> None:
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
     got = await svc.presses.typed_amount(
         chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
-    if got is not None:  # answered in the group's language
-        await reply_amount(update, context, chat.id, user.id,
-                           answers.typed_answer(got, await svc.languages.of(chat.id)))
+    if got is None:
+        return
+    if svc.ephemeral is not None and svc.presses.asked_alone(chat.id, user.id) \
+            and _room(context, chat.id):
+        # asked from his view shown to him alone: answered there, in his words, as the
+        # prompt was; the group's line (below) only where that did not go
+        lang = await svc.presses.lang_of(chat.id, user.id, user.language_code)
+        if await svc.ephemeral.send(chat.id, user.id, lang,
+                                    answers.typed_answer(got, lang)) is not None:
+            return
+    # answered in the group's language
+    await reply_amount(update, context, chat.id, user.id,
+                       answers.typed_answer(got, await svc.languages.of(chat.id)))
 
 
 async def on_private_text(update: Update, context: Context) -> None:

@@ -377,9 +377,18 @@ class Presses:
 
     def asked(self, chat_id: int, user_id: int) -> bool:
         """Whether the player is still asked for an amount at the chat's table."""
+        return self._open_ask(chat_id, user_id) is not None
+
+    def asked_alone(self, chat_id: int, user_id: int) -> bool:
+        """Whether the player is still asked for an amount whose prompt was shown to him
+        alone in the group (asked from his view there)."""
+        ask = self._open_ask(chat_id, user_id)
+        return ask is not None and ask.shown is not None
+
+    def _open_ask(self, chat_id: int, user_id: int) -> Ask | None:
         table = self.tables.tables.get(chat_id)
         ask = table.meta.asks.get(user_id) if table is not None else None
-        return ask is not None and ask.expires >= self.clock()
+        return ask if ask is not None and ask.expires >= self.clock() else None
 
     def _only_amount(self, table: Table, user_id: int) -> Ask | None:
         """An ask for the one action with an amount the player may take now, if one."""

@@ -188,7 +188,9 @@ def _ask(ask: AmountAsked, lang: str, group: str) -> Answer:
         text = i18n.t(lang, "ask_prompt_private", range=span, label=label)
     else:
         text = i18n.t(group, "ask_prompt", who=who, range=span, label=label)
-    key = "ask_amount_here" if ask.here else "ask_amount"
+    # the pop-up names where the reply is: here in the group, or here in his private chat
+    key = "ask_amount_here" if ask.here else "ask_amount_private" if ask.private \
+        else "ask_amount"
     popup = i18n.t(lang, key, min=lo, max=hi) if span else i18n.t(lang, f"{key}_any")
     return Answer(popup, prompt=(text, span), prompt_private=ask.private,
                   prompt_here=ask.here)

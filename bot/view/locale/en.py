@@ -127,8 +127,13 @@ TEXTS: dict[str, str] = {
     "done": "OK",
     "no_cards": "You have no hidden cards now.",
     "your_cards": "Your cards: <b>{cards}</b>",
-    "ask_amount": "Type the amount ({min}–{max}) in the reply I opened for you.",
-    "ask_amount_any": "Type the amount in the reply I opened for you.",
+    "ask_amount": "Type the amount ({min}–{max}) in reply to my message below, here in the "
+                  "group.",
+    "ask_amount_any": "Type the amount in reply to my message below, here in the group.",
+    "ask_amount_private": "Type the amount ({min}–{max}) in reply to my message below, here "
+                          "in our private chat.",
+    "ask_amount_private_any": "Type the amount in reply to my message below, here in our "
+                              "private chat.",
     "ask_amount_here": "Write the amount ({min}–{max}) in this chat.",
     "ask_amount_here_any": "Write the amount in this chat.",
     "ask_prompt": "{who}, {label}: how much? {range}",
