@@ -175,15 +175,15 @@ def test_the_stud_table_shows_the_pot_with_the_bets_of_the_round() -> None:
     state = engine.apply(state, 2, Bet()).state
     view = engine.view(state, None)
     assert render.table_text("en", view, None, []).splitlines()[:4] == [
-        "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 2",
+        "<b>Five-card stud · hand #1</b> · <i>betting</i> · pot 2",
         "Ann (dealer) · 💰100 · 9♣ 🂠 · in hand",
         "Boris · 💰98 · stake 2 · K♦ 🂠 · in hand",
         "▶ <b>Chloé</b> · 💰100 · 7♠ 🂠 · to act"]
     assert render.table_text("ru", view, None, []).splitlines()[0] == \
-        "<b>Стад-покер · кон №1</b> · <i>торговля</i> · в банке 2"
+        "<b>Стад-покер · раздача №1</b> · <i>торговля</i> · в банке 2"
     state = engine.apply(state, 3, Call()).state
     assert render.table_text("en", engine.view(state, None), None, []).splitlines()[0] == \
-        "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 4"
+        "<b>Five-card stud · hand #1</b> · <i>betting</i> · pot 4"
 
 
 def coup_log(events: list[Event]) -> tuple[list[dict[str, object]], Settlement]:

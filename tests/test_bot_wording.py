@@ -25,7 +25,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot.view import i18n, render, screens
+from bot.view import answers, i18n, render, screens, webview
+from bot.view.outcomes import HostReason, Refused
 from bot.view.rulebook import game_of, rules_text, to_html
 from bot.view.sight import Sight
 from games import cards, registry, twenty_one
@@ -48,6 +49,7 @@ from games.engine import (
     cards as shown,
 )
 from games.texts import RULES_DIR
+from storage.base import LedgerEntry
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
@@ -203,6 +205,35 @@ def test_a_count_takes_the_form_of_its_noun() -> None:
     discarded = Event(kind="discarded", data={"player": who(1), "count": count(3, "card")})
     assert [i18n.event_text(lang, discarded, NAMES) for lang in ("en", "ru")] == [
         "Ann discards 3 cards", "Ann меняет 3 карты"]
+
+
+@pytest.mark.parametrize(("lang", "deal", "settled", "history"), [
+    ("en", "Hand #{}", "Draw poker (jackpots) · hand #{} settled",
+     "Draw poker (jackpots) · hand #{}: +8"),
+    ("ru", "Раздача №{}", "Покер с обменом · раздача №{}: расчёт",
+     "Покер с обменом · раздача №{}: +8")])
+async def test_poker_says_hand_where_the_banking_games_say_coup(
+        lang: str, deal: str, settled: str, history: str, make_host: Any,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # its headers said "Coup #1" beside a log saying "Hand 1 begins"
+    host, bot = await seated(make_host, "draw_poker", lang, "deal", monkeypatch)
+    name = i18n.game_name(lang, "draw_poker")
+    title = f"{name} · {deal.format(1)[0].lower()}{deal.format(1)[1:]}"
+    header = i18n.plain(table_message(bot).text).splitlines()[0]
+    assert header.startswith(f"{title} · "), header
+    table = await host.tables.load(CHAT)
+    assert i18n.plain(render.dm_text(lang, table.sight.view(BOB), [])).splitlines()[0] == title
+    won = Settlement(kind="coup_settled", coup=4, nets={2: 8, 1: -8}, winners=(2,))
+    assert render.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[1] \
+        == settled.format(4)
+    assert i18n.plain(render.result_line(lang, "draw_poker", won, NAMES)).startswith(
+        f"🏆 {deal.format(4)}: ")
+    entry = LedgerEntry(step_id=1, chat_id=CHAT, coup=4, account="stack:2", delta=8,
+                        reason="settle", game="draw_poker", created_at=0)
+    assert render.history_lines(lang, [entry]) == [history.format(4)]
+    assert webview.ui(lang, "draw_poker")["coup"] == deal.replace("{}", "{n}")
+    # the banking games keep their coups
+    assert webview.ui(lang, "twenty_one")["coup"] == {"en": "Coup #{n}", "ru": "Кон №{n}"}[lang]
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -416,3 +447,16 @@ def test_a_winner_of_nothing_is_told_what_really_happened(lang: str, alone: str,
     tied = Settlement(kind="coup_settled", coup=1, nets={2: 0, 3: 0}, winners=(2, 3),
                       hands={2: queens, 3: queens})
     assert render.settlement_text(lang, "draw_poker", tied, NAMES, []).splitlines()[0] == split
+
+
+@pytest.mark.parametrize(("lang", "game", "stale", "over"), [
+    ("en", "stud_poker", "That button was for hand #1; this is hand #2.", "🏁 Hand #1 is over."),
+    ("ru", "stud_poker", "Эта кнопка устарела (раздача №1); сейчас раздача №2.",
+     "🏁 Раздача №1: конец."),
+    ("en", "baccarat", "That button was for coup #1; this is coup #2.", "🏁 Coup #1 is over."),
+    ("ru", "baccarat", "Эта кнопка устарела (кон №1); сейчас кон №2.", "🏁 Кон №1: конец.")])
+def test_a_stale_press_and_a_closed_prompt_name_the_deal_as_the_game_does(
+        lang: str, game: str, stale: str, over: str) -> None:
+    refused = Refused(HostReason.STALE_COUP, pressed=1, coup=2, game=game)
+    assert answers.refusal_text(lang, refused) == stale
+    assert screens.prompt_outcome(lang, 2, None, "", (), True, game=game, coup=1) == over

@@ -108,7 +108,7 @@ class Presses:
             # a button answers a decision: good while that decision is still the presser's
             if button.coup != state.coup:
                 return Refused(HostReason.STALE_COUP, self._now(table, user_id),
-                               pressed=button.coup, coup=state.coup)
+                               pressed=button.coup, coup=state.coup, game=table.game)
             if button.version > table.meta.decision:  # no button of ours carries a later one
                 return Refused(HostReason.FORGED)
             if user_id in table.sight.view().awaiting and button.version != table.meta.decision:

@@ -140,7 +140,8 @@ def refusal_text(lang: str, refused: Refused) -> str:
     if isinstance(reason, Reason):
         why: str = i18n.reason_text(lang, reason)
     elif reason is HostReason.STALE_COUP and refused.pressed and refused.coup:
-        why = i18n.t(lang, "stale_coup", coup=refused.pressed, now=refused.coup)
+        why = i18n.t(lang, "stale_coup", pressed=i18n.deal(lang, refused.game, refused.pressed),
+                     now=i18n.deal(lang, refused.game, refused.coup))
     elif reason in (HostReason.STALE_COUP, HostReason.STALE_AMOUNT):
         why = i18n.t(lang, "stale")
     else:

@@ -199,7 +199,8 @@ def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot:
     if phase_key == "idle":
         parts = [i18n.t(lang, "idle_table", game=game)]
     elif coup:
-        parts = [i18n.t(lang, "table_title", game=game, coup=coup), phase]
+        parts = [i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
+                 phase]
     else:  # the auction, banker draw or cut before the first coup
         parts = [i18n.fill("<b>{}</b>", game), phase]
     if bank:
@@ -492,11 +493,13 @@ def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,
     own facts, then what happened to him. Without a view: about a past coup (``game``,
     ``coup``), his events only."""
     if view is None:
-        return fit([i18n.t(lang, "dm_header", game=i18n.game_name(lang, game), coup=coup),
+        return fit([i18n.t(lang, "dm_header", game=i18n.game_name(lang, game),
+                           deal=i18n.deal(lang, game, coup)),
                     *lines], [])
     game = i18n.game_name(lang, view.game)
     # before the first coup (the auction, the cut) the game's name alone, as on the table
-    out = [i18n.t(lang, "dm_header", game=game, coup=view.coup) if view.coup
+    out = [i18n.t(lang, "dm_header", game=game, deal=i18n.deal(lang, view.game, view.coup))
+           if view.coup
            else i18n.fill("<b>{}</b>", game)]
     if view.my_cards:
         out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
@@ -569,9 +572,9 @@ def net_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
     return Markup(" · ").join(parts)
 
 
-def result_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
+def result_line(lang: str, game: str, result: Settlement, names: dict[int, str]) -> Markup:
     """The last coup's result in one line, leading the next coup's table message."""
-    return i18n.t(lang, "last_result", coup=result.coup,
+    return i18n.t(lang, "last_result", deal=i18n.deal(lang, game, result.coup, capital=True),
                   headline=headline(lang, result, names), nets=net_line(lang, result, names))
 
 
@@ -581,7 +584,8 @@ def settlement_text(lang: str, game: str, result: Settlement,
     the banker's included), the coup's log collapsed under it (its first ``lead`` lines
     first: see :func:`fit`)."""
     head = [i18n.fill("🏆 <b>{}</b>", headline(lang, result, names)),
-            i18n.t(lang, "settled_title", game=i18n.game_name(lang, game), coup=result.coup)]
+            i18n.t(lang, "settled_title", game=i18n.game_name(lang, game),
+                   deal=i18n.deal(lang, game, result.coup))]
     nets = net_line(lang, result, names)
     if nets:
         head.append(nets)
@@ -670,7 +674,7 @@ def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) ->
         amount = f"+{net}" if net > 0 else str(net)
         if game:
             lines.append(i18n.t(lang, "history_coup", game=i18n.game_name(lang, game),
-                                coup=coup, amount=amount))
+                                deal=i18n.deal(lang, game, coup), amount=amount))
         else:
             lines.append(i18n.t(lang, "history_other", what=i18n.word(lang, reason),
                                 amount=amount))

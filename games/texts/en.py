@@ -217,6 +217,8 @@ NUMBERED: dict[str, str] = {"points": "{n_points}", "total": "{n_points}", "stak
 
 
 WORDS: dict[str, str] = {
+    # one deal, numbered, as the host's headers name it ("coup #4"; poker's: POKER_WORDS)
+    "deal_no": "coup #{n}",
     # phases
     "phase:idle": "idle", "phase:auction": "auction", "phase:cut": "cut",
     "phase:staking": "staking", "phase:void_choice": "void choice",
@@ -245,6 +247,9 @@ WORDS: dict[str, str] = {
     "outcome:banker": "banker wins", "outcome:punters": "punters win",
     "outcome:standoff": "standoff",
 }
+
+POKER_WORDS: dict[str, str] = {"deal_no": "hand #{n}"}
+"""Poker's own words over :data:`WORDS`: it deals hands, not coups."""
 
 # /settings: what each game setting is, and its unit (a noun of NOUN_FORMS, or the
 # words it takes).

@@ -208,6 +208,8 @@ NUMBERED: dict[str, str] = {"points": "{n_points}", "total": "{n_points}", "stak
 
 
 WORDS: dict[str, str] = {
+    # один кон с номером, как его называют заголовки («кон №4»; у покера — POKER_WORDS)
+    "deal_no": "кон №{n}",
     "phase:idle": "ожидание", "phase:auction": "торг за банк", "phase:cut": "срез",
     "phase:staking": "ставки", "phase:void_choice": "банкомёт решает, держать ли банк",
     "phase:punter_draw": "прикуп понтёра", "phase:banker_draw": "прикуп банкомёта",
@@ -231,6 +233,9 @@ WORDS: dict[str, str] = {
     "outcome:banker": "выиграл банкомёт", "outcome:punters": "выиграли понтёры",
     "outcome:standoff": "ничья",
 }
+
+POKER_WORDS: dict[str, str] = {"deal_no": "раздача №{n}"}
+"""Слова покера поверх :data:`WORDS`: в нём раздачи, а не коны."""
 
 # /settings: what each game setting is, and its unit (a noun of NOUN_FORMS, or the
 # words it takes).

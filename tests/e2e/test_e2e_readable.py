@@ -26,7 +26,8 @@ HEADLINE = {"en": re.compile(r"^🏆 (\w+ wins \d+( with .+)?(, )?)+$|^🏆 Stan
             "ru": re.compile(r"^🏆 (\w+ выигрывает \d+(: .+)?(, )?)+$|^🏆 Ничья"
                             r"|^🏆 \w+ забирает свои фишки назад(: .+)?$"
                             r"|^🏆 .+ делят банк: каждый забирает свои фишки назад$")}
-TITLE = {"en": re.compile(r" · coup #(\d+) settled$"), "ru": re.compile(r" · кон №(\d+): расчёт$")}
+TITLE = {"en": re.compile(r" · (?:coup|hand) #(\d+) settled$"),
+         "ru": re.compile(r" · (?:кон|раздача) №(\d+): расчёт$")}
 # Latin a Russian reader may meet: player names, card ranks, commands
 LATIN_OK = re.compile(r"\b(Ann|Bob|Cid)\b|/\w+")
 
