@@ -603,7 +603,8 @@ class GameTexts(BaseModel):
     * ``words``: phases, roles, statuses and word values (:class:`Word`); a key
       ``"context:value"`` (``"phase:draw"``) wins over the plain value;
     * ``values``: word values inside event data (an outcome, a reason), by the word;
-    * ``numbered``: how a number under a key of a player's line reads (``"{n} pts"``);
+    * ``numbered``: how a number under a key of a player's line reads (``"stake {n}"``;
+      ``{n_points}``: the number with its noun, "1 point");
     * ``actions``: button labels per action kind; ``"kind:amount"`` with ``{amount}``;
     * ``settings``: what each of the game's settings is, and its unit (``"chip"``) or the
       words it takes (``"on | off"``), for /settings;

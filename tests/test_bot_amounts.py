@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from test_bot_commands import HandlerBot, command
+from test_bot_ephemeral import Server
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     CHAT,
     NAMES,
@@ -20,6 +23,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     worded,
 )
 
+from bot.gateway import handlers
+from bot.gateway.ephemeral import Ephemeral
 from bot.view.codec import ActionButton
 from games.engine import ActionSpec
 
@@ -60,8 +65,9 @@ async def test_the_amount_button_prompts_the_presser_and_his_reply_is_his_stake(
         make_host: Any) -> None:  # noqa: F811
     host, bot, player, spec = await at_a_stake(make_host)
     outcome = worded(await host.presses.press(CHAT, player, NAMES[player], ask_button(bot)))
-    assert outcome.text == f"Type the amount ({spec.min}–{spec.max}) in the reply I opened " \
-                           "for you."
+    # where to write it: the reply is in the group, where he pressed
+    assert outcome.text == f"Type the amount ({spec.min}–{spec.max}) in reply to my message " \
+                           "below, here in the group."
     assert outcome.prompt == (
         f'<a href="tg://user?id={player}">{NAMES[player]}</a>, Stake: how much? '
         f"{spec.min}–{spec.max}", f"{spec.min}–{spec.max}")
@@ -128,6 +134,8 @@ async def test_amount_pressed_in_the_private_chat_is_asked_and_typed_there(
     name = NAMES[player]
     ask = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.ask)
     outcome = worded(await host.presses.press(CHAT, player, name, ask, True))
+    assert outcome.text == f"Type the amount ({spec.min}–{spec.max}) in reply to my message " \
+                           "below, here in our private chat."
     assert outcome.prompt == (f"✏️ Stake: how much? {spec.min}–{spec.max}",
                               f"{spec.min}–{spec.max}")
     assert outcome.prompt_private
@@ -155,6 +163,8 @@ async def test_a_private_amount_is_answered_in_the_players_language(
     ask = next(b for b in private_keyboard(bot, player) if b.kind == "stake" and b.ask)
     outcome = worded(await host.presses.press(CHAT, player, "Иван", ask, True, language="ru"),
                      "ru")
+    assert outcome.text == f"Напишите сумму ({spec.min}–{spec.max}) в ответ на моё сообщение " \
+                           "ниже, здесь, в нашем личном чате."
     assert outcome.prompt is not None
     assert outcome.prompt[0] == f"✏️ Ставка: сколько? {spec.min}–{spec.max}"
     assert typed_reply(await host.presses.typed_amount(CHAT, player, "Иван", "сто",
@@ -184,3 +194,27 @@ async def test_an_amount_asked_from_a_view_shown_to_him_alone_is_asked_there(
     await host.idle()  # answered: the prompt goes
     assert bot.ephemeral == [("deleteEphemeralMessage", {
         "chat_id": CHAT, "receiver_user_id": player, "ephemeral_message_id": 9})]
+
+
+@pytest.mark.parametrize(("lang", "wrong"), [
+    ("en", "{}, send a whole number of chips (e.g. 50)."),
+    ("ru", "{}, отправьте целое число фишек (например, 50).")])
+async def test_a_wrong_amount_asked_from_his_view_is_answered_to_him_alone(
+        make_host: Any, lang: str, wrong: str) -> None:  # noqa: F811
+    """Asked from his view shown to him alone, a wrong amount is answered there too, in his
+    words, not to the whole group; the group's message stays the fallback."""
+    host, bot, player, _ = await at_a_stake(make_host)
+    await host.tables.languages.choose(player, lang)
+    await host.presses.press(CHAT, player, NAMES[player], ask_button(bot), True, here=True)
+    await host.presses.ask_shown(CHAT, player, 9)
+    server = Server(ephemeral=True)
+    tg = HandlerBot()
+    said = await command(host, tg, handlers.on_group_text, "lots", player, Ephemeral(server))
+    assert said == []  # nothing in the group
+    assert [(m, k["chat_id"], k["receiver_user_id"], k["text"]) for m, k in server.calls
+            if k.get("text", "").startswith(NAMES[player])] == [
+        ("editEphemeralMessageText", CHAT, player, wrong.format(NAMES[player]))]
+    # where views to him alone are off, the group is told, as before
+    said = await command(host, tg, handlers.on_group_text, "lots", player)
+    assert [(s.chat_id, s.text) for s in said] == [
+        (CHAT, f"{NAMES[player]}, send a whole number of chips (e.g. 50).")]

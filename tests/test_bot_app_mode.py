@@ -458,7 +458,7 @@ CHEMIN: dict[str, Any] = {
 }
 
 STUD_TEXTS: dict[str, Any] = {
-    "card": ('<b>Five-card stud · coup #1</b> · <i>betting</i>\n'
+    "card": ('<b>Five-card stud · hand #1</b> · <i>betting</i>\n'
              'Ann (dealer) · 💰1000 · 2♠ 🂠 · in hand\n'
              'Bob · 💰1000 · A♥ 🂠 · to act\n'
              'Cid · 💰1000 · 5♠ 🂠 · in hand\n'
@@ -471,7 +471,7 @@ STUD_TEXTS: dict[str, Any] = {
     "buttons": [['🃏 Open table'], ['🂠 My cards', '🪑 Join'], ['🚪 Leave']],
     "retired": '<b>Five-card stud</b> · <i>waiting</i> ⬇️',
     "result": ('🏆 <b>Cid wins 28 with a pair of fives</b>\n'
-               'Five-card stud · coup #1 settled\n'
+               'Five-card stud · hand #1 settled\n'
                'Cid +28 · Bob −14 · Ann −14\n'
                '<blockquote expandable>Bob shows 4♠ A♥ 10♣ 8♠ Q♦: ace high\n'
                'Cid shows 4♣ 5♠ J♥ 5♦ 7♥: a pair of fives\n'
@@ -511,12 +511,12 @@ STUD_TEXTS: dict[str, Any] = {
                'Ann calls 4\n'
                'Bob calls 4</blockquote>'),
     "card2": [
-        '<b>Five-card stud · coup #2</b> · <i>betting</i>',
-        '🏆 Coup #1: Cid wins 28 with a pair of fives (Cid +28 · Bob −14 · Ann −14)',
+        '<b>Five-card stud · hand #2</b> · <i>betting</i>',
+        '🏆 Hand #1: Cid wins 28 with a pair of fives (Cid +28 · Bob −14 · Ann −14)',
     ],
     "result2": [
         '🏆 <b>Bob wins 24 with a pair of kings</b>',
-        'Five-card stud · coup #2 settled',
+        'Five-card stud · hand #2 settled',
         'Bob +24 · Cid −12 · Ann −12',
     ],
 }

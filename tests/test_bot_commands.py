@@ -71,9 +71,10 @@ class HandlerBot:
 
 
 async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
-                  user: int = ANN) -> list[Said]:
+                  user: int = ANN, ephemeral: Any = None) -> list[Said]:
     """``user`` sends ``text`` (a command with its arguments, or a plain message) in the
-    group; what the handler answered there or elsewhere."""
+    group; what the handler answered there or elsewhere (``ephemeral``: the views shown to
+    one member alone, off without)."""
     before = len(tg.said)
     entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}] \
         if text.startswith("/") else []
@@ -84,7 +85,7 @@ async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
         tg)  # type: ignore[arg-type]
     services = Services(storage=host.storage, languages=host.tables.languages,
                         lifecycle=host.lifecycle, presses=host.presses, courier=host.courier,
-                        daily_bonus=100)
+                        daily_bonus=100, ephemeral=ephemeral)
     context = SimpleNamespace(args=text.split()[1:], bot=tg,
                               bot_data=BotData(services=services))
     await handler(update, context)
@@ -217,6 +218,12 @@ SETTINGS = {
             "decks = 2 decks — decks in the shoe",
             "Change it for this table: /settings KEY VALUE",
             "For this chat's next tables: /settings default KEY VALUE"],
+        "/settings foo 1": [
+            "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, "
+            "min_stake, decks."],
+        "/settings default foo 1": [
+            "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, "
+            "min_stake, decks."],
         "/settings timeout 9": ["Cannot set that: timeout takes 10 to 3600 seconds"],
         "/settings timeout 90": [
             "This table: timeout = 90 seconds. For this chat's next tables too: "
@@ -248,6 +255,10 @@ SETTINGS = {
             "decks = 2 колоды — колод в шузе",
             "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",
             "Для следующих столов чата: /settings default КЛЮЧ ЗНАЧЕНИЕ"],
+        "/settings foo 1": [
+            "Настройки foo нет. У стола «Очко» есть: timeout, turn_dm, min_stake, decks."],
+        "/settings default foo 1": [
+            "Настройки foo нет. У стола «Очко» есть: timeout, turn_dm, min_stake, decks."],
         "/settings timeout 9": ["Нельзя установить: timeout — от 10 до 3600 секунд"],
         "/settings timeout 90": [
             "Этот стол: timeout = 90 секунд. Чтобы и следующие столы чата начинались так: "

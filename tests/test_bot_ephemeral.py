@@ -137,7 +137,8 @@ async def test_his_view_holds_his_decision_and_loses_it_once_he_stands(
     await host.idle()
     assert bot.ephemeral == [("editEphemeralMessageText", {
         "chat_id": TABLE_CHAT, "receiver_user_id": player, "ephemeral_message_id": 5,
-        "text": his_lines(table, player) + "\n✅ Stand", "parse_mode": "HTML"})]
+        "text": his_lines(table, player) + f"\n✅ {NAMES[player]} stands",
+        "parse_mode": "HTML"})]
     assert (await host.tables.load(TABLE_CHAT)).meta.ephemerals == {}
 
 

@@ -102,7 +102,8 @@ def shown_nets(bot: Any) -> dict[tuple[int, int], int]:
     """(coup, player) -> the net each result message showed."""
     shown: dict[tuple[int, int], int] = {}
     for text in (m.text for m in bot.chat(TABLE_CHAT) if " settled" in m.text):
-        coup = int(re.search(r"coup #(\d+) settled", text).group(1))  # type: ignore[union-attr]
+        # a coup, or a poker hand
+        coup = int(re.search(r"(?:coup|hand) #(\d+) settled", text).group(1))  # type: ignore[union-attr]
         for name, sign, amount in re.findall(r"(Ann|Bob|Cid)(?: \(banker\))? ([+−±])(\d+)",
                                              text.splitlines()[2]):
             player = next(p for p, n in NAMES.items() if n == name)
@@ -124,7 +125,8 @@ async def test_history_shows_per_coup_what_each_result_showed_bankers_included(
                                                   limit=200)
         lines = [line for line in render.history_lines("en", entries, limit=50)
                  if line.startswith(name)]
-        expected = [f"{name} · coup #{c}: {n:+d}" for (c, p), n in
+        deal = "hand" if game.endswith("poker") else "coup"
+        expected = [f"{name} · {deal} #{c}: {n:+d}" for (c, p), n in
                     sorted(shown.items(), reverse=True) if p == player and n]
         # a coup under way (the next one's antes, a bank posted for it) is not a result yet
         last = max(c for c, _ in shown)

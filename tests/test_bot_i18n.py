@@ -346,7 +346,21 @@ def test_stud_showing_and_results_read_in_russian() -> None:
         "coup": count(2), "banker": who(8), "results": rows(row(
             7, stake=chips(20), outcome=word("win"), net=signed(20), points=points(7)))}),
         names)
-    assert line == "Расчёт: Ann: +20 (выигрыш, ставка 20, очков: 7)"
+    assert line == "Расчёт: Ann: +20 (выигрыш, ставка 20, 7 очков)"
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "Coup settled: Ann: +20 (win, stake 20, 1 point); Bob: -20 (loss, stake 20, 2 points)"),
+    ("ru", "Расчёт: Ann: +20 (выигрыш, ставка 20, 1 очко); Bob: -20 (проигрыш, ставка 20, 2 очка)"),
+])
+def test_a_results_points_take_the_plural_their_number_asks(lang: str, expected: str) -> None:
+    # "(1 pts)" read wrong; so would "очков: 1" beside the other counted nouns
+    line = i18n.event_text(lang, Event(kind="coup_settled", data={
+        "coup": count(2), "banker": who(9), "results": rows(
+            row(7, stake=chips(20), outcome=word("win"), net=signed(20), points=points(1)),
+            row(8, stake=chips(20), outcome=word("loss"), net=signed(-20), points=points(2)))}),
+        {7: "Ann", 8: "Bob", 9: "Cid"})
+    assert line == expected
 
 
 def test_the_showing_of_every_seat_reads_as_hands_in_the_table_facts() -> None:

@@ -26,7 +26,6 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     worded,
 )
 
-from bot.view import i18n
 from games import cards
 
 
@@ -80,6 +79,7 @@ async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
     host, bot = await seeded_three(make_host, monkeypatch, "prompts")
     await host.tables.languages.choose(BOB, "ru")
     await press(host, bot, ANN, ["start"])
+    done: list[str] = []
     for _ in range(40):  # every decision made from the prompt in the player's private chat
         table = await host.tables.load(CHAT)
         awaited = table.engine.awaiting(table.state)
@@ -96,13 +96,16 @@ async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
         outcome = await host.presses.press(CHAT, player, NAMES[player], button, True)
         assert outcome.committed, worded(outcome).text
         await host.idle()
-        # that prompt keeps the table as it was, without buttons, and says what he did
-        label = i18n.action_label("ru" if player == BOB else "en", kind)
-        assert live.markup is None and live.text.endswith(f"\n✅ {label}"), live.text
+        # that prompt keeps the table as it was, without buttons, and says what he did as
+        # the table's log says it: his stake with its amount, not the button's bare label
+        assert live.markup is None, live.text
+        done.append(live.text.splitlines()[-1])
         for p in (ANN, BOB, CID):  # never a stack of live-looking keyboards
             assert len(keyboards(bot, p)) <= 1
     else:
         raise AssertionError("the first coup did not end")
+    assert done == ["✅ Cid cuts the shoe", "✅ Bob ставит 1", "✅ Cid stakes 1", "✅ Bob: хватит",
+                    "✅ Cid stands", "✅ Ann stands"]
 
 
 async def at_the_cut(make_host: Any) -> tuple[Any, RecordingBot, Any, int, Any]:  # noqa: F811
@@ -135,13 +138,14 @@ async def test_an_open_prompt_is_edited_as_the_table_changes_not_sent_again(
 
 async def test_a_prompt_says_when_time_ran_out_and_when_the_table_closed(
         make_host: Any) -> None:  # noqa: F811
-    host, bot, table, _, first = await at_the_cut(make_host)
+    host, bot, table, cutter, first = await at_the_cut(make_host)
     host.tables.clock.now = lambda: time.time() + 61  # nobody cut: his time is up
     await host.tables.clock.on_deadline(CHAT, table.state.version)
     host.tables.clock.now = time.time
     await host.idle()
     assert first.markup is None
-    assert first.text.endswith("\n⏰ Time ran out: the table decided for you."), first.text
+    assert first.text.endswith(
+        f"\n⏰ Time ran out; the table decided for you: {NAMES[cutter]} cuts the shoe"), first.text
     table = await host.tables.load(CHAT)
     awaited = table.engine.awaiting(table.state)
     [second] = keyboards(bot, awaited[0])

@@ -142,7 +142,7 @@ def test_names_with_markup_characters_stay_text_in_every_template() -> None:
     nets = settlement("coup_settled", coup=1, nets={1: 5, 2: -5}, banker=2)
     settled = render.settlement_text("en", "stud_poker", nets, {1: names[0], 2: names[1]}, [])
     assert settled.splitlines()[:3] == [
-        "🏆 <b>&lt;b&gt;&amp; wins 5</b>", "Five-card stud · coup #1 settled",
+        "🏆 <b>&lt;b&gt;&amp; wins 5</b>", "Five-card stud · hand #1 settled",
         "&lt;b&gt;&amp; +5 · &lt;/code&gt; (banker) −5"]
     dms = sends.direct_messages({1: "en", 2: "en", 3: "en"}, -1, sight, step.events,
                                   dict(enumerate(names, 1)))
@@ -164,10 +164,10 @@ def test_a_step_that_settles_and_deals_tells_each_coup_under_its_own_number() ->
                                   step.events, {1: "P1", 2: "P2"})
     heads = {(d.target, str(d.payload["text"]).splitlines()[0]) for d in dms}
     proofs = [d for d in dms if "Proof of your cards in hand 1" in str(d.payload["text"])]
-    assert proofs and all(str(d.payload["text"]).startswith("<b>Five-card stud · coup #1</b>")
+    assert proofs and all(str(d.payload["text"]).startswith("<b>Five-card stud · hand #1</b>")
                           for d in proofs)
-    assert (1, "<b>Five-card stud · coup #2</b>") in heads
-    assert (2, "<b>Five-card stud · coup #2</b>") in heads
+    assert (1, "<b>Five-card stud · hand #2</b>") in heads
+    assert (2, "<b>Five-card stud · hand #2</b>") in heads
 
 
 def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_player() -> None:
@@ -184,14 +184,14 @@ def test_a_hand_dealt_in_a_step_that_shows_or_settles_it_still_reaches_its_playe
 
     # the banker (Ann) is dealt 21: the coup settles in the step that dealt every hand
     assert dms(["As", "5c", "Ah", "Kd", "6c", "Ts"]) == {
-        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>",
-        3: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♣ 6♣</b>",
-        1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>A♥ 10♠</b>"}
+        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>\nВаши очки: 21",
+        3: "<b>Twenty-one · coup #1</b>\nYour cards: <b>5♣ 6♣</b>\nYour total: 11",
+        1: "<b>Twenty-one · coup #1</b>\nYour cards: <b>A♥ 10♠</b>\nYour total: 21"}
     # Bob is dealt 21 and shows it at once: his cards are face up, and still his DM names them
     assert dms(["As", "9c", "5h", "Kd", "7c", "6s", "Ts"]) == {
-        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>",
+        2: "<b>Очко · кон №1</b>\nВаши карты: <b>A♠ K♦</b>\nВаши очки: 21",
         # Cid decides next: his prompt is the table from his seat, Bob's 21 face up on it
-        3: "<b>Twenty-one · coup #1</b> · <i>drawing</i> · bank 80\nStakes still allowed: 30\n"
+        3: "<b>Twenty-one · coup #1</b> · <i>drawing</i> · bank 80\n"
            "p1 (banker) · 💰80 · 🂠🂠\np2 (punter) · 💰120 · A♠ K♦ · twenty-one\n"
            "▶ <b>p3</b> (punter) · 💰90 · stake 10 · 🂠🂠 · to act\n⏳ p3 · deciding privately\n"
            "🔒 shoe committed · /verify\nYour cards: <b>9♣ 7♣</b>\nYour total: 16\n"
@@ -214,13 +214,13 @@ def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:
                       winners=[1])
     text = render.settlement_text("en", "stud_poker", data, names, [])
     assert text.splitlines() == [f"🏆 <b>Dave wins 42 with {i18n.hand_text('en', pair)}</b>",
-                                 "Five-card stud · coup #4 settled",
+                                 "Five-card stud · hand #4 settled",
                                  "Dave +42 · Ann −2 · Bob −40"]
     ru = render.settlement_text("ru", "stud_poker", data, names, [])
     assert ru.splitlines()[0] == f"🏆 <b>Dave выигрывает 42: {i18n.hand_text('ru', pair)}</b>"
     nothing = settlement("coup_settled", coup=5, nets={1: 0, 2: 0}, winners=[2])
     assert render.settlement_text("en", "stud_poker", nothing, names, []).splitlines()[0] \
-        == "🏆 <b>Ann wins 0</b>"
+        == "🏆 <b>Ann takes his own chips back</b>"  # not "wins 0"
     banked = settlement("coup_settled", coup=2, nets={1: 10, 2: -5, 3: -5}, banker=3)
     assert render.settlement_text("en", "twenty_one", banked, names, []).splitlines()[2] \
         == "Dave +10 · Ann −5 · Bob (banker) −5"

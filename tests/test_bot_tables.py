@@ -387,6 +387,20 @@ async def test_settings_go_through_the_versioned_commit(make_host: Any) -> None:
     assert await host.lifecycle.settings(CHAT, "turn_dm", "maybe") == "Cannot set that: on | off"
 
 
+async def test_an_unknown_setting_is_named_as_such_even_while_players_are_seated(
+        make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await seat_three(host, bot)
+    # the setting does not exist: that, and the ones there are, not "nobody is seated"
+    assert await host.lifecycle.settings(CHAT, "foo", "1") == (
+        "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, "
+        "min_stake, decks.")
+    # a game's real setting, with players seated, still waits for an empty table
+    assert await host.lifecycle.settings(CHAT, "min_stake", "5") == (
+        "Game settings change only while nobody is seated.")
+
+
 async def test_a_forged_press_with_extra_arguments_changes_nothing(make_host: Any) -> None:
     bot = RecordingBot()
     host = await make_host(bot)

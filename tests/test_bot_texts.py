@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from markupsafe import Markup
@@ -94,6 +95,24 @@ def test_a_twenty_one_bust_is_named_in_the_players_private_chat() -> None:
     assert twenty_one.ENGINE.view(state, 3).my_facts == {"total": points(16)}
 
 
+def test_a_twenty_one_bust_that_ends_the_coup_is_named_in_the_settled_private_chat() -> None:
+    # Boris busts and stands; Chloé's third card busts her, which stands her and, with no
+    # punter left un-bust, settles the coup in that step: her DM is about a settled coup
+    state = twenty_one_table({1: 100, 2: 100, 3: 100},
+                             ["5h", "2c", "Ks", "8h", "3c", "6s", "Ts", "4d", "5d", "Td"])
+    for player in (2, 3):
+        state = twenty_one.ENGINE.apply(state, player, twenty_one.Stake(amount=10)).state
+    for player, action in ((2, twenty_one.Buy()), (2, twenty_one.Stand()),
+                           (3, twenty_one.Buy()), (3, twenty_one.Buy())):
+        state = twenty_one.ENGINE.apply(state, player, action).state
+    step = twenty_one.ENGINE.apply(state, 3, twenty_one.Buy())
+    assert step.state.coup == 2  # settled in this step
+    assert dms(step, twenty_one.ENGINE, "en")[3].splitlines() == [
+        "<b>Twenty-one · coup #1</b>", "Your cards: <b>2♣ 3♣ 4♦ 5♦ 10♦</b>", "Bust: 24"]
+    assert dms(step, twenty_one.ENGINE, "ru")[3].splitlines() == [
+        "<b>Очко · кон №1</b>", "Ваши карты: <b>2♣ 3♣ 4♦ 5♦ 10♦</b>", "Перебор: 24"]
+
+
 def test_chemin_de_fer_points_of_two_cards_and_the_bankers_own_third_card_reach_him() -> None:
     # Dan plays K♦ 5♣ (5) against Ann's Q♥ J♠ (0, a baccara); he stands, she draws the 4♥
     state = chemin_staking(chemin_shoe("Kd", "Qh", "5c", "Js", "4h"), bank=100)
@@ -156,15 +175,15 @@ def test_the_stud_table_shows_the_pot_with_the_bets_of_the_round() -> None:
     state = engine.apply(state, 2, Bet()).state
     view = engine.view(state, None)
     assert render.table_text("en", view, None, []).splitlines()[:4] == [
-        "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 2",
+        "<b>Five-card stud · hand #1</b> · <i>betting</i> · pot 2",
         "Ann (dealer) · 💰100 · 9♣ 🂠 · in hand",
         "Boris · 💰98 · stake 2 · K♦ 🂠 · in hand",
         "▶ <b>Chloé</b> · 💰100 · 7♠ 🂠 · to act"]
     assert render.table_text("ru", view, None, []).splitlines()[0] == \
-        "<b>Стад-покер · кон №1</b> · <i>торговля</i> · в банке 2"
+        "<b>Стад-покер · раздача №1</b> · <i>торговля</i> · в банке 2"
     state = engine.apply(state, 3, Call()).state
     assert render.table_text("en", engine.view(state, None), None, []).splitlines()[0] == \
-        "<b>Five-card stud · coup #1</b> · <i>betting</i> · pot 4"
+        "<b>Five-card stud · hand #1</b> · <i>betting</i> · pot 4"
 
 
 def coup_log(events: list[Event]) -> tuple[list[dict[str, object]], Settlement]:
@@ -220,12 +239,12 @@ def test_the_table_message_leads_its_collapsed_log_with_the_hands() -> None:
         log += [screens.log_entry(e) for e in step.events if e.to is None]
         state = step.state
     sight = Sight(twenty_one.ENGINE, state)
-    assert screens.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[7:] == [
+    assert screens.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[6:] == [
         "· Chloé buys a card", "· Chloé stands", "· Dan stands",
         "<blockquote expandable>Boris shows a natural: A♥ K♦",
         "Boris stakes 10", "Chloé stakes 10", "Dan stakes 10", "Cards are dealt</blockquote>",
         "🔒 shoe committed · /verify"]
-    assert screens.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[10:12] == [
+    assert screens.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[9:11] == [
         "<blockquote expandable>Boris: очко! A♥ K♦", "Boris ставит 10"]
 
 
@@ -238,34 +257,88 @@ def test_a_log_too_long_loses_its_oldest_lines_before_the_hands() -> None:
     assert quoted[0] == hands and quoted[-1] == rest[-1] and rest[0] not in quoted
 
 
+async def test_history_in_a_private_chat_lists_each_chats_results(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    storage, context, _, privately = await private_commands(tmp_path, monkeypatch)
+    try:
+
+        async def history(lang: str) -> str:
+            return await privately(handlers.cmd_history, "/history", lang)
+
+        assert await history("en") == "Ann, you have no results in any chat yet."
+        assert await history("ru") == "Ann, у вас пока ни в одном чате нет итогов."
+        group = {"id": -100, "type": "supergroup", "title": "Friday <poker>"}
+        await handlers.remember_chat(message_update(group, "/balance"), context)
+        await storage.wallet(chat_id=-100, user_id=7, name="Ann")
+        await storage.claim_daily_bonus(chat_id=-100, user_id=7, today=dt.date(2026, 1, 5))
+        await storage.create_table(chat_id=-200, game="baccarat", settings={}, state_json="{}",
+                                   version=0)
+        await storage.wallet(chat_id=-200, user_id=7, name="Ann")
+        await storage.commit_step(chat_id=-200, expected_version=0, state_json="{}", version=1,
+                                  transfers=[Transfer(src="wallet:7", dst="stack:7", amount=300,
+                                                      reason="buy_in"),
+                                             Transfer(src="stack:7", dst="stack:8", amount=40,
+                                                      reason="settle")],
+                                  coup=3, deadline=None)
+        # each chat he plays in, under its name, as /history there lists it (not "no results")
+        assert await history("en") == "\n".join(RESULTS["en"])
+        assert await history("ru") == "\n".join(RESULTS["ru"])
+    finally:
+        await storage.close()
+
+
+RESULTS = {"en": ["Ann, your latest results in each chat:",
+                  "<b>Friday &lt;poker&gt;</b>:", "daily bonus: +100", "starting chips: +1000",
+                  "<b>a group with a Baccarat table</b>:", "Baccarat · coup #3: -40",
+                  "starting chips: +1000"],
+           "ru": ["Ann, ваши последние итоги по чатам:",
+                  "<b>Friday &lt;poker&gt;</b>:", "ежедневный бонус: +100",
+                  "стартовые фишки: +1000",
+                  "<b>группа со столом «Баккара»</b>:", "Баккара · кон №3: -40",
+                  "стартовые фишки: +1000"]}
+
+
 def message_update(chat: dict[str, object], text: str, user: int = 7) -> Update:
     return Update.de_json({"update_id": 1, "message": {
         "message_id": 1, "date": 1, "text": text, "chat": chat,
         "from": {"id": user, "is_bot": False, "first_name": "Ann"}}}, None)
 
 
-async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_in(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def private_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                           ) -> tuple[SqliteStorage, Any, list[str], Any]:
+    """Storage and handler services for commands Ann (7) sends; what they answered goes to
+    the returned list; ``privately(handler, text, lang)``: her command in her private chat,
+    in ``lang``, and its answer."""
     storage = SqliteStorage(tmp_path / "b.sqlite3", starting_grant=1000, daily_bonus=100)
     await storage.open()
+    svc = handlers.Services(storage=storage, languages=Languages(storage, "en"),
+                            lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
+                            daily_bonus=100)
+    context = SimpleNamespace(bot_data=handlers.BotData(services=svc),
+                              args=[], bot=SimpleNamespace())
+    said: list[str] = []
+
+    async def reply(update: Update, text: str, **kwargs: object) -> None:
+        said.append(text)
+
+    monkeypatch.setattr(handlers, "reply", reply)
+
+    async def privately(handler: Any, text: str, lang: str) -> str:
+        await svc.languages.choose(7, lang)
+        await handler(message_update({"id": 7, "type": "private", "first_name": "Ann"}, text),
+                      context)
+        return said.pop()
+
+    return storage, context, said, privately
+
+
+async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    storage, context, said, privately = await private_commands(tmp_path, monkeypatch)
     try:
-        svc = handlers.Services(storage=storage, languages=Languages(storage, "en"),
-                                lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
-                                daily_bonus=100)
-        context = SimpleNamespace(bot_data=handlers.BotData(services=svc),
-                                  args=[], bot=SimpleNamespace())
-        said: list[str] = []
-
-        async def reply(update: Update, text: str, **kwargs: object) -> None:
-            said.append(text)
-
-        monkeypatch.setattr(handlers, "reply", reply)
-        private = {"id": 7, "type": "private", "first_name": "Ann"}
 
         async def balance(lang: str) -> str:
-            await svc.languages.choose(7, lang)
-            await handlers.cmd_balance(message_update(private, "/balance"), context)
-            return said.pop()
+            return await privately(handlers.cmd_balance, "/balance", lang)
 
         assert await balance("en") == (
             "Ann, you have no chips anywhere yet. Play in a group: add me to one and send "

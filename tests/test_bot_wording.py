@@ -25,7 +25,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot.view import i18n, screens
+from bot.view import answers, i18n, render, screens, webview
+from bot.view.outcomes import HostReason, Refused
 from bot.view.rulebook import game_of, rules_text, to_html
 from bot.view.sight import Sight
 from games import cards, registry, twenty_one
@@ -35,7 +36,9 @@ from games.engine import (
     Hand,
     Join,
     Purpose,
+    Settlement,
     Start,
+    chips,
     count,
     items,
     parse_action,
@@ -46,6 +49,7 @@ from games.engine import (
     cards as shown,
 )
 from games.texts import RULES_DIR
+from storage.base import LedgerEntry
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
@@ -132,11 +136,11 @@ async def test_the_cut_is_told_once_when_it_is_made(
                  "ru": "🔒 Новый шуз перетасован и зафиксирован"}[lang]
     cuts = {"en": "{} cuts the shoe", "ru": "{} срезает шуз"}[lang].format(NAMES[cutter])
     after = {("chemin_de_fer", "en"): ["Burned: 6♥ 9♠ 10♠", "Coup 1: bank 1, stakes please"],
-             ("chemin_de_fer", "ru"): ["Сожжены: 6♥ 9♠ 10♠", "Талья 1: банк 1, делайте ставки"],
+             ("chemin_de_fer", "ru"): ["Сожжены: 6♥ 9♠ 10♠", "Кон №1: банк 1, делайте ставки"],
              ("baccarat", "en"): ["Coup 1: Ann holds a bank of 2"],
-             ("baccarat", "ru"): ["Талья #1: Ann держит банк 2"],
+             ("baccarat", "ru"): ["Кон №1: Ann держит банк 2"],
              ("twenty_one", "en"): ["Coup 1 begins"],
-             ("twenty_one", "ru"): ["Талья #1 начинается"]}[game, lang]
+             ("twenty_one", "ru"): ["Кон №1 начинается"]}[game, lang]
     log = log_of(table_message(bot).text)
     assert log[-2 - len(after):] == [committed, cuts, *after]
 
@@ -161,7 +165,7 @@ async def test_one_timeout_is_one_line(
         "en": ["🔒 New shoe shuffled and committed", "⏰ Ann cuts the shoe (timed out)",
                "Coup 1 begins", "⏰ Cid sits this coup out (timed out)"],
         "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
-               "Талья #1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
+               "Кон №1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
     # banchok: a bank let pass by a timeout is told once that it was one
     passed = screens.timeouts_folded([timed_out(ANN),
                                       Event(kind="bank_passed_over", data={"player": who(ANN)})])
@@ -203,6 +207,35 @@ def test_a_count_takes_the_form_of_its_noun() -> None:
         "Ann discards 3 cards", "Ann меняет 3 карты"]
 
 
+@pytest.mark.parametrize(("lang", "deal", "settled", "history"), [
+    ("en", "Hand #{}", "Draw poker (jackpots) · hand #{} settled",
+     "Draw poker (jackpots) · hand #{}: +8"),
+    ("ru", "Раздача №{}", "Покер с обменом · раздача №{}: расчёт",
+     "Покер с обменом · раздача №{}: +8")])
+async def test_poker_says_hand_where_the_banking_games_say_coup(
+        lang: str, deal: str, settled: str, history: str, make_host: Any,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # its headers said "Coup #1" beside a log saying "Hand 1 begins"
+    host, bot = await seated(make_host, "draw_poker", lang, "deal", monkeypatch)
+    name = i18n.game_name(lang, "draw_poker")
+    title = f"{name} · {deal.format(1)[0].lower()}{deal.format(1)[1:]}"
+    header = i18n.plain(table_message(bot).text).splitlines()[0]
+    assert header.startswith(f"{title} · "), header
+    table = await host.tables.load(CHAT)
+    assert i18n.plain(render.dm_text(lang, table.sight.view(BOB), [])).splitlines()[0] == title
+    won = Settlement(kind="coup_settled", coup=4, nets={2: 8, 1: -8}, winners=(2,))
+    assert render.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[1] \
+        == settled.format(4)
+    assert i18n.plain(render.result_line(lang, "draw_poker", won, NAMES)).startswith(
+        f"🏆 {deal.format(4)}: ")
+    entry = LedgerEntry(step_id=1, chat_id=CHAT, coup=4, account="stack:2", delta=8,
+                        reason="settle", game="draw_poker", created_at=0)
+    assert render.history_lines(lang, [entry]) == [history.format(4)]
+    assert webview.ui(lang, "draw_poker")["coup"] == deal.replace("{}", "{n}")
+    # the banking games keep their coups
+    assert webview.ui(lang, "twenty_one")["coup"] == {"en": "Coup #{n}", "ru": "Кон №{n}"}[lang]
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_a_draw_poker_deal_is_one_line_not_fifteen(
         lang: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
@@ -210,7 +243,7 @@ async def test_a_draw_poker_deal_is_one_line_not_fifteen(
     assert log_of(table_message(bot).text) == {
         "en": ["Hand 1 begins", "🔒 New shoe shuffled and committed",
                "Antes posted: Bob 1, Cid 1, Ann 1", "Bob, Cid, Ann each get 5 cards face down"],
-        "ru": ["Раздача #1", "🔒 Новый шуз перетасован и зафиксирован",
+        "ru": ["Раздача №1 начинается", "🔒 Новый шуз перетасован и зафиксирован",
                "Анте внесено: Bob 1, Cid 1, Ann 1", "Bob, Cid, Ann получают по 5 карт в закрытую"],
     }[lang]
 
@@ -387,3 +420,43 @@ async def test_a_typed_no_joining_stake_forbids_joining(
                 if line.startswith("Cid (")) == {
         "en": "Cid (punter) · 💰950 · forbids joining",
         "ru": "Cid (понтёр) · 💰950 · против примазки"}[lang]
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["Punter: Cid", "Staked on the punter's card: 25"]),
+    ("ru", ["Понтёр: Cid", "Поставлено на карту понтёра: 25"])])
+def test_banchoks_stakes_on_the_punters_card_say_whose_card(lang: str,
+                                                            expected: list[str]) -> None:
+    # "Staked on his card: 25" left the reader to guess whose card, and who staked
+    facts = {"punter": who(3), "stake_total": chips(25)}
+    assert [i18n.plain(line) for line in render.info_lines(lang, facts, NAMES)] == expected
+
+
+@pytest.mark.parametrize(("lang", "alone", "split"), [
+    ("en", "🏆 <b>Bob takes his own chips back with a pair of queens</b>",
+     "🏆 <b>Bob and Cid split the pot: each takes his own chips back</b>"),
+    ("ru", "🏆 <b>Bob забирает свои фишки назад: пара дам</b>",
+     "🏆 <b>Bob и Cid делят банк: каждый забирает свои фишки назад</b>")])
+def test_a_winner_of_nothing_is_told_what_really_happened(lang: str, alone: str,
+                                                         split: str) -> None:
+    # "🏆 Boris wins 0 with a pair of queens": he won only what he had put in
+    queens = Hand(category="pair", ranks=(10,))
+    won = Settlement(kind="coup_settled", coup=1, nets={2: 0, 1: 0}, winners=(2,),
+                     hands={2: queens})
+    assert render.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[0] == alone
+    tied = Settlement(kind="coup_settled", coup=1, nets={2: 0, 3: 0}, winners=(2, 3),
+                      hands={2: queens, 3: queens})
+    assert render.settlement_text(lang, "draw_poker", tied, NAMES, []).splitlines()[0] == split
+
+
+@pytest.mark.parametrize(("lang", "game", "stale", "over"), [
+    ("en", "stud_poker", "That button was for hand #1; this is hand #2.", "🏁 Hand #1 is over."),
+    ("ru", "stud_poker", "Эта кнопка устарела (раздача №1); сейчас раздача №2.",
+     "🏁 Раздача №1: конец."),
+    ("en", "baccarat", "That button was for coup #1; this is coup #2.", "🏁 Coup #1 is over."),
+    ("ru", "baccarat", "Эта кнопка устарела (кон №1); сейчас кон №2.", "🏁 Кон №1: конец.")])
+def test_a_stale_press_and_a_closed_prompt_name_the_deal_as_the_game_does(
+        lang: str, game: str, stale: str, over: str) -> None:
+    refused = Refused(HostReason.STALE_COUP, pressed=1, coup=2, game=game)
+    assert answers.refusal_text(lang, refused) == stale
+    assert screens.prompt_outcome(lang, 2, None, "", (), True, game=game, coup=1) == over

@@ -80,7 +80,7 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     await host.idle()
     ask = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask)
     assert worded(await host.presses.press(CHAT, CID, "Cid", ask)).text \
-        == "Type the amount (1–100) in the reply I opened for you."
+        == "Type the amount (1–100) in reply to my message below, here in the group."
     assert typed_reply(await host.presses.typed_amount(CHAT, CID, "Cid", "1000")) \
         == "Cid, the amount must be from 1 to 100."
     assert await host.presses.typed_amount(CHAT, CID, "Cid", "30") is None
@@ -120,7 +120,7 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     assert shown(table_message(bot))[1] == ("🏆 Coup #1: Bob wins 100 with 6 points, Cid wins 30 "
                                            "with 13 points (Bob +100 · Cid +30 · Ann (banker) "
                                            "−130)")
-    assert shown(bot.chat(CID)[-2])[-1] == "⏰ Time ran out: the table decided for you."
+    assert shown(bot.chat(CID)[-2])[-1] == "⏰ Time ran out; the table decided for you: Cid stays"
 
     # /history: each player's net of the coup, the banker's too
     histories = [[s.text for s in await command(host, tg, handlers.cmd_history, "/history", p)]

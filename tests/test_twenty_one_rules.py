@@ -444,7 +444,7 @@ def test_events_say_what_they_are_about_and_specs_what_they_ask() -> None:
     dealt = [e for e in events if e.kind == "card_dealt"]
     assert {e.about for e in dealt} == {About.OWN_HAND}
     assert dealt[-1].to == (1,) and dealt[-1].data == {
-        "card": cards("5h"), "cards": cards("Th", "5h")}
+        "card": cards("5h"), "cards": cards("Th", "5h"), "total": points(15)}
     s, events = play(s, (2, Buy()))
     # the card he bought is his own (his message shows his hand); the group's is not
     assert [(e.to, e.about) for e in events if e.kind == "card_bought"] == [
@@ -462,6 +462,14 @@ def test_the_view_shows_only_the_tables_facts_and_the_shoe_apart() -> None:
     s, _ = play(s, (2, Stake(amount=50)))
     assert ENGINE.view(s, None).facts == {}  # the banker's cover is used up
 
+
+def test_the_room_left_for_stakes_is_shown_only_while_stakes_are_taken() -> None:
+    s = table({1: 100, 2: 100, 3: 100}, [])
+    s, _ = play(s, (2, Stake(amount=10)))
+    assert ENGINE.view(s, None).facts == {"can_still_stake": chips(40)}
+    s, _ = play(s, (3, Stake(amount=10)))
+    # the cards are dealt: nobody may stake any more, so no "Stakes still allowed: 30"
+    assert s.phase == "drawing" and ENGINE.view(s, None).facts == {}
 
 
 def test_rule_0_13_a_punter_below_the_minimum_stake_is_stood_up_after_the_coup() -> None:

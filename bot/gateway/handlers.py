@@ -379,13 +379,21 @@ async def cmd_top(update: Update, context: Context) -> None:
 
 
 async def cmd_history(update: Update, context: Context) -> None:
-    """/history: the sender's latest results in this chat."""
+    """/history: the sender's latest results in this chat; in his private chat, in every
+    chat he plays in (as /balance there lists his chips)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
     lang = await chat_lang(update, context)
-    entries = await services(context).storage.recent_coups(chat_id=chat.id, user_id=user.id,
-                                                         limit=200)
+    storage = services(context).storage
+    if chat.type == ChatType.PRIVATE:
+        held = [w for w in await storage.wallets_of(user_id=user.id)
+                if w.wallet.chat_id != chat.id]
+        await reply(update, render.histories_text(lang, clean(user.full_name), [
+            (w, render.history_lines(lang, await storage.recent_coups(
+                chat_id=w.wallet.chat_id, user_id=user.id, limit=200))) for w in held]))
+        return
+    entries = await storage.recent_coups(chat_id=chat.id, user_id=user.id, limit=200)
     lines = render.history_lines(lang, entries)
     if not lines:
         await say(update, context, i18n.t(lang, "history_empty", name=clean(user.full_name)))
@@ -683,9 +691,19 @@ async def on_group_text(update: Update, context: Context) -> None:
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
     got = await svc.presses.typed_amount(
         chat.id, user.id, clean(user.full_name), text, mentioned, key=f"m{msg.message_id}")
-    if got is not None:  # answered in the group's language
-        await reply_amount(update, context, chat.id, user.id,
-                           answers.typed_answer(got, await svc.languages.of(chat.id)))
+    if got is None:
+        return
+    if svc.ephemeral is not None and svc.presses.asked_alone(chat.id, user.id) \
+            and _room(context, chat.id):
+        # asked from his view shown to him alone: answered there, in his words, as the
+        # prompt was; the group's line (below) only where that did not go
+        lang = await svc.presses.lang_of(chat.id, user.id, user.language_code)
+        if await svc.ephemeral.send(chat.id, user.id, lang,
+                                    answers.typed_answer(got, lang)) is not None:
+            return
+    # answered in the group's language
+    await reply_amount(update, context, chat.id, user.id,
+                       answers.typed_answer(got, await svc.languages.of(chat.id)))
 
 
 async def on_private_text(update: Update, context: Context) -> None:

@@ -108,7 +108,7 @@ class Presses:
             # a button answers a decision: good while that decision is still the presser's
             if button.coup != state.coup:
                 return Refused(HostReason.STALE_COUP, self._now(table, user_id),
-                               pressed=button.coup, coup=state.coup)
+                               pressed=button.coup, coup=state.coup, game=table.game)
             if button.version > table.meta.decision:  # no button of ours carries a later one
                 return Refused(HostReason.FORGED)
             if user_id in table.sight.view().awaiting and button.version != table.meta.decision:
@@ -377,9 +377,18 @@ class Presses:
 
     def asked(self, chat_id: int, user_id: int) -> bool:
         """Whether the player is still asked for an amount at the chat's table."""
+        return self._open_ask(chat_id, user_id) is not None
+
+    def asked_alone(self, chat_id: int, user_id: int) -> bool:
+        """Whether the player is still asked for an amount whose prompt was shown to him
+        alone in the group (asked from his view there)."""
+        ask = self._open_ask(chat_id, user_id)
+        return ask is not None and ask.shown is not None
+
+    def _open_ask(self, chat_id: int, user_id: int) -> Ask | None:
         table = self.tables.tables.get(chat_id)
         ask = table.meta.asks.get(user_id) if table is not None else None
-        return ask is not None and ask.expires >= self.clock()
+        return ask if ask is not None and ask.expires >= self.clock() else None
 
     def _only_amount(self, table: Table, user_id: int) -> Ask | None:
         """An ask for the one action with an amount the player may take now, if one."""

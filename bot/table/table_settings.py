@@ -68,6 +68,18 @@ def host_refusal(lang: str, key: str, value: Any, app_on: bool = True) -> str | 
     return None
 
 
+def unknown(lang: str, key: str, game: str, app_on: bool) -> str | None:
+    """That ``key`` is no setting of a ``game`` table, with the ones there are (None: it
+    is one), before any other refusal: "nobody is seated" would hide that it never could."""
+    engine = registry.engine(game)
+    known = list(engine.settings(engine.new_table({})))
+    if key in HOST_KEYS or key in known:  # screen without the app: settings_no_app says why
+        return None
+    keys = [k for k in HOST_KEYS if k != "screen" or app_on] + known
+    return i18n.t(lang, "settings_unknown", key=key, game=i18n.game_name(lang, game),
+                  keys=", ".join(keys))
+
+
 def game_refusal(lang: str, game: str, settings: dict[str, Any]) -> str | None:
     """Why ``game`` takes no table with these settings (None: it does)."""
     try:
@@ -155,6 +167,9 @@ async def change(tables: Tables, chat_id: int, key: str | None, value: str | Non
                 chat_id=chat_id))
         meta = table.meta
         parsed = parse_setting(value)
+        missing = unknown(lang, key, table.game, tables.clock.app_on)
+        if missing is not None:
+            return missing
         if key in HOST_KEYS:
             refusal = host_refusal(lang, key, parsed, tables.clock.app_on)
             if refusal is not None:
@@ -200,6 +215,10 @@ async def set_default(tables: Tables, chat_id: int, key: str | None, value: str 
                     game = (await tables.load(chat_id)).game
                 except TableNotFound:
                     return i18n.t(lang, "settings_game_key", key=key)
+            # a stale default of a key the game no longer has can still be forgotten
+            missing = None if parsed is None else unknown(lang, key, game, tables.clock.app_on)
+            if missing is not None:
+                return missing
             mine = defaults.get(game)
             mine = dict(mine) if isinstance(mine, dict) else {}
             if parsed is None:

@@ -198,12 +198,15 @@ class Tables:
                 langs[p], chat_id, table.sight, p, r.message_id, table.meta.coup_log,
                 meta.names, screens.prompt_outcome(
                     langs[p], p, actor if decided else None, action, timed_out,
-                    table.state.coup != step.state.coup))
+                    table.state.coup != step.state.coup, step.events, meta.names,
+                    game=table.game, coup=table.state.coup))
                 for p, r in closed.items()]
         if meta.ephemerals:  # a view shown in the group to one player: as his prompt is
             def outcome(p: int) -> Markup:
                 return screens.prompt_outcome(langs[p], p, actor if decided else None, action,
-                                              timed_out, table.state.coup != step.state.coup)
+                                              timed_out, table.state.coup != step.state.coup,
+                                              step.events, meta.names, game=table.game,
+                                              coup=table.state.coup)
             meta.ephemerals, edits = sends.ephemeral_drafts(
                 langs, chat_id, table.sight, sight, meta.decision, meta.ephemerals, outcome)
             drafts += edits

@@ -140,7 +140,8 @@ def refusal_text(lang: str, refused: Refused) -> str:
     if isinstance(reason, Reason):
         why: str = i18n.reason_text(lang, reason)
     elif reason is HostReason.STALE_COUP and refused.pressed and refused.coup:
-        why = i18n.t(lang, "stale_coup", coup=refused.pressed, now=refused.coup)
+        why = i18n.t(lang, "stale_coup", pressed=i18n.deal(lang, refused.game, refused.pressed),
+                     now=i18n.deal(lang, refused.game, refused.coup))
     elif reason in (HostReason.STALE_COUP, HostReason.STALE_AMOUNT):
         why = i18n.t(lang, "stale")
     else:
@@ -188,7 +189,9 @@ def _ask(ask: AmountAsked, lang: str, group: str) -> Answer:
         text = i18n.t(lang, "ask_prompt_private", range=span, label=label)
     else:
         text = i18n.t(group, "ask_prompt", who=who, range=span, label=label)
-    key = "ask_amount_here" if ask.here else "ask_amount"
+    # the pop-up names where the reply is: here in the group, or here in his private chat
+    key = "ask_amount_here" if ask.here else "ask_amount_private" if ask.private \
+        else "ask_amount"
     popup = i18n.t(lang, key, min=lo, max=hi) if span else i18n.t(lang, f"{key}_any")
     return Answer(popup, prompt=(text, span), prompt_private=ask.private,
                   prompt_here=ask.here)

@@ -219,6 +219,17 @@ def game_name(lang: str, game: str) -> str:
     return names.get(_lang(lang)) or names.get("en") or game
 
 
+def deal(lang: str, game: str, n: int | str, capital: bool = False) -> str:
+    """One deal of ``game`` with its number, as its texts name it: "coup #4", "кон №4";
+    poker's "hand #4", "раздача №4" (``capital``: "Hand #4")."""
+    try:
+        template = registry.texts_of(game).words.get(_lang(lang), {}).get("deal_no")
+    except KeyError:  # no such game (every game's vocabulary has poker's hands in it too)
+        template = None
+    text = (template or TEXTS[_lang(lang)]["deal_no"]).format(n=n)
+    return text[:1].upper() + text[1:] if capital else text
+
+
 def reason_text(lang: str, reason: Reason) -> str:
     """The sentence for an engine refusal."""
     return REASONS[_lang(lang)].get(reason, REASONS[_lang(lang)][Reason.NOT_ALLOWED])
@@ -269,7 +280,7 @@ def value_text(lang: str, value: str, key: str = "") -> str | None:
 
 
 def _row(value: Rows, names: dict[int, str], lang: str | None) -> str:
-    """Players' lines (a result, shown hands), "; " between: "Ann: 10♥ A♠ +20 (win, 5 pts)"."""
+    """Players' lines (a result, shown hands), "; " between: "Ann: 10♥ A♠ +20 (win, 5 points)"."""
     numbered = games_texts().numbered.get(lang or "en", {})
     out = []
     for line in value.rows:
@@ -281,7 +292,8 @@ def _row(value: Rows, names: dict[int, str], lang: str | None) -> str:
             if k == "outcome" and isinstance(v, Word):
                 extra.insert(0, text)
             elif isinstance(v, Count | Points | Chips) and k in numbered:
-                extra.append(numbered[k].format(n=v.n))
+                extra.append(numbered[k].format(n=v.n, **{
+                    f"n_{noun}s": count(lang or "en", v.n, noun) for noun in NOUNS}))
             elif isinstance(v, Cards | Chips | Signed):
                 main.append(text)
             else:

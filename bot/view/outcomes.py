@@ -110,6 +110,8 @@ class Refused:
     """For :attr:`HostReason.STALE_COUP`: the coup the button was for (0: not known)."""
     coup: int = 0
     """For :attr:`HostReason.STALE_COUP`: the coup under way (0: none yet)."""
+    game: str = ""
+    """For :attr:`HostReason.STALE_COUP`: the table's game, which names its deals."""
     name: str | None = None
     """The player whose typed amount was refused, named in the answer ("Bob: ..."); None
     for a press (its pop-up is his own)."""

@@ -199,7 +199,8 @@ def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot:
     if phase_key == "idle":
         parts = [i18n.t(lang, "idle_table", game=game)]
     elif coup:
-        parts = [i18n.t(lang, "table_title", game=game, coup=coup), phase]
+        parts = [i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
+                 phase]
     else:  # the auction, banker draw or cut before the first coup
         parts = [i18n.fill("<b>{}</b>", game), phase]
     if bank:
@@ -492,11 +493,13 @@ def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,
     own facts, then what happened to him. Without a view: about a past coup (``game``,
     ``coup``), his events only."""
     if view is None:
-        return fit([i18n.t(lang, "dm_header", game=i18n.game_name(lang, game), coup=coup),
+        return fit([i18n.t(lang, "dm_header", game=i18n.game_name(lang, game),
+                           deal=i18n.deal(lang, game, coup)),
                     *lines], [])
     game = i18n.game_name(lang, view.game)
     # before the first coup (the auction, the cut) the game's name alone, as on the table
-    out = [i18n.t(lang, "dm_header", game=game, coup=view.coup) if view.coup
+    out = [i18n.t(lang, "dm_header", game=game, deal=i18n.deal(lang, view.game, view.coup))
+           if view.coup
            else i18n.fill("<b>{}</b>", game)]
     if view.my_cards:
         out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
@@ -528,9 +531,7 @@ def headline(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
     nets = result.nets
     winners = sorted((p for p, n in nets.items() if n > 0), key=lambda p: -nets[p])
     if not winners:  # a pot of nothing still has its winner (poker checked through)
-        winners = list(result.winners)
-    if not winners:
-        return i18n.t(lang, "nobody_won")
+        return _back(lang, result, names)
     parts = []
     for p in winners[:3]:
         name = names.get(p, str(p))
@@ -539,6 +540,22 @@ def headline(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
         parts.append(i18n.t(lang, "wins_with", name=name, amount=amount, hand=words)
                      if words else i18n.t(lang, "wins", name=name, amount=amount))
     return Markup(", ").join(parts)
+
+
+def _back(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
+    """The headline of a coup nobody won anything in: its winners took back only their own
+    chips ("Bob takes his own chips back with a pair of queens", a split), not "wins 0"."""
+    winners = list(result.winners)
+    if not winners:
+        return i18n.t(lang, "nobody_won")
+    if len(winners) > 1:
+        who = [names.get(p, str(p)) for p in winners]
+        return i18n.t(lang, "split_back", names=i18n.t(
+            lang, "and", first=", ".join(who[:-1]), last=who[-1]))
+    name = names.get(winners[0], str(winners[0]))
+    words = hand_words(lang, result.hands.get(winners[0]))
+    return i18n.t(lang, "back_with", name=name, hand=words) if words \
+        else i18n.t(lang, "back", name=name)
 
 
 def net_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
@@ -555,9 +572,9 @@ def net_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
     return Markup(" · ").join(parts)
 
 
-def result_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
+def result_line(lang: str, game: str, result: Settlement, names: dict[int, str]) -> Markup:
     """The last coup's result in one line, leading the next coup's table message."""
-    return i18n.t(lang, "last_result", coup=result.coup,
+    return i18n.t(lang, "last_result", deal=i18n.deal(lang, game, result.coup, capital=True),
                   headline=headline(lang, result, names), nets=net_line(lang, result, names))
 
 
@@ -567,7 +584,8 @@ def settlement_text(lang: str, game: str, result: Settlement,
     the banker's included), the coup's log collapsed under it (its first ``lead`` lines
     first: see :func:`fit`)."""
     head = [i18n.fill("🏆 <b>{}</b>", headline(lang, result, names)),
-            i18n.t(lang, "settled_title", game=i18n.game_name(lang, game), coup=result.coup)]
+            i18n.t(lang, "settled_title", game=i18n.game_name(lang, game),
+                   deal=i18n.deal(lang, game, result.coup))]
     nets = net_line(lang, result, names)
     if nets:
         head.append(nets)
@@ -605,11 +623,30 @@ def balances_text(lang: str, name: str, wallets: Sequence[ChatWallet]) -> str:
         return i18n.t(lang, "balance_nowhere", name=name)
     lines = [i18n.t(lang, "balance_chats", name=name)]
     for w in wallets:
-        chat = w.title or (i18n.t(lang, "chat_untitled_game", game=i18n.game_name(lang, w.game))
-                           if w.game else i18n.t(lang, "chat_untitled"))
-        lines.append(i18n.t(lang, "balance_chat", chat=chat, balance=w.wallet.balance,
-                            on_table=w.wallet.on_table))
+        lines.append(i18n.t(lang, "balance_chat", chat=chat_name(lang, w),
+                            balance=w.wallet.balance, on_table=w.wallet.on_table))
     return "\n".join(lines)
+
+
+def chat_name(lang: str, w: ChatWallet) -> str:
+    """What names a chat to a player in his private chat: its title, or, where none was
+    seen, its open table's game."""
+    return w.title or (i18n.t(lang, "chat_untitled_game", game=i18n.game_name(lang, w.game))
+                       if w.game else i18n.t(lang, "chat_untitled"))
+
+
+def histories_text(lang: str, name: str,
+                   results: Sequence[tuple[ChatWallet, Sequence[str]]]) -> str:
+    """/history in a private chat: the player's latest results in each chat he plays in
+    (:func:`history_lines` of each), under the chat's name; chats without any are left out."""
+    results = [(w, lines) for w, lines in results if lines]
+    if not results:
+        return i18n.t(lang, "history_nowhere", name=name)
+    out = [str(i18n.t(lang, "history_chats", name=name))]
+    for w, lines in results:
+        out.append(str(i18n.t(lang, "history_chat", chat=chat_name(lang, w))))
+        out.extend(lines)
+    return "\n".join(out)
 
 
 def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) -> list[str]:
@@ -637,7 +674,7 @@ def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) ->
         amount = f"+{net}" if net > 0 else str(net)
         if game:
             lines.append(i18n.t(lang, "history_coup", game=i18n.game_name(lang, game),
-                                coup=coup, amount=amount))
+                                deal=i18n.deal(lang, game, coup), amount=amount))
         else:
             lines.append(i18n.t(lang, "history_other", what=i18n.word(lang, reason),
                                 amount=amount))

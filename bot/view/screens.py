@@ -321,13 +321,13 @@ _RESULT_LINES: OrderedDict[int, tuple[Settlement, str, tuple[tuple[int, str], ..
     OrderedDict())
 
 
-def _result_line(lang: str, result: Settlement, names: dict[int, str]) -> Markup:
+def _result_line(lang: str, game: str, result: Settlement, names: dict[int, str]) -> Markup:
     """:func:`bot.view.render.result_line`, drawn once for a language and names."""
     who_is = tuple(names.items())
     known = _RESULT_LINES.get(id(result))
     if known is not None and known[0] is result and known[1] == lang and known[2] == who_is:
         return known[3]
-    line = render.result_line(lang, result, names)
+    line = render.result_line(lang, game, result, names)
     _RESULT_LINES[id(result)] = (result, lang, who_is, line)
     if len(_RESULT_LINES) > _RESULTS_MAX:
         _RESULT_LINES.popitem(last=False)
@@ -365,7 +365,7 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     show_cards = any(s.face_down for s in view.seats)
     deadline = deadline if view.awaiting and not card else None
     result = last_result(last)
-    under = [_result_line(lang, result, {**names, **render.names_of(view)})] \
+    under = [_result_line(lang, view.game, result, {**names, **render.names_of(view)})] \
         if result is not None and view.coup <= result.coup + 1 else []
     text = _table_text(lang, sight, deadline, log, names, under=under, turn=not card,
                        own=[i18n.t(lang, "app_card")] if card else ())
@@ -445,15 +445,28 @@ _TIME_LEFT = re.compile(r"<tg-time [^>]*>[^<]*</tg-time>")
 
 
 def prompt_outcome(lang: str, player: int, actor: int | None, action: str,
-                   timed_out: Sequence[int], new_coup: bool) -> Markup:
+                   timed_out: Sequence[int], new_coup: bool,
+                   events: Sequence[Event] = (), names: dict[int, str] | None = None, *,
+                   game: str = "", coup: int = 0) -> Markup:
     """What became of a player's decision, in one line of his closed prompt: his own
     action (``actor``, its kind ``action``), his time running out, or the decision (or the
-    coup) being over."""
+    coup ``coup`` of ``game``) being over. His action, or what the table did for him, reads
+    as the step's public ``events`` tell it ("✅ Ann bids 50"): a bare label ("✅ Bid") said
+    neither how much nor, after a timeout, what was decided."""
+    mine = next((e for e in events if e.to is None and e.player == player
+                 and not isinstance(e, TimedOut | StoodUp)), None)
     if player == actor and action:
+        if mine is not None:
+            return i18n.t(lang, "prompt_done", label=i18n.event_text(lang, mine, names or {}))
         return i18n.t(lang, "prompt_done", label=i18n.action_label(lang, action))
     if player in timed_out:
+        if mine is not None:
+            return i18n.t(lang, "prompt_timed_out_did",
+                          line=i18n.event_text(lang, mine, names or {}))
         return i18n.t(lang, "prompt_timed_out")
-    return i18n.t(lang, "prompt_coup_over" if new_coup else "prompt_over")
+    if new_coup:
+        return i18n.t(lang, "prompt_coup_over", deal=i18n.deal(lang, game, coup, capital=True))
+    return i18n.t(lang, "prompt_over")
 
 
 def closing_text(lang: str, events: Sequence[Event], names: dict[int, str]) -> str:

@@ -34,11 +34,13 @@ class Viewer:
     seated: bool
 
 
-def ui(lang: str) -> dict[str, str]:
-    """The page's own words in ``lang``, plain text; ``{names}``, ``{n}``, ``{rank}``,
-    ``{suit}`` are the page's to fill."""
+def ui(lang: str, game: str = "") -> dict[str, str]:
+    """The page's own words in ``lang``, plain text, a deal named as ``game`` names it
+    ("Hand #{n}"); ``{names}``, ``{n}``, ``{rank}``, ``{suit}`` are the page's to fill."""
     texts = i18n.TEXTS[i18n.lang_of(lang)]
-    return {key.removeprefix("app_"): texts[key] for key in UI_KEYS}
+    words = {key.removeprefix("app_"): texts[key] for key in UI_KEYS}
+    words["coup"] = words["coup"].format(deal=i18n.deal(lang, game, "{n}", capital=True))
+    return words
 
 
 def seated(sight: Sight, user_id: PlayerId) -> bool:
@@ -78,7 +80,7 @@ def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, 
     }
     return {
         "type": "snapshot", "version": view.version, "rev": rev, "server_time": now,
-        "lang": lang, "ui": ui(lang), "table": table,
+        "lang": lang, "ui": ui(lang, view.game), "table": table,
         "me": {"id": viewer.user_id, "name": viewer.name, "seated": viewer.seated,
                "cards": list(view.my_cards), "facts": _facts(lang, view.my_facts, names)},
         "decision": decision,

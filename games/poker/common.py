@@ -475,12 +475,13 @@ class PokerEngine:
             self._log(s, kit, f"{p} cc")
             ctx.events.append(public("checked", player=who(seat.player)))
         elif isinstance(action, Call):
-            # what the call put in: its stack before and after (the bets are already
-            # collected when the call closes the round)
-            before = kit.stacks[index]
+            # what the call put in is what it owed, read before it: after it, a call that
+            # closes the round has its bets collected, and one that ends the hand has the
+            # pot in the winner's stack, so the stacks cannot tell
+            assert spec.min is not None
             self._log(s, kit, f"{p} cc")
             ctx.events.append(public("called", player=who(seat.player),
-                                     amount=chips(before - kit.stacks[index])))
+                                     amount=chips(spec.min)))
         elif isinstance(action, Fold):
             self._log(s, kit, f"{p} f")
             seat.folded = True

@@ -28,6 +28,9 @@ SHARED = GameTexts(
 )
 """What the six games say in common (most of their events are the same few kinds)."""
 
+POKER = ("draw_poker", "stud_poker")
+"""The games that deal hands (their own words: :data:`games.texts.en.POKER_WORDS`)."""
+
 # What players call the games, beyond their registry and display names.
 ALIASES: dict[str, tuple[str, ...]] = {
     "chemin_de_fer": ("chemin", "chemmy", "шмен", "железка"),
@@ -47,6 +50,9 @@ def rules(game: str) -> dict[str, str]:
 
 @functools.cache
 def game_texts(game: str) -> GameTexts:
-    """The texts of one of the six games: its name, aliases and rules over :data:`SHARED`."""
+    """The texts of one of the six games: its name, aliases, rules and own words (poker's
+    hands) over :data:`SHARED`."""
+    words = {"en": en.POKER_WORDS, "ru": ru.POKER_WORDS} if game in POKER else {}
     return GameTexts(name={"en": en.GAME_NAMES[game], "ru": ru.GAME_NAMES[game]},
-                     aliases=ALIASES.get(game, ()), rules=rules(game)).merged(SHARED)
+                     aliases=ALIASES.get(game, ()), rules=rules(game),
+                     words=words).merged(SHARED)

@@ -182,7 +182,8 @@ INFO: dict[str, str] = {
     "bids": "Bids", "staked": "Staked", "uncovered": "Bank still uncovered",
     "stake_room": "Stakes still allowed", "can_still_stake": "Stakes still allowed",
     "bank_setting": "Bank size", "bank_start": "Bank at the start",
-    "bank_limit": "Bank passes at", "punter": "Punter", "stake_total": "Staked on his card",
+    "bank_limit": "Bank passes at", "punter": "Punter",
+    "stake_total": "Staked on the punter's card",
     "joining": "Joining allowed", "joining_forbidden": "Joining forbidden",
     "forbidding": "Forbid joining",
     # the coup
@@ -216,10 +217,12 @@ VALUES: dict[str, str] = {
     "nobody_took_bank": "nobody took the bank",
 }
 
-NUMBERED: dict[str, str] = {"points": "{n} pts", "total": "{n} pts", "stake": "stake {n}"}
+NUMBERED: dict[str, str] = {"points": "{n_points}", "total": "{n_points}", "stake": "stake {n}"}
 
 
 WORDS: dict[str, str] = {
+    # one deal, numbered, as the host's headers name it ("coup #4"; poker's: POKER_WORDS)
+    "deal_no": "coup #{n}",
     # phases
     "phase:idle": "idle", "phase:auction": "auction", "phase:cut": "cut",
     "phase:staking": "staking", "phase:void_choice": "void choice",
@@ -248,6 +251,9 @@ WORDS: dict[str, str] = {
     "outcome:banker": "banker wins", "outcome:punters": "punters win",
     "outcome:standoff": "standoff",
 }
+
+POKER_WORDS: dict[str, str] = {"deal_no": "hand #{n}"}
+"""Poker's own words over :data:`WORDS`: it deals hands, not coups."""
 
 # /settings: what each game setting is, and its unit (a noun of NOUN_FORMS, or the
 # words it takes).

@@ -60,9 +60,9 @@ EVENTS: dict[str, str | tuple[str, ...]] = {
     "cut_awaited": "Срезать шуз предстоит {player}",
     "shoe_cut": "{player} срезает шуз",
     "cards_burned": "Сожжены: {cards}",
-    "staking_opened": "Талья {coup}: банк {bank}, делайте ставки",
-    "coup_started": ("Талья #{coup}: {banker} держит банк {bank}", "Талья #{coup} начинается"),
-    "hand_started": "Раздача #{coup}",
+    "staking_opened": "Кон №{coup}: банк {bank}, делайте ставки",
+    "coup_started": ("Кон №{coup}: {banker} держит банк {bank}", "Кон №{coup} начинается"),
+    "hand_started": "Раздача №{coup} начинается",
     "stake_placed": "{player} ставит {amount}",
     "banco_called": "{player}: «Банко!» ({amount})",
     "punter_passed": "{player}: пас",
@@ -178,7 +178,7 @@ INFO: dict[str, str] = {
     "uncovered": "Банк не покрыт на", "stake_room": "Можно ещё поставить",
     "can_still_stake": "Можно ещё поставить", "bank_setting": "Размер банка",
     "bank_start": "Начальный банк", "bank_limit": "Банк переходит при",
-    "punter": "Понтёр", "stake_total": "Ставки на его карту",
+    "punter": "Понтёр", "stake_total": "Поставлено на карту понтёра",
     "joining": "Примазка разрешена", "joining_forbidden": "Примазка запрещена",
     "forbidding": "Против примазки",
     "playing": "Играет руку", "punter_cards": "Карт у понтёра",
@@ -209,10 +209,12 @@ VALUES: dict[str, str] = {
     "nobody_took_bank": "никто не взял банк",
 }
 
-NUMBERED: dict[str, str] = {"points": "очков: {n}", "total": "очков: {n}", "stake": "ставка {n}"}
+NUMBERED: dict[str, str] = {"points": "{n_points}", "total": "{n_points}", "stake": "ставка {n}"}
 
 
 WORDS: dict[str, str] = {
+    # один кон с номером, как его называют заголовки («кон №4»; у покера — POKER_WORDS)
+    "deal_no": "кон №{n}",
     "phase:idle": "ожидание", "phase:auction": "торг за банк", "phase:cut": "срез",
     "phase:staking": "ставки", "phase:void_choice": "банкомёт решает, держать ли банк",
     "phase:punter_draw": "прикуп понтёра", "phase:banker_draw": "прикуп банкомёта",
@@ -236,6 +238,9 @@ WORDS: dict[str, str] = {
     "outcome:banker": "выиграл банкомёт", "outcome:punters": "выиграли понтёры",
     "outcome:standoff": "ничья",
 }
+
+POKER_WORDS: dict[str, str] = {"deal_no": "раздача №{n}"}
+"""Слова покера поверх :data:`WORDS`: в нём раздачи, а не коны."""
 
 # /settings: what each game setting is, and its unit (a noun of NOUN_FORMS, or the
 # words it takes).

@@ -254,7 +254,7 @@ class TwentyOneEngine:
         bank = 0
         if state.banker is not None and is_seated(state, state.banker):
             room = capacity(state)
-            if room > 0:
+            if room > 0 and state.phase == STAKING:  # once dealt, nobody may stake
                 facts["can_still_stake"] = chips(room)
             # docs/rules.md §4.2: the banker pays out of his own stack: that stack is the bank
             bank = seat_of(state, state.banker).stack

@@ -200,8 +200,12 @@ def _deal_one(ctx: Ctx, seat: Seat, kind: str, about: About = About.NOTHING) -> 
     assert s.shoe is not None
     s.shoe, cards = s.shoe.deal(1)
     seat.cards.append(cards[0])
+    # his total (over 21: his bust) as his view's facts name it, for a step that settles
+    # the coup too: no view of a settled coup tells it (§4.6: it is his alone till then)
+    best = total(seat.cards)
     ctx.emit(private(kind, [seat.player], about, card=shown_cards(cards[0]),
-                     cards=shown_cards(*seat.cards)))
+                     cards=shown_cards(*seat.cards),
+                     **{"bust" if best > 21 else "total": points(best, best > 21)}))
 
 
 def _deal(ctx: Ctx) -> None:

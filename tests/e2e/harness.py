@@ -628,7 +628,7 @@ def log_check(text: str, private: set[str], expected_tracebacks: int) -> None:
 
 # --- faults, fuzzing and stops: what test_e2e_faults / _fuzz / _stop check -------------------
 
-SETTLED_RE = re.compile(r"coup #(\d+) settled|кон №(\d+): расчёт")
+SETTLED_RE = re.compile(r"(?:coup|hand) #(\d+) settled|(?:кон|раздача) №(\d+): расчёт")
 INTERNAL_ERROR = {i18n.t(lang, "internal_error") for lang in ("en", "ru")}
 
 

@@ -325,7 +325,7 @@ async def test_in_the_sandbox_page_her_view_shows_to_her_and_she_decides_there(
             await page.screenshot(path=str(SHOTS / "fay-view.png"))
             version = (game.bot.db_table(chat) or ("", "", 0))[2]
             await mine.locator(".kb button", has_text="Stand").click()
-            await mine.locator(".text >> text=✅ Stand").wait_for()
+            await mine.locator(".text >> text=✅ Fay stands").wait_for()
             assert await mine.locator(".kb button").count() == 0  # its decision is gone
             assert (game.bot.db_table(chat) or ("", "", 0))[2] == version + 1
             await page.screenshot(path=str(SHOTS / "fay-stood.png"))
@@ -339,3 +339,53 @@ async def test_in_the_sandbox_page_her_view_shows_to_her_and_she_decides_there(
             assert errors == []
         finally:
             await browser.close()
+
+
+async def test_a_wrong_amount_asked_from_her_view_is_answered_to_her_alone(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    """Fay presses ✏️ on her view shown to her alone: the prompt is hers alone, and so is the
+    answer to an amount she typed wrong; the group sees only what she wrote."""
+    # banchok: a punter stakes on the card he holds face down, so his view has his stake
+    game = await start(sandbox, bot_factory, tmp_path, -2435, "banchok")
+    sb, bot, chat = game.sb, game.bot, game.chat_id
+    for _ in range(40):  # until the table waits for Fay's stake on her card
+        message = await game.synced()
+        awaited = game.awaited(message)
+        if awaited == [FAY] and fay_cards(bot, chat) and any(
+                (a := decode_action(d)) is not None and a[2] == "stake"
+                for _, d in sb.buttons(message)):
+            break
+        await game.step(awaited[0], DEFAULT)
+    else:
+        raise AssertionError("Fay was never asked to stake")
+    mine = next(d for _, d in sb.buttons(message) if d and d.startswith("m|"))
+    assert (await sb.press(chat, message["message_id"], FAY.id, mine, wait=10))["answered"]
+
+    async def hers(text: str) -> dict[str, Any] | None:
+        return next((m for m in reversed(await sb.view(chat, FAY.id))
+                     if m.get("ephemeral") and text in (m["text"] or "")), None)
+
+    async def view() -> dict[str, Any] | None:
+        return next((m for m in reversed(await sb.view(chat, FAY.id))
+                     if m.get("ephemeral") and any(
+                         (a := decode_action(d)) is not None and a[2] == "stake" and a[3] == "?c0"
+                         for _, d in sb.buttons(m))), None)
+
+    shown = await sb.wait_for(view, timeout=10)
+    ask = next(d for _, d in sb.buttons(shown)
+               if (a := decode_action(d)) is not None and a[2] == "stake" and a[3] == "?c0")
+    pressed = await sb.press_ephemeral(chat, shown["ephemeral_message_id"], FAY.id, ask,
+                                       wait=10)
+    assert pressed["text"].startswith("Write the amount (") and pressed["text"].endswith(
+        ") in this chat.")
+    await sb.wait_for(lambda: hers("Write the number in this chat."), timeout=10)
+    # (the bot reads a group line that names it: privacy mode)
+    assert (await sb.send(chat, FAY.id, "@banco_bot lots"))["delivered"]
+    wrong = "Fay, send a whole number of chips (e.g. 50)."
+    answered = await sb.wait_for(lambda: hers(wrong), timeout=10)
+    assert answered["receiver_id"] == FAY.id
+    # nobody else reads it: not in the group, not in Ann's or Bob's view of it
+    assert not any(wrong in (m["text"] or "") for m in await sb.bot_messages(chat))
+    for other in (ANN, BOB):
+        assert not any(wrong in (m["text"] or "") for m in await sb.view(chat, other.id))
+    assert "Traceback" not in bot.log_text()

@@ -36,7 +36,7 @@ NOTHING = ["2c", "5d", "7h", "9s", "Kc"]  # king high: may not
 ANN_HAND = ["2d", "6d", "7c", "9h", "Qc"]
 # the words a group must never show before the pot is opened: Open and its forms
 OPEN_WORDS = re.compile(r"(?i)\bopen|открыт|открыв")
-TABLE_TITLE = "Draw poker (jackpots) · coup"
+TABLE_TITLE = "Draw poker (jackpots) · hand"
 POLICY = ["call", "check", "discard", "fold"]
 
 

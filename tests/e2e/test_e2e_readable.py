@@ -20,9 +20,14 @@ from harness import DEFAULT, POLICIES, Game, Player, group_with_bot
 PLAYERS = [Player(101, "Ann"), Player(102, "Bob"), Player(103, "Cid")]
 GAMES = ["chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker"]
 TABLE_LINES = 14
-HEADLINE = {"en": re.compile(r"^🏆 (\w+ wins \d+( with .+)?(, )?)+$|^🏆 Stand-off"),
-            "ru": re.compile(r"^🏆 (\w+ выигрывает \d+(: .+)?(, )?)+$|^🏆 Ничья")}
-TITLE = {"en": re.compile(r" · coup #(\d+) settled$"), "ru": re.compile(r" · кон №(\d+): расчёт$")}
+HEADLINE = {"en": re.compile(r"^🏆 (\w+ wins \d+( with .+)?(, )?)+$|^🏆 Stand-off"
+                            r"|^🏆 \w+ takes his own chips back( with .+)?$"
+                            r"|^🏆 .+ split the pot: each takes his own chips back$"),
+            "ru": re.compile(r"^🏆 (\w+ выигрывает \d+(: .+)?(, )?)+$|^🏆 Ничья"
+                            r"|^🏆 \w+ забирает свои фишки назад(: .+)?$"
+                            r"|^🏆 .+ делят банк: каждый забирает свои фишки назад$")}
+TITLE = {"en": re.compile(r" · (?:coup|hand) #(\d+) settled$"),
+         "ru": re.compile(r" · (?:кон|раздача) №(\d+): расчёт$")}
 # Latin a Russian reader may meet: player names, card ranks, commands
 LATIN_OK = re.compile(r"\b(Ann|Bob|Cid)\b|/\w+")
 
