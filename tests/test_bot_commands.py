@@ -219,10 +219,10 @@ SETTINGS = {
             "Change it for this table: /settings KEY VALUE",
             "For this chat's next tables: /settings default KEY VALUE"],
         "/settings foo 1": [
-            "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, "
+            "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, idle_close, "
             "min_stake, decks."],
         "/settings default foo 1": [
-            "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, "
+            "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, idle_close, "
             "min_stake, decks."],
         "/settings timeout 9": ["Cannot set that: timeout takes 10 to 3600 seconds"],
         "/settings timeout 90": [
@@ -256,9 +256,11 @@ SETTINGS = {
             "Изменить для этого стола: /settings КЛЮЧ ЗНАЧЕНИЕ",
             "Для следующих столов чата: /settings default КЛЮЧ ЗНАЧЕНИЕ"],
         "/settings foo 1": [
-            "Настройки foo нет. У стола «Очко» есть: timeout, turn_dm, min_stake, decks."],
+            "Настройки foo нет. У стола «Очко» есть: timeout, turn_dm, idle_close, "
+            "min_stake, decks."],
         "/settings default foo 1": [
-            "Настройки foo нет. У стола «Очко» есть: timeout, turn_dm, min_stake, decks."],
+            "Настройки foo нет. У стола «Очко» есть: timeout, turn_dm, idle_close, "
+            "min_stake, decks."],
         "/settings timeout 9": ["Нельзя установить: timeout — от 10 до 3600 секунд"],
         "/settings timeout 90": [
             "Этот стол: timeout = 90 секунд. Чтобы и следующие столы чата начинались так: "
