@@ -52,7 +52,7 @@ class Lifecycle:
             # the chat's defaults for its next tables (/settings default), under /newtable's
             defaults = await tables.storage.chat_settings(chat_id=chat_id)
             wanted, host = table_settings.for_new_table(defaults, game, dict(settings or {}))
-            pickers = defaults.get(table_settings.PICKERS) or []
+            pickers = _pickers(defaults)
             try:
                 state = engine.new_table(dict(wanted))
             except (ValueError, TypeError, IllegalAction) as exc:
@@ -81,9 +81,7 @@ class Lifecycle:
         defaults until a table opens, which retires it (:func:`sends.pickers_retired`)."""
         async with self.tables.lock(chat_id):
             defaults = await self.tables.storage.chat_settings(chat_id=chat_id)
-            kept = defaults.get(table_settings.PICKERS)
-            kept = [i for i in kept if isinstance(i, int)] if isinstance(kept, list) else []
-            defaults[table_settings.PICKERS] = [*kept, message_id][-MAX_PICKERS:]
+            defaults[table_settings.PICKERS] = [*_pickers(defaults), message_id][-MAX_PICKERS:]
             await self.tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
 
     async def open_game(self, chat_id: int) -> str | None:
@@ -321,3 +319,9 @@ class Lifecycle:
     async def table_missing(self, chat_id: int) -> None:
         """The live table message is gone (deleted, replaced by a result): post it anew."""
         await self.repost(chat_id)
+
+
+def _pickers(defaults: dict[str, Any]) -> list[int]:
+    """The chat's /newtable pickers still to retire (:data:`table_settings.PICKERS`)."""
+    kept = defaults.get(table_settings.PICKERS)
+    return [i for i in kept if isinstance(i, int)] if isinstance(kept, list) else []
