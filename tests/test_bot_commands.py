@@ -60,6 +60,7 @@ class HandlerBot:
         if chat_id in self.blocked:
             raise Forbidden("Forbidden: bot can't initiate conversation with a user")
         self.said.append(Said(chat_id, text, reply_markup))
+        return SimpleNamespace(message_id=1000 + len(self.said))  # what a handler reads of it
 
     def spend(self, messages: int) -> None:
         """``messages`` went to the group just now (they count for a minute)."""

@@ -66,6 +66,21 @@ async def test_the_first_view_is_a_probe_then_the_view_and_then_views_go_at_once
     assert [(m, k.get("text")) for m, k in server.calls[2:]] == [("sendMessage", SECRET)]
 
 
+async def test_a_view_in_the_group_carries_no_web_app_button() -> None:
+    """Telegram refuses a ``web_app`` button in any group message (BUTTON_TYPE_INVALID): a
+    private keyboard with the app's button under it (a selection of cards) goes to his view
+    in the group without that button, sent or edited; its other rows stay as they were."""
+    server = Server(ephemeral=True)
+    eph = Ephemeral(server)  # type: ignore[arg-type]
+    app = KEYBOARD.with_row([Button("🃏 Open table", web_app="https://app.example/?table=x")])
+    assert await eph.send(CHAT, FAY, "en", SECRET, app, "q1") == 1
+    assert await eph.send(CHAT, FAY, "en", SECRET, app, "q2") == 2
+    assert await eph.edit(CHAT, FAY, 2, None, app)
+    assert await eph.edit(CHAT, FAY, 2, SECRET, app)
+    markups = [k["reply_markup"] for _, k in server.calls if k.get("reply_markup")]
+    assert markups == [KEYBOARD.as_json()] * 4
+
+
 async def test_a_server_that_posts_for_everyone_never_gets_a_card_and_ends_the_views() -> None:
     server = Server(ephemeral=False)
     eph = Ephemeral(server)  # type: ignore[arg-type]

@@ -332,3 +332,25 @@ async def test_commands_keep_is_ephemeral(sb: SandboxClient, botapi: httpx.Async
                 {"command": "rules", "description": "The rules"}]
     assert await call(botapi, "setMyCommands", commands=commands) is True
     assert await call(botapi, "getMyCommands") == commands
+
+
+async def test_a_web_app_button_is_refused_in_a_message_one_member_sees(
+    sb: SandboxClient, botapi: httpx.AsyncClient
+) -> None:
+    """As in any group message: a ``web_app`` button works in a private chat only, so an
+    ephemeral message refuses it, sent or edited (text or keyboard), and stays as it was."""
+    app = {"inline_keyboard": [*KEYBOARD["inline_keyboard"],
+                               [{"text": "🃏 Open table", "web_app": {"url": "https://a.example/"}}]]}
+    invalid = "Bad Request: BUTTON_TYPE_INVALID"
+    assert await refused(botapi, "sendMessage", chat_id=GROUP, receiver_user_id=ANN,
+                         text="Your cards", reply_markup=app) == invalid
+    await whisper(botapi, reply_markup=KEYBOARD)
+    assert await refused(botapi, "editEphemeralMessageReplyMarkup", **address(1),
+                         reply_markup=app) == invalid
+    assert await refused(botapi, "editEphemeralMessageText", **address(1), text="Pick",
+                         reply_markup=app) == invalid
+    [shown] = [m for m in await sb.view(GROUP, ANN) if m.get("ephemeral")]
+    assert (shown["text"], shown["reply_markup"]) == ("Your cards: K♠ 9♥", KEYBOARD)
+    # the same keyboard in Ann's private chat is taken
+    assert (await call(botapi, "sendMessage", chat_id=ANN, text="Pick",
+                       reply_markup=app))["reply_markup"] == app

@@ -396,9 +396,9 @@ def server(fake: tuple[FakeTable, str]) -> FakeTable:
 def open_page(browser: Any, fake: tuple[FakeTable, str]) -> Callable[..., Any]:
     async def opener(*, theme: str = "light", lang: str = "en", table: str | None = TABLE_PARAM,
                      viewport: dict[str, int] = PHONE, wait: bool = True,
-                     before: Callable[[Any], Any] | None = None) -> Any:
+                     before: Callable[[Any], Any] | None = None, touch: bool = False) -> Any:
         context = await browser.new_context(viewport=viewport, device_scale_factor=2,
-                                            color_scheme=theme)
+                                            color_scheme=theme, has_touch=touch)
         context.set_default_timeout(5000)
         page = await context.new_page()
         errors: list[str] = []
@@ -562,6 +562,46 @@ async def test_chemin_de_fer_stake_from_a_preset(open_page: Any, server: FakeTab
     second = server.posts[1]["body"]
     assert second["amount"] == 150
     assert second["key"] != post["body"].get("key", body.get("key"))
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("touch", [False, True], ids=["click", "tap"])
+async def test_a_typed_amount_is_taken_by_one_tap_or_by_enter(
+        open_page: Any, server: FakeTable, touch: bool) -> None:
+    """Bob types 75 in the amount field and taps *Stake* once, at once (the field still has
+    the focus: leaving it is part of that tap): that one tap posts 75. Then, his next
+    amount typed, Enter in the field posts it."""
+    from playwright.async_api import expect
+
+    page = await open_page(touch=touch)
+    panel = page.locator(".panel.amount[data-kind=stake]")
+    confirm = page.locator(".quick .confirm")
+    field = panel.locator(".field")
+    await field.click()
+    await field.press("Control+a")
+    await page.keyboard.type("75")
+    await expect(confirm).to_have_text("Stake 75")
+    await shot(page, f"typed-amount-{'tap' if touch else 'click'}")
+    server.answers.append({"ok": True, "text": "Stake accepted"})
+    if touch:
+        await confirm.tap()
+    else:
+        await confirm.click()
+    await until(lambda: len(server.posts) == 1, "the stake's POST from one tap")
+    assert server.posts[0]["body"]["amount"] == 75
+    await expect(page.locator(".toast")).to_have_text("Stake accepted")
+    await shot(page, f"typed-amount-{'tap' if touch else 'click'}-taken")
+
+    # Enter in the field takes what it holds
+    server.answers.append({"ok": True, "text": "Stake accepted again"})
+    await field.click()
+    await field.press("Control+a")
+    await page.keyboard.type("120")
+    await field.press("Enter")
+    await until(lambda: len(server.posts) == 2, "the stake's POST from Enter")
+    assert server.posts[1]["body"]["amount"] == 120
+    await expect(page.locator(".toast").last).to_have_text("Stake accepted again")
+    assert len(server.posts) == 2
     assert page.errors == []
 
 

@@ -133,7 +133,7 @@ async def test_who_may_open_the_table(served: Any) -> None:
         async def refused(data: str, table: str | None = None) -> dict[str, Any]:
             page = await open_page(session, url, data, table)
             frame = await page.next()
-            closed = await page.ws.receive()
+            closed = await asyncio.wait_for(page.ws.receive(), 5)
             assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
             return frame
 
@@ -145,6 +145,12 @@ async def test_who_may_open_the_table(served: Any) -> None:
         assert await refused(good.replace("hash=", "hash=0")) == bad
         # expired: signed two hours ago, an hour allowed
         assert await refused(init_data(ANN, param=link(), auth_date=time.time() - 7200)) == bad
+        # signed in the future: more than a minute ahead is no clock's drift
+        assert await refused(init_data(ANN, param=link(), auth_date=time.time() + 120)) == bad
+        assert await refused(init_data(ANN, param=link(), auth_date=time.time() + 3600)) == bad
+        ahead = await open_page(session, url, init_data(ANN, param=link(),
+                                                        auth_date=time.time() + 30))
+        assert (await ahead.next())["type"] == "snapshot"  # a few seconds' drift is taken
         # another bot's data
         assert await refused(init_data(ANN, param=link(), token="654321:OTHER")) == bad
         # a key given twice (the second user would be someone else)
@@ -296,4 +302,10 @@ async def test_bad_actions_change_nothing(served: Any) -> None:
         # no initData at all
         async with session.post(url + "api/act", json=base) as resp:
             assert resp.status == 403
+        # a body over the limit: refused in the protocol's JSON, as any bad body is
+        async with session.post(url + "api/act", json={**base, "key": "k" * 5000},
+                                headers={"Authorization": f"tma {data}"}) as resp:
+            assert (resp.status, resp.content_type) == (413, "application/json")
+            assert await resp.json() == {"ok": False,
+                                         "text": "That is not an action this table knows."}
         assert (await current(session, url, ANN))["version"] == before

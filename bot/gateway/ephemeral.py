@@ -47,10 +47,11 @@ class Ephemeral:
                    keyboard: Keyboard | None = None, query_id: str | None = None) -> int | None:
         """Show ``text`` (Telegram HTML) with ``keyboard`` in the group to ``user_id`` alone,
         for his press ``query_id``; its ephemeral message id, or None when it was not sent
-        (off, refused, or not seen by him alone)."""
+        (off, refused, or not seen by him alone). A keyboard loses its ``web_app`` buttons
+        here (:meth:`Keyboard.in_group`), as it does in :meth:`edit`."""
         if not self.enabled:
             return None
-        markup = keyboard.as_json() if keyboard is not None else None
+        markup = keyboard.in_group().as_json() if keyboard is not None else None
         if self.verified:
             return await self._send(chat_id, user_id, text, markup, query_id)
         async with self.probing:
@@ -67,7 +68,7 @@ class Ephemeral:
         or (``text`` None) its keyboard alone. Whether Telegram took it."""
         ids: dict[str, Any] = {"chat_id": chat_id, "receiver_user_id": user_id,
                                "ephemeral_message_id": message_id}
-        markup = keyboard.as_json() if keyboard is not None else None
+        markup = keyboard.in_group().as_json() if keyboard is not None else None
         try:
             if text is None:
                 await self.api.call("editEphemeralMessageReplyMarkup", **ids, reply_markup=markup)

@@ -153,16 +153,18 @@ async def is_admin(update: Update, context: Context) -> bool:
     return member.status in (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
 
 
-async def reply(update: Update, text: str, **kwargs: Any) -> None:
-    """Answer in the chat the update came from; a chat that refuses the bot is logged."""
+async def reply(update: Update, text: str, **kwargs: Any) -> int | None:
+    """Answer in the chat the update came from; a chat that refuses the bot is logged. The
+    answer's message id (None when nothing was sent)."""
     msg = update.effective_message
     if msg is None or not text:
-        return
+        return None
     kwargs.setdefault("parse_mode", ParseMode.HTML)  # every text of ours is Telegram HTML
     try:
-        await msg.reply_text(text, **kwargs)
+        return (await msg.reply_text(text, **kwargs)).message_id
     except TelegramError as exc:
         log.warning("reply in chat %s failed: %s", msg.chat_id, type(exc).__name__)
+        return None
 
 
 async def say(update: Update, context: Context, *parts: str,
@@ -315,7 +317,9 @@ async def cmd_newtable(update: Update, context: Context) -> None:
         await say(update, context, i18n.t(lang, "table_exists", game=i18n.game_name(lang, game)))
         return
     if not args(context):
-        await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))
+        picker = await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))
+        if picker is not None:  # retired once a table opens
+            await services(context).lifecycle.picker_shown(chat.id, picker)
         return
     settings = {}
     for arg in args(context)[1:]:

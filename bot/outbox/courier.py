@@ -31,7 +31,17 @@ from telegram.error import BadRequest, RetryAfter, TelegramError
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
-from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE, SeenPrompt
+from bot.outbox.kinds import (
+    CLOSE,
+    DM,
+    DM_EDIT,
+    EPHEMERAL,
+    GROUP,
+    RETIRE,
+    SETTLE,
+    TABLE,
+    SeenPrompt,
+)
 from bot.outbox.pace import HELD, Pace
 from bot.outbox.ratelimit import retry_seconds
 from bot.outbox.telegram import (
@@ -409,6 +419,8 @@ class Courier:
             await self._close(item)
         elif item.kind == EPHEMERAL:
             await self._ephemeral(item)
+        elif item.kind == RETIRE:
+            await self._retire_pickers(item)
         else:
             if item.kind != GROUP:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
@@ -661,6 +673,17 @@ class Courier:
             except TelegramError:  # gone, or not ours to edit any more, or no keyboard left
                 return True
         return False
+
+    async def _retire_pickers(self, item: OutboxItem) -> None:
+        """Old /newtable pickers lose their buttons, as a superseded table message does (in
+        the group's budget: :meth:`_retire`); the item stays for the next delivery while
+        Telegram keeps refusing for the budget."""
+        ids = item.payload.get("message_ids")
+        for message_id in ids if isinstance(ids, list) else []:
+            if isinstance(message_id, int) and not await self._retire(item.target, message_id,
+                                                                      None):
+                return
+        await self.storage.finish_outbox(item_id=item.id)
 
     async def _disarm_twin(self, chat_id: int, before: int, after: int) -> None:
         """An earlier post of this table message may have gone through unseen (a crash or a

@@ -17,6 +17,9 @@ EPHEMERAL = "ephemeral"
 ephemeral message) edited (``receiver``, ``message_id``: its ephemeral message id, ``text``,
 ``markup``). It goes with the group's messages, in their order and under their budget
 (EPHEMERAL_IN_GROUP_BUDGET)."""
+RETIRE = "retire"
+"""Outbox kind: messages of the bot in the group whose buttons go (``message_ids``): the
+/newtable pickers posted before the table opened."""
 CLOSE = "close"
 """Outbox kind: a closed table's closing text (``text``), posted at the bottom of the chat;
 the live table message retires."""

@@ -106,6 +106,16 @@ class Keyboard:
         """PTB's object, for PTB's own methods."""
         return InlineKeyboardMarkup([[b.ptb() for b in row] for row in self.inline_keyboard])
 
+    def in_group(self) -> Keyboard:
+        """This keyboard as a group may show it: without its ``web_app`` buttons (Telegram
+        refuses one in any message of a group, one only its receiver sees included, with
+        ``BUTTON_TYPE_INVALID``; the group's table message has the app's URL button), and
+        without a row they leave empty."""
+        if not any(b.web_app for row in self.inline_keyboard for b in row):
+            return self
+        rows = (tuple(b for b in row if not b.web_app) for row in self.inline_keyboard)
+        return Keyboard(tuple(row for row in rows if row))
+
     def with_row(self, row: Sequence[Button], first: bool = False) -> Keyboard:
         """This keyboard with one more row: last, or ``first``."""
         rows = (tuple(row), *self.inline_keyboard) if first else (*self.inline_keyboard,

@@ -38,18 +38,23 @@ def bot_factory(tmp_path: Path) -> Iterator[list[BotProcess]]:
 async def transcript(sandbox: tuple[SandboxHandle, SandboxClient],
                      bot_factory: list[BotProcess]) -> AsyncIterator[None]:
     """At the end of every e2e test: the whole Bot API log holds no hidden card in a group
-    message before the engine made it public, and the bot's log holds none at all."""
+    message before the engine made it public, every keyboard in it is one Telegram takes
+    where it went (:func:`harness.keyboard_check`), and the bot's log holds no card at
+    all."""
     harness.LIVE.clear()
     yield
     _, sb = sandbox
     for game in harness.LIVE:
         await game.sample_public()
-    checked, private = harness.transcript_check(await sb.log(), harness.LIVE)
+    log = await sb.log()
+    checked, private = harness.transcript_check(log, harness.LIVE)
     assert checked > 0
+    keyboards = harness.keyboard_check(log)
     logs: dict[Path, int] = {}
     for proc in bot_factory:
         logs[proc.log_path] = logs.get(proc.log_path, 0) + proc.expected_tracebacks
     for path, expected in logs.items():
         text = path.read_text(errors="replace") if path.exists() else ""
         harness.log_check(text, private, expected)
-    print(f"\ntranscript: {checked} group texts checked, {len(private)} private cards")
+    print(f"\ntranscript: {checked} group texts checked, {len(private)} private cards, "
+          f"keyboards checked: {keyboards}")

@@ -28,6 +28,7 @@ from bot.ops.hooks import raw_cards
 from bot.view import i18n
 from games import registry
 from games.cards import pretty
+from sandbox import spec
 from sandbox.client import SandboxClient, SandboxError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -603,6 +604,55 @@ def transcript_check(log: list[dict[str, Any]], games: Sequence[Game]) -> tuple[
         assert not leaked, (f"hidden card(s) {leaked} in group message #{entry['seq']} "
                             f"({method}): {params.get('text')!r}")
     return checked, private
+
+
+# every call that may carry an inline keyboard, and where it goes (its chat's type)
+MARKUP_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup",
+                  *EPHEMERAL_METHODS)
+# what a button may hold besides its text, one action of these
+BUTTON_ACTIONS = ("url", "callback_data", "web_app", "login_url", "switch_inline_query",
+                  "switch_inline_query_current_chat", "switch_inline_query_chosen_chat",
+                  "copy_text", "callback_game", "pay")
+MAX_CALLBACK_DATA = 64  # bytes, as Telegram takes it
+
+
+def keyboard_check(log: list[dict[str, Any]]) -> dict[str, int]:
+    """Every inline keyboard of the Bot API log as Telegram takes it, per chat type: valid
+    for the spec (``sandbox/api.min.json``: an ``InlineKeyboardMarkup`` of buttons with
+    only the spec's fields, a text and exactly one action), callback data of at most 64
+    bytes, a ``web_app`` button only in a private chat (never in a group, nor in a message
+    there that one member alone sees), and no keyboard refused. Returns how many keyboards
+    were checked for each of "private", "group" and "ephemeral"; raises AssertionError on
+    the first bad one."""
+    button_fields = {f["name"] for f in spec.types()["InlineKeyboardButton"]["fields"]}
+    counts = {"private": 0, "group": 0, "ephemeral": 0}
+    for entry in sorted(log, key=lambda e: e["seq"]):
+        params = entry.get("params") or {}
+        markup = params.get("reply_markup")
+        chat = _chat(entry)
+        if entry["method"] not in MARKUP_METHODS or markup is None or chat is None:
+            continue
+        where = f"#{entry['seq']} {entry['method']} in chat {chat}: {markup}"
+        refused = str(entry.get("description") or "")
+        assert _ok(entry) or "not modified" in refused or not any(
+            w in refused for w in ("BUTTON", "keyboard", "markup")), f"refused ({refused}): {where}"
+        spec.validate_call(entry["method"], params)  # raises on a markup of the wrong shape
+        if isinstance(markup, str):
+            markup = json.loads(markup)
+        if "inline_keyboard" not in markup:
+            continue  # a ForceReply: no buttons
+        kind = ("private" if chat > 0 else "ephemeral"
+                if entry["method"] in EPHEMERAL_METHODS or params.get("receiver_user_id")
+                else "group")
+        counts[kind] += 1
+        for button in (b for row in markup["inline_keyboard"] for b in row):
+            assert button.get("text") and set(button) <= button_fields, where
+            actions = [k for k in BUTTON_ACTIONS if k in button]
+            assert len(actions) == 1, f"{actions}: {where}"
+            data = button.get("callback_data")
+            assert data is None or 1 <= len(data.encode()) <= MAX_CALLBACK_DATA, where
+            assert "web_app" not in button or kind == "private", f"web_app: {where}"
+    return counts
 
 
 def log_check(text: str, private: set[str], expected_tracebacks: int) -> None:

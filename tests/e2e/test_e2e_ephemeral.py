@@ -54,9 +54,10 @@ def fay_cards(bot: BotProcess, chat_id: int) -> list[str]:
 
 
 async def start(sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path, chat_id: int,
-                game_name: str, **env: str) -> Game:
+                game_name: str, settings: str = "", **env: str) -> Game:
     """A seeded bot, a group of three where Ann and Bob opened their private chats and Fay
-    did not, a table of ``game_name`` with all three seated and its first coup started."""
+    did not, a table of ``game_name`` (with Ann's ``/settings {settings}``, if any) with all
+    three seated and its first coup started."""
     handle, sb = sandbox
     bot = BotProcess(handle.url, tmp_path / "data", timeout=60, extra={
         "SHOE_SEED": f"ephemeral e2e {game_name}",
@@ -67,6 +68,9 @@ async def start(sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path, cha
     await game.setup()
     await game.enable_dms([ANN, BOB])
     await game.command(ANN, f"/newtable {game_name}")
+    if settings:
+        await game.synced()
+        await game.command(ANN, f"/settings {settings}")
     for p in (ANN, BOB, FAY):
         await game.step(p, ["join"])
     await game.step(ANN, ["start"])
@@ -131,7 +135,8 @@ async def fay_presses(game: Game, view: dict[str, Any], prefer: list[str]) -> st
             after = bot.db_table(chat)
             if before is not None and after is not None and after[2] != before[2]:
                 return kind
-    raise AssertionError(f"Fay could do none of {prefer}: {view['text']}")
+    raise AssertionError(f"Fay could do none of {prefer}: {view['text']} "
+                         f"{game.sb.buttons(view)}")
 
 
 async def fay_picks(game: Game, view: dict[str, Any], data: str) -> None:
@@ -188,7 +193,8 @@ async def play_a_coup(game: Game) -> list[str]:
     fay_moves: list[str] = []
     row = game.bot.db_table(game.chat_id)
     assert row is not None
-    prefer = POLICIES.get(row[0], {}).get("", DEFAULT)
+    # (banchok's punter turns his card)
+    prefer = [*POLICIES.get(row[0], {}).get("", DEFAULT), "turn"]
     for _ in range(120):
         if game.bot.db_meta(game.chat_id).get("last_result"):  # settled (as committed: the
             return fay_moves  # next hand may be dealt by the same step, before its message)

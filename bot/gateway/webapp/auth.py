@@ -4,11 +4,11 @@ names, his seat or his membership of the group.
 ``initData`` is trusted only after its HMAC check with the bot's token, over the raw string
 exactly as the page received it (:func:`init_data_py.validate_by_hash`: strict parsing, a
 repeated key refused, constant-time comparison, ``auth_date`` no older than
-``WEBAPP_MAX_AGE``). Identity is the validated ``user`` alone; the table is the one the
-link names (``start_param``, or the page's ``table`` when opened from a private chat's
-``web_app`` button), and either only says which link was opened: a seated player sees his
-seat's view, a member of the group the public view, anyone else nothing. ``initData`` is
-never logged.
+``WEBAPP_MAX_AGE`` and no more than a minute ahead). Identity is the validated ``user``
+alone; the table is the one the link names (``start_param``, or the page's ``table`` when
+opened from a private chat's ``web_app`` button), and either only says which link was
+opened: a seated player sees his seat's view, a member of the group the public view, anyone
+else nothing. ``initData`` is never logged.
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ MEMBER_FRESH = 300.0
 """How long a member's answer from getChatMember is taken as true (seconds)."""
 
 MEMBERS = ("creator", "administrator", "member")
+
+AHEAD = 60.0
+"""How far in the future an ``auth_date`` may be (seconds): a clock's drift, no more. A
+date further ahead would keep signed data fresh past ``WEBAPP_MAX_AGE``."""
 
 
 class Why(StrEnum):
@@ -55,11 +59,14 @@ class Opener:
 
 def opener(init_data: str, bot_token: str, max_age: float) -> Opener:
     """The user of a raw ``initData``; :class:`Refusal` (``auth``) for anything Telegram did
-    not sign for this bot within ``max_age`` seconds, or without a user."""
+    not sign for this bot within ``max_age`` seconds (and no more than :data:`AHEAD` in the
+    future), or without a user."""
     try:
         data = init_data_py.validate_by_hash(init_data, bot_token, expires_in=max_age)
     except (errors.InitDataPyError, ValueError) as exc:
         raise Refusal(Why.AUTH) from exc
+    if data.auth_date > time.time() + AHEAD:
+        raise Refusal(Why.AUTH)
     user = data.user
     if user is None or not user.id:
         raise Refusal(Why.AUTH)

@@ -360,11 +360,16 @@ class WebApp:
         """An action from a page: validated, decoded and committed like a button press."""
         auth = request.headers.get("Authorization", "")
         init_data = auth[4:] if auth.startswith("tma ") else ""
+        status = 400
         try:
-            body = ActBody.model_validate_json(await request.read())
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge:  # over MAX_BODY: answered as any bad body
+            raw, status = b"", 413
+        try:
+            body = ActBody.model_validate_json(raw)
         except (ValidationError, ValueError):
             return _json({"ok": False, "text": i18n.plain(i18n.t(
-                i18n.lang_of(_language(init_data)), "app_bad_request"))}, 400)
+                i18n.lang_of(_language(init_data)), "app_bad_request"))}, status)
         try:
             who, chat_id, loaded = await self.admit(init_data, body.table)
         except Refusal as no:

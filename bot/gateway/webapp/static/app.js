@@ -806,16 +806,20 @@
     const range = el('input', 'slider');
     const field = el('input', 'field');
     const confirm = el('button', 'btn primary confirm');
+    // the button's label and amount are drawn once and the amount's text changed in place:
+    // the field's change comes on the very tap that leaves it for this button, and a node
+    // replaced between that tap's press and release takes its click away
+    const confirmLabel = el('span');
+    setHtml(confirmLabel, a.label);
+    const confirmAmount = el('span', 'confirm-amount');
+    confirm.append(confirmLabel, confirmAmount);
     const sync = (v, from) => {
       S.amounts[a.kind] = v;
       if (from !== range) range.value = String(v);
       if (from !== field) field.value = String(v);
       range.style.setProperty('--fill', hi > lo ? `${((v - lo) * 100) / (hi - lo)}%` : '100%');
       for (const c of chips.children) c.classList.toggle('on', Number(c.dataset.amount) === v);
-      confirm.replaceChildren();
-      const cl = el('span');
-      setHtml(cl, a.label);
-      confirm.append(cl, el('span', 'confirm-amount', ` ${v}`));
+      confirmAmount.textContent = ` ${v}`;
     };
     for (const p of presets) {
       const c = el('button', 'preset', String(p));
@@ -834,6 +838,7 @@
     range.addEventListener('input', () => sync(clamp(range.value, lo, hi), range));
     field.type = 'number';
     field.inputMode = 'numeric';
+    field.enterKeyHint = 'go';
     field.min = String(lo);
     field.max = String(hi);
     field.step = '1';
@@ -845,6 +850,12 @@
       sync(v, Number(field.value) === v ? field : null);
     });
     field.addEventListener('change', () => sync(clamp(field.value, lo, hi)));
+    // Enter takes the amount typed, as the button does (a phone's keyboard "Go" too)
+    field.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || e.isComposing) return;
+      e.preventDefault();
+      if (!confirm.disabled) confirm.click();
+    });
     chips.appendChild(field);
     panel.append(chips, range);
 
