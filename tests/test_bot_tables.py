@@ -394,7 +394,7 @@ async def test_an_unknown_setting_is_named_as_such_even_while_players_are_seated
     await seat_three(host, bot)
     # the setting does not exist: that, and the ones there are, not "nobody is seated"
     assert await host.lifecycle.settings(CHAT, "foo", "1") == (
-        "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, "
+        "There is no setting foo. A Twenty-one table's settings: timeout, turn_dm, idle_close, "
         "min_stake, decks.")
     # a game's real setting, with players seated, still waits for an empty table
     assert await host.lifecycle.settings(CHAT, "min_stake", "5") == (
