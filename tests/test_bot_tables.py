@@ -456,7 +456,7 @@ def test_meta_is_plain_json() -> None:
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
         "idle_close": None, "idle": 0,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,
-                       "choice": None, "shown": None}},
+                       "choice": None, "shown": None, "here": False}},
         "last_result": None, "prompts": {},
         "done": {"q7": "Stake"}}
     assert TableMeta.model_validate_json(meta.stored()) == meta

@@ -164,7 +164,7 @@ class Presses:
         asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
         asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup, choice=ask.choice,
                             expires=now + int(self.tables.clock.timeout_of(table.meta)),
-                            private=private)
+                            private=private, here=here)
         try:
             # asks are never drawn: the table message stays as it is
             await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}),
@@ -384,7 +384,7 @@ class Presses:
         """Whether the player is still asked for an amount whose prompt was shown to him
         alone in the group (asked from his view there)."""
         ask = self._open_ask(chat_id, user_id)
-        return ask is not None and ask.shown is not None
+        return ask is not None and ask.here
 
     def _open_ask(self, chat_id: int, user_id: int) -> Ask | None:
         table = self.tables.tables.get(chat_id)

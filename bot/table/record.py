@@ -38,6 +38,9 @@ class Ask(BaseModel):
     shown: int | None = None
     """The prompt shown to him alone in the group (its ephemeral message id), asked from his
     view there: deleted once the ask is over."""
+    here: bool = False
+    """Asked from his view shown to him alone in the group: what he writes is answered to him
+    alone there too (known from the press on, before its prompt's id is)."""
 
 
 class OpenPrompt(BaseModel):
