@@ -57,7 +57,7 @@ from test_e2e_webhook import free_port
 
 from bot.view import i18n
 from games import registry
-from sandbox.client import SandboxClient
+from sandbox.client import SandboxClient, SandboxError
 from storage.booking import AUDIT_QUERIES
 from storage.postgres_coord import LEASE, lock_key
 
@@ -396,8 +396,9 @@ async def drive(game: Game, name: str, until: Callable[[], bool], rng: random.Ra
                 counts: dict[str, int], allowed: asyncio.Event) -> None:
     """Players of one table, until ``until()``: the awaited one presses by the harness's
     policy, or now and then lets his clock run out; an empty table is joined and started
-    again. A press lost with a killed worker (taken, never applied) is simply made again.
-    They press only while ``allowed`` is set (the frozen looks hold them back)."""
+    again. A press lost with a killed worker (taken, never applied), or refused because
+    the bot redrew the message under his finger, is simply made again. They press only
+    while ``allowed`` is set (the frozen looks hold them back)."""
     while not until():
         await allowed.wait()
         try:
@@ -412,7 +413,9 @@ async def drive(game: Game, name: str, until: Callable[[], bool], rng: random.Ra
             else:
                 await game.step(rng.choice(awaited), prefer(name, message))
                 counts["presses"] += 1
-        except (AssertionError, TimeoutError, OSError, KeyError) as exc:
+        except (AssertionError, TimeoutError, OSError, KeyError, SandboxError) as exc:
+            # (SandboxError: his press found the button gone, the bot redrew his private
+            # prompt under his finger, e.g. as his clock ran out while the players waited)
             counts["retries"] += 1
             counts[type(exc).__name__] = counts.get(type(exc).__name__, 0) + 1
             await asyncio.sleep(0.3)
