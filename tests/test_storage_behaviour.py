@@ -338,7 +338,8 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     shared = [(3, "shared")] if db.kind == "postgres" else []
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
         (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
-        (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings")]
+        (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings"),
+        (6 + len(shared), "twin_floor")]
 
 
 # ------------------------------------------------------------- conservation
