@@ -238,21 +238,36 @@ class Storage(Protocol):
         """Undelivered outbox items of one chat (or of all chats), by id."""
         ...
 
-    async def outbox_attempt(self, *, item_id: int, undo: bool = False) -> int:
+    async def outbox_attempt(self, *, item_id: int, undo: bool = False,
+                             floor: int | None = None) -> int:
         """Count one more delivery attempt (call it before a send); returns the new count.
         ``undo``: take back the attempt just counted, known to have sent nothing.
+        ``floor``: the send may make a message whose id goes unrecorded (a table post):
+        the newest message id known in the chat, kept from the first attempt on until
+        :meth:`finish_outbox` is ``sure`` or :meth:`twins_resolved` (see :meth:`twin_floors`).
 
         Raises :class:`OutboxItemNotFound` if the row is gone.
         """
         ...
 
     async def finish_outbox(self, *, item_id: int, message_id: int | None = None,
-                            live: bool = False) -> None:
+                            live: bool = False, sure: bool = False) -> None:
         """Mark the item delivered (or given up) and blank its payload; idempotent.
         ``live``: the message carries buttons until :meth:`retire_sent` (a table message).
+        ``sure``: its one attempt made exactly this message: no twin (its floor goes).
 
-        A chat keeps only its newest sent rows (``KEEP_SENT``), pruned here; a live one stays.
+        A chat keeps only its newest sent rows (``KEEP_SENT``), pruned here; a live one, or
+        one with a floor, stays.
         """
+        ...
+
+    async def twin_floors(self, *, chat_id: int) -> list[tuple[int, int]]:
+        """(item id, floor) of the chat's posts that may have made a message nobody recorded
+        (an attempt whose outcome is unknown, done or still pending), oldest first."""
+        ...
+
+    async def twins_resolved(self, *, item_ids: Sequence[int]) -> None:
+        """The possible twins of these posts lost their buttons: their floors go."""
         ...
 
     async def live_sent(self, *, chat_id: int) -> list[int]:

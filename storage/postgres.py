@@ -53,7 +53,7 @@ _OUTBOX_COLUMNS = ("id, chat_id, kind, target, payload::text,"
 # Two finishes of one chat racing in two processes may leave one row too many until the next.
 _PRUNE_SENT = (
     "DELETE FROM outbox WHERE chat_id = $1 AND kind = $2 AND sent_at IS NOT NULL AND NOT live"
-    " AND id <= ("
+    " AND twin_floor IS NULL AND id <= ("
     " SELECT id FROM outbox WHERE chat_id = $1 AND kind = $2 AND sent_at IS NOT NULL"
     " ORDER BY id DESC OFFSET $3 LIMIT 1)")
 
@@ -438,31 +438,50 @@ class PostgresStorage:
                     " AND chat_id = $1 ORDER BY id LIMIT $2", chat_id, limit)
         return [_outbox_item(row) for row in rows]
 
-    async def outbox_attempt(self, *, item_id: int, undo: bool = False) -> int:
+    async def outbox_attempt(self, *, item_id: int, undo: bool = False,
+                             floor: int | None = None) -> int:
         """Count one more delivery attempt (call it before a send); returns the new count.
         ``undo``: take back the attempt just counted, known to have sent nothing.
+        ``floor``: see :meth:`storage.base.Storage.outbox_attempt` (the first one stays; an
+        undo back to no attempt drops it).
 
         Raises :class:`OutboxItemNotFound` if there is no such row.
         """
         async with self._tx() as conn:
             attempts = await conn.fetchval(
-                "UPDATE outbox SET attempts = attempts + $2 WHERE id = $1 RETURNING attempts",
-                item_id, -1 if undo else 1)
+                "UPDATE outbox SET attempts = attempts + $2, twin_floor = CASE"
+                " WHEN attempts + $2 > 0 THEN coalesce(twin_floor, $3) END"
+                " WHERE id = $1 RETURNING attempts", item_id, -1 if undo else 1, floor)
         if attempts is None:
             raise OutboxItemNotFound(str(item_id))
         return int(attempts)
 
     async def finish_outbox(self, *, item_id: int, message_id: int | None = None,
-                            live: bool = False) -> None:
+                            live: bool = False, sure: bool = False) -> None:
         """Mark the item delivered (or given up) and blank its payload (DMs hold hidden cards).
         ``live``: the message carries buttons until :meth:`retire_sent` (a table message).
 
         Idempotent: finishing a sent (or pruned) item changes nothing. The chat
         keeps its ``KEEP_SENT`` newest sent rows of each kind (so a burst of DMs never prunes
         the id of the live table message), and every live one; older ones go in the same
-        transaction.
+        transaction. ``sure``: the post made exactly this message, no twin (its floor goes).
         """
-        await self.finish_outbox_many(done=[(item_id, message_id)], live=live)
+        await self.finish_outbox_many(done=[(item_id, message_id)], live=live, sure=sure)
+
+    async def twin_floors(self, *, chat_id: int) -> list[tuple[int, int]]:
+        """(item id, floor) of the chat's posts that may have an unrecorded twin."""
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT id, twin_floor FROM outbox WHERE chat_id = $1 AND twin_floor IS NOT NULL"
+                " ORDER BY id", chat_id)
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def twins_resolved(self, *, item_ids: Sequence[int]) -> None:
+        """The possible twins of these posts lost their buttons: their floors go."""
+        if item_ids:
+            async with self._tx() as conn:
+                await conn.execute("UPDATE outbox SET twin_floor = NULL"
+                                   " WHERE id = ANY($1::bigint[])", list(item_ids))
 
     async def live_sent(self, *, chat_id: int) -> list[int]:
         """Message ids of the chat's sent items still marked live, newest first."""
@@ -480,15 +499,16 @@ class PostgresStorage:
                                    list(message_ids))
 
     async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]],
-                                 live: bool = False) -> None:
+                                 live: bool = False, sure: bool = False) -> None:
         """:meth:`finish_outbox` for several items (id, message id) in one transaction."""
         async with self._tx() as conn:
             pruned: set[tuple[int, str]] = set()
             for item_id, message_id in done:
                 row = await conn.fetchrow(
                     "UPDATE outbox SET sent_at = now(), message_id = $2, payload = '{}',"
-                    " live = $3 WHERE id = $1 AND sent_at IS NULL RETURNING chat_id, kind",
-                    item_id, message_id, live)
+                    " live = $3, twin_floor = CASE WHEN $4 THEN NULL ELSE twin_floor END"
+                    " WHERE id = $1 AND sent_at IS NULL RETURNING chat_id, kind",
+                    item_id, message_id, live, sure)
                 if row is not None:
                     pruned.add((row[0], row[1]))
             for chat_id, kind in sorted(pruned):

@@ -65,7 +65,7 @@ _OUTBOX_COLUMNS = "id, chat_id, kind, target, payload, created_at, attempts"
 # KEEP_SENT + 1 entries.
 _PRUNE_SENT = (
     "DELETE FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL AND live = 0"
-    " AND id <= ("
+    " AND twin_floor IS NULL AND id <= ("
     " SELECT id FROM outbox WHERE chat_id = ? AND kind = ? AND sent_at IS NOT NULL"
     " ORDER BY id DESC LIMIT 1 OFFSET ?)")
 # Items finished by one UPDATE of finish_outbox_many: three parameters each, far below
@@ -211,7 +211,7 @@ def _queue(conn: sqlite3.Connection, chat_id: int, drafts: Sequence[OutboxDraft]
 
 
 def _finish_outbox(conn: sqlite3.Connection, done: Sequence[tuple[int, int | None]],
-                   now: float, live: bool = False) -> None:
+                   now: float, live: bool = False, sure: bool = False) -> None:
     """Mark ``done`` sent (an UPDATE per chunk of items), then prune the (chat, kind)s touched.
 
     An id listed twice keeps its first message id, as when the items were
@@ -225,8 +225,9 @@ def _finish_outbox(conn: sqlite3.Connection, done: Sequence[tuple[int, int | Non
         rows = _fetchall(
             conn,
             f"UPDATE outbox SET sent_at = ?, message_id = CASE id {cases} END, payload = '{{}}',"
-            f" live = ? WHERE id IN ({marks}) AND sent_at IS NULL RETURNING chat_id, kind",
-            (now, *(value for pair in chunk for value in pair), int(live),
+            f" live = ?, twin_floor = CASE WHEN ? THEN NULL ELSE twin_floor END"
+            f" WHERE id IN ({marks}) AND sent_at IS NULL RETURNING chat_id, kind",
+            (now, *(value for pair in chunk for value in pair), int(live), int(sure),
              *(i for i, _ in chunk)))
         touched.update((r[0], r[1]) for r in rows)
     for chat_id, kind in touched:
@@ -544,29 +545,49 @@ class SqliteStorage:
             " ORDER BY id LIMIT ?", (*args, limit))
         return [_outbox_item(row) for row in rows]
 
-    async def outbox_attempt(self, *, item_id: int, undo: bool = False) -> int:
+    async def outbox_attempt(self, *, item_id: int, undo: bool = False,
+                             floor: int | None = None) -> int:
         """Count one more delivery attempt (call it before a send); returns the new count.
         ``undo``: take back the attempt just counted, known to have sent nothing.
+        ``floor``: see :meth:`storage.base.Storage.outbox_attempt` (the first one stays; an
+        undo back to no attempt drops it).
 
         Raises :class:`OutboxItemNotFound` if there is no such row.
         """
+        step = -1 if undo else 1
         rows = await self._write(
-            _fetchall, "UPDATE outbox SET attempts = attempts + ? WHERE id = ? RETURNING attempts",
-            (-1 if undo else 1, item_id))
+            _fetchall, "UPDATE outbox SET attempts = attempts + ?, twin_floor = CASE"
+            " WHEN attempts + ? > 0 THEN coalesce(twin_floor, ?) END"
+            " WHERE id = ? RETURNING attempts", (step, step, floor, item_id))
         if not rows:
             raise OutboxItemNotFound(str(item_id))
         return int(rows[0][0])
 
     async def finish_outbox(self, *, item_id: int, message_id: int | None = None,
-                            live: bool = False) -> None:
+                            live: bool = False, sure: bool = False) -> None:
         """Mark the item delivered (or given up) and blank its payload (DMs hold hidden cards).
         ``live``: the message carries buttons until :meth:`retire_sent` (a table message).
 
         Idempotent: finishing a sent (or pruned) item changes nothing. The chat
         keeps its ``KEEP_SENT`` newest sent rows of each kind (so a burst of DMs never prunes
         the id of the live table message), and every live one; older ones go in the same unit.
+        ``sure``: the post made exactly this message, no twin (its floor goes).
         """
-        await self._write(_finish_outbox, [(item_id, message_id)], time.time(), live)
+        await self._write(_finish_outbox, [(item_id, message_id)], time.time(), live, sure)
+
+    async def twin_floors(self, *, chat_id: int) -> list[tuple[int, int]]:
+        """(item id, floor) of the chat's posts that may have an unrecorded twin."""
+        rows = await self._run(
+            _fetchall, "SELECT id, twin_floor FROM outbox WHERE chat_id = ?"
+            " AND twin_floor IS NOT NULL ORDER BY id", (chat_id,))
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def twins_resolved(self, *, item_ids: Sequence[int]) -> None:
+        """The possible twins of these posts lost their buttons: their floors go."""
+        if item_ids:
+            marks = ", ".join("?" * len(item_ids))
+            await self._write(_execute, f"UPDATE outbox SET twin_floor = NULL"
+                              f" WHERE id IN ({marks})", tuple(item_ids))
 
     async def live_sent(self, *, chat_id: int) -> list[int]:
         """Message ids of the chat's sent items still marked live, newest first."""

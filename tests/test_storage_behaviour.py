@@ -339,7 +339,7 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
         (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
         (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings"),
-        (6 + len(shared), "kept_updates")]
+        (6 + len(shared), "kept_updates"), (7 + len(shared), "twin_floor")]
 
 
 async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(

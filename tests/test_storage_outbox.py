@@ -294,3 +294,32 @@ async def test_an_attempt_known_to_have_sent_nothing_is_taken_back(db: Backend) 
     assert await db.storage.outbox_attempt(item_id=item.id) == 1
     assert await db.storage.outbox_attempt(item_id=item.id, undo=True) == 0
     assert await db.storage.outbox_attempt(item_id=item.id) == 1
+
+
+async def test_a_post_of_unknown_outcome_keeps_its_first_floor_until_resolved(
+        db: Backend) -> None:
+    await open_table(db, CHAT, d("table", CHAT), d("table", CHAT), d("table", CHAT))
+    first, second, third = await db.storage.pending_outbox(chat_id=CHAT)
+    # an attempt taken back before anything was sent keeps no floor
+    assert await db.storage.outbox_attempt(item_id=first.id, floor=7) == 1
+    assert await db.storage.twin_floors(chat_id=CHAT) == [(first.id, 7)]
+    assert await db.storage.outbox_attempt(item_id=first.id, undo=True) == 0
+    assert await db.storage.twin_floors(chat_id=CHAT) == []
+    # a crash after the send: the next attempt keeps the first floor
+    await db.storage.outbox_attempt(item_id=first.id, floor=7)
+    await db.storage.outbox_attempt(item_id=first.id, floor=9)
+    await db.storage.finish_outbox(item_id=first.id)  # skipped for a later post: it stays
+    # a post whose one attempt was answered is sure: its floor goes with the finish
+    await db.storage.outbox_attempt(item_id=second.id, floor=9)
+    await db.storage.finish_outbox(item_id=second.id, message_id=10, live=True, sure=True)
+    await db.storage.outbox_attempt(item_id=third.id, floor=10)
+    assert await db.storage.twin_floors(chat_id=CHAT) == [(first.id, 7), (third.id, 10)]
+    assert await db.storage.twin_floors(chat_id=OTHER) == []
+    # a floor outlives the pruning of old sent rows
+    await step(db, 0, outbox=tuple(d("table", CHAT) for _ in range(KEEP_SENT + 5)))
+    for item in (await db.storage.pending_outbox(chat_id=CHAT))[1:]:
+        await db.storage.finish_outbox(item_id=item.id, message_id=item.id)
+    assert await db.storage.twin_floors(chat_id=CHAT) == [(first.id, 7), (third.id, 10)]
+    await db.storage.twins_resolved(item_ids=[first.id, third.id])
+    await db.storage.twins_resolved(item_ids=[])
+    assert await db.storage.twin_floors(chat_id=CHAT) == []

@@ -12,7 +12,21 @@ Telegram may accept a message and still answer with a timeout or a 5xx, so a
 send can be repeated. Where that matters it is avoided by construction: a coup's
 result is an *edit* of the table message it concludes (repeating an edit changes
 nothing), and a table message whose first post may have gone through is re-posted
-and the possible twin, found between the known ids, loses its buttons.
+and the possible twin loses its buttons.
+
+Finding that twin: Telegram has no search, and a message's buttons can only be taken
+off by its id. What is knowable is an interval. Message ids in a group only grow, so a
+post made after the bot's newest known message and before a later post of the bot lies
+strictly between their ids. So each table post records, with its attempt count and
+before the send, that newest known id (its *floor*, :meth:`storage.base.Storage.
+outbox_attempt`); a post whose one attempt got its answer drops the floor as it is marked
+done. A floor left behind (the worker died between Telegram's answer and the record of
+the id, the answer was lost, or the row was skipped for a later post) marks a post whose
+outcome is unknown, durably, whichever worker delivers the chat next: its next table post
+strips every id between the lowest such floor and its own (other people's messages
+cannot be edited, and the bot's own messages with buttons are recorded and kept), before
+it is marked done, and only then the floors go (:meth:`Courier._resolve_twins`). So an
+orphan is found however many messages, workers and coups come between.
 """
 
 from __future__ import annotations
@@ -54,7 +68,7 @@ from bot.outbox.telegram import (
     markup_param,
 )
 from bot.view.screens import TableScreen
-from storage.base import OutboxItem, Storage
+from storage.base import KEEP_SENT, OutboxItem, Storage
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +77,9 @@ BATCH = 100
 # them: one write for a burst of steps instead of one per step. A crash before that write
 # sends them again (DMs are at least once; group messages are marked done one by one).
 FINISH_DELAY = 0.05
-# How many message ids after the last known table message may hold the twin of a table
-# message whose first post's answer was lost (other people's messages interleave).
+# How many message ids below a table post may hold the twin of an earlier post of unknown
+# outcome when the bot knew no message of its own in the chat before that post (its floor
+# is 0: the chat's very first post); with a known floor the whole interval is searched.
 TWIN_WINDOW = 20
 PRIVATE = (DM, DM_EDIT)
 """Outbox kinds sent to private chats: their own way, outside the group's budget."""
@@ -166,6 +181,9 @@ class Chat:
     """The table message is missing and a new post was asked for (once until it is made)."""
     newest: int | None = None
     """The newest message id the bot knows it has in the chat (None: not read yet, 0: none)."""
+    twins: bool = True
+    """Whether a post of unknown outcome may be recorded (its floor kept): read at the next
+    table post (:meth:`Courier._resolve_twins`). True until read, and after a takeover."""
     can_pin: bool | None = None
     """Whether the bot may pin in the chat (None: not asked yet)."""
 
@@ -268,6 +286,7 @@ class Courier:
         chat.table_known = False
         chat.shown = None
         chat.newest = None
+        chat.twins = True  # a dead worker may have left a post of unknown outcome
         chat.unsent = True
         self._wake(chat_id)
 
@@ -333,7 +352,9 @@ class Courier:
                             return  # the lease went (its connection died): not ours now
                         if item.kind == TABLE:
                             if any(later.kind == TABLE for later in group[i + 1:]):
-                                # a later post shows the table as it is then: one post
+                                # a later post shows the table as it is then: one post (one
+                                # attempted keeps its floor: that post resolves its twin)
+                                chat.twins |= item.attempts > 0
                                 await self.storage.finish_outbox(item_id=item.id)
                                 continue
                             if chat.unsent:
@@ -539,6 +560,8 @@ class Courier:
         self.pace.sent(chat_id)
         chat.table_is(None)
         chat.shown = None
+        if posted is not None:  # a twin of a table post of unknown outcome goes too
+            await self._resolve_twins(chat_id, posted, None, True)
         # every table message still live retires: the one the text replaces to its header
         # and a pointer down to the text
         await self._retire_all(chat_id, await self.storage.live_sent(chat_id=chat_id),
@@ -585,6 +608,7 @@ class Courier:
         chat = self._chat(chat_id)
         render = await self.tables.current_render(chat_id)
         if render is None:  # the table closed before its message went out
+            chat.twins |= item.attempts > 0  # an attempt's floor stays: see _resolve_twins
             await self.storage.finish_outbox(item_id=item.id)
             return
         before = await self._newest_known(chat_id)
@@ -597,8 +621,10 @@ class Courier:
         previous_text = chat.shown.text if chat.shown is not None else None
         if not self._delivers(chat_id):
             return
-        # counted before the send: an attempt a crash cut short may have posted a twin
-        earlier_attempts = await self.storage.outbox_attempt(item_id=item.id) - 1
+        # counted before the send, with the floor of any twin it makes: an attempt a crash
+        # cuts short after Telegram's answer leaves its floor (see the module's docstring)
+        earlier_attempts = await self.storage.outbox_attempt(item_id=item.id,
+                                                             floor=before or 0) - 1
         uncertain: list[bool] = []
         try:
             message_id = await self._send(chat_id, render.text, render.markup_json, uncertain,
@@ -607,8 +633,16 @@ class Courier:
             if not uncertain:  # refused outright: this attempt posted nothing
                 await self.storage.outbox_attempt(item_id=item.id, undo=True)
             raise
+        # one attempt, answered: it made exactly this message (or, refused, none)
+        sure = earlier_attempts == 0 and not uncertain
+        if message_id is not None:  # every possible twin up to this post loses its buttons
+            # first, so that a post marked done has none left live (a crash here leaves
+            # this post's floor and the others': they are searched again)
+            sure = await self._resolve_twins(chat_id, message_id, item.id, sure)
+        else:
+            chat.twins |= not sure
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id,
-                                         live=message_id is not None)
+                                         live=message_id is not None, sure=sure)
         if message_id is None:
             return
         chat.table_is(message_id)
@@ -622,8 +656,6 @@ class Courier:
         await self._retire_all(chat_id, [m for m in await self.storage.live_sent(
             chat_id=chat_id) if m != message_id], {previous: previous_text})
         await self._pin(chat_id, message_id)
-        if (earlier_attempts > 0 or uncertain) and before is not None:
-            await self._disarm_twin(chat_id, before, message_id)
 
     async def _pin(self, chat_id: int, message_id: int) -> None:
         """Pin the live table where the bot may (asked once per chat; a refusal ends it)."""
@@ -685,14 +717,40 @@ class Courier:
                 return
         await self.storage.finish_outbox(item_id=item.id)
 
-    async def _disarm_twin(self, chat_id: int, before: int, after: int) -> None:
-        """An earlier post of this table message may have gone through unseen (a crash or a
-        lost answer): whatever message of ours lies between the known ids loses its buttons.
-        Other people's messages cannot be edited, so this touches nothing of theirs."""
-        for message_id in range(max(before + 1, after - TWIN_WINDOW), after):
-            with contextlib.suppress(TelegramError):
-                await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
-                                 message_id=message_id)
+    async def _resolve_twins(self, chat_id: int, ceiling: int, own: int | None,
+                             sure: bool) -> bool:
+        """Posts of unknown outcome (their floors kept: a crash between Telegram's answer and
+        the record, a lost answer, a post skipped after an attempt) may each have made a
+        table message nobody knows the id of: each lies above its floor and below
+        ``ceiling``, a post this process has just made, so every message id between loses
+        its buttons. Other people's messages cannot be edited, and the bot's recorded group
+        messages (which may carry buttons of their own) are left alone, so this strips only
+        table messages. ``own``: the outbox item that made ``ceiling``; ``sure``: that was
+        its one attempt, answered (else its earlier ones count too). The floors go once all
+        is done; True when ``own``'s may go."""
+        chat = self._chat(chat_id)
+        if not chat.twins and sure:
+            return True
+        floors = [(item_id, floor) for item_id, floor in
+                  await self.storage.twin_floors(chat_id=chat_id)
+                  if item_id != own or not sure]
+        if own is not None and not sure and all(item_id != own for item_id, _ in floors):
+            floors.append((own, 0))  # its floor is gone (cannot be): the window below
+        low = min((floor for _, floor in floors), default=None)
+        if low is None:
+            chat.twins = False
+            return True
+        keep = set(await self.storage.last_sent(chat_id=chat_id, kind=GROUP, limit=KEEP_SENT))
+        first = low + 1 if low else max(1, ceiling - TWIN_WINDOW)
+        for message_id in range(first, ceiling):
+            if message_id not in keep and not await self._retire(chat_id, message_id, None):
+                return False  # the budget kept refusing: searched again at the next post
+        others = [item_id for item_id, _ in floors if item_id != own]
+        await self.storage.twins_resolved(item_ids=others)
+        chat.twins = False
+        log.info("chat %s: possible twins of %d post(s) of unknown outcome stripped, ids %d "
+                 "to %d", chat_id, len(floors), first, ceiling - 1)
+        return True
 
     async def _newest_known(self, chat_id: int) -> int | None:
         """The newest message id the bot knows it has in the group."""

@@ -6,7 +6,12 @@ a random one of them, as a load balancer would, and retries elsewhere when one i
 Six tables (one of each game) play, with presses and with deadlines running out, while a
 worker is SIGKILLed and restarted every few seconds: at a random moment, or at a
 dangerous one (the moment its answer to a press lands, at the very call that posts a
-table or a result, right after it answered 200 to a press). Afterwards: every step was
+table or a result, right after it answered 200 to a press). In every game at least once,
+the kill is aimed at a new table message of that table: the sandbox has posted it and the
+answer, with its message id, never reaches the worker; the worker stays down until
+another one has taken the chat over. After every kill the players hold back, the workers
+are frozen (SIGSTOP) once nothing is pending, and every group must show exactly one
+message with live table buttons. Afterwards: every step was
 applied exactly once, every deadline fired exactly once and none is left overdue, the
 chips add up, every settled coup is announced exactly once in its group, every press was
 answered exactly once and truthfully, and each group has exactly one message with live
@@ -27,6 +32,7 @@ accepted, and each press answered as accepted to one such step.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import math
 import random
@@ -51,8 +57,9 @@ from test_e2e_webhook import free_port
 
 from bot.view import i18n
 from games import registry
-from sandbox.client import SandboxClient
+from sandbox.client import SandboxClient, SandboxError
 from storage.booking import AUDIT_QUERIES
+from storage.postgres_coord import LEASE, lock_key
 
 SECRET = "workers_Secret-1"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -164,10 +171,10 @@ class Relays:
     """One relay per worker, in this process on a port of its own: ``/telegram`` passes
     the sandbox's webhook POSTs on to the worker, ``/bot<token>/<method>`` its Bot API
     calls on to the sandbox. They record each press's POSTs and answers with the worker
-    concerned, and report the dangerous moments to ``on_moment(kind, worker)``."""
+    concerned, and report the dangerous moments to ``on_moment(kind, worker, group)``."""
 
     sandbox_url: str
-    on_moment: Callable[[str, int], None] = lambda kind, worker: None
+    on_moment: Callable[[str, int, int], None] = lambda kind, worker, group: None
     attempts: dict[str, list[Attempt]] = field(default_factory=dict)
     answers: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
     data: dict[str, str] = field(default_factory=dict)  # each press's callback data
@@ -227,7 +234,7 @@ class Relays:
                 self.attempts.setdefault(qid, []).append(
                     Attempt(index, start, time.time(), status, refused))
                 if status == 200:
-                    self.on_moment("delivered", index)
+                    self.on_moment("delivered", index, 0)
             # what a load balancer says of a worker that did not answer: try again
             return web.Response(status=status or 502)
         return deliver
@@ -246,15 +253,18 @@ class Relays:
                 qid = str(params.get("callback_query_id"))
                 self.answers.setdefault(qid, []).append((index, time.time()))
                 if accepted(self.data.get(qid, ""), params.get("text")):
-                    self.on_moment("answer", index)
+                    self.on_moment("answer", index, 0)
             elif method in ("sendmessage", "editmessagetext") and status == 200:
                 sent = json.loads(payload).get("result")
                 group = sent.get("chat", {}).get("id", 0) if isinstance(sent, dict) else 0
                 if group < 0 and method == "sendmessage":
                     self.posts[(group, sent["message_id"])] = (index, time.time())
+                if group < 0 and method == "sendmessage" and table_marks(sent):
+                    # a new table message, posted: its id never reaches the worker
+                    self.on_moment("table", index, group)
                 if group < 0 and ((method == "sendmessage" and table_marks(sent))
                                   or SETTLED_RE.search(sent.get("text") or "")):
-                    self.on_moment("post", index)
+                    self.on_moment("post", index, group)
             # after a kill this goes to nobody: the worker died at the very call
             return web.Response(body=payload, status=status, content_type=ctype)
         return call
@@ -266,14 +276,28 @@ class Killer:
     whose relay reports that moment first (:meth:`moment`): its answer to a press it
     committed has just reached the sandbox ("answer": it never learns it landed); the very
     call that posts a table or a result in a group has just taken effect ("post"); it has
-    just answered 200 to a press ("delivered")."""
+    just answered 200 to a press ("delivered"). Besides, each of ``targets`` (groups) gets a
+    kill aimed at the post of a new table message there ("table"; the answer and its message
+    id never reach the worker), and the worker stays down until ``taken_over(group)`` (the
+    chat delivered by another worker). After each kill ``check(why)`` (a frozen look at
+    the groups) runs, for a table kill before the killed worker starts again."""
 
     MOMENTS = ("answer", "post", "delivered")
 
-    def __init__(self, workers: Sequence[BotProcess], rng: random.Random) -> None:
+    def __init__(self, workers: Sequence[BotProcess], rng: random.Random,
+                 targets: Sequence[int] = (),
+                 check: Callable[[str], Coroutine[Any, Any, None]] | None = None,
+                 taken_over: Callable[[int], Coroutine[Any, Any, None]] | None = None) -> None:
         self.workers = list(workers)
         self.rng = rng
         self.restart_rng = random.Random(rng.random())
+        self.targets = list(targets)  # groups still to get a kill at a table post
+        self.check = check
+        self.taken_over = taken_over
+        self.seize: Callable[[int], None] | None = None  # called before a table kill
+        self.target: int | None = None
+        self.hit: int | None = None  # the group of the table kill being made
+        self.hits: list[int] = []  # the groups of the table kills made
         self.armed: str | None = None
         self.fired = asyncio.Event()
         self.down: set[int] = set()
@@ -286,10 +310,16 @@ class Killer:
     def total(self) -> int:
         return sum(n for why, n in self.kills.items() if why != "missed")
 
-    def moment(self, kind: str, index: int) -> None:
-        """Worker ``index`` is at a dangerous moment: kill it there if that one is armed."""
-        if self.armed == kind and not self.down:
+    def moment(self, kind: str, index: int, group: int = 0) -> None:
+        """Worker ``index`` is at a dangerous moment (in ``group``, for a post): kill it
+        there if that one is armed."""
+        if self.armed == kind and not self.down and self.target in (None, group):
             self.armed = None
+            self.hit = group if kind == "table" else None
+            if kind == "table":
+                self.hits.append(group)
+                if self.seize is not None:
+                    self.seize(group)
             self._kill(index, kind)
             self.fired.set()
 
@@ -298,12 +328,17 @@ class Killer:
         self.deaths[index].append(time.time())
         self.down.add(index)
         self.kills[why] = self.kills.get(why, 0) + 1
-        task = asyncio.get_running_loop().create_task(self._restart(index))
+        task = asyncio.get_running_loop().create_task(self._restart(index, self.hit))
         self.restarts.add(task)
         task.add_done_callback(self.restarts.discard)
 
-    async def _restart(self, index: int) -> None:
-        await asyncio.sleep(self.restart_rng.uniform(0.3, 1.5))
+    async def _restart(self, index: int, group: int | None) -> None:
+        if group is not None and self.taken_over is not None:
+            await self.taken_over(group)  # another worker delivers the chat, this one dead
+            if self.check is not None:
+                await self.check(f"table kill in chat {group}, w{index} still down")
+        else:
+            await asyncio.sleep(self.restart_rng.uniform(0.3, 1.5))
         self.workers[index].start()
         self.down.discard(index)
 
@@ -312,22 +347,36 @@ class Killer:
         while self.restarts:
             await asyncio.gather(*list(self.restarts))
 
-    async def run(self, until: float) -> None:
-        """Kill until ``until`` (monotonic), then let the last one come back."""
-        while time.monotonic() < until:
+    async def run(self, until: float, others: int = 4) -> None:
+        """Kill until ``until`` (monotonic), every target had its table kill and there were
+        ``others`` kills of other kinds (for three times as long at most), then let the last
+        one come back."""
+        end = until + 3 * (until - time.monotonic())
+        while time.monotonic() < until or (time.monotonic() < end and (
+                self.targets or self.total - self.kills.get("table", 0) < others)):
             await asyncio.sleep(self.rng.uniform(3.0, 6.0))
             await self.settled()
             mode = self.rng.choice(("random", *self.MOMENTS))
+            if self.targets and self.rng.random() < 0.5:
+                mode, self.target = "table", self.targets.pop(0)
             if mode == "random":
                 self._kill(self.rng.randrange(len(self.workers)), mode)
-                continue
-            self.fired.clear()
-            self.armed = mode
-            try:
-                await asyncio.wait_for(self.fired.wait(), 5.0)
-            except TimeoutError:
-                self.armed = None
-                self.kills["missed"] = self.kills.get("missed", 0) + 1
+            else:
+                self.fired.clear()
+                self.armed = mode
+                try:
+                    await asyncio.wait_for(self.fired.wait(), 10.0 if self.target else 5.0)
+                except TimeoutError:
+                    self.armed = None
+                    self.kills["missed"] = self.kills.get("missed", 0) + 1
+                    if self.target is not None:  # its table posted nothing: later
+                        self.targets.append(self.target)
+                    self.target = None
+                    continue
+                self.target = self.hit = None
+            await self.settled()
+            if self.check is not None and mode != "table":  # a table kill's ran before
+                await self.check(f"{mode} kill")
         await self.settled()
 
     def sent_by(self, relays: Relays, chat: int, message_id: int, t0: float) -> str:
@@ -343,12 +392,15 @@ class Killer:
 # --- the players ------------------------------------------------------------------------------
 
 
-async def drive(game: Game, name: str, until: float, rng: random.Random,
-                counts: dict[str, int]) -> None:
-    """Players of one table: the awaited one presses by the harness's policy, or now and
-    then lets his clock run out; an empty table is joined and started again. A press lost
-    with a killed worker (taken, never applied) is simply made again."""
-    while time.monotonic() < until:
+async def drive(game: Game, name: str, until: Callable[[], bool], rng: random.Random,
+                counts: dict[str, int], allowed: asyncio.Event) -> None:
+    """Players of one table, until ``until()``: the awaited one presses by the harness's
+    policy, or now and then lets his clock run out; an empty table is joined and started
+    again. A press lost with a killed worker (taken, never applied), or refused because
+    the bot redrew the message under his finger, is simply made again. They press only
+    while ``allowed`` is set (the frozen looks hold them back)."""
+    while not until():
+        await allowed.wait()
         try:
             message = await game.synced()
             awaited = game.awaited(message)
@@ -361,7 +413,9 @@ async def drive(game: Game, name: str, until: float, rng: random.Random,
             else:
                 await game.step(rng.choice(awaited), prefer(name, message))
                 counts["presses"] += 1
-        except (AssertionError, TimeoutError, OSError, KeyError) as exc:
+        except (AssertionError, TimeoutError, OSError, KeyError, SandboxError) as exc:
+            # (SandboxError: his press found the button gone, the bot redrew his private
+            # prompt under his finger, e.g. as his clock ran out while the players waited)
             counts["retries"] += 1
             counts[type(exc).__name__] = counts.get(type(exc).__name__, 0) + 1
             await asyncio.sleep(0.3)
@@ -495,9 +549,10 @@ def untruthful(presses: list[Press], steps: list[tuple[int, int, float]],
 
 
 async def live_tables(sb: SandboxClient, db: Database, chats: Sequence[int],
-                      who: Callable[[int, int], str]) -> dict[int, str]:
+                      who: Callable[[int, int], str], current: bool = True) -> dict[int, str]:
     """Chats whose group has not exactly one message with table action buttons, that of
-    the table's current coup and decision; what they show (``who``: a message's sender)."""
+    the table's current coup and decision (without ``current``: any one); what they show
+    (``who``: a message's sender)."""
     out = {}
     for chat in chats:
         state, meta = db.fetch("SELECT state, meta::text FROM tables WHERE chat_id = $1",
@@ -505,12 +560,109 @@ async def live_tables(sb: SandboxClient, db: Database, chats: Sequence[int],
         coup, decision = json.loads(state)["coup"], json.loads(meta).get("decision", 0)
         live = [(m["message_id"], sorted(table_marks(m)), (m["text"] or "").split("\n")[0])
                 for m in await sb.bot_messages(chat) if table_marks(m)]
-        if len(live) != 1 or live[0][1] != [(coup, decision)]:
+        if len(live) != 1 or (current and live[0][1] != [(coup, decision)]):
             out[chat] = (f"chat {chat}: table at coup {coup}, decision {decision}; messages "
                          f"with table buttons: " + "; ".join(
                              f"#{mid} buttons of (coup, decision) {marks} {line!r} "
                              f"{who(chat, mid)}" for mid, marks, line in live))
     return out
+
+
+@dataclass
+class FrozenLooks:
+    """The look after each kill (:class:`Killer`): the players hold back (``allowed``
+    cleared), and once nothing is pending (no outbox row, no table message whose predecessor
+    is still live in the record, no webhook POST waiting or under way) every worker is
+    frozen (SIGSTOP) and each group must show exactly one message with live table buttons
+    (the table's current decision may still be on its way: a held edit is no outbox row).
+
+    And the takeover after a kill at a table post (:meth:`seize`, :meth:`taken_over`): the
+    test takes the chat's delivery lease as the killed worker's connection ends, a player
+    asks for the table again (``/table``) while nobody delivers the chat, so the post of
+    unknown outcome waits in the outbox before a later one, and only then the lease goes to
+    another worker (as a slow takeover with a busy table would have it)."""
+
+    sb: SandboxClient
+    db: Database
+    workers: Sequence[BotProcess]
+    chats: Sequence[int]
+    who: Callable[[int, int], str]
+    t0: float
+    schema: str
+    askers: dict[int, int]  # a player of each group (who asks for the table)
+    allowed: asyncio.Event = field(default_factory=asyncio.Event)
+    looks: int = 0
+    problems: list[str] = field(default_factory=list)
+    # the test's own connection queued for, then holding, a group's delivery lease
+    lease: tuple[asyncpg.Connection, int, concurrent.futures.Future[Any]] | None = None
+
+    async def still(self) -> bool:
+        pending = self.db.fetch("SELECT count(*) FROM outbox WHERE sent_at IS NULL")[0][0]
+        retiring = self.db.fetch("SELECT count(*) FROM (SELECT chat_id FROM outbox WHERE live"
+                                 " GROUP BY chat_id HAVING count(*) > 1) AS x")[0][0]
+        webhook = await self.sb.webhook()
+        return bool(pending == retiring == webhook["pending"] == webhook["in_flight"] == 0)
+
+    async def look(self, why: str) -> None:
+        """Freeze the workers at a still moment and look at every group."""
+        self.allowed.clear()
+        try:
+            for _ in range(50):
+                await self.sb.wait_for(self.still, timeout=60)
+                for w in self.workers:
+                    w.pause()
+                try:
+                    if await self.still():
+                        self.looks += 1
+                        wrong = await live_tables(self.sb, self.db, self.chats, self.who,
+                                                  current=False)
+                        self.problems += [f"frozen after a {why} at {time.time() - self.t0:.3f}s:"
+                                          f" {what}" for what in wrong.values()]
+                        return
+                finally:
+                    for w in self.workers:
+                        w.resume()
+            self.problems.append(f"never still after a {why}")
+        finally:
+            self.allowed.set()
+
+    def seize(self, group: int) -> None:
+        """Queue for the group's delivery lease, which the worker about to be killed holds:
+        returns once the request waits in the database, so that it gets the lease the
+        moment that worker's connection ends, before any other worker."""
+        conn = self.db.run(asyncpg.connect(PG_DSN))
+        key = lock_key(self.schema, LEASE, group)
+        got = asyncio.run_coroutine_threadsafe(
+            conn.fetchval("SELECT pg_advisory_lock($1)", key), self.db.loop)
+        self.lease = (conn, key, got)
+        pid = conn.get_server_pid()
+        while not got.done() and not self.db.fetch(
+                "SELECT count(*) FROM pg_locks WHERE pid = $1 AND NOT granted", pid)[0][0]:
+            time.sleep(0.002)
+
+    async def taken_over(self, group: int) -> None:
+        """The killed worker's chat, its lease held by the test (:meth:`seize`): a player
+        asks for the table again; then the lease goes and every outbox row the group has
+        by then is delivered (by another worker: the killed one stays down)."""
+        assert self.lease is not None
+        conn, key, got = self.lease
+        await asyncio.wrap_future(got)  # the killed worker's connection has ended
+        await self.sb.send(group, self.askers[group], "/table")
+
+        def asked() -> bool:  # committed: two table posts wait, the first of unknown outcome
+            return self.db.fetch("SELECT count(*) FROM outbox WHERE chat_id = $1"
+                                 " AND kind = 'table' AND sent_at IS NULL", group)[0][0] >= 2
+        await self.sb.wait_for(asked, timeout=30)
+        last = self.db.fetch("SELECT coalesce(max(id), 0) FROM outbox WHERE chat_id = $1",
+                             group)[0][0]
+        self.db.run(conn.execute("SELECT pg_advisory_unlock($1)", key))
+        self.db.run(conn.close())
+        self.lease = None
+
+        def delivered() -> bool:
+            return self.db.fetch("SELECT count(*) FROM outbox WHERE chat_id = $1 AND id <= $2"
+                                 " AND sent_at IS NULL", group, last)[0][0] == 0
+        await self.sb.wait_for(delivered, timeout=60)
 
 
 async def unannounced(sb: SandboxClient, db: Database, chat: int, shown: dict[int, int],
@@ -553,7 +705,8 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         urls = await relays.start(ports)
         workers += [worker(url, data_dir, database_url, port)
                     for url, port in zip(urls, ports, strict=True)]
-        killer = Killer(workers, rng)
+        chats = [-8800 - n for n in range(len(registry_games()))]
+        killer = Killer(workers, rng, targets=chats)
         relays.on_moment = killer.moment
         for w in workers:
             bot_factory.append(w)
@@ -576,13 +729,30 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
             tables.append((game, name))
 
         t0 = time.time()
-        until = time.monotonic() + PLAY
+
+        def sender(chat: int, message_id: int) -> str:
+            return killer.sent_by(relays, chat, message_id, t0)
+        frozen = FrozenLooks(sb, db, workers, chats, sender, t0, schema,
+                             {g.chat_id: g.players[0].id for g, _ in tables})
+        frozen.allowed.set()
+        killer.check, killer.taken_over = frozen.look, frozen.taken_over
+        killer.seize = frozen.seize
         counts = {"presses": 0, "waits": 0, "retries": 0}
-        drivers = [drive(g, name, until, random.Random(rng.random()), counts)
-                   for g, name in tables]
-        await asyncio.gather(killer.run(until), *drivers)
-        print(f"\n{killer.total} kills {killer.kills}, {counts}")
+        played = asyncio.Event()
+
+        async def kill() -> None:
+            await killer.run(time.monotonic() + PLAY)
+            played.set()
+        started = time.monotonic()
+        drivers = [drive(g, name, played.is_set, random.Random(rng.random()), counts,
+                         frozen.allowed) for g, name in tables]
+        await asyncio.gather(kill(), *drivers)
+        print(f"\n{killer.total} kills {killer.kills} in {time.monotonic() - started:.0f}s, "
+              f"{frozen.looks} frozen looks, {counts}")
         assert killer.total >= 6 and killer.total - killer.kills.get("random", 0) >= 2
+        assert sorted(killer.hits) == sorted(chats)  # a kill at a table post in every game
+        # one live table message per group at every frozen look
+        assert not frozen.problems, "\n".join(frozen.problems)
 
         # every worker up again: whatever was pending is delivered, nothing stays overdue;
         # then the workers are frozen (SIGSTOP) at such a quiet moment, so that what the
@@ -614,6 +784,8 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         await asyncio.sleep(1.0)
 
         problems: list[str] = []
+        if frozen.looks != killer.total:  # a frozen look after each kill
+            problems.append(f"{frozen.looks} frozen looks for {killer.total} kills")
 
         # every step applied exactly once: one steps row per version, none skipped
         versions: dict[int, list[int]] = {}
@@ -643,9 +815,6 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         if not (audit["wallets"] + audit["on_tables"] == audit["issued"]
                 and audit["unbalanced_steps"] == 0 and audit["ledger_drift"] == 0):
             problems.append(f"chips: {audit}")
-
-        def sender(chat: int, message_id: int) -> str:
-            return killer.sent_by(relays, chat, message_id, t0)
 
         # every settled coup announced once: as many results in the group as settlements
         # the bot committed (each an outbox row of its own), each coup once
@@ -677,8 +846,6 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         failed_posts = sum(1 for p in presses for a in p.attempts if a.status != 200)
 
         # exactly one message per group carries live table buttons: the table's current one
-        chats = [g.chat_id for g, _ in tables]
-
         async def one_live() -> bool:
             return not await live_tables(sb, db, chats, sender)
         try:
