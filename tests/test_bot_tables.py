@@ -436,7 +436,7 @@ def test_meta_is_plain_json() -> None:
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,
                        "choice": None, "shown": None}},
-        "last_result": None, "prompts": {},
+        "last_result": None, "prompts": {}, "on_page": {}, "opened": 0.0,
         "done": {"q7": "Stake"}}
     assert TableMeta.model_validate_json(meta.stored()) == meta
     # the coup log, joined from its entries' JSON, reads back as it was, again and again

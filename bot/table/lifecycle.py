@@ -52,7 +52,8 @@ class Lifecycle:
                 state = engine.new_table(dict(wanted))
             except (ValueError, TypeError, IllegalAction) as exc:
                 return i18n.t(lang, "settings_bad", error=type(exc).__name__)
-            meta = TableMeta(opener=user_id, msg_coup=state.coup, **host)
+            meta = TableMeta(opener=user_id, msg_coup=state.coup, opened=tables.clock.now(),
+                             **host)
             try:
                 rec = await tables.storage.create_table(
                     chat_id=chat_id, game=game, settings=wanted,
@@ -64,6 +65,7 @@ class Lifecycle:
                 return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
             tables.tables[chat_id] = Table(rec, meta, engine, state)
         tables.doorbell.ring(chat_id)
+        tables.changed(chat_id)  # open pages of the chat show the new table
         return None
 
     async def open_game(self, chat_id: int) -> str | None:
@@ -131,6 +133,7 @@ class Lifecycle:
             self.clock.deadlines.cancel(chat_id)
             tables.forget(chat_id)
         tables.doorbell.ring(chat_id)
+        tables.changed(chat_id)  # every open page, on every worker, shows it closed
         return None
 
     async def verify(self, chat_id: int, user_id: int | None = None, name: str = "") -> str:
@@ -216,31 +219,34 @@ class Lifecycle:
 
     async def page_closed(self, chat_id: int, player: int) -> None:
         """``player``'s last page of the table closed on this worker. If it was showing him a
-        turn whose prompt it stood in for (:meth:`bot.table.clock.Clock.page_shows`), the
-        prompt goes to his private chat now; and the group's table is looked at again (a
-        player without a private chat finds his turn there)."""
+        turn whose prompt it stood in for (:meth:`bot.table.clock.Clock.page_shows`, kept in
+        the record: the page may have been opened on a worker since gone), the prompt goes to
+        his private chat now; and the group's table is looked at again (a player without a
+        private chat finds his turn there)."""
         async with self.tables.lock(chat_id):
             try:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
                 return
             meta, clock = table.meta, self.clock
-            drafts = []
-            if (clock.prompt_owed(chat_id, meta, player) and not meta.paused
-                    and player in table.sight.view().awaiting and player not in meta.prompts
-                    and player not in meta.dm_blocked):
-                languages = self.tables.languages
-                lang = await languages.of_player(player, await languages.of(chat_id))
-                drafts = sends.direct_messages(
-                    {player: lang}, chat_id, table.sight, [], meta.names, frozenset({player}),
-                    meta.decision, meta.coup_log, clock.drawn_due(meta),
-                    app=clock.app_url(chat_id))
-            if drafts:
+            if clock.prompt_owed(meta, player):
+                drafts = []
+                if (not meta.paused and player in table.sight.view().awaiting
+                        and player not in meta.prompts and player not in meta.dm_blocked):
+                    languages = self.tables.languages
+                    lang = await languages.of_player(player, await languages.of(chat_id))
+                    drafts = sends.direct_messages(
+                        {player: lang}, chat_id, table.sight, [], meta.names,
+                        frozenset({player}), meta.decision, meta.coup_log,
+                        clock.drawn_due(meta), app=clock.app_url(chat_id))
+                owed = {p: d for p, d in meta.on_page.items() if p != player}
                 try:
-                    await self.tables.commit(table, outbox=drafts)
+                    await self.tables.commit(table, meta=meta.model_copy(
+                        update={"on_page": owed}), outbox=drafts, redraw=False)
                 except StorageError:
                     log.warning("the prompt of chat %s was not drafted", chat_id)
-                return
+                if drafts:
+                    return
         self.tables.doorbell.ring(chat_id, False)
 
     async def group_lost(self, chat_id: int) -> None:

@@ -74,6 +74,9 @@ class Page:
     sent: tuple[int, int] = (-1, -1)
     shown_turn: int = -1
     """The decision whose turn this page showed its viewer (his clock was told)."""
+    opened: float | None = None
+    """When the table it shows was opened (:attr:`bot.table.record.TableMeta.opened`); None
+    once it was told the table closed."""
 
 
 @dataclass
@@ -295,9 +298,9 @@ class WebApp:
                 try:
                     table = await self.tables.load(chat_id)
                 except TableNotFound:
+                    # closed: each page says so and stays, to show the chat's next table
                     for page in list(chat.pages):
-                        await _send(page.ws, self.refusal(Why.NO_TABLE, page.lang))
-                        await page.ws.close()
+                        await self.closed(page)
                     return
                 shown = [page for page in list(chat.pages) if await self.push_to(page, table)]
                 await self.turns_shown(table, shown)
@@ -313,6 +316,8 @@ class WebApp:
     async def push_to(self, page: Page, table: Table) -> bool:
         """The page's snapshot, if newer than what it has. True when it showed its viewer
         his turn for the first time (his clock is to hear it: :meth:`turns_shown`)."""
+        if page.opened is not None and page.opened != table.meta.opened:
+            await self.closed(page)  # the table it showed was closed and another opened
         mark = (table.state.version, table.rec.rev)
         if mark <= page.sent:
             return False
@@ -321,11 +326,21 @@ class WebApp:
             return False
         page.sent = mark
         meta = table.meta
+        page.opened = meta.opened
         if (page.who.user_id in snap["table"]["awaiting"] and meta.due is None
                 and not meta.paused and page.shown_turn != meta.decision):
             page.shown_turn = meta.decision
             return True
         return False
+
+    async def closed(self, page: Page) -> None:
+        """Tell ``page`` its table is closed (``closed``, with the closing text in its
+        viewer's language: it shows no table and no action any more); the next table of the
+        chat is pushed to it in full."""
+        page.sent, page.shown_turn = (-1, -1), -1
+        page.opened = None
+        await _send(page.ws, {"type": "closed", "text": i18n.plain(
+            i18n.t(page.lang, "closed_table"))})
 
     async def turns_shown(self, table: Table, pages: list[Page]) -> None:
         """These pages have just shown their viewers their turn: the clock hears it once for
