@@ -56,6 +56,7 @@ from bot.outbox.ratelimit import GroupWindowLimiter, stopping
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
+from bot.table.liveness import Liveness
 from bot.table.presses import Presses
 from bot.table.tables import Tables
 from bot.view.applink import AppLinks
@@ -165,7 +166,8 @@ async def post_init(app: App) -> None:
     limiter = app.bot.rate_limiter
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
-    lifecycle = Lifecycle(tables)
+    # its alive marks tell how long no process ran: that time is given back to the awaited
+    lifecycle = Lifecycle(tables, Liveness(storage, shared=shared is not None))
     # with several workers, each delivers the chats whose lease it holds
     courier = Courier(app.bot, storage, doorbell, lifecycle, pace, hooks,
                       None if shared is None else shared.leases)
@@ -217,6 +219,7 @@ async def post_stop(app: App) -> None:
     if svc is not None:
         settings = bot_settings(app)
         svc.lifecycle.clock.deadlines.stop()
+        await svc.lifecycle.stop()  # no clock runs here from now on: the last alive mark
         await svc.courier.stop(settings.stop_flush)
 
 

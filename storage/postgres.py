@@ -24,6 +24,7 @@ from games.engine import Transfer
 from .base import (
     HOUSE,
     KEEP_SENT,
+    STALE_MARK,
     BonusAlreadyClaimed,
     ChatWallet,
     InsufficientFunds,
@@ -602,6 +603,20 @@ class PostgresStorage:
                 "INSERT INTO chats (chat_id, settings) VALUES ($1, $2::jsonb)"
                 " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
                 chat_id, json.dumps(settings))
+
+    async def mark_alive(self, *, worker: str, at: float) -> None:
+        """Mark this worker alive at ``at``; marks an hour older go (dead workers')."""
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO alive (worker, at) VALUES ($1, $2)"
+                " ON CONFLICT (worker) DO UPDATE SET at = excluded.at", worker, at)
+            await conn.execute("DELETE FROM alive WHERE at < $1", at - STALE_MARK)
+
+    async def last_alive(self) -> float | None:
+        """The newest mark of any worker (None: none yet)."""
+        async with self._read() as conn:
+            value = await conn.fetchval("SELECT max(at) FROM alive")
+        return None if value is None else float(value)
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""

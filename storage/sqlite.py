@@ -37,6 +37,7 @@ from games.engine import Transfer
 from .base import (
     HOUSE,
     KEEP_SENT,
+    STALE_MARK,
     BonusAlreadyClaimed,
     ChatWallet,
     InsufficientFunds,
@@ -689,6 +690,19 @@ class SqliteStorage:
             "INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
             (chat_id, json.dumps(settings)))
+
+    async def mark_alive(self, *, worker: str, at: float) -> None:
+        """Mark this process (``worker``) alive at ``at``; marks an hour older go."""
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO alive (worker, at) VALUES (?, ?)"
+                         " ON CONFLICT (worker) DO UPDATE SET at = excluded.at", (worker, at))
+            conn.execute("DELETE FROM alive WHERE at < ?", (at - STALE_MARK,))
+        await self._write(unit)
+
+    async def last_alive(self) -> float | None:
+        """The newest mark of any process (None: none yet)."""
+        rows = await self._run(_fetchall, "SELECT max(at) FROM alive", ())
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""

@@ -21,8 +21,10 @@ from storage_backends import (
     random_transfers,
 )
 
+from bot.table.liveness import Liveness
 from games.engine import Transfer
 from storage.base import (
+    STALE_MARK,
     BonusAlreadyClaimed,
     InsufficientFunds,
     StaleVersion,
@@ -338,7 +340,40 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     shared = [(3, "shared")] if db.kind == "postgres" else []
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
         (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
-        (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings")]
+        (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings"),
+        (6 + len(shared), "alive")]
+
+
+async def test_alive_marks_say_since_when_no_process_ran(db: Backend) -> None:
+    clock = [1000.0]
+    shared = db.kind == "postgres"
+
+    def liveness(shared: bool = shared) -> Liveness:
+        return Liveness(db.storage, shared=shared, now=lambda: clock[0])
+
+    assert await db.storage.last_alive() is None
+    first = liveness()
+    assert await first.start() is None  # no process ever ran
+    clock[0] = 1001.5
+    await first.stop()  # its last mark, as it stops
+    assert await db.storage.last_alive() == 1001.5
+    clock[0] = 1100.0
+    second = liveness()
+    assert await second.start() == 1001.5  # down since then
+    # another worker starting while this one runs: nobody was down
+    clock[0] = 1101.0
+    third = liveness(shared=True)
+    assert await third.start() is None
+    # a worker starting 7 s after the newest mark (none was made since): down since then
+    clock[0] = 1108.0
+    fourth = liveness(shared=True)
+    assert await fourth.start() == 1101.0
+    await third.stop()
+    await fourth.stop()
+    # marks of an hour before go
+    clock[0] = 1108.0 + STALE_MARK + 1
+    await second.stop()
+    assert await db.raw("SELECT count(*) FROM alive") == [(1,)]
 
 
 # ------------------------------------------------------------- conservation

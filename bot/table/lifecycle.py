@@ -16,24 +16,31 @@ from telegram.helpers import create_deep_linked_url
 
 from bot.outbox.kinds import SeenPrompt
 from bot.table import sends, table_settings
+from bot.table.liveness import Liveness
 from bot.table.record import Table, TableMeta, load
 from bot.table.tables import Tables, holders_of
 from bot.view import i18n, proofs, screens
 from bot.view.screens import TableScreen
 from games import registry
 from games.engine import IllegalAction
-from storage.base import StorageError, TableExists, TableNotFound
+from storage.base import OutboxDraft, StorageError, TableExists, TableNotFound
 
 log = logging.getLogger(__name__)
+
+RESUME_LEFT = 30.0
+"""Seconds an awaited player has at least, after the bot was down, before his turn's safe
+default applies (:meth:`Lifecycle.resume_all`)."""
 
 
 class Lifecycle:
     """Every chat's table as the commands and the courier see it: opened, shown, set,
     verified, paused and resumed, closed."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, liveness: Liveness | None = None) -> None:
         self.tables = tables
         self.clock = tables.clock
+        # this process's alive marks, which tell a start after downtime (None: not kept)
+        self.liveness = liveness
 
     async def open_table(self, chat_id: int, game: str, user_id: int,
                          language_code: str | None,
@@ -166,14 +173,75 @@ class Lifecycle:
         return text
 
     async def resume_all(self) -> int:
-        """At start-up: reschedule every open table's deadline and redraw its message."""
+        """At start-up: reschedule every open table's deadline and redraw its message. When
+        no process ran for a while (:class:`bot.table.liveness.Liveness`), a decision whose
+        clock ran gets back the time it had left then, :data:`RESUME_LEFT` at least, shown
+        anew on every screen (:meth:`_time_back`): the bot's downtime is not his."""
+        down_since = await self.liveness.start() if self.liveness is not None else None
         records = await self.tables.storage.open_tables()
         for rec in records:
             table = load(rec)
+            if down_since is not None and not table.meta.paused:
+                table = await self._time_back(table, down_since)
             if not table.meta.paused:
                 self.clock.schedule(rec.chat_id, table.state.version, self.clock.due(table))
             self.tables.doorbell.ring(rec.chat_id)
         return len(records)
+
+    async def _time_back(self, table: Table, down_since: float) -> Table:
+        """The bot was down since ``down_since``: the decision under way keeps, from now, the
+        time it had left then (:data:`RESUME_LEFT` at least) through the record's
+        ``grace_until``; its open turn prompts are redrawn with it (the table message and
+        the pages draw it anyway). Returns the table as it is now."""
+        tables, clock = self.tables, self.clock
+        chat_id = table.chat_id
+        async with tables.lock(chat_id):
+            try:
+                table = await tables.load(chat_id)
+            except TableNotFound:
+                return table
+            due = clock.due(table)
+            if due is None or table.meta.paused:
+                return table
+            grace = clock.now() + max(due - down_since, RESUME_LEFT)
+            if grace < due + 1.0:
+                return table  # down for a moment: nothing worth a commit
+            meta = table.meta.model_copy(update={"grace_until": grace})
+            meta, drafts = await self._prompts_redrawn(table, meta)
+            try:
+                await tables.commit(table, meta=meta, outbox=drafts)
+            except StorageError:
+                log.warning("chat %s: the time lost while down was not given back", chat_id)
+                return table
+            log.info("chat %s: the decision's time lost while down given back (%.0f s left)",
+                     chat_id, grace - clock.now())
+            return tables.tables[chat_id]
+
+    async def _prompts_redrawn(self, table: Table, meta: TableMeta
+                               ) -> tuple[TableMeta, list[OutboxDraft]]:
+        """The open turn prompts of the decision under way as ``meta`` draws them: an edit of
+        each (its deadline moved; a digest leaves the time left out)."""
+        languages, clock = self.tables.languages, self.clock
+        group = await languages.of(table.chat_id)
+        prompts = dict(meta.prompts)
+        drafts: list[OutboxDraft] = []
+        awaited = table.sight.view().awaiting
+        for player, shown in meta.prompts.items():
+            if shown.decision != meta.decision or player not in awaited:
+                continue
+            lang = await languages.of_player(player, group)
+            now = screens.prompt(lang, table.chat_id, table.sight, player, clock.drawn_due(meta),
+                                 meta.coup_log, meta.names, decision=meta.decision,
+                                 app=clock.app_url(table.chat_id))
+            prompts[player] = shown.model_copy(update={"digest": now.digest})
+            drafts.append(sends.prompt_edit(player, shown.message_id, now))
+        return meta.model_copy(update={"prompts": prompts}), drafts
+
+    async def stop(self) -> None:
+        """This process stops running the tables' clocks (its deadlines stopped): its last
+        alive mark (:meth:`bot.table.liveness.Liveness.stop`)."""
+        if self.liveness is not None:
+            await self.liveness.stop()
 
     # ----------------------------------------------------------- what the courier reports
 
