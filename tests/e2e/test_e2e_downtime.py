@@ -104,8 +104,12 @@ async def test_the_time_given_back_shows_on_the_private_prompts(
         await game.step(p, ["join"])
     await game.step(PLAYERS[0], ["start"])
     # the bank's auction: each player bids from the prompt in his private chat
-    due = await sb.wait_for(lambda: bot.db_meta(CHAT).get("due"), timeout=10)
-    meta = bot.db_meta(CHAT)
+    def prompted() -> dict[str, Any] | None:  # every prompt delivered, the clock running
+        meta = bot.db_meta(CHAT)
+        return meta if meta.get("due") and len(meta.get("prompts", {})) == 3 else None
+
+    meta = await sb.wait_for(prompted, timeout=10)
+    due = meta["due"]
     prompts = {int(p): shown["message_id"] for p, shown in meta["prompts"].items()}
     assert sorted(prompts) == [p.id for p in PLAYERS], meta["prompts"]
     version = bot.db_table(CHAT)[2]
