@@ -170,17 +170,28 @@ class WebApp:
     async def admit(self, init_data: str, table: str | None) -> tuple[Opener, int, Table]:
         """The validated opener, the chat his link names and its table, when he may see it;
         :class:`Refusal` otherwise."""
+        who, chat_id, loaded = await self.admit_closed(init_data, table)
+        if loaded is None:
+            raise Refusal(Why.NO_TABLE)
+        return who, chat_id, loaded
+
+    async def admit_closed(self, init_data: str, table: str | None
+                           ) -> tuple[Opener, int, Table | None]:
+        """:meth:`admit`, and a member of a group whose table is closed (no table: None);
+        anyone else is told there is no table (who is a member of a chat without one is
+        nobody's business)."""
         who = opener(init_data, self.token, self.max_age)
         chat_id = applink.chat_of(self.key, who.start_param or table)
         if chat_id is None:
             raise Refusal(Why.NO_TABLE)
         try:
-            loaded = await self.tables.load(chat_id)
-        except TableNotFound as exc:
-            raise Refusal(Why.NO_TABLE) from exc
-        if not webview.seated(loaded.sight, who.user_id) and not await self.members.member(
-                chat_id, who.user_id):
-            raise Refusal(Why.NOT_MEMBER)
+            loaded: Table | None = await self.tables.load(chat_id)
+        except TableNotFound:
+            loaded = None
+        if loaded is not None and webview.seated(loaded.sight, who.user_id):
+            return who, chat_id, loaded
+        if not await self.members.member(chat_id, who.user_id):
+            raise Refusal(Why.NO_TABLE if loaded is None else Why.NOT_MEMBER)
         return who, chat_id, loaded
 
     async def lang(self, chat_id: int, who: Opener) -> str:
@@ -248,7 +259,7 @@ class WebApp:
             await ws.send_json(self.refusal(Why.AUTH, "en"))
             return None
         try:
-            who, chat_id, loaded = await self.admit(init_data, table)
+            who, chat_id, loaded = await self.admit_closed(init_data, table)
         except Refusal as no:
             await ws.send_json(self.refusal(no.why, i18n.lang_of(_language(init_data))))
             return None
@@ -257,7 +268,10 @@ class WebApp:
             return None
         page = Page(ws, who, chat_id, await self.lang(chat_id, who))
         self.chats.setdefault(chat_id, Chat()).pages.add(page)
-        await self.turns_shown(loaded, [page] if await self.push_to(page, loaded) else [])
+        if loaded is None:  # closed (since the page was opened): it waits for the next one
+            await self.closed(page)
+        else:
+            await self.turns_shown(loaded, [page] if await self.push_to(page, loaded) else [])
         return page
 
     def watching(self, chat_id: int, user_id: int) -> bool:
