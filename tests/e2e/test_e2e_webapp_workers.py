@@ -33,6 +33,7 @@ import init_data_py
 from aiohttp import WSMsgType, web
 from harness import BotProcess, Game, Player, until
 from storage_backends import PG_DSN, drop_schema
+from test_e2e_downtime import countdown
 from test_e2e_webhook import free_port
 from test_e2e_workers import SECRET, Database, SharedView
 
@@ -357,19 +358,16 @@ class TwoWorkers:
     first coup started; pages are opened on one worker or the other by the test."""
 
     def __init__(self, sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path,
-                 extra: dict[str, str] | None = None) -> None:
+                 timeout: float = 60.0) -> None:
         self.handle, self.sb = sandbox
         self.schema = f"t_{uuid.uuid4().hex[:16]}"
-        database_url = f"{PG_DSN}?schema={self.schema}"
+        self.database_url = f"{PG_DSN}?schema={self.schema}"
         self.data_dir = tmp_path / "data"
+        self.timeout = timeout
+        self.bot_factory = bot_factory
         self.hook_ports = [free_port() for _ in range(2)]
         self.app_ports = [free_port() for _ in range(2)]
-        self.workers = [webapp_worker(self.handle.url, self.data_dir, database_url, h, a,
-                                      timeout=60.0)
-                        for h, a in zip(self.hook_ports, self.app_ports, strict=True)]
-        for w in self.workers:
-            w.env.update(extra or {})
-            bot_factory.append(w)
+        self.workers = [self.worker(i) for i in range(2)]
         self.players = [Player(92001, "Ann"), Player(92002, "Bob"), Player(92003, "Cid")]
         self.pages: list[Page] = []
         self.progress = asyncio.Event()
@@ -377,6 +375,13 @@ class TwoWorkers:
         self.db: Database | None = None
         self.view: SharedView | None = None
         self.conn: asyncpg.Connection | None = None
+
+    def worker(self, index: int) -> BotProcess:
+        """Worker ``index`` (not started): a new process on its ports."""
+        w = webapp_worker(self.handle.url, self.data_dir, self.database_url,
+                          self.hook_ports[index], self.app_ports[index], timeout=self.timeout)
+        self.bot_factory.append(w)
+        return w
 
     def url(self, index: int) -> str:
         """Worker ``index``'s Mini App (a page opened there stays there)."""
@@ -550,3 +555,47 @@ async def _clock_started(current: Any) -> tuple[int, dict[str, Any]] | None:
 
 
 PROMPT_END = "Your move at the table — choose here:"
+
+
+async def test_a_deadline_that_passed_while_every_worker_was_down_is_given_back(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    two = TwoWorkers(sandbox, bot_factory, tmp_path, timeout=3.0)
+    try:
+        await two.start()
+        sb = two.sb
+
+        # the bank's auction, played in the app: each player's prompt in his private chat
+        async def prompted() -> dict[str, Any] | None:
+            stored = await two.stored()
+            meta = stored[1] if stored else {}
+            return meta if meta.get("due") and len(meta.get("prompts", {})) == 3 else None
+
+        meta = await sb.wait_for(prompted, timeout=10)
+        prompts = {int(p): shown["message_id"] for p, shown in meta["prompts"].items()}
+        stored = await two.stored()
+        assert stored is not None
+        for w in two.workers:  # every worker dies; the deadline passes meanwhile
+            w.kill()
+        await sb.wait_for(lambda: time.time() > meta["due"] + 1.0, timeout=10)
+        seq = max(e["seq"] for e in await sb.log())
+        started = time.time()
+        back = two.worker(0)
+        back.start()
+
+        async def edited(player: Player) -> dict[str, Any] | None:
+            for entry in reversed(await sb.log("editMessageText", since=seq)):
+                params = entry["params"]
+                if (params.get("chat_id") == player.id and entry["ok"]
+                        and params.get("message_id") == prompts[player.id]):
+                    return entry["result"]  # type: ignore[no-any-return]
+            return None
+
+        for player in two.players:  # each prompt counts down the time given back
+            prompt = await sb.wait_for(lambda player=player: edited(player), timeout=30)
+            shown = countdown(prompt)
+            assert shown is not None, prompt["text"]
+            assert 25 <= shown[1] <= 30 and shown[2] >= started + 25, (shown, started)
+        now = await two.stored()
+        assert now is not None and now[0] == stored[0]  # nobody timed out
+    finally:
+        await two.close()
