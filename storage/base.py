@@ -306,6 +306,6 @@ class Storage(Protocol):
         marks of an hour before are dropped."""
         ...
 
-    async def last_alive(self) -> float | None:
-        """The newest mark of any process (None: none was ever made)."""
+    async def last_alive(self, *, other_than: str | None = None) -> float | None:
+        """The newest mark of any process but ``other_than`` (None: none was ever made)."""
         ...

@@ -612,10 +612,11 @@ class PostgresStorage:
                 " ON CONFLICT (worker) DO UPDATE SET at = excluded.at", worker, at)
             await conn.execute("DELETE FROM alive WHERE at < $1", at - STALE_MARK)
 
-    async def last_alive(self) -> float | None:
-        """The newest mark of any worker (None: none yet)."""
+    async def last_alive(self, *, other_than: str | None = None) -> float | None:
+        """The newest mark of any worker but ``other_than`` (None: none yet)."""
         async with self._read() as conn:
-            value = await conn.fetchval("SELECT max(at) FROM alive")
+            value = await conn.fetchval(
+                "SELECT max(at) FROM alive WHERE worker IS DISTINCT FROM $1", other_than)
         return None if value is None else float(value)
 
     async def audit(self) -> dict[str, int]:

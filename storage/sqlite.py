@@ -699,9 +699,10 @@ class SqliteStorage:
             conn.execute("DELETE FROM alive WHERE at < ?", (at - STALE_MARK,))
         await self._write(unit)
 
-    async def last_alive(self) -> float | None:
-        """The newest mark of any process (None: none yet)."""
-        rows = await self._run(_fetchall, "SELECT max(at) FROM alive", ())
+    async def last_alive(self, *, other_than: str | None = None) -> float | None:
+        """The newest mark of any process but ``other_than`` (None: none yet)."""
+        rows = await self._run(_fetchall, "SELECT max(at) FROM alive WHERE worker IS NOT ?",
+                               (other_than,))
         return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def audit(self) -> dict[str, int]:

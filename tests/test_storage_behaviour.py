@@ -7,6 +7,7 @@ import datetime as dt
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from storage_backends import (
@@ -348,8 +349,11 @@ async def test_alive_marks_say_since_when_no_process_ran(db: Backend) -> None:
     clock = [1000.0]
     shared = db.kind == "postgres"
 
-    def liveness(shared: bool = shared) -> Liveness:
-        return Liveness(db.storage, shared=shared, now=lambda: clock[0])
+    async def nobody_marks(seconds: float) -> None:
+        """The wait for another worker's next mark: none comes (its worker is dead)."""
+
+    def liveness(shared: bool = shared, wait: Any = nobody_marks) -> Liveness:
+        return Liveness(db.storage, shared=shared, now=lambda: clock[0], wait=wait)
 
     assert await db.storage.last_alive() is None
     first = liveness()
@@ -360,18 +364,30 @@ async def test_alive_marks_say_since_when_no_process_ran(db: Backend) -> None:
     clock[0] = 1100.0
     second = liveness()
     assert await second.start() == 1001.5  # down since then
-    # another worker starting while this one runs: nobody was down
+    # another worker starting while this one runs (it marks again meanwhile): nobody was down
     clock[0] = 1101.0
-    third = liveness(shared=True)
+
+    async def second_marks(seconds: float) -> None:
+        clock[0] += seconds
+        await db.storage.mark_alive(worker=second.worker, at=clock[0])
+
+    third = liveness(shared=True, wait=second_marks)
     assert await third.start() is None
     # a worker starting 7 s after the newest mark (none was made since): down since then
-    clock[0] = 1108.0
+    clock[0] = 1110.0
     fourth = liveness(shared=True)
-    assert await fourth.start() == 1101.0
+    assert await fourth.start() == 1104.0
+    # one starting a moment after the other workers died: their last marks are fresh, but
+    # no new one comes; down since the newest
+    clock[0] = 1111.0
     await third.stop()
     await fourth.stop()
+    clock[0] = 1112.0
+    fifth = liveness(shared=True)
+    assert await fifth.start() == 1111.0
+    await fifth.stop()
     # marks of an hour before go
-    clock[0] = 1108.0 + STALE_MARK + 1
+    clock[0] = 1112.0 + STALE_MARK + 1
     await second.stop()
     assert await db.raw("SELECT count(*) FROM alive") == [(1,)]
 

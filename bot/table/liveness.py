@@ -3,7 +3,8 @@ storage every :data:`ALIVE_EVERY` seconds and once more as it stops
 (:meth:`bot.table.lifecycle.Lifecycle.stop`); at start the newest mark of any process says
 since when none ran, and a decision whose clock ran meanwhile is given its time again
 (:meth:`bot.table.lifecycle.Lifecycle.resume_all`). With several workers, one worker's death
-is no downtime while another runs: its mark is fresh.
+is no downtime while another runs: it marks again within :data:`ALIVE_EVERY` seconds (a dead
+worker's last mark may be as fresh, so a starting worker waits for the next one to tell).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from storage.base import Storage, StorageError
 
@@ -22,17 +23,22 @@ log = logging.getLogger(__name__)
 ALIVE_EVERY = 2.0
 """Seconds between two marks of a running process."""
 DOWN_AFTER = 3 * ALIVE_EVERY
-"""With several workers: a newest mark older than this means that none ran meanwhile."""
+"""With several workers: a newest mark older than this means that none ran meanwhile; a
+newer one is looked at again after :data:`ALIVE_WAIT` (its worker may have died since)."""
+ALIVE_WAIT = 1.5 * ALIVE_EVERY
+"""Seconds in which a running worker surely marks itself again."""
 
 
 class Liveness:
     """This process's alive marks."""
 
     def __init__(self, storage: Storage, *, shared: bool,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time,
+                 wait: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.storage = storage
         self.shared = shared
         self.now = now
+        self.wait = wait
         self.worker = uuid.uuid4().hex
         self.beating: asyncio.Task[None] | None = None
 
@@ -44,8 +50,14 @@ class Liveness:
         now = self.now()
         await self.storage.mark_alive(worker=self.worker, at=now)
         self.beating = asyncio.get_running_loop().create_task(self._beat())
-        if last is None or (self.shared and now - last < DOWN_AFTER):
+        if last is None:
             return None
+        if self.shared and now - last < DOWN_AFTER:
+            # a fresh mark: its worker runs if it marks again (a dead one's stays as it is)
+            await self.wait(ALIVE_WAIT)
+            newest = await self.storage.last_alive(other_than=self.worker)
+            if newest is not None and newest > last:
+                return None
         return last
 
     async def stop(self) -> None:

@@ -32,6 +32,26 @@ def countdown(message: dict[str, Any]) -> tuple[str, int, int] | None:
     return None
 
 
+async def prompts_given_back(sb: Any, seq: int, prompts: dict[int, int], started: float
+                             ) -> None:
+    """Each prompt (player: message id) is edited, after log entry ``seq``, to count down
+    the time given back at a restart at ``started``: 30 s, a moment gone."""
+
+    async def edited(player: int) -> dict[str, Any] | None:
+        for entry in reversed(await sb.log("editMessageText", since=seq)):
+            params = entry["params"]
+            if (params.get("chat_id") == player and entry["ok"]
+                    and params.get("message_id") == prompts[player]):
+                return entry["result"]  # type: ignore[no-any-return]
+        return None
+
+    for player in prompts:
+        prompt = await sb.wait_for(lambda player=player: edited(player), timeout=30)
+        shown = countdown(prompt)
+        assert shown is not None, prompt["text"]
+        assert 25 <= shown[1] <= 30 and shown[2] >= started + 25, (shown, started)
+
+
 @pytest.mark.parametrize("how", ["stop", "kill"])
 async def test_a_deadline_that_passed_while_the_bot_was_down_is_given_back(
         how: str, sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
@@ -124,19 +144,7 @@ async def test_the_time_given_back_shows_on_the_private_prompts(
     game.bot = restarted
 
     # every player's prompt is drawn again, counting down the time given back
-    async def edited(player: Player) -> dict[str, Any] | None:
-        for entry in reversed(await sb.log("editMessageText", since=seq)):
-            params = entry["params"]
-            if (params.get("chat_id") == player.id and entry["ok"]
-                    and params.get("message_id") == prompts[player.id]):
-                return entry["result"]  # type: ignore[no-any-return]
-        return None
-
-    for player in PLAYERS:
-        prompt = await sb.wait_for(lambda player=player: edited(player), timeout=20)
-        shown = countdown(prompt)
-        assert shown is not None, prompt["text"]
-        assert 25 <= shown[1] <= 30 and shown[2] >= started + 25, (shown, started)
+    await prompts_given_back(sb, seq, prompts, started)
     assert restarted.db_table(CHAT)[2] == version
     kind, answer = await game.step(PLAYERS[1], ["bid"])
     assert kind == "bid" and restarted.db_table(CHAT)[2] > version, answer

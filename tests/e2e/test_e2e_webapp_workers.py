@@ -33,7 +33,7 @@ import init_data_py
 from aiohttp import WSMsgType, web
 from harness import BotProcess, Game, Player, until
 from storage_backends import PG_DSN, drop_schema
-from test_e2e_downtime import countdown
+from test_e2e_downtime import prompts_given_back
 from test_e2e_webhook import free_port
 from test_e2e_workers import SECRET, Database, SharedView
 
@@ -582,19 +582,8 @@ async def test_a_deadline_that_passed_while_every_worker_was_down_is_given_back(
         back = two.worker(0)
         back.start()
 
-        async def edited(player: Player) -> dict[str, Any] | None:
-            for entry in reversed(await sb.log("editMessageText", since=seq)):
-                params = entry["params"]
-                if (params.get("chat_id") == player.id and entry["ok"]
-                        and params.get("message_id") == prompts[player.id]):
-                    return entry["result"]  # type: ignore[no-any-return]
-            return None
-
-        for player in two.players:  # each prompt counts down the time given back
-            prompt = await sb.wait_for(lambda player=player: edited(player), timeout=30)
-            shown = countdown(prompt)
-            assert shown is not None, prompt["text"]
-            assert 25 <= shown[1] <= 30 and shown[2] >= started + 25, (shown, started)
+        # each prompt counts down the time given back
+        await prompts_given_back(sb, seq, prompts, started)
         now = await two.stored()
         assert now is not None and now[0] == stored[0]  # nobody timed out
     finally:
