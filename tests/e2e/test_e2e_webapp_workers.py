@@ -365,6 +365,8 @@ class TwoWorkers:
         self.data_dir = tmp_path / "data"
         self.timeout = timeout
         self.bot_factory = bot_factory
+        self.processes: list[BotProcess] = []
+        """Every worker process made (restarted ones too): all killed before the schema goes."""
         self.hook_ports = [free_port() for _ in range(2)]
         self.app_ports = [free_port() for _ in range(2)]
         self.workers = [self.worker(i) for i in range(2)]
@@ -381,6 +383,7 @@ class TwoWorkers:
         w = webapp_worker(self.handle.url, self.data_dir, self.database_url,
                           self.hook_ports[index], self.app_ports[index], timeout=self.timeout)
         self.bot_factory.append(w)
+        self.processes.append(w)
         return w
 
     def url(self, index: int) -> str:
@@ -429,7 +432,7 @@ class TwoWorkers:
         for page in self.pages:
             await page.stop()
         await self.session.close()
-        for w in self.workers:
+        for w in self.processes:
             w.kill()
         if self.conn is not None:
             await self.conn.close()
