@@ -393,7 +393,10 @@ class WebApp:
             chat_id, who.user_id, who.name, button, private=True,
             key=f"w{who.user_id}:{body.key}", language=who.language,
             typed=body.amount is not None)
-        table = await self.tables.load(chat_id)
+        try:
+            table = await self.tables.load(chat_id)
+        except TableNotFound:  # closed meanwhile: the page shows it closed
+            return _json({"ok": False, **self.refusal(Why.NO_TABLE, lang)}, 403)
         said = _said(outcome, lang, await self.group_lang(chat_id))
         return _json({"ok": bool(outcome.committed), "text": said,
                       "snapshot": self.snapshot(table, who, lang)})
