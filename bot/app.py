@@ -59,6 +59,7 @@ from bot.outbox.ratelimit import GroupWindowLimiter, stopping
 from bot.table.deadlines import Timers
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
+from bot.table.liveness import Liveness
 from bot.table.presses import Presses
 from bot.table.tables import Tables
 from bot.view.applink import AppLinks
@@ -182,7 +183,8 @@ async def post_init(app: App) -> None:
         metrics.SENDS_WAITING.set_function(lambda: len(waiting))
     pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
                 limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
-    lifecycle = Lifecycle(tables)
+    # its alive marks tell how long no process ran: that time is given back to the awaited
+    lifecycle = Lifecycle(tables, Liveness(storage, shared=shared is not None))
     # with several workers, each delivers the chats whose lease it holds
     courier = Courier(app.bot, storage, doorbell, lifecycle, pace, hooks,
                       None if shared is None else shared.leases)
@@ -273,6 +275,7 @@ async def post_stop(app: App) -> None:
             svc.lifecycle.clock.deadlines.stop()
         except Exception:
             log.exception("stopping: the deadlines failed to stop")
+        await _bounded("the alive mark", svc.lifecycle.stop(), STOP_PART)
         await _bounded("the courier", svc.courier.stop(settings.stop_flush),
                        settings.stop_flush + STOP_PART)
 

@@ -30,6 +30,8 @@ from games.engine import Transfer
 HOUSE = "house"
 KEEP_SENT = 200
 """Sent outbox rows a chat keeps (for :meth:`Storage.last_sent`); older ones are pruned."""
+STALE_MARK = 3600.0
+"""Seconds a process's alive mark is kept after it stopped (:meth:`Storage.mark_alive`)."""
 
 
 class KeptUpdate(BaseModel):
@@ -336,4 +338,13 @@ class Storage(Protocol):
 
     async def kept_updates(self) -> list[KeptUpdate]:
         """Every kept update, in id order."""
+        ...
+
+    async def mark_alive(self, *, worker: str, at: float) -> None:
+        """Mark this process (``worker``, unique to it) alive at ``at`` (epoch seconds);
+        marks of an hour before are dropped."""
+        ...
+
+    async def last_alive(self, *, other_than: str | None = None) -> float | None:
+        """The newest mark of any process but ``other_than`` (None: none was ever made)."""
         ...

@@ -24,6 +24,7 @@ from games.engine import Transfer
 from .base import (
     HOUSE,
     KEEP_SENT,
+    STALE_MARK,
     BonusAlreadyClaimed,
     ChatWallet,
     InsufficientFunds,
@@ -648,6 +649,21 @@ class PostgresStorage:
             rows = await conn.fetch(
                 "SELECT update_id, body, done FROM kept_updates ORDER BY update_id")
         return [KeptUpdate(update_id=r[0], body=r[1], done=r[2]) for r in rows]
+
+    async def mark_alive(self, *, worker: str, at: float) -> None:
+        """Mark this worker alive at ``at``; marks an hour older go (dead workers')."""
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO alive (worker, at) VALUES ($1, $2)"
+                " ON CONFLICT (worker) DO UPDATE SET at = excluded.at", worker, at)
+            await conn.execute("DELETE FROM alive WHERE at < $1", at - STALE_MARK)
+
+    async def last_alive(self, *, other_than: str | None = None) -> float | None:
+        """The newest mark of any worker but ``other_than`` (None: none yet)."""
+        async with self._read() as conn:
+            value = await conn.fetchval(
+                "SELECT max(at) FROM alive WHERE worker IS DISTINCT FROM $1", other_than)
+        return None if value is None else float(value)
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""

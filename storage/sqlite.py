@@ -37,6 +37,7 @@ from games.engine import Transfer
 from .base import (
     HOUSE,
     KEEP_SENT,
+    STALE_MARK,
     BonusAlreadyClaimed,
     ChatWallet,
     InsufficientFunds,
@@ -736,6 +737,20 @@ class SqliteStorage:
         rows = await self._run(
             _fetchall, "SELECT update_id, body, done FROM kept_updates ORDER BY update_id")
         return [KeptUpdate(update_id=i, body=b, done=bool(d)) for i, b, d in rows]
+
+    async def mark_alive(self, *, worker: str, at: float) -> None:
+        """Mark this process (``worker``) alive at ``at``; marks an hour older go."""
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO alive (worker, at) VALUES (?, ?)"
+                         " ON CONFLICT (worker) DO UPDATE SET at = excluded.at", (worker, at))
+            conn.execute("DELETE FROM alive WHERE at < ?", (at - STALE_MARK,))
+        await self._write(unit)
+
+    async def last_alive(self, *, other_than: str | None = None) -> float | None:
+        """The newest mark of any process but ``other_than`` (None: none yet)."""
+        rows = await self._run(_fetchall, "SELECT max(at) FROM alive WHERE worker IS NOT ?",
+                               (other_than,))
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""

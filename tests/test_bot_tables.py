@@ -457,7 +457,7 @@ def test_meta_is_plain_json() -> None:
         "idle_close": None, "idle": 0,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,
                        "choice": None, "shown": None, "here": False}},
-        "last_result": None, "prompts": {},
+        "last_result": None, "prompts": {}, "on_page": {}, "opened": 0.0,
         "done": {"q7": "Stake"}}
     assert TableMeta.model_validate_json(meta.stored()) == meta
     # the coup log, joined from its entries' JSON, reads back as it was, again and again

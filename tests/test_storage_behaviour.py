@@ -7,6 +7,7 @@ import datetime as dt
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from storage_backends import (
@@ -21,8 +22,10 @@ from storage_backends import (
     random_transfers,
 )
 
+from bot.table.liveness import Liveness
 from games.engine import Transfer
 from storage.base import (
+    STALE_MARK,
     BonusAlreadyClaimed,
     InsufficientFunds,
     StaleVersion,
@@ -339,7 +342,8 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
     assert await db.raw("SELECT version, name FROM schema_migrations ORDER BY version") == [
         (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
         (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings"),
-        (6 + len(shared), "kept_updates"), (7 + len(shared), "twin_floor")]
+        (6 + len(shared), "kept_updates"), (7 + len(shared), "twin_floor"),
+        (8 + len(shared), "alive")]
 
 
 async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(
@@ -356,6 +360,53 @@ async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(
     await db.storage.keep_updates(updates=[(9, '{"update_id":9}')], read_below=9)
     assert [(k.update_id, k.done) for k in await db.storage.kept_updates()] == [
         (8, False), (9, False)]
+
+
+async def test_alive_marks_say_since_when_no_process_ran(db: Backend) -> None:
+    clock = [1000.0]
+    shared = db.kind == "postgres"
+
+    async def nobody_marks(seconds: float) -> None:
+        """The wait for another worker's next mark: none comes (its worker is dead)."""
+
+    def liveness(shared: bool = shared, wait: Any = nobody_marks) -> Liveness:
+        return Liveness(db.storage, shared=shared, now=lambda: clock[0], wait=wait)
+
+    assert await db.storage.last_alive() is None
+    first = liveness()
+    assert await first.start() is None  # no process ever ran
+    clock[0] = 1001.5
+    await first.stop()  # its last mark, as it stops
+    assert await db.storage.last_alive() == 1001.5
+    clock[0] = 1100.0
+    second = liveness()
+    assert await second.start() == 1001.5  # down since then
+    # another worker starting while this one runs (it marks again meanwhile): nobody was down
+    clock[0] = 1101.0
+
+    async def second_marks(seconds: float) -> None:
+        clock[0] += seconds
+        await db.storage.mark_alive(worker=second.worker, at=clock[0])
+
+    third = liveness(shared=True, wait=second_marks)
+    assert await third.start() is None
+    # a worker starting 7 s after the newest mark (none was made since): down since then
+    clock[0] = 1110.0
+    fourth = liveness(shared=True)
+    assert await fourth.start() == 1104.0
+    # one starting a moment after the other workers died: their last marks are fresh, but
+    # no new one comes; down since the newest
+    clock[0] = 1111.0
+    await third.stop()
+    await fourth.stop()
+    clock[0] = 1112.0
+    fifth = liveness(shared=True)
+    assert await fifth.start() == 1111.0
+    await fifth.stop()
+    # marks of an hour before go
+    clock[0] = 1112.0 + STALE_MARK + 1
+    await second.stop()
+    assert await db.raw("SELECT count(*) FROM alive") == [(1,)]
 
 
 # ------------------------------------------------------------- conservation

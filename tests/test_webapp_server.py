@@ -309,3 +309,39 @@ async def test_bad_actions_change_nothing(served: Any) -> None:
             assert await resp.json() == {"ok": False,
                                          "text": "That is not an action this table knows."}
         assert (await current(session, url, ANN))["version"] == before
+
+
+async def test_a_closed_table_stays_on_its_pages_until_the_chat_opens_the_next(
+        served: Any) -> None:
+    host, bot, _, url = served
+    await seated_coup(host, bot)
+    closed = {"type": "closed",
+              "text": "The table is closed; every chip went back to the wallets."}
+    async with aiohttp.ClientSession() as session:
+        ann = await open_page(session, url, init_data(ANN, param=link()))
+        eve = await open_page(session, url, init_data(EVE, param=link(), lang="ru"))
+        for page in (ann, eve):
+            assert (await page.next())["type"] == "snapshot"
+        assert await host.lifecycle.close_table(CHAT) is None
+        assert await ann.next() == closed
+        assert await eve.next() == {"type": "closed",
+                                    "text": "Стол закрыт; все фишки вернулись в кошельки."}
+        # a page opened again while there is none: closed, and it stays for the next table;
+        # someone not in the group is told there is no table
+        bob = await open_page(session, url, init_data(BOB, param=link()))
+        assert await bob.next() == closed
+        mallory = await open_page(session, url, init_data(MALLORY, param=link()))
+        assert (await mallory.next())["code"] == "no_table"
+        # an action from a closed table's page is refused, as there is no table
+        status, answer = await post(session, url, init_data(ANN, param=link()), {
+            "table": None, "kind": "join", "coup": 0, "decision": 0, "key": "k-closed-01"})
+        assert (status, answer["code"], answer["text"]) == (
+            403, "no_table", "There is no table here any more.")
+
+        # the chat's next table shows on every page, from its first step
+        assert await host.lifecycle.open_table(CHAT, "baccarat", ANN, "en") is None
+        for page in (ann, eve, bob):
+            snap = await page.next()
+            assert (snap["type"], snap["table"]["game"], snap["me"]["seated"]) == (
+                "snapshot", "baccarat", False)
+            assert [a["kind"] for a in snap["actions"]] == ["join"]

@@ -80,9 +80,6 @@ class Clock:
         self.watching: Callable[[int, int], bool] = lambda chat_id, player: False
         # per chat: the decision being shown, and the awaited players it was shown to
         self.seen: dict[int, tuple[int, set[int]]] = {}
-        # per chat: a decision, and the players whose prompt of it was not sent because
-        # their page showed it (:meth:`page_shows`): a page that closes brings it
-        self.on_page: dict[int, tuple[int, frozenset[int]]] = {}
         # closes a table nobody plays at any more (its lifecycle sets it:
         # :meth:`bot.table.lifecycle.Lifecycle.close_idle`)
         self.on_idle: Callable[[int], Awaitable[Any]] = _nothing
@@ -196,27 +193,27 @@ class Clock:
                    ) -> frozenset[int]:
         """Those of ``prompted`` (the awaited players who get ``meta.decision`` in private)
         whose page of a table played in the Mini App is open on this worker: it shows them
-        their turn, live, and a prompt would be one more message for nothing. They are
-        remembered, so that a page that closes before its turn is taken brings the prompt
+        their turn, live, and a prompt would be one more message for nothing. They are kept
+        in ``meta.on_page`` (the record being committed, changed here), so that a page that
+        closes before its turn is taken brings the prompt, whichever worker hears it close
         (:meth:`bot.table.lifecycle.Lifecycle.page_closed`). Another worker's pages are not
         known here: their players get their prompts (one too many, never one too few)."""
+        kept = {p: d for p, d in meta.on_page.items() if d == meta.decision}
         if not self.in_app(meta):
-            return frozenset()
-        shown = frozenset(p for p in prompted if self.watching(chat_id, p))
-        if shown:
-            decision, before = self.on_page.get(chat_id, (None, frozenset()))
-            self.on_page[chat_id] = (meta.decision,
-                                     shown | before if decision == meta.decision else shown)
+            shown: frozenset[int] = frozenset()
+        else:
+            shown = frozenset(p for p in prompted if self.watching(chat_id, p))
+            kept.update(dict.fromkeys(shown, meta.decision))
+        if kept != meta.on_page:
+            meta.on_page = kept
         return shown
 
-    def prompt_owed(self, chat_id: int, meta: TableMeta, player: int) -> bool:
+    @staticmethod
+    def prompt_owed(meta: TableMeta, player: int) -> bool:
         """Whether ``player``'s prompt of the current decision was left to his page
-        (:meth:`page_shows`) and is owed now; forgotten once asked."""
-        decision, players = self.on_page.get(chat_id, (None, frozenset()))
-        if decision != meta.decision or player not in players:
-            return False
-        self.on_page[chat_id] = (decision, players - {player})
-        return True
+        (:meth:`page_shows`) and is owed now (the caller commits ``meta.on_page`` without
+        him once it is asked)."""
+        return meta.on_page.get(player) == meta.decision
 
     def schedule(self, chat_id: int, version: int, deadline: float | None) -> None:
         """The table's deadline is now ``deadline`` (None: it has none)."""

@@ -16,29 +16,35 @@ from telegram.helpers import create_deep_linked_url
 
 from bot.outbox.kinds import SeenPrompt
 from bot.table import sends, table_settings
+from bot.table.liveness import Liveness
 from bot.table.record import Table, TableMeta, load
 from bot.table.tables import Tables, holders_of
 from bot.view import i18n, proofs, screens
 from bot.view.screens import TableScreen
 from games import registry
 from games.engine import IllegalAction
-from storage.base import StorageError, TableExists, TableNotFound
+from storage.base import OutboxDraft, StorageError, TableExists, TableNotFound
 
 log = logging.getLogger(__name__)
 
 MAX_PICKERS = 20
 """The newest /newtable pickers of a chat kept to retire (an older one, pushed up by twenty
 more, is left as it is)."""
+RESUME_LEFT = 30.0
+"""Seconds an awaited player has at least, after the bot was down, before his turn's safe
+default applies (:meth:`Lifecycle.resume_all`)."""
 
 
 class Lifecycle:
     """Every chat's table as the commands and the courier see it: opened, shown, set,
     verified, paused and resumed, closed."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, liveness: Liveness | None = None) -> None:
         self.tables = tables
         self.clock = tables.clock
         self.clock.on_idle = self.close_idle
+        # this process's alive marks, which tell a start after downtime (None: not kept)
+        self.liveness = liveness
 
     async def open_table(self, chat_id: int, game: str, user_id: int,
                          language_code: str | None,
@@ -58,7 +64,8 @@ class Lifecycle:
                 state = engine.new_table(dict(wanted))
             except (ValueError, TypeError, IllegalAction) as exc:
                 return i18n.t(lang, "settings_bad", error=type(exc).__name__)
-            meta = TableMeta(opener=user_id, msg_coup=state.coup, **host)
+            meta = TableMeta(opener=user_id, msg_coup=state.coup, opened=tables.clock.now(),
+                             **host)
             try:
                 rec = await tables.storage.create_table(
                     chat_id=chat_id, game=game, settings=wanted,
@@ -75,6 +82,7 @@ class Lifecycle:
                 defaults.pop(table_settings.PICKERS, None)
                 await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
         tables.doorbell.ring(chat_id)
+        tables.changed(chat_id)  # open pages of the chat show the new table
         return None
 
     async def picker_shown(self, chat_id: int, message_id: int) -> None:
@@ -167,6 +175,7 @@ class Lifecycle:
             self.clock.deadlines.cancel(chat_id)
             tables.forget(chat_id)
         tables.doorbell.ring(chat_id)
+        tables.changed(chat_id)  # every open page, on every worker, shows it closed
         return None
 
     async def verify(self, chat_id: int, user_id: int | None = None, name: str = "") -> str:
@@ -199,14 +208,75 @@ class Lifecycle:
         return text
 
     async def resume_all(self) -> int:
-        """At start-up: reschedule every open table's deadline and redraw its message."""
+        """At start-up: reschedule every open table's deadline and redraw its message. When
+        no process ran for a while (:class:`bot.table.liveness.Liveness`), a decision whose
+        clock ran gets back the time it had left then, :data:`RESUME_LEFT` at least, shown
+        anew on every screen (:meth:`_time_back`): the bot's downtime is not his."""
+        down_since = await self.liveness.start() if self.liveness is not None else None
         records = await self.tables.storage.open_tables()
         for rec in records:
             table = load(rec)
+            if down_since is not None and not table.meta.paused:
+                table = await self._time_back(table, down_since)
             if not table.meta.paused:
                 self.clock.schedule(rec.chat_id, table.state.version, self.clock.due(table))
             self.tables.doorbell.ring(rec.chat_id)
         return len(records)
+
+    async def _time_back(self, table: Table, down_since: float) -> Table:
+        """The bot was down since ``down_since``: the decision under way keeps, from now, the
+        time it had left then (:data:`RESUME_LEFT` at least) through the record's
+        ``grace_until``; its open turn prompts are redrawn with it (the table message and
+        the pages draw it anyway). Returns the table as it is now."""
+        tables, clock = self.tables, self.clock
+        chat_id = table.chat_id
+        async with tables.lock(chat_id):
+            try:
+                table = await tables.load(chat_id)
+            except TableNotFound:
+                return table
+            due = clock.due(table)
+            if due is None or table.meta.paused:
+                return table
+            grace = clock.now() + max(due - down_since, RESUME_LEFT)
+            if grace < due + 1.0:
+                return table  # down for a moment: nothing worth a commit
+            meta = table.meta.model_copy(update={"grace_until": grace})
+            meta, drafts = await self._prompts_redrawn(table, meta)
+            try:
+                await tables.commit(table, meta=meta, outbox=drafts)
+            except StorageError:
+                log.warning("chat %s: the time lost while down was not given back", chat_id)
+                return table
+            log.info("chat %s: the decision's time lost while down given back (%.0f s left)",
+                     chat_id, grace - clock.now())
+            return tables.tables[chat_id]
+
+    async def _prompts_redrawn(self, table: Table, meta: TableMeta
+                               ) -> tuple[TableMeta, list[OutboxDraft]]:
+        """The open turn prompts of the decision under way as ``meta`` draws them: an edit of
+        each (its deadline moved; a digest leaves the time left out)."""
+        languages, clock = self.tables.languages, self.clock
+        group = await languages.of(table.chat_id)
+        prompts = dict(meta.prompts)
+        drafts: list[OutboxDraft] = []
+        awaited = table.sight.view().awaiting
+        for player, shown in meta.prompts.items():
+            if shown.decision != meta.decision or player not in awaited:
+                continue
+            lang = await languages.of_player(player, group)
+            now = screens.prompt(lang, table.chat_id, table.sight, player, clock.drawn_due(meta),
+                                 meta.coup_log, meta.names, decision=meta.decision,
+                                 app=clock.app_url(table.chat_id))
+            prompts[player] = shown.model_copy(update={"digest": now.digest})
+            drafts.append(sends.prompt_edit(player, shown.message_id, now))
+        return meta.model_copy(update={"prompts": prompts}), drafts
+
+    async def stop(self) -> None:
+        """This process stops running the tables' clocks (its deadlines stopped): its last
+        alive mark (:meth:`bot.table.liveness.Liveness.stop`)."""
+        if self.liveness is not None:
+            await self.liveness.stop()
 
     # ----------------------------------------------------------- what the courier reports
 
@@ -252,31 +322,34 @@ class Lifecycle:
 
     async def page_closed(self, chat_id: int, player: int) -> None:
         """``player``'s last page of the table closed on this worker. If it was showing him a
-        turn whose prompt it stood in for (:meth:`bot.table.clock.Clock.page_shows`), the
-        prompt goes to his private chat now; and the group's table is looked at again (a
-        player without a private chat finds his turn there)."""
+        turn whose prompt it stood in for (:meth:`bot.table.clock.Clock.page_shows`, kept in
+        the record: the page may have been opened on a worker since gone), the prompt goes to
+        his private chat now; and the group's table is looked at again (a player without a
+        private chat finds his turn there)."""
         async with self.tables.lock(chat_id):
             try:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
                 return
             meta, clock = table.meta, self.clock
-            drafts = []
-            if (clock.prompt_owed(chat_id, meta, player) and not meta.paused
-                    and player in table.sight.view().awaiting and player not in meta.prompts
-                    and player not in meta.dm_blocked):
-                languages = self.tables.languages
-                lang = await languages.of_player(player, await languages.of(chat_id))
-                drafts = sends.direct_messages(
-                    {player: lang}, chat_id, table.sight, [], meta.names, frozenset({player}),
-                    meta.decision, meta.coup_log, clock.drawn_due(meta),
-                    app=clock.app_url(chat_id))
-            if drafts:
+            if clock.prompt_owed(meta, player):
+                drafts = []
+                if (not meta.paused and player in table.sight.view().awaiting
+                        and player not in meta.prompts and player not in meta.dm_blocked):
+                    languages = self.tables.languages
+                    lang = await languages.of_player(player, await languages.of(chat_id))
+                    drafts = sends.direct_messages(
+                        {player: lang}, chat_id, table.sight, [], meta.names,
+                        frozenset({player}), meta.decision, meta.coup_log,
+                        clock.drawn_due(meta), app=clock.app_url(chat_id))
+                owed = {p: d for p, d in meta.on_page.items() if p != player}
                 try:
-                    await self.tables.commit(table, outbox=drafts)
+                    await self.tables.commit(table, meta=meta.model_copy(
+                        update={"on_page": owed}), outbox=drafts, redraw=False)
                 except StorageError:
                     log.warning("the prompt of chat %s was not drafted", chat_id)
-                return
+                if drafts:
+                    return
         self.tables.doorbell.ring(chat_id, False)
 
     async def group_lost(self, chat_id: int) -> None:

@@ -137,6 +137,13 @@ class TableMeta(BaseModel):
     """The private views with a decision keyboard shown in the group to one player each
     (ephemeral messages), while their decision is open, by player. Written only while
     there is one (:meth:`stored`)."""
+    on_page: dict[int, int] = Field(default_factory=dict)
+    """The awaited players whose turn prompt was not sent because their open page showed
+    them their turn, each with that decision (:meth:`bot.table.clock.Clock.page_shows`): kept
+    with the table, so that whichever worker hears the page close owes the prompt."""
+    opened: float = 0.0
+    """When the table was opened (0: before this was kept): a page tells a table that
+    replaced a closed one by it, whatever their versions."""
     done: dict[str, str] = Field(default_factory=dict)
     """The newest updates that made a step here (a press by its callback query id, a typed
     amount by ``m`` and its message id), each with the label of what it did: committed with

@@ -34,7 +34,7 @@ from bot.view.applink import AppLinks
 from bot.view.sight import Sight
 from games.banking import bank_holders
 from games.engine import IllegalAction, Step, Transfer, visible_events
-from storage.base import OutboxDraft, Storage, StorageError
+from storage.base import OutboxDraft, Storage, StorageError, TableNotFound
 
 
 class ChatLocks(Protocol):
@@ -100,7 +100,11 @@ class Tables:
         table = self.tables.get(chat_id)
         if table is None or (self.chat_locks is not None and not await self.chat_locks.current(
                 chat_id, table.rec.rev)):
-            table = load(await self.storage.load_table(chat_id=chat_id))
+            try:
+                table = load(await self.storage.load_table(chat_id=chat_id))
+            except TableNotFound:
+                self.forget(chat_id)  # closed by another worker: its copy is gone too
+                raise
             self.tables[chat_id] = table
         return table
 
@@ -141,7 +145,7 @@ class Tables:
                                          meta, table.engine, table.state, table.cached_sight)
             if redraw or drafts:
                 self.doorbell.ring(chat_id, bool(drafts))
-            self._committed(chat_id)
+            self.changed(chat_id)
             return meta
         if timed_out:  # one more decision nobody took (docs/rules.md §0.12, idle_close)
             meta.idle += 1
@@ -230,10 +234,12 @@ class Tables:
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
         self.doorbell.ring(chat_id, bool(drafts))
-        self._committed(chat_id)
+        self.changed(chat_id)
         return meta
 
-    def _committed(self, chat_id: int) -> None:
+    def changed(self, chat_id: int) -> None:
+        """Tell the listeners (the Mini App's pages) that the chat's table was committed,
+        opened or closed."""
         for listener in self.listeners:
             listener(chat_id)
 

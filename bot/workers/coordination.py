@@ -281,8 +281,8 @@ class TableNews:
         def committed(chat_id: int) -> None:
             try:
                 table = tables.tables.get(chat_id)
-                if table is not None:
-                    self.announce(chat_id, table.state.version)
+                # no table here: it was closed (its pages on every worker show it closed)
+                self.announce(chat_id, table.state.version if table is not None else 0)
             except Exception:  # never the commit's failure
                 log.exception("chat %s: the commit was not announced", chat_id)
 

@@ -264,6 +264,16 @@ class Shots:
         await app.page.screenshot(path=str(SHOTS / file))
 
 
+async def open_link(sb: Any) -> str | None:
+    """The group's **Open table** link, once the table message carries it."""
+    for m in reversed(await sb.bot_messages(CHAT)):
+        for row in (m.get("reply_markup") or {}).get("inline_keyboard", []):
+            for button in row:
+                if "/table?startapp=" in (button.get("url") or ""):
+                    return str(button["url"])
+    return None
+
+
 @pytest.mark.parametrize("name", GAMES)
 async def test_two_coups_through_the_app(name: str, sandbox: Any, bot_factory: list[BotProcess],
                                          tmp_path: Path) -> None:
@@ -285,15 +295,7 @@ async def test_two_coups_through_the_app(name: str, sandbox: Any, bot_factory: l
     await sb.register_miniapp("table", app_url, token="test-token", title="Banco")
     await game.command(ANN, f"/newtable {name}")
 
-    async def open_link() -> str | None:
-        for m in reversed(await sb.bot_messages(CHAT)):
-            for row in (m.get("reply_markup") or {}).get("inline_keyboard", []):
-                for button in row:
-                    if "/table?startapp=" in (button.get("url") or ""):
-                        return str(button["url"])
-        return None
-
-    link = await sb.wait_for(open_link, timeout=TIMEOUT)
+    link = await sb.wait_for(lambda: open_link(sb), timeout=TIMEOUT)
     assert link.startswith("https://t.me/") and "Open table" in json.dumps(
         await sb.bot_messages(CHAT), ensure_ascii=False)
     shots = Shots(name, name in SHOT_GAMES)
@@ -413,3 +415,66 @@ async def test_two_coups_through_the_app(name: str, sandbox: Any, bot_factory: l
           f"{sum(len(a.answers) for a in pages.values())} answers checked ({checked} snapshots, "
           f"{seen_hidden} hidden cards of other seats held against them); "
           + ", ".join(f"{k} {v:.1f} s" for k, v in timing.items()) + f", total {total:.1f} s")
+
+
+async def test_a_closed_table_leaves_the_page_and_the_next_one_shows_there(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    from playwright.async_api import async_playwright
+
+    handle, sb = sandbox
+    port = free_port()
+    app_url = f"http://127.0.0.1:{port}/app/"
+    bot = BotProcess(handle.url, tmp_path / "data", timeout=120.0, extra={
+        "WEBAPP_URL": app_url, "WEBAPP_SHORT_NAME": "table", "WEBAPP_LISTEN": "127.0.0.1",
+        "WEBAPP_PORT": str(port), "WEBAPP_SDK_URL": f"{handle.url}/js/telegram-web-app.js"})
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, CHAT, [ANN, BOB])
+    await game.setup()
+    await sb.register_miniapp("table", app_url, token="test-token", title="Banco")
+    await game.command(ANN, "/newtable chemin_de_fer")
+
+    link = await sb.wait_for(lambda: open_link(sb), timeout=TIMEOUT)
+    progress = asyncio.Event()
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM)
+        try:
+            opened = await sb.open_miniapp(BOB.id, link=link, chat_id=CHAT)
+            context = await browser.new_context(viewport=PHONE)
+            context.set_default_timeout(5000)
+            app = AppPage(BOB, await context.new_page(), progress)
+            app.record()
+            await app.page.goto(opened["url"])
+            await until(app.drawn, progress, "Bob's first snapshot")
+            join = next(a for a in app.snap["actions"] if a["kind"] == "join")
+            answer = await tap(app, join, None)
+            assert answer and answer["ok"], answer
+            await until(app.drawn, progress, "Bob seated on his page")
+            assert await app.page.locator("#actions button").count() > 0  # Leave, at least
+
+            # Ann closes the table in the group: the page says so, with no live button
+            await game.command(ANN, "/closetable")
+            fatal = app.page.locator("#fatal")
+            await fatal.wait_for(state="visible", timeout=TIMEOUT * 1000)
+            assert (await app.page.locator("#fatal-text").inner_text()).strip() == (
+                "The table is closed; every chip went back to the wallets.")
+            assert await app.page.locator("#actions button, #hand button").count() == 0
+            assert not await app.page.locator("#main").is_visible()
+            assert bot.db_table(CHAT) is None
+
+            # a new table in the chat shows on the same page, live
+            await game.command(ANN, "/newtable baccarat")
+            await fatal.wait_for(state="hidden", timeout=TIMEOUT * 1000)
+            new = app.frames[-1]  # the table it showed had a newer version: not app.snap
+            assert new["type"] == "snapshot" and new["table"]["game"] == "baccarat", new
+            assert [f["type"] for f in app.frames].count("closed") == 1
+            await app.page.locator("#main").wait_for(state="visible")
+            assert await app.page.evaluate("document.body.dataset.version") == (
+                f"{new['version']}.{new['rev']}")
+            assert (await app.page.locator("#game").text_content() or "").strip() == (
+                new["table"]["game_name"])
+            await app.page.locator('#actions button[data-kind="join"]').wait_for(
+                state="visible")
+            assert await app.page.evaluate("window.banco.state.stopped") is False
+        finally:
+            await browser.close()

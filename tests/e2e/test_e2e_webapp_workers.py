@@ -33,6 +33,7 @@ import init_data_py
 from aiohttp import WSMsgType, web
 from harness import BotProcess, Game, Player, until
 from storage_backends import PG_DSN, drop_schema
+from test_e2e_downtime import prompts_given_back
 from test_e2e_webhook import free_port
 from test_e2e_workers import SECRET, Database, SharedView
 
@@ -173,6 +174,8 @@ class Page:
         self.progress = progress
         self.snapshot: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
+        self.closings: list[str] = []
+        """The texts of the ``closed`` frames it got (its table was closed)."""
         self.sockets = 0
         self.task: asyncio.Task[None] | None = None
 
@@ -203,6 +206,9 @@ class Page:
                         if frame.get("type") == "snapshot":
                             if frame["version"] >= self.version:
                                 self.snapshot = frame
+                        elif frame.get("type") == "closed":
+                            self.snapshot = None  # the next table's first is taken
+                            self.closings.append(frame["text"])
                         else:
                             self.errors.append(frame)
                         self.progress.set()
@@ -346,3 +352,244 @@ async def test_pages_follow_the_table_across_workers_and_a_workers_death(
         if db is not None:
             db.close()
         await drop_schema(schema)
+
+
+class TwoWorkers:
+    """Two workers on one schema (webhook updates spread over both), a group of three players
+    with their private chats open, and a chemin de fer table with all three seated and its
+    first coup started; pages are opened on one worker or the other by the test."""
+
+    def __init__(self, sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path,
+                 timeout: float = 60.0) -> None:
+        self.handle, self.sb = sandbox
+        self.schema = f"t_{uuid.uuid4().hex[:16]}"
+        self.database_url = f"{PG_DSN}?schema={self.schema}"
+        self.data_dir = tmp_path / "data"
+        self.timeout = timeout
+        self.bot_factory = bot_factory
+        self.processes: list[BotProcess] = []
+        """Every worker process made (restarted ones too): all killed before the schema goes."""
+        self.hook_ports = [free_port() for _ in range(2)]
+        self.app_ports = [free_port() for _ in range(2)]
+        self.workers = [self.worker(i) for i in range(2)]
+        self.players = [Player(92001, "Ann"), Player(92002, "Bob"), Player(92003, "Cid")]
+        self.pages: list[Page] = []
+        self.progress = asyncio.Event()
+        self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+        self.db: Database | None = None
+        self.view: SharedView | None = None
+        self.conn: asyncpg.Connection | None = None
+
+    def worker(self, index: int) -> BotProcess:
+        """Worker ``index`` (not started): a new process on its ports."""
+        w = webapp_worker(self.handle.url, self.data_dir, self.database_url,
+                          self.hook_ports[index], self.app_ports[index], timeout=self.timeout)
+        self.bot_factory.append(w)
+        self.processes.append(w)
+        return w
+
+    def url(self, index: int) -> str:
+        """Worker ``index``'s Mini App (a page opened there stays there)."""
+        return f"http://127.0.0.1:{self.app_ports[index]}/app/"
+
+    async def route(self, *indexes: int) -> None:
+        """Send every update to these workers (one: that worker alone)."""
+        await self.sb.webhook_spread([f"http://127.0.0.1:{self.hook_ports[i]}/telegram"
+                                      for i in indexes])
+
+    async def start(self) -> Game:
+        for w in self.workers:
+            w.start()
+        await self.route(0, 1)
+        log = self.data_dir / "bot.log"
+        await self.sb.wait_for(lambda: log.exists() and log.read_text().count(" ready;") >= 2,
+                               timeout=60)
+        self.db = Database(self.schema)
+        self.view = SharedView(self.handle.url, self.data_dir, self.db)
+        self.conn = await asyncpg.connect(PG_DSN, server_settings={"search_path": self.schema})
+        game = Game(self.sb, self.view, CHAT, self.players)
+        await game.setup()
+        await game.enable_dms()
+        await game.command(self.players[0], "/newtable chemin_de_fer")
+        for p in self.players:
+            await game.step(p, ["join"])
+        await game.step(self.players[0], ["start"])
+        return game
+
+    def open_page(self, user: Player, index: int) -> Page:
+        """``user``'s page, on worker ``index``."""
+        page = Page(user, self.url(index), self.session, self.progress)
+        self.pages.append(page)
+        page.start()
+        return page
+
+    async def stored(self) -> tuple[int, dict[str, Any]] | None:
+        """The table's version and record as committed now (None: no table)."""
+        assert self.conn is not None
+        row = await self.conn.fetchrow("SELECT version, meta::text FROM tables"
+                                       " WHERE chat_id = $1", CHAT)
+        return None if row is None else (int(row[0]), json.loads(row[1]))
+
+    async def close(self) -> None:
+        for page in self.pages:
+            await page.stop()
+        await self.session.close()
+        for w in self.processes:
+            w.kill()
+        if self.conn is not None:
+            await self.conn.close()
+        if self.view is not None:
+            self.view.freeze([g.chat_id for g in harness.LIVE])
+        if self.db is not None:
+            self.db.close()
+        await drop_schema(self.schema)
+
+
+CLOSED = "The table is closed; every chip went back to the wallets."
+
+
+async def test_a_close_on_one_worker_reaches_the_pages_of_the_other(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    two = TwoWorkers(sandbox, bot_factory, tmp_path)
+    try:
+        game = await two.start()
+        ann, bob, _ = two.players
+        on_b = two.open_page(bob, 1)  # Bob's page on worker B, Ann's on worker A
+        on_a = two.open_page(ann, 0)
+        for page in (on_a, on_b):
+            await until(lambda page=page: page.snapshot is not None, two.progress,
+                        f"{page.user.name}'s first snapshot", 10)
+        assert on_b.snapshot is not None and on_b.snapshot["table"]["open"]
+
+        # Ann closes the table on worker A: both pages say so, and show no table
+        await two.route(0)
+        await game.command(ann, "/closetable")
+        for page in (on_a, on_b):
+            await until(lambda page=page: page.closings, two.progress,
+                        f"{page.user.name}'s page told the table closed", 10)
+            assert page.closings == [CLOSED] and page.snapshot is None
+        assert await two.stored() is None
+
+        # a new table opened on worker A shows on the page of worker B
+        await game.command(ann, "/newtable baccarat")
+        for page in (on_a, on_b):
+            await until(lambda page=page: page.snapshot is not None, two.progress,
+                        f"{page.user.name}'s page shows the new table", 10)
+            snap = page.snapshot
+            assert snap is not None and snap["table"]["game"] == "baccarat", snap["table"]
+            assert [a["kind"] for a in snap["actions"]] == ["join"], snap["actions"]
+        assert not any(page.errors for page in two.pages), [p.errors for p in two.pages]
+    finally:
+        await two.close()
+
+
+async def test_a_page_that_closes_on_another_worker_brings_the_prompt_it_stood_in_for(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    two = TwoWorkers(sandbox, bot_factory, tmp_path)
+    try:
+        await two.start()
+        sb = two.sb
+        # every player's page open on worker A, which takes every update from now on: the
+        # moves made from the pages there show the next awaited player his turn on his page,
+        # and no prompt goes to his private chat
+        await two.route(0)
+        pages = {p.id: two.open_page(p, 0) for p in two.players}
+
+        async def current() -> tuple[int, dict[str, Any]] | None:
+            stored = await two.stored()
+            if stored is None or not all(p.version == stored[0] for p in pages.values()):
+                return None
+            return stored
+
+        async def prompted(player: Player, decision: int) -> bool:
+            return any((a := harness.decode_action(d)) is not None and a[1] == decision
+                       for m in await sb.bot_messages(player.id) for _, d in sb.buttons(m))
+
+        watched: Player | None = None
+        for _ in range(6):
+            await until(current, two.progress, "every page current", 10)
+            snap = next(iter(pages.values())).snapshot
+            assert snap is not None
+            awaited = snap["table"]["awaiting"]
+            assert awaited, snap["table"]
+            mover = pages[awaited[0]]
+            assert mover.snapshot is not None
+            await move(two.session, two.url(0), mover.snapshot, mover.user)
+            _, meta = await until(
+                lambda: _clock_started(current), two.progress, "the next decision's clock", 10)
+            snap = pages[two.players[0].id].snapshot
+            assert snap is not None
+            shown = [p for p in two.players if p.id in snap["table"]["awaiting"]
+                     and not await prompted(p, meta["decision"])]
+            if shown:
+                watched = shown[0]
+                break
+        assert watched is not None, "no turn was left to a page"
+        decision = meta["decision"]
+
+        # worker A dies; the page reconnects to worker B, and closes there
+        two.workers[0].kill()
+        page = pages[watched.id]
+        await page.stop()
+        moved = two.open_page(watched, 1)
+        await until(lambda: moved.snapshot is not None, two.progress,
+                    f"{watched.name}'s page on worker B", 10)
+        await moved.stop()
+
+        async def prompt() -> dict[str, Any] | None:
+            for m in reversed(await sb.bot_messages(watched.id)):
+                if any((a := harness.decode_action(d)) is not None and a[1] == decision
+                       for _, d in sb.buttons(m)):
+                    return m
+            return None
+
+        message = await sb.wait_for(prompt, timeout=15)
+        lines = message["text"].splitlines()
+        assert lines[0].startswith("Chemin de fer · ") and lines[-1] == PROMPT_END, lines
+        assert any(line.startswith(f"▶ {watched.name} ") and line.endswith(" · to act")
+                   for line in lines), lines
+    finally:
+        await two.close()
+
+
+async def _clock_started(current: Any) -> tuple[int, dict[str, Any]] | None:
+    stored = await current()
+    if stored is None or stored[1].get("due") is None:
+        return None
+    return stored  # type: ignore[no-any-return]
+
+
+PROMPT_END = "Your move at the table — choose here:"
+
+
+async def test_a_deadline_that_passed_while_every_worker_was_down_is_given_back(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    two = TwoWorkers(sandbox, bot_factory, tmp_path, timeout=3.0)
+    try:
+        await two.start()
+        sb = two.sb
+
+        # the bank's auction, played in the app: each player's prompt in his private chat
+        async def prompted() -> dict[str, Any] | None:
+            stored = await two.stored()
+            meta = stored[1] if stored else {}
+            return meta if meta.get("due") and len(meta.get("prompts", {})) == 3 else None
+
+        meta = await sb.wait_for(prompted, timeout=10)
+        prompts = {int(p): shown["message_id"] for p, shown in meta["prompts"].items()}
+        stored = await two.stored()
+        assert stored is not None
+        for w in two.workers:  # every worker dies; the deadline passes meanwhile
+            w.kill()
+        await sb.wait_for(lambda: time.time() > meta["due"] + 1.0, timeout=10)
+        seq = max(e["seq"] for e in await sb.log())
+        started = time.time()
+        back = two.worker(0)
+        back.start()
+
+        # each prompt counts down the time given back
+        await prompts_given_back(sb, seq, prompts, started)
+        now = await two.stored()
+        assert now is not None and now[0] == stored[0]  # nobody timed out
+    finally:
+        await two.close()

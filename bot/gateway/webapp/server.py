@@ -76,6 +76,9 @@ class Page:
     sent: tuple[int, int] = (-1, -1)
     shown_turn: int = -1
     """The decision whose turn this page showed its viewer (his clock was told)."""
+    opened: float | None = None
+    """When the table it shows was opened (:attr:`bot.table.record.TableMeta.opened`); None
+    once it was told the table closed."""
 
 
 @dataclass
@@ -186,17 +189,28 @@ class WebApp:
     async def admit(self, init_data: str, table: str | None) -> tuple[Opener, int, Table]:
         """The validated opener, the chat his link names and its table, when he may see it;
         :class:`Refusal` otherwise."""
+        who, chat_id, loaded = await self.admit_closed(init_data, table)
+        if loaded is None:
+            raise Refusal(Why.NO_TABLE)
+        return who, chat_id, loaded
+
+    async def admit_closed(self, init_data: str, table: str | None
+                           ) -> tuple[Opener, int, Table | None]:
+        """:meth:`admit`, and a member of a group whose table is closed (no table: None);
+        anyone else is told there is no table (who is a member of a chat without one is
+        nobody's business)."""
         who = opener(init_data, self.token, self.max_age)
         chat_id = applink.chat_of(self.key, who.start_param or table)
         if chat_id is None:
             raise Refusal(Why.NO_TABLE)
         try:
-            loaded = await self.tables.load(chat_id)
-        except TableNotFound as exc:
-            raise Refusal(Why.NO_TABLE) from exc
-        if not webview.seated(loaded.sight, who.user_id) and not await self.members.member(
-                chat_id, who.user_id):
-            raise Refusal(Why.NOT_MEMBER)
+            loaded: Table | None = await self.tables.load(chat_id)
+        except TableNotFound:
+            loaded = None
+        if loaded is not None and webview.seated(loaded.sight, who.user_id):
+            return who, chat_id, loaded
+        if not await self.members.member(chat_id, who.user_id):
+            raise Refusal(Why.NO_TABLE if loaded is None else Why.NOT_MEMBER)
         return who, chat_id, loaded
 
     async def lang(self, chat_id: int, who: Opener) -> str:
@@ -264,7 +278,7 @@ class WebApp:
             await ws.send_json(self.refusal(Why.AUTH, "en"))
             return None
         try:
-            who, chat_id, loaded = await self.admit(init_data, table)
+            who, chat_id, loaded = await self.admit_closed(init_data, table)
         except Refusal as no:
             await ws.send_json(self.refusal(no.why, i18n.lang_of(_language(init_data))))
             return None
@@ -273,7 +287,10 @@ class WebApp:
             return None
         page = Page(ws, who, chat_id, await self.lang(chat_id, who))
         self.chats.setdefault(chat_id, Chat()).pages.add(page)
-        await self.turns_shown(loaded, [page] if await self.push_to(page, loaded) else [])
+        if loaded is None:  # closed (since the page was opened): it waits for the next one
+            await self.closed(page)
+        else:
+            await self.turns_shown(loaded, [page] if await self.push_to(page, loaded) else [])
         return page
 
     def watching(self, chat_id: int, user_id: int) -> bool:
@@ -314,9 +331,9 @@ class WebApp:
                 try:
                     table = await self.tables.load(chat_id)
                 except TableNotFound:
+                    # closed: each page says so and stays, to show the chat's next table
                     for page in list(chat.pages):
-                        await _send(page.ws, self.refusal(Why.NO_TABLE, page.lang))
-                        await page.ws.close()
+                        await self.closed(page)
                     return
                 shown = [page for page in list(chat.pages) if await self.push_to(page, table)]
                 await self.turns_shown(table, shown)
@@ -332,6 +349,8 @@ class WebApp:
     async def push_to(self, page: Page, table: Table) -> bool:
         """The page's snapshot, if newer than what it has. True when it showed its viewer
         his turn for the first time (his clock is to hear it: :meth:`turns_shown`)."""
+        if page.opened is not None and page.opened != table.meta.opened:
+            await self.closed(page)  # the table it showed was closed and another opened
         mark = (table.state.version, table.rec.rev)
         if mark <= page.sent:
             return False
@@ -340,11 +359,21 @@ class WebApp:
             return False
         page.sent = mark
         meta = table.meta
+        page.opened = meta.opened
         if (page.who.user_id in snap["table"]["awaiting"] and meta.due is None
                 and not meta.paused and page.shown_turn != meta.decision):
             page.shown_turn = meta.decision
             return True
         return False
+
+    async def closed(self, page: Page) -> None:
+        """Tell ``page`` its table is closed (``closed``, with the closing text in its
+        viewer's language: it shows no table and no action any more); the next table of the
+        chat is pushed to it in full."""
+        page.sent, page.shown_turn = (-1, -1), -1
+        page.opened = None
+        await _send(page.ws, {"type": "closed", "text": i18n.plain(
+            i18n.t(page.lang, "closed_table"))})
 
     async def turns_shown(self, table: Table, pages: list[Page]) -> None:
         """These pages have just shown their viewers their turn: the clock hears it once for
@@ -388,7 +417,10 @@ class WebApp:
             chat_id, who.user_id, who.name, button, private=True,
             key=f"w{who.user_id}:{body.key}", language=who.language,
             typed=body.amount is not None)
-        table = await self.tables.load(chat_id)
+        try:
+            table = await self.tables.load(chat_id)
+        except TableNotFound:  # closed meanwhile: the page shows it closed
+            return _json({"ok": False, **self.refusal(Why.NO_TABLE, lang)}, 403)
         said = _said(outcome, lang, await self.group_lang(chat_id))
         return _json({"ok": bool(outcome.committed), "text": said,
                       "snapshot": self.snapshot(table, who, lang)})

@@ -318,6 +318,10 @@
       S.attempts = 0;
       if (S.conn !== 'connected') setConn('connected');
       accept(msg, false);
+    } else if (msg.type === 'closed') {
+      S.attempts = 0;
+      if (S.conn !== 'connected') setConn('connected');
+      showClosed(esc(msg.text || ''));
     } else if (msg.type === 'error') {
       showFatal(msg.text || msg.code || 'Error');
       if (STOP_CODES.has(msg.code)) {
@@ -388,12 +392,33 @@
       return;
     }
     if (answer.snapshot) accept(answer.snapshot, true);
-    if (answer.ok === false) {
+    if (answer.code === 'no_table') {
+      showClosed(esc(answer.text || ''));
+    } else if (answer.ok === false) {
       haptic('notify', 'error');
       toast(answer.text || esc(t('network_error')), true);
     } else if (answer.text) {
       toast(answer.text, false);
     }
+  }
+
+  /** The table is closed (a `closed` frame, or an action refused for want of a table): its
+   * closing text, no table, no action; the socket stays open, and the chat's next table
+   * shows as soon as it is opened (its first snapshot is taken whatever its version). */
+  function showClosed(html) {
+    S.snap = null;
+    S.deadlineAt = null;
+    S.deadlineKey = null;
+    S.actionsSig = '';
+    S.picked = new Set();
+    S.pickedSig = '';
+    $('actions').replaceChildren();
+    $('hand').replaceChildren();
+    $('main').hidden = true;
+    $('splash').hidden = true;
+    document.body.dataset.version = 'closed';
+    tick();
+    showFatal(html);
   }
 
   function setPending(on) {
