@@ -218,6 +218,10 @@ class Lifecycle:
             table = load(rec)
             if down_since is not None and not table.meta.paused:
                 table = await self._time_back(table, down_since)
+                # no page stayed open while no process ran: a turn one showed (its prompt
+                # left to it) goes to its player's private chat, as when he closes the page
+                for player in list(table.meta.on_page):
+                    await self.page_closed(rec.chat_id, player)
             if not table.meta.paused:
                 self.clock.schedule(rec.chat_id, table.state.version, self.clock.due(table))
             self.tables.doorbell.ring(rec.chat_id)

@@ -494,38 +494,7 @@ async def test_a_page_that_closes_on_another_worker_brings_the_prompt_it_stood_i
         # and no prompt goes to his private chat
         await two.route(0)
         pages = {p.id: two.open_page(p, 0) for p in two.players}
-
-        async def current() -> tuple[int, dict[str, Any]] | None:
-            stored = await two.stored()
-            if stored is None or not all(p.version == stored[0] for p in pages.values()):
-                return None
-            return stored
-
-        async def prompted(player: Player, decision: int) -> bool:
-            return any((a := harness.decode_action(d)) is not None and a[1] == decision
-                       for m in await sb.bot_messages(player.id) for _, d in sb.buttons(m))
-
-        watched: Player | None = None
-        for _ in range(6):
-            await until(current, two.progress, "every page current", 10)
-            snap = next(iter(pages.values())).snapshot
-            assert snap is not None
-            awaited = snap["table"]["awaiting"]
-            assert awaited, snap["table"]
-            mover = pages[awaited[0]]
-            assert mover.snapshot is not None
-            await move(two.session, two.url(0), mover.snapshot, mover.user)
-            _, meta = await until(
-                lambda: _clock_started(current), two.progress, "the next decision's clock", 10)
-            snap = pages[two.players[0].id].snapshot
-            assert snap is not None
-            shown = [p for p in two.players if p.id in snap["table"]["awaiting"]
-                     and not await prompted(p, meta["decision"])]
-            if shown:
-                watched = shown[0]
-                break
-        assert watched is not None, "no turn was left to a page"
-        decision = meta["decision"]
+        watched, decision = await _turn_left_to_a_page(two, pages)
 
         # worker A dies; the page reconnects to worker B, and closes there
         two.workers[0].kill()
@@ -536,20 +505,89 @@ async def test_a_page_that_closes_on_another_worker_brings_the_prompt_it_stood_i
                     f"{watched.name}'s page on worker B", 10)
         await moved.stop()
 
-        async def prompt() -> dict[str, Any] | None:
-            for m in reversed(await sb.bot_messages(watched.id)):
-                if any((a := harness.decode_action(d)) is not None and a[1] == decision
-                       for _, d in sb.buttons(m)):
-                    return m
-            return None
-
-        message = await sb.wait_for(prompt, timeout=15)
-        lines = message["text"].splitlines()
-        assert lines[0].startswith("Chemin de fer · ") and lines[-1] == PROMPT_END, lines
-        assert any(line.startswith(f"▶ {watched.name} ") and line.endswith(" · to act")
-                   for line in lines), lines
+        _is_his_prompt(await sb.wait_for(_prompt_of(sb, watched, decision), timeout=15),
+                       watched)
     finally:
         await two.close()
+
+
+async def test_a_page_that_showed_a_turn_when_every_worker_stopped_brings_its_prompt_after(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    two = TwoWorkers(sandbox, bot_factory, tmp_path)
+    try:
+        await two.start()
+        sb = two.sb
+        await two.route(0)
+        pages = {p.id: two.open_page(p, 0) for p in two.players}
+        watched, decision = await _turn_left_to_a_page(two, pages)
+
+        # every worker stops (its pages close with it, not by their players); the player
+        # does not open the page again: the start after brings his turn to his private chat
+        for w in two.workers:
+            w.stop()
+        await pages[watched.id].stop()
+        two.worker(0).start()
+
+        _is_his_prompt(await sb.wait_for(_prompt_of(sb, watched, decision), timeout=15),
+                       watched)
+    finally:
+        await two.close()
+
+
+async def _turn_left_to_a_page(two: TwoWorkers, pages: dict[int, Any]
+                               ) -> tuple[Player, int]:
+    """Moves made from the pages (all open on worker A) until a decision's awaited player
+    is shown his turn on his page and gets no prompt in his private chat: him, and it."""
+    sb = two.sb
+
+    async def current() -> tuple[int, dict[str, Any]] | None:
+        stored = await two.stored()
+        if stored is None or not all(p.version == stored[0] for p in pages.values()):
+            return None
+        return stored
+
+    async def prompted(player: Player, decision: int) -> bool:
+        return any((a := harness.decode_action(d)) is not None and a[1] == decision
+                   for m in await sb.bot_messages(player.id) for _, d in sb.buttons(m))
+
+    for _ in range(6):
+        await until(current, two.progress, "every page current", 10)
+        snap = next(iter(pages.values())).snapshot
+        assert snap is not None
+        awaited = snap["table"]["awaiting"]
+        assert awaited, snap["table"]
+        mover = pages[awaited[0]]
+        assert mover.snapshot is not None
+        await move(two.session, two.url(0), mover.snapshot, mover.user)
+        _, meta = await until(
+            lambda: _clock_started(current), two.progress, "the next decision's clock", 10)
+        snap = pages[two.players[0].id].snapshot
+        assert snap is not None
+        shown = [p for p in two.players if p.id in snap["table"]["awaiting"]
+                 and not await prompted(p, meta["decision"])]
+        if shown:
+            return shown[0], int(meta["decision"])
+    raise AssertionError("no turn was left to a page")
+
+
+def _is_his_prompt(message: dict[str, Any], player: Player) -> None:
+    """``message`` is ``player``'s turn prompt: the table from his seat, his turn, his
+    buttons."""
+    lines = message["text"].splitlines()
+    assert lines[0].startswith("Chemin de fer · ") and lines[-1] == PROMPT_END, lines
+    assert any(line.startswith(f"▶ {player.name} ") and line.endswith(" · to act")
+               for line in lines), lines
+
+
+def _prompt_of(sb: Any, player: Player, decision: int) -> Any:
+    """A condition: ``player``'s private message with buttons of ``decision``, if any."""
+    async def prompt() -> dict[str, Any] | None:
+        for m in reversed(await sb.bot_messages(player.id)):
+            if any((a := harness.decode_action(d)) is not None and a[1] == decision
+                   for _, d in sb.buttons(m)):
+                return m  # type: ignore[no-any-return]
+        return None
+    return prompt
 
 
 async def _clock_started(current: Any) -> tuple[int, dict[str, Any]] | None:
