@@ -63,7 +63,6 @@ from bot.outbox.kinds import (
     DM_EDIT,
     EPHEMERAL,
     GROUP,
-    RETIRE,
     SETTLE,
     TABLE,
     SeenPrompt,
@@ -456,8 +455,6 @@ class Courier:
             await self._close(item)
         elif item.kind == EPHEMERAL:
             await self._ephemeral(item)
-        elif item.kind == RETIRE:
-            await self._retire_pickers(item)
         else:
             if item.kind != GROUP:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
@@ -736,17 +733,6 @@ class Courier:
                          type(exc).__name__)
                 await asyncio.sleep(0.5 * (attempt + 1))
         return False
-
-    async def _retire_pickers(self, item: OutboxItem) -> None:
-        """Old /newtable pickers lose their buttons, as a superseded table message does (in
-        the group's budget: :meth:`_retire`); the item stays for the next delivery while
-        Telegram keeps refusing for the budget."""
-        ids = item.payload.get("message_ids")
-        for message_id in ids if isinstance(ids, list) else []:
-            if isinstance(message_id, int) and not await self._retire(item.target, message_id,
-                                                                      None):
-                return
-        await self.storage.finish_outbox(item_id=item.id)
 
     async def _resolve_twins(self, chat_id: int, ceiling: int, own: int | None,
                              sure: bool) -> bool:
