@@ -26,8 +26,9 @@ outcome is unknown, durably, whichever worker delivers the chat next: its next t
 (or closing post) takes the keyboard off every id between the lowest such floor and its
 own, except the ids the bot recorded in the chat (every group kind of the outbox, and the
 /newtable and /language pickers the commands post, :meth:`storage.base.Storage.
-record_sent`); other people's messages cannot be edited, so what loses its buttons is a
-table message nobody recorded (:meth:`Courier._resolve_twins`). It costs one
+record_sent`); other people's messages cannot be edited, and the bot's other unrecorded
+messages (command answers) carry no inline keyboard, so what loses its buttons is a table
+message nobody recorded (:meth:`Courier._resolve_twins`). It costs one
 editMessageReplyMarkup per id, in the group's budget (about 20 a minute), before the post
 is marked done; so one post strips at most :data:`TWIN_PASS` ids, the floors rise to the
 last of them, and the next table post goes on from there. An edit refused for the budget
