@@ -268,12 +268,22 @@ class Storage(Protocol):
         (an attempt whose outcome is unknown, done or still pending), oldest first."""
         ...
 
-    async def twins_resolved(self, *, item_ids: Sequence[int]) -> None:
-        """The possible twins of these posts lost their buttons: their floors go."""
+    async def twins_resolved(self, *, item_ids: Sequence[int], upto: int | None = None) -> None:
+        """The possible twins of these posts lost their buttons: their floors go. ``upto``:
+        only the ids up to it were searched; a floor below it rises to it (the rest is
+        searched at the next post)."""
         ...
 
-    async def live_sent(self, *, chat_id: int) -> list[int]:
-        """Message ids of the chat's sent items still marked live, newest first."""
+    async def record_sent(self, *, chat_id: int, kind: str, message_id: int,
+                          live: bool = False) -> None:
+        """A message the bot sent in the chat outside the outbox (a command's answer): kept
+        as a sent item of ``kind``, so that a search for unrecorded messages skips it, and
+        with ``live`` retired (:meth:`live_sent`) as a table message is."""
+        ...
+
+    async def live_sent(self, *, chat_id: int, kind: str | None = None) -> list[int]:
+        """Message ids of the chat's sent items (of ``kind``, or of any) still marked live,
+        newest (highest id) first."""
         ...
 
     async def retire_sent(self, *, chat_id: int, message_ids: Sequence[int]) -> None:

@@ -477,18 +477,34 @@ class PostgresStorage:
                 " ORDER BY id", chat_id)
         return [(int(row[0]), int(row[1])) for row in rows]
 
-    async def twins_resolved(self, *, item_ids: Sequence[int]) -> None:
-        """The possible twins of these posts lost their buttons: their floors go."""
+    async def twins_resolved(self, *, item_ids: Sequence[int], upto: int | None = None) -> None:
+        """The possible twins of these posts lost their buttons: their floors go (``upto``:
+        rise to it, see :meth:`storage.base.Storage.twins_resolved`)."""
         if item_ids:
             async with self._tx() as conn:
-                await conn.execute("UPDATE outbox SET twin_floor = NULL"
-                                   " WHERE id = ANY($1::bigint[])", list(item_ids))
+                await conn.execute("UPDATE outbox SET twin_floor = CASE WHEN $2::bigint IS NULL"
+                                   " THEN NULL ELSE greatest(twin_floor, $2) END"
+                                   " WHERE id = ANY($1::bigint[]) AND twin_floor IS NOT NULL",
+                                   list(item_ids), upto)
 
-    async def live_sent(self, *, chat_id: int) -> list[int]:
-        """Message ids of the chat's sent items still marked live, newest first."""
+    async def record_sent(self, *, chat_id: int, kind: str, message_id: int,
+                          live: bool = False) -> None:
+        """A message sent outside the outbox, kept as a sent item (see
+        :meth:`storage.base.Storage.record_sent`)."""
+        async with self._tx() as conn:
+            await conn.execute("INSERT INTO outbox (chat_id, kind, target, sent_at, message_id,"
+                               " live) VALUES ($1, $2, $1, now(), $3, $4)",
+                               chat_id, kind, message_id, live)
+            await conn.execute(_PRUNE_SENT, chat_id, kind, KEEP_SENT)
+
+    async def live_sent(self, *, chat_id: int, kind: str | None = None) -> list[int]:
+        """Message ids of the chat's sent items (of ``kind``, or of any) still marked live,
+        newest (highest id) first (a message recorded late, :meth:`record_sent`, keeps its
+        place)."""
         async with self._read() as conn:
             rows = await conn.fetch("SELECT message_id FROM outbox WHERE chat_id = $1 AND live"
-                                    " ORDER BY id DESC", chat_id)
+                                    " AND ($2::text IS NULL OR kind = $2)"
+                                    " ORDER BY message_id DESC", chat_id, kind)
         return [int(row[0]) for row in rows]
 
     async def retire_sent(self, *, chat_id: int, message_ids: Sequence[int]) -> None:

@@ -583,18 +583,36 @@ class SqliteStorage:
             " AND twin_floor IS NOT NULL ORDER BY id", (chat_id,))
         return [(int(row[0]), int(row[1])) for row in rows]
 
-    async def twins_resolved(self, *, item_ids: Sequence[int]) -> None:
-        """The possible twins of these posts lost their buttons: their floors go."""
+    async def twins_resolved(self, *, item_ids: Sequence[int], upto: int | None = None) -> None:
+        """The possible twins of these posts lost their buttons: their floors go (``upto``:
+        rise to it, see :meth:`storage.base.Storage.twins_resolved`)."""
         if item_ids:
             marks = ", ".join("?" * len(item_ids))
-            await self._write(_execute, f"UPDATE outbox SET twin_floor = NULL"
-                              f" WHERE id IN ({marks})", tuple(item_ids))
+            await self._write(_execute, f"UPDATE outbox SET twin_floor = CASE WHEN ? IS NULL"
+                              f" THEN NULL ELSE max(twin_floor, ?) END"
+                              f" WHERE id IN ({marks}) AND twin_floor IS NOT NULL",
+                              (upto, upto, *item_ids))
 
-    async def live_sent(self, *, chat_id: int) -> list[int]:
-        """Message ids of the chat's sent items still marked live, newest first."""
+    async def record_sent(self, *, chat_id: int, kind: str, message_id: int,
+                          live: bool = False) -> None:
+        """A message sent outside the outbox, kept as a sent item (see
+        :meth:`storage.base.Storage.record_sent`)."""
+
+        def unit(conn: sqlite3.Connection) -> None:
+            now = time.time()
+            rows = _fetchall(conn, "INSERT INTO outbox (chat_id, kind, target, created_at)"
+                             " VALUES (?, ?, ?, ?) RETURNING id", (chat_id, kind, chat_id, now))
+            _finish_outbox(conn, [(int(rows[0][0]), message_id)], now, live)
+
+        await self._write(unit)
+
+    async def live_sent(self, *, chat_id: int, kind: str | None = None) -> list[int]:
+        """Message ids of the chat's sent items (of ``kind``, or of any) still marked live,
+        newest (highest id) first (a message recorded late, :meth:`record_sent`, keeps its
+        place)."""
         rows = await self._run(
             _fetchall, "SELECT message_id FROM outbox WHERE chat_id = ? AND live = 1"
-            " ORDER BY id DESC", (chat_id,))
+            " AND (? IS NULL OR kind = ?) ORDER BY message_id DESC", (chat_id, kind, kind))
         return [int(row[0]) for row in rows]
 
     async def retire_sent(self, *, chat_id: int, message_ids: Sequence[int]) -> None:

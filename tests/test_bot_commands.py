@@ -356,3 +356,37 @@ async def test_a_command_answer_never_waits_for_the_groups_full_minute(
     tg.spend(17)
     assert [chat for chat, _ in await said("@banco_bot lots")] == [BOB]
     assert [chat for chat, _ in await said("/balance")] == [CHAT]
+
+
+@dataclass
+class GroupBot(HandlerBot):
+    """The handlers' answers go into the chat the courier posts in (one row of ids)."""
+
+    group: RecordingBot = field(default_factory=RecordingBot)
+
+    async def send_message(self, chat_id: int, text: str, reply_markup: Any = None,
+                           **kwargs: Any) -> Any:
+        await super().send_message(chat_id, text, reply_markup, **kwargs)
+        return await self.group.send_message(chat_id, text, reply_markup)
+
+
+async def test_the_pickers_keep_their_buttons_until_a_table_post_and_a_twin_search_skips_them(
+        make_host: Any) -> None:  # noqa: F811
+    tg = GroupBot()
+    bot = tg.group
+    host = await make_host(bot)
+    await command(host, tg, handlers.cmd_newtable, "/newtable")
+    await command(host, tg, handlers.cmd_language, "/language")
+    language = bot.chat(CHAT)[1].message_id
+    # Bob opens a table by its name; its first post goes through with its answer lost, so
+    # it is made again, and its possible twin searched for: the pickers are not one
+    bot.lose_answers["send_message"] = 1
+    assert await host.lifecycle.open_table(CHAT, "twenty_one", BOB, "en") is None
+    await host.idle()
+    assert bot.lose_answers["send_message"] == 0
+    twin, table = (m for m in bot.chat(CHAT)[2:])
+    assert twin.text == table.text
+    # the table's post takes the /newtable picker's buttons; /language's are its own
+    assert [m.message_id for m in bot.chat(CHAT) if m.markup] == [language, table.message_id]
+    assert [(m.text, m.markup is None) for m in bot.chat(CHAT)[:2]] == [
+        ("Which game?", True), (i18n.t("en", "language_pick"), False)]

@@ -323,3 +323,30 @@ async def test_a_post_of_unknown_outcome_keeps_its_first_floor_until_resolved(
     await db.storage.twins_resolved(item_ids=[first.id, third.id])
     await db.storage.twins_resolved(item_ids=[])
     assert await db.storage.twin_floors(chat_id=CHAT) == []
+
+
+async def test_a_search_cut_short_raises_the_floors_it_passed(db: Backend) -> None:
+    await open_table(db, CHAT, d("table", CHAT), d("table", CHAT))
+    first, second = await db.storage.pending_outbox(chat_id=CHAT)
+    await db.storage.outbox_attempt(item_id=first.id, floor=7)
+    await db.storage.outbox_attempt(item_id=second.id, floor=90)
+    # ids up to 50 searched: the floor below rises to 50, the one above stays
+    await db.storage.twins_resolved(item_ids=[first.id, second.id], upto=50)
+    assert await db.storage.twin_floors(chat_id=CHAT) == [(first.id, 50), (second.id, 90)]
+    await db.storage.twins_resolved(item_ids=[first.id, second.id])
+    assert await db.storage.twin_floors(chat_id=CHAT) == []
+
+
+async def test_a_message_sent_outside_the_outbox_is_recorded_as_sent(db: Backend) -> None:
+    await open_table(db, CHAT, d("table", CHAT))
+    [post] = await db.storage.pending_outbox(chat_id=CHAT)
+    # a /newtable picker (buttons: live), then the table's post, then a /language picker
+    await db.storage.record_sent(chat_id=CHAT, kind="group", message_id=40, live=True)
+    await db.storage.finish_outbox(item_id=post.id, message_id=41, live=True)
+    await db.storage.record_sent(chat_id=CHAT, kind="group", message_id=39)
+    assert await db.storage.pending_outbox(chat_id=CHAT) == []
+    assert await db.storage.last_sent(chat_id=CHAT, kind="group", limit=5) == [39, 40]
+    # the live ones by message id, newest first, whatever order they were recorded in
+    assert await db.storage.live_sent(chat_id=CHAT) == [41, 40]
+    assert await db.storage.live_sent(chat_id=CHAT, kind="table") == [41]
+    assert await db.storage.live_sent(chat_id=OTHER) == []

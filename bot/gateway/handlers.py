@@ -38,6 +38,7 @@ from bot.gateway.webapp.server import WebApp
 from bot.ops import metrics
 from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
+from bot.outbox.kinds import GROUP
 from bot.outbox.ratelimit import GroupWindowLimiter, is_stopping, retry_seconds
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
@@ -165,6 +166,21 @@ async def reply(update: Update, text: str, **kwargs: Any) -> int | None:
     except TelegramError as exc:
         log.warning("reply in chat %s failed: %s", msg.chat_id, type(exc).__name__)
         return None
+
+
+async def recorded(context: Context, chat_id: int, message_id: int | None,
+                   live: bool = False) -> None:
+    """A picker the bot posted in a group, kept among its sent messages: the courier's
+    searches for a post of unknown outcome leave it alone, and with ``live`` the chat's next
+    table post takes its buttons, as it does an older table message's. Private chats keep
+    nothing."""
+    if message_id is None or chat_id > 0:
+        return
+    try:
+        await services(context).storage.record_sent(chat_id=chat_id, kind=GROUP,
+                                                    message_id=message_id, live=live)
+    except Exception as exc:  # the picker works all the same: never worth failing for
+        log.warning("picker of chat %s not recorded: %s", chat_id, type(exc).__name__)
 
 
 async def say(update: Update, context: Context, *parts: str,
@@ -318,8 +334,7 @@ async def cmd_newtable(update: Update, context: Context) -> None:
         return
     if not args(context):
         picker = await reply(update, i18n.t(lang, "pick_game"), reply_markup=game_picker(lang))
-        if picker is not None:  # retired once a table opens
-            await services(context).lifecycle.picker_shown(chat.id, picker)
+        await recorded(context, chat.id, picker, live=True)  # retired once a table opens
         return
     settings = {}
     for arg in args(context)[1:]:
@@ -446,7 +461,8 @@ async def cmd_language(update: Update, context: Context) -> None:
         InlineKeyboardButton("English", callback_data=encode(SetLanguage("en"))),
         InlineKeyboardButton("Русский", callback_data=encode(SetLanguage("ru"))),
     ]])
-    await reply(update, i18n.t(lang, "language_pick"), reply_markup=markup)
+    await recorded(context, chat.id,
+                   await reply(update, i18n.t(lang, "language_pick"), reply_markup=markup))
 
 
 async def cmd_settings(update: Update, context: Context) -> None:

@@ -23,10 +23,23 @@ outbox_attempt`); a post whose one attempt got its answer drops the floor as it 
 done. A floor left behind (the worker died between Telegram's answer and the record of
 the id, the answer was lost, or the row was skipped for a later post) marks a post whose
 outcome is unknown, durably, whichever worker delivers the chat next: its next table post
-strips every id between the lowest such floor and its own (other people's messages
-cannot be edited, and the bot's own messages with buttons are recorded and kept), before
-it is marked done, and only then the floors go (:meth:`Courier._resolve_twins`). So an
+(or closing post) takes the keyboard off every id between the lowest such floor and its
+own, except the ids the bot recorded in the chat (every group kind of the outbox, and the
+/newtable and /language pickers the commands post, :meth:`storage.base.Storage.
+record_sent`); other people's messages cannot be edited, and the bot's other unrecorded
+messages (command answers) carry no inline keyboard, so what loses its buttons is a table
+message nobody recorded (:meth:`Courier._resolve_twins`). It costs one
+editMessageReplyMarkup per id, in the group's budget (about 20 a minute), before the post
+is marked done; so one post strips at most :data:`TWIN_PASS` ids, the floors rise to the
+last of them, and the next table post goes on from there. An edit refused for the budget
+or left unanswered (a 5xx, a timeout) three times in a row ends the pass there, the
+floors below that id, and the next post, even one of sure outcome, searches again. So an
 orphan is found however many messages, workers and coups come between.
+
+A closing post whose answer was lost is found another way, by the keyboard it carries
+(:meth:`Courier._find_post`): each id after the newest known, up to :data:`TWIN_WINDOW`
+of them and past deleted ones, except the recorded ids, is asked to take that keyboard,
+one edit each (two where a message of the bot's without it takes it, and loses it again).
 """
 
 from __future__ import annotations
@@ -41,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from telegram import Bot
-from telegram.error import BadRequest, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
@@ -51,7 +64,6 @@ from bot.outbox.kinds import (
     DM_EDIT,
     EPHEMERAL,
     GROUP,
-    RETIRE,
     SETTLE,
     TABLE,
     SeenPrompt,
@@ -81,6 +93,10 @@ FINISH_DELAY = 0.05
 # outcome when the bot knew no message of its own in the chat before that post (its floor
 # is 0: the chat's very first post); with a known floor the whole interval is searched.
 TWIN_WINDOW = 20
+# How many ids one table post strips at most, for twins of posts of unknown outcome (one
+# edit each, in the group's budget, before the post is marked done); the floor rises past
+# them, and the next post goes on from there.
+TWIN_PASS = 40
 PRIVATE = (DM, DM_EDIT)
 """Outbox kinds sent to private chats: their own way, outside the group's budget."""
 
@@ -440,8 +456,6 @@ class Courier:
             await self._close(item)
         elif item.kind == EPHEMERAL:
             await self._ephemeral(item)
-        elif item.kind == RETIRE:
-            await self._retire_pickers(item)
         else:
             if item.kind != GROUP:
                 log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
@@ -542,6 +556,7 @@ class Courier:
                 posted = await self._send(chat_id, text, tag, kind=metrics.SETTLEMENT,
                                           once=True)
                 if posted is None and tag is not None:  # refused with its keyboard: plain
+                    tag = None
                     posted = await self._send(chat_id, text, None, kind=metrics.SETTLEMENT)
                 break
             except Unanswered:
@@ -563,45 +578,50 @@ class Courier:
         if posted is not None:  # a twin of a table post of unknown outcome goes too
             await self._resolve_twins(chat_id, posted, None, True)
         # every table message still live retires: the one the text replaces to its header
-        # and a pointer down to the text
-        await self._retire_all(chat_id, await self.storage.live_sent(chat_id=chat_id),
+        # and a pointer down to the text (a /newtable picker posted since stays live)
+        await self._retire_all(chat_id, await self.storage.live_sent(chat_id=chat_id,
+                                                                     kind=TABLE),
                                {table_id: shown})
 
     async def _find_post(self, chat_id: int, before: int, tag: str | None) -> int | None:
         """The closing post an attempt whose answer was lost made, if it did: the bot's
         message after ``before`` (the newest it knows) that carries the post's keyboard
-        ``tag``. Each message after it is asked to take that keyboard: the post answers that
-        it has it already (not modified); another message of the bot's takes it and has it
-        taken away again at once (it had none: a command's answer; an orphaned table message
-        loses its own, as it should); other people's messages cannot be edited. The search
-        ends at the first ids that do not exist yet."""
+        ``tag``, among the next :data:`TWIN_WINDOW` ids. Each of them the bot has not
+        recorded (:meth:`_recorded`: its own messages, a picker a command posted included)
+        is asked to take that keyboard: the post answers that it has it already (not
+        modified); another message of the bot's takes it and has it taken away again at
+        once (it had none: a command's answer; an orphaned table message loses its own, as
+        it should); other people's messages cannot be edited, and ids deleted or not used
+        yet are not found: the search goes on past them. Each call waits out Telegram's
+        429s and unanswered calls (:meth:`bot.outbox.telegram.BotApi.request`); a group that
+        refuses the bot ends it (:class:`Lost`). It costs up to one edit per id, two for a
+        message of the bot's it finds without the keyboard."""
         if tag is None:
             return None
-        missing = 0
-        message_id = before + 1
-        while message_id <= before + TWIN_WINDOW and missing < 2:
+        known = await self._recorded(chat_id)
+        for message_id in range(before + 1, before + TWIN_WINDOW + 1):
+            if message_id in known:
+                continue
             try:
-                await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
-                                    message_id=message_id, reply_markup=tag)
-            except RetryAfter as exc:
-                await asyncio.sleep(retry_seconds(exc) + 0.1)
-                continue  # the same message again
-            except BadRequest as exc:
-                reason = exc.message.lower()
-                if "not modified" in reason:
+                await self.api.request("editMessageReplyMarkup", chat_id=chat_id,
+                                       message_id=message_id, reply_markup=tag)
+            except Refused as exc:
+                if exc.says("not modified"):
                     self._seen(chat_id, message_id)
                     return message_id
-                missing = missing + 1 if "not found" in reason else 0
-            except TelegramError:  # no answer: asked again
-                await asyncio.sleep(0.5)
-                continue
-            else:
-                missing = 0
-                with contextlib.suppress(TelegramError):
-                    await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
-                                        message_id=message_id)
-            message_id += 1
+                continue  # not found (deleted, or not yet), or not ours
+            with contextlib.suppress(Refused):
+                await self.api.request("editMessageReplyMarkup", chat_id=chat_id,
+                                       message_id=message_id)
         return None
+
+    async def _recorded(self, chat_id: int) -> set[int]:
+        """The message ids the bot recorded in the group (every group kind of the outbox,
+        and the pickers the commands posted, :meth:`storage.base.Storage.record_sent`): a
+        search for a message nobody recorded leaves them alone."""
+        return {i for kind in (TABLE, SETTLE, GROUP, CLOSE)
+                for i in await self.storage.last_sent(chat_id=chat_id, kind=kind,
+                                                      limit=KEEP_SENT)}
 
     async def _post_table(self, item: OutboxItem) -> None:
         chat_id = item.chat_id
@@ -687,9 +707,12 @@ class Courier:
 
     async def _retire(self, chat_id: int, message_id: int, text: str | None) -> bool:
         """The table message a new one replaces loses its keyboard at once, and its text
-        shrinks to its header line and a pointer down: one chat, one live table. False when
-        Telegram kept refusing for the budget (it is tried again at the next delivery)."""
-        for _ in range(3):
+        shrinks to its header line and a pointer down: one chat, one live table. True too
+        when Telegram refuses the edit itself (gone, not ours, no keyboard left); False
+        when it kept refusing for the budget, or left the call unanswered (a network
+        error, a timeout, a 5xx), three times: it is tried again at the next delivery. A
+        group that refuses the bot raises :class:`Lost`."""
+        for attempt in range(3):
             try:
                 if text is None:  # not shown by this process: the keyboard goes, text stays
                     await self.api.call("editMessageReplyMarkup", chat_id=chat_id,
@@ -702,32 +725,29 @@ class Courier:
                 return True
             except RetryAfter as exc:
                 await asyncio.sleep(retry_seconds(exc) + 0.1)
-            except TelegramError:  # gone, or not ours to edit any more, or no keyboard left
+            except BadRequest:  # gone, or not ours to edit any more, or no keyboard left
                 return True
+            except (Forbidden, ChatMigrated) as exc:  # the group refuses the bot: it waits
+                raise Lost from exc
+            except TelegramError as exc:  # no answer: not done
+                log.info("chat %s: message %d not retired (%s)", chat_id, message_id,
+                         type(exc).__name__)
+                await asyncio.sleep(0.5 * (attempt + 1))
         return False
-
-    async def _retire_pickers(self, item: OutboxItem) -> None:
-        """Old /newtable pickers lose their buttons, as a superseded table message does (in
-        the group's budget: :meth:`_retire`); the item stays for the next delivery while
-        Telegram keeps refusing for the budget."""
-        ids = item.payload.get("message_ids")
-        for message_id in ids if isinstance(ids, list) else []:
-            if isinstance(message_id, int) and not await self._retire(item.target, message_id,
-                                                                      None):
-                return
-        await self.storage.finish_outbox(item_id=item.id)
 
     async def _resolve_twins(self, chat_id: int, ceiling: int, own: int | None,
                              sure: bool) -> bool:
         """Posts of unknown outcome (their floors kept: a crash between Telegram's answer and
         the record, a lost answer, a post skipped after an attempt) may each have made a
         table message nobody knows the id of: each lies above its floor and below
-        ``ceiling``, a post this process has just made, so every message id between loses
-        its buttons. Other people's messages cannot be edited, and the bot's recorded group
-        messages (which may carry buttons of their own) are left alone, so this strips only
-        table messages. ``own``: the outbox item that made ``ceiling``; ``sure``: that was
-        its one attempt, answered (else its earlier ones count too). The floors go once all
-        is done; True when ``own``'s may go."""
+        ``ceiling``, a post this process has just made, so every message id between that
+        the bot has not recorded (:meth:`_recorded`: its own messages, the pickers of its
+        commands) loses its buttons: other people's messages cannot be edited, so this
+        strips only table messages. One pass strips at most :data:`TWIN_PASS` ids, from the
+        lowest floor up; the floors it passed rise to its last id, and the next table post
+        goes on from there. ``own``: the outbox item that made ``ceiling``; ``sure``: that
+        was its one attempt, answered (else its earlier ones count too). The floors go once
+        all is done; True when ``own``'s may go."""
         chat = self._chat(chat_id)
         if not chat.twins and sure:
             return True
@@ -740,14 +760,23 @@ class Courier:
         if low is None:
             chat.twins = False
             return True
-        keep = set(await self.storage.last_sent(chat_id=chat_id, kind=GROUP, limit=KEEP_SENT))
+        known = await self._recorded(chat_id)
         first = low + 1 if low else max(1, ceiling - TWIN_WINDOW)
+        done, edits = first - 1, 0  # every id up to ``done`` is stripped
         for message_id in range(first, ceiling):
-            if message_id not in keep and not await self._retire(chat_id, message_id, None):
-                return False  # the budget kept refusing: searched again at the next post
-        others = [item_id for item_id, _ in floors if item_id != own]
-        await self.storage.twins_resolved(item_ids=others)
-        chat.twins = False
+            if message_id not in known:
+                if edits == TWIN_PASS or not await self._retire(chat_id, message_id, None):
+                    break
+                edits += 1
+            done = message_id
+        ids = [item_id for item_id, _ in floors]
+        chat.twins = done < ceiling - 1
+        if chat.twins:  # searched again from ``done`` on at the next post
+            await self.storage.twins_resolved(item_ids=ids, upto=done)
+            log.info("chat %s: possible twins stripped, ids %d to %d of %d", chat_id, first,
+                     done, ceiling - 1)
+            return sure
+        await self.storage.twins_resolved(item_ids=[i for i in ids if i != own])
         log.info("chat %s: possible twins of %d post(s) of unknown outcome stripped, ids %d "
                  "to %d", chat_id, len(floors), first, ceiling - 1)
         return True
@@ -772,7 +801,7 @@ class Courier:
         chat = self._chat(chat_id)
         if chat.table_known:
             return chat.table_id
-        live = await self.storage.live_sent(chat_id=chat_id)
+        live = await self.storage.live_sent(chat_id=chat_id, kind=TABLE)
         chat.table_is(live[0] if live else None)
         await self._retire_all(chat_id, live[1:], {})
         return chat.table_id

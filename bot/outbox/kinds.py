@@ -3,7 +3,8 @@
 from typing import NamedTuple
 
 GROUP = "group"
-"""Outbox kind: a new group message (``text``, optional ``markup``)."""
+"""Outbox kind: a new group message (``text``, optional ``markup``). Also the kind a
+command's picker is recorded under once posted (:meth:`storage.base.Storage.record_sent`)."""
 SETTLE = "settle"
 """Outbox kind: a coup's result; the live table message is edited into it."""
 TABLE = "table"
@@ -17,9 +18,6 @@ EPHEMERAL = "ephemeral"
 ephemeral message) edited (``receiver``, ``message_id``: its ephemeral message id, ``text``,
 ``markup``). It goes with the group's messages, in their order and under their budget
 (EPHEMERAL_IN_GROUP_BUDGET)."""
-RETIRE = "retire"
-"""Outbox kind: messages of the bot in the group whose buttons go (``message_ids``): the
-/newtable pickers posted before the table opened."""
 CLOSE = "close"
 """Outbox kind: a closed table's closing text (``text``), posted at the bottom of the chat;
 the live table message retires."""

@@ -15,7 +15,7 @@ import warnings
 from typing import Any
 
 from telegram import Bot
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.warnings import PTBUserWarning
 
 from bot.outbox.ratelimit import retry_seconds
@@ -80,7 +80,8 @@ class BotApi:
         after a backoff growing to :data:`MAX_BACKOFF`, and noted in ``uncertain``; with
         ``once`` it is not made again but raises :class:`Unanswered`. A refusal raises: a
         403 :class:`Lost` in a group and :class:`Blocked` in a ``private`` chat, a 400
-        :class:`Refused`."""
+        :class:`Refused`; a group that became a supergroup (its id is no more) is
+        :class:`Lost` too."""
         chat_id = params["chat_id"]
         delay = 0.5
         while True:
@@ -95,6 +96,9 @@ class BotApi:
                 raise Lost from exc
             except BadRequest as exc:
                 raise Refused(exc.message) from exc
+            except ChatMigrated as exc:
+                log.warning("chat %s moved to %s", chat_id, exc.new_chat_id)
+                raise Lost from exc
             except TelegramError as exc:
                 log.warning("%s in chat %s failed: %s", method, chat_id, type(exc).__name__)
                 if once:

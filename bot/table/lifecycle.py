@@ -27,9 +27,6 @@ from storage.base import OutboxDraft, StorageError, TableExists, TableNotFound
 
 log = logging.getLogger(__name__)
 
-MAX_PICKERS = 20
-"""The newest /newtable pickers of a chat kept to retire (an older one, pushed up by twenty
-more, is left as it is)."""
 RESUME_LEFT = 30.0
 """Seconds an awaited player has at least, after the bot was down, before his turn's safe
 default applies (:meth:`Lifecycle.resume_all`)."""
@@ -57,9 +54,8 @@ class Lifecycle:
         engine = registry.engine(game)
         async with tables.lock(chat_id):
             # the chat's defaults for its next tables (/settings default), under /newtable's
-            defaults = await tables.storage.chat_settings(chat_id=chat_id)
-            wanted, host = table_settings.for_new_table(defaults, game, dict(settings or {}))
-            pickers = _pickers(defaults)
+            wanted, host = table_settings.for_new_table(
+                await tables.storage.chat_settings(chat_id=chat_id), game, dict(settings or {}))
             try:
                 state = engine.new_table(dict(wanted))
             except (ValueError, TypeError, IllegalAction) as exc:
@@ -70,28 +66,15 @@ class Lifecycle:
                 rec = await tables.storage.create_table(
                     chat_id=chat_id, game=game, settings=wanted,
                     state_json=state.model_dump_json(), version=state.version,
-                    meta_json=meta.stored(), outbox=[sends.table_post(chat_id), *(
-                        [sends.pickers_retired(chat_id, pickers)] if pickers else [])])
+                    meta_json=meta.stored(), outbox=[sends.table_post(chat_id)])
             except TableExists:
                 tables.forget(chat_id)
                 rec = await tables.storage.load_table(chat_id=chat_id)
                 return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
             tables.tables[chat_id] = Table(rec, meta, engine, state)
-            if pickers:  # their retirement is in the outbox now (a crash before this
-                # forgets nothing: the next table retires them again, harmlessly)
-                defaults.pop(table_settings.PICKERS, None)
-                await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
         tables.doorbell.ring(chat_id)
         tables.changed(chat_id)  # open pages of the chat show the new table
         return None
-
-    async def picker_shown(self, chat_id: int, message_id: int) -> None:
-        """A /newtable picker was posted in the chat (it has no table): kept with the chat's
-        defaults until a table opens, which retires it (:func:`sends.pickers_retired`)."""
-        async with self.tables.lock(chat_id):
-            defaults = await self.tables.storage.chat_settings(chat_id=chat_id)
-            defaults[table_settings.PICKERS] = [*_pickers(defaults), message_id][-MAX_PICKERS:]
-            await self.tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
 
     async def open_game(self, chat_id: int) -> str | None:
         """The game of the chat's open table; None without one."""
@@ -415,8 +398,3 @@ class Lifecycle:
         """The live table message is gone (deleted, replaced by a result): post it anew."""
         await self.repost(chat_id)
 
-
-def _pickers(defaults: dict[str, Any]) -> list[int]:
-    """The chat's /newtable pickers still to retire (:data:`table_settings.PICKERS`)."""
-    kept = defaults.get(table_settings.PICKERS)
-    return [i for i in kept if isinstance(i, int)] if isinstance(kept, list) else []

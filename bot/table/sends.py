@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, RETIRE, SETTLE, TABLE
+from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE
 from bot.table.record import Ask, OpenEphemeral, Proof, Table, TableMeta
 from bot.view import i18n, proofs, render, screens
 from bot.view.codec import ActionButton, encode
@@ -312,12 +312,6 @@ def closing(chat_id: int, text: str, coup: int, version: int) -> OutboxDraft:
     return OutboxDraft(kind=CLOSE, target=chat_id, payload={
         "text": render.clip(text),
         "markup": {"inline_keyboard": [[{"text": "🔒", "callback_data": tag}]]}})
-
-
-def pickers_retired(chat_id: int, message_ids: Sequence[int]) -> OutboxDraft:
-    """The /newtable pickers posted before the table opened lose their buttons (as a
-    superseded table message does): a press there could open nothing now."""
-    return OutboxDraft(kind=RETIRE, target=chat_id, payload={"message_ids": list(message_ids)})
 
 
 def table_post(chat_id: int, asked: bool = False) -> OutboxDraft:

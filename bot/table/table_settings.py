@@ -27,10 +27,6 @@ if TYPE_CHECKING:
 HOST_KEYS = ("timeout", "turn_dm", "screen", "idle_close")
 """Settings of the host, not of a game: every table has them (``screen`` shows only where
 the bot has the Mini App: without it, a table is played in the chat)."""
-PICKERS = "pickers"
-"""Not a setting: the chat's /newtable pickers posted while it had no table (their message
-ids), kept with its defaults until a table opens and retires them (no table record holds
-them before that)."""
 SCREENS = ("chat", "app")
 """Where a table is played (:attr:`bot.table.record.TableMeta.screen`)."""
 MIN_TIMEOUT, MAX_TIMEOUT = 10, 3600
