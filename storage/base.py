@@ -278,8 +278,10 @@ class Storage(Protocol):
         """These messages of the chat carry no live buttons any more."""
         ...
 
-    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
-        """:meth:`finish_outbox` for several items, (item id, message id) each, at once."""
+    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]],
+                                 live: bool = False, sure: bool = False) -> None:
+        """:meth:`finish_outbox` for several items, (item id, message id) each, at once,
+        ``live`` and ``sure`` alike."""
         ...
 
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
