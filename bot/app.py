@@ -318,6 +318,10 @@ async def post_stop(app: App) -> None:
     ``post_shutdown``, and the database's thread, which is no daemon, would keep the
     process alive)."""
     clock = stop_clock(app)
+    journal = getattr(app.bot, "journal", None)
+    if journal is not None:  # polling: every handler ran; their marks go in one write
+        await _bounded("the handled updates' marks", journal.close(),
+                       min(STOP_HEALTH, clock.left(STOP_CLOSING)))
     health = app.bot_data.health
     if health is not None:
         await _bounded("the health server", health.stop(),

@@ -326,10 +326,11 @@ class Storage(Protocol):
         ...
 
     async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
-                           read_below: int) -> None:
+                           read_below: int, done: Sequence[int] = ()) -> None:
         """Keep fetched updates ``(update_id, JSON body)`` until handled (one already kept
-        stays as it is), and forget the handled ones below ``read_below``: Telegram took
-        them as read, they cannot come again (polling mode, :mod:`bot.gateway.polling`)."""
+        stays as it is), mark the kept ``done`` handled (as :meth:`updates_done`), and
+        forget the handled ones below ``read_below``: Telegram took them as read, they
+        cannot come again (polling mode, :mod:`bot.gateway.polling`). One write."""
         ...
 
     async def updates_done(self, *, update_ids: Sequence[int]) -> None:

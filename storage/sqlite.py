@@ -716,11 +716,13 @@ class SqliteStorage:
     # ------------------------------------------------------------ kept updates
 
     async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
-                           read_below: int) -> None:
+                           read_below: int, done: Sequence[int] = ()) -> None:
         """See :meth:`storage.base.Storage.keep_updates`."""
         def unit(conn: sqlite3.Connection) -> None:
             conn.executemany("INSERT OR IGNORE INTO kept_updates (update_id, body)"
                              " VALUES (?, ?)", updates)
+            conn.executemany("UPDATE kept_updates SET done = 1 WHERE update_id = ?",
+                             [(i,) for i in done])
             conn.execute("DELETE FROM kept_updates WHERE done = 1 AND update_id < ?",
                          (read_below,))
         await self._write(unit)
