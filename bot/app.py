@@ -9,7 +9,8 @@ what the courier reports: :mod:`bot.table.lifecycle`) and the presses
 limiter stops holding sends first (:class:`BancoApplication`), so that the handlers
 still running end at once; ``post_stop`` then lets the courier finish within
 ``STOP_FLUSH`` seconds while the HTTP client is still open (what is left stays queued
-in the database); ``post_shutdown`` closes the database.
+in the database); ``post_shutdown`` closes the database. The whole stop has one deadline
+(:class:`StopClock`) that every part shares.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import gc
 import json
 import logging
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, NoReturn
 
 from telegram import (
     BotCommand,
@@ -108,8 +109,18 @@ class BancoApplication(Application):  # type: ignore[type-arg]
     Telegram unreachable). Now such a send fails at once and is logged.
     """
 
+    stop_clock: StopClock | None = None
+    """The stop's one deadline, from its first sign on (:func:`stop_clock`)."""
+
+    def _raise_system_exit(self) -> NoReturn:  # type: ignore[override]
+        """PTB's SIGTERM/SIGINT handler in polling mode: the stop's clock starts here, before
+        the updater's stop takes its share."""
+        stop_clock(self).begin()
+        raise SystemExit
+
     async def stop(self) -> None:
         """The limiter's waits end (:func:`bot.outbox.ratelimit.stopping`), then PTB's stop."""
+        stop_clock(self).begin()
         stopping(self.bot)
         await super().stop()
 
@@ -224,13 +235,56 @@ async def post_init(app: App) -> None:
     log.info("bot @%s ready; %d open table(s) resumed", app.bot.username, resumed)
 
 
-STOP_PART = 1.0
-"""Seconds each part of a stop but the courier's flush may take (a health or Mini App
-server, a database): a part still busy then is abandoned, so the stop ends in bounded
-time whatever is open."""
+STOP_WITHIN = 2.5
+"""Seconds a stop may take from its signal (in webhook mode: from the end of the webhook's
+requests, which have their own bound) to the database's closing; the process exits just
+after. Each part of the stop (PTB's own, the health and Mini App servers, the courier's
+flush, the shared coordination, the database) gets what the parts before it left: a part
+still busy then is abandoned, so the whole stop ends in bounded time whatever hangs."""
+
+STOP_HEALTH = 0.5
+"""Seconds at most for the health server's part (a local port to close)."""
+
+STOP_PAGES = 1.0
+"""Seconds at most for the Mini App server's part (its pages close together in half a
+second, then the server); the courier's flush comes after, in what is left."""
+
+STOP_CLOSING = 0.5
+"""Of :data:`STOP_WITHIN`, what the parts before ``post_shutdown`` leave to its closings
+(the coordination, then the database, whose thread must end for the process to exit)."""
 
 
-async def _bounded(what: str, step: Awaitable[Any], seconds: float = STOP_PART) -> None:
+class StopClock:
+    """The one deadline of a stop, set on its first sign (the signal, or the application's
+    stop), which every part of the stop reads."""
+
+    def __init__(self, within: float = STOP_WITHIN) -> None:
+        self.within = within
+        self.by: float | None = None
+        """The event loop's time by which the stop is over (None: not stopping yet)."""
+
+    def begin(self) -> None:
+        """The stop begins now, unless it began already."""
+        if self.by is None:
+            self.by = asyncio.get_running_loop().time() + self.within
+
+    def left(self, keep: float = 0.0) -> float:
+        """Seconds left of the stop, less ``keep`` for the parts after (never below 0)."""
+        self.begin()
+        assert self.by is not None
+        return max(0.0, self.by - keep - asyncio.get_running_loop().time())
+
+
+def stop_clock(app: App | BancoApplication) -> StopClock:
+    """The application's stop clock (one per application)."""
+    clock = getattr(app, "stop_clock", None)
+    if clock is None:
+        clock = StopClock()
+        app.stop_clock = clock  # type: ignore[union-attr]
+    return clock
+
+
+async def _bounded(what: str, step: Awaitable[Any], seconds: float) -> None:
     """Await one part of a stop for at most ``seconds``; whatever it raises is logged, not
     raised: the next parts, and the database's closing, must run whatever happens."""
     try:
@@ -257,17 +311,27 @@ async def keep_polled(app: App, storage: Storage) -> None:
 
 
 async def post_stop(app: App) -> None:
-    """Before the HTTP client closes: let the courier send for up to STOP_FLUSH seconds;
-    whatever is still pending stays in the outbox for the next start. The health port
-    closes first: a stopping worker is no longer ready. Each part runs whatever the one
-    before it did (a part that raised would otherwise skip ``post_shutdown``, and the
-    database's thread, which is no daemon, would keep the process alive)."""
+    """Before the HTTP client closes: let the courier send for up to STOP_FLUSH seconds
+    (fewer if the stop's clock has fewer left); whatever is still pending stays in the
+    outbox for the next start. The health port closes first: a stopping worker is no
+    longer ready. Each part gets what is left of the stop's clock, :data:`STOP_CLOSING`
+    kept for ``post_shutdown`` (the servers no more than their own limits), and runs
+    whatever the one before it did (a part that raised would otherwise skip
+    ``post_shutdown``, and the database's thread, which is no daemon, would keep the
+    process alive)."""
+    clock = stop_clock(app)
+    journal = getattr(app.bot, "journal", None)
+    if journal is not None:  # polling: every handler ran; their marks go in one write
+        await _bounded("the handled updates' marks", journal.close(),
+                       min(STOP_HEALTH, clock.left(STOP_CLOSING)))
     health = app.bot_data.health
     if health is not None:
-        await _bounded("the health server", health.stop())
+        await _bounded("the health server", health.stop(),
+                       min(STOP_HEALTH, clock.left(STOP_CLOSING)))
     webapp = app.bot_data.webapp
     if webapp is not None:
-        await _bounded("the Mini App server", webapp.stop(), 2 * STOP_PART)
+        await _bounded("the Mini App server", webapp.stop(),
+                       min(STOP_PAGES, clock.left(STOP_CLOSING)))
     svc = app.bot_data.services
     if svc is not None:
         settings = bot_settings(app)
@@ -275,19 +339,27 @@ async def post_stop(app: App) -> None:
             svc.lifecycle.clock.deadlines.stop()
         except Exception:
             log.exception("stopping: the deadlines failed to stop")
-        await _bounded("the alive mark", svc.lifecycle.stop(), STOP_PART)
-        await _bounded("the courier", svc.courier.stop(settings.stop_flush),
-                       settings.stop_flush + STOP_PART)
+        # the last alive mark: the next start gives back the time no process ran
+        await _bounded("the alive mark", svc.lifecycle.stop(),
+                       min(STOP_HEALTH, clock.left(STOP_CLOSING)))
+        # the courier cancels its sends once its flush is over, then records what it
+        # knows; a tenth of what is left is kept for that
+        left = clock.left(STOP_CLOSING)
+        await _bounded("the courier", svc.courier.stop(min(settings.stop_flush, 0.9 * left)),
+                       left)
 
 
 async def post_shutdown(app: App) -> None:
-    """Close the database (each connection whatever the other's closing did)."""
+    """Close the database (each connection whatever the other's closing did), in what is
+    left of the stop's clock; the database's own closing is given a fifth of a second even
+    when nothing is left (its thread must end for the process to exit)."""
+    clock = stop_clock(app)
     shared = app.bot_data.shared
     if shared is not None:
-        await _bounded("the shared coordination", shared.close())
+        await _bounded("the shared coordination", shared.close(), clock.left(STOP_CLOSING / 2))
     svc = app.bot_data.services
     if svc is not None:
-        await _bounded("the database", svc.storage.close())
+        await _bounded("the database", svc.storage.close(), max(clock.left(), 0.2))
 
 
 def build_application(settings: Settings, token: str,

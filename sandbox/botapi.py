@@ -361,6 +361,8 @@ def allowed(world: World, update: dict[str, Any]) -> bool:
 @method("getUpdates")
 async def get_updates(world: World, params: dict[str, Any]) -> Any:
     """Long polling: updates below `offset` are confirmed and forgotten."""
+    if world.on_poll is not None:
+        world.on_poll(params.get("offset"))
     if world.webhook.get("url"):
         raise ApiError(409, WEBHOOK_CONFLICT)
     if "allowed_updates" in params:

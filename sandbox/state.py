@@ -11,6 +11,7 @@ import asyncio
 import copy
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -339,6 +340,10 @@ class World:
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.webhook: dict[str, Any] = {"url": ""}
         self.poller: asyncio.Future[None] | None = None
+        # An in-process test's hook: called with each getUpdates' offset as the call arrives,
+        # before anything else (the updates below it are then confirmed), e.g. to freeze
+        # the bot at the moment it confirmed updates it had not yet handled.
+        self.on_poll: Callable[[int | None], None] | None = None
         # Optional flood control (off by default): max messages per chat per minute.
         self.flood: dict[str, int] = {}
         self.sent_times: dict[int, list[float]] = {}

@@ -290,8 +290,10 @@ class Storage(Protocol):
         """These messages of the chat carry no live buttons any more."""
         ...
 
-    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
-        """:meth:`finish_outbox` for several items, (item id, message id) each, at once."""
+    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]],
+                                 live: bool = False, sure: bool = False) -> None:
+        """:meth:`finish_outbox` for several items, (item id, message id) each, at once,
+        ``live`` and ``sure`` alike."""
         ...
 
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
@@ -336,10 +338,11 @@ class Storage(Protocol):
         ...
 
     async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
-                           read_below: int) -> None:
+                           read_below: int, done: Sequence[int] = ()) -> None:
         """Keep fetched updates ``(update_id, JSON body)`` until handled (one already kept
-        stays as it is), and forget the handled ones below ``read_below``: Telegram took
-        them as read, they cannot come again (polling mode, :mod:`bot.gateway.polling`)."""
+        stays as it is), mark the kept ``done`` handled (as :meth:`updates_done`), and
+        forget the handled ones below ``read_below``: Telegram took them as read, they
+        cannot come again (polling mode, :mod:`bot.gateway.polling`). One write."""
         ...
 
     async def updates_done(self, *, update_ids: Sequence[int]) -> None:

@@ -644,12 +644,15 @@ class PostgresStorage:
     # ------------------------------------------------------------ kept updates
 
     async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
-                           read_below: int) -> None:
+                           read_below: int, done: Sequence[int] = ()) -> None:
         """See :meth:`storage.base.Storage.keep_updates`."""
         async with self._tx() as conn:
             await conn.executemany(
                 "INSERT INTO kept_updates (update_id, body) VALUES ($1, $2)"
                 " ON CONFLICT (update_id) DO NOTHING", updates)
+            if done:
+                await conn.execute("UPDATE kept_updates SET done = true"
+                                   " WHERE update_id = ANY($1::bigint[])", list(done))
             await conn.execute("DELETE FROM kept_updates WHERE done AND update_id < $1",
                                read_below)
 

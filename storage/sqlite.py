@@ -622,9 +622,10 @@ class SqliteStorage:
             await self._write(_execute, f"UPDATE outbox SET live = 0 WHERE chat_id = ? AND live = 1"
                               f" AND message_id IN ({marks})", (chat_id, *message_ids))
 
-    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]]) -> None:
+    async def finish_outbox_many(self, *, done: Sequence[tuple[int, int | None]],
+                                 live: bool = False, sure: bool = False) -> None:
         """:meth:`finish_outbox` for several items (id, message id) in one unit."""
-        await self._write(_finish_outbox, done, time.time())
+        await self._write(_finish_outbox, done, time.time(), live, sure)
 
     async def last_sent(self, *, chat_id: int, kind: str, limit: int = 1) -> list[int]:
         """Message ids of the chat's newest sent items of ``kind`` that have one, newest first."""
@@ -734,11 +735,13 @@ class SqliteStorage:
     # ------------------------------------------------------------ kept updates
 
     async def keep_updates(self, *, updates: Sequence[tuple[int, str]],
-                           read_below: int) -> None:
+                           read_below: int, done: Sequence[int] = ()) -> None:
         """See :meth:`storage.base.Storage.keep_updates`."""
         def unit(conn: sqlite3.Connection) -> None:
             conn.executemany("INSERT OR IGNORE INTO kept_updates (update_id, body)"
                              " VALUES (?, ?)", updates)
+            conn.executemany("UPDATE kept_updates SET done = 1 WHERE update_id = ?",
+                             [(i,) for i in done])
             conn.execute("DELETE FROM kept_updates WHERE done = 1 AND update_id < ?",
                          (read_below,))
         await self._write(unit)

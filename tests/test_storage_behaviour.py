@@ -360,6 +360,12 @@ async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(
     await db.storage.keep_updates(updates=[(9, '{"update_id":9}')], read_below=9)
     assert [(k.update_id, k.done) for k in await db.storage.kept_updates()] == [
         (8, False), (9, False)]
+    # a fetch's write carries the marks of the updates handled since: 8 is handled, and
+    # read (the fetch asked from 9 on), so it goes at once; 9 is handled and stays
+    await db.storage.keep_updates(updates=[(10, '{"update_id":10}')], read_below=9,
+                                  done=[8, 9])
+    assert [(k.update_id, k.done) for k in await db.storage.kept_updates()] == [
+        (9, True), (10, False)]
 
 
 async def test_alive_marks_say_since_when_no_process_ran(db: Backend) -> None:

@@ -350,3 +350,18 @@ async def test_a_message_sent_outside_the_outbox_is_recorded_as_sent(db: Backend
     assert await db.storage.live_sent(chat_id=CHAT) == [41, 40]
     assert await db.storage.live_sent(chat_id=CHAT, kind="table") == [41]
     assert await db.storage.live_sent(chat_id=OTHER) == []
+
+
+async def test_several_items_finished_at_once_take_live_and_sure_as_one_does(
+        db: Backend) -> None:
+    await open_table(db, CHAT, d("table", CHAT), d("table", CHAT), d("dm", 7))
+    first, second, third = await db.storage.pending_outbox(chat_id=CHAT)
+    await db.storage.outbox_attempt(item_id=first.id, floor=4)
+    await db.storage.outbox_attempt(item_id=second.id, floor=5)
+    # both posts were answered, each made exactly its message: no twin, both live
+    await db.storage.finish_outbox_many(done=[(first.id, 5), (second.id, 6)], live=True,
+                                        sure=True)
+    await db.storage.finish_outbox_many(done=[(third.id, 9)])
+    assert await db.storage.twin_floors(chat_id=CHAT) == []
+    assert await db.storage.live_sent(chat_id=CHAT) == [6, 5]
+    assert await db.storage.pending_outbox(chat_id=CHAT) == []

@@ -132,7 +132,7 @@ class Presses:
                 return await self._ask(table, user_id, name, decoded, private and not here,
                                        here)
             if isinstance(decoded, PickCards):
-                return self._pick(table, user_id, button.kind, decoded, private, here)
+                return self._pick(table, user_id, button.kind, decoded, private)
             action = await self._action(table, user_id, name, decoded)
             if isinstance(action, Refused):
                 return action
@@ -178,11 +178,12 @@ class Presses:
                            min=ask.spec.min, max=ask.spec.max, private=private, here=here)
 
     def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
-              private: bool, here: bool = False) -> PickHere | PickInPrivate:
+              private: bool) -> PickHere | PickInPrivate:
         """Choices among the presser's own cards: a keyboard in his private chat only (the
         pressed private message itself turns into it), or in his view shown to him alone in
-        the group (``here``), which takes no Mini App button."""
-        app = "" if here else self.tables.clock.app_url(table.chat_id) or ""
+        the group (its Mini App button is taken off there, as from every group keyboard, by
+        :meth:`bot.view.render.Keyboard.in_group`)."""
+        app = self.tables.clock.app_url(table.chat_id) or ""
         selection = Selection(table.chat_id, table.state.coup, table.meta.decision, kind,
                               tuple(pick.spec.choices), pick.mask or 0, pick.spec.max, app)
         if pick.mask is not None or private:

@@ -223,10 +223,11 @@ def deal(lang: str, game: str, n: int | str, capital: bool = False) -> str:
     """One deal of ``game`` with its number, as its texts name it: "coup #4", "кон №4";
     poker's "hand #4", "раздача №4" (``capital``: "Hand #4")."""
     try:
-        template = registry.texts_of(game).words.get(_lang(lang), {}).get("deal_no")
-    except KeyError:  # no such game (every game's vocabulary has poker's hands in it too)
-        template = None
-    text = (template or TEXTS[_lang(lang)]["deal_no"]).format(n=n)
+        words = registry.texts_of(game).words
+    except KeyError:  # no such game: the games' shared word (coups)
+        words = games_texts().words
+    template = words.get(_lang(lang), {}).get("deal_no") or words["en"]["deal_no"]
+    text = template.format(n=n)
     return text[:1].upper() + text[1:] if capital else text
 
 

@@ -146,7 +146,6 @@ TEXTS: dict[str, str] = {
     "amount_accepted": "{name}: {amount}.",
     "dm_blocked": "{name}, I cannot write to you privately. Open {link} and press Start "
                   "to get your cards; meanwhile the \"My cards\" button shows them.",
-    "deal_no": "coup #{n}",
     "dm_header": "<b>{game} · {deal}</b>",
     "table_title": "<b>{game} · {deal}</b>",
     "idle_table": "<b>{game}</b> · waiting for players",

@@ -147,7 +147,6 @@ TEXTS: dict[str, str] = {
     "amount_accepted": "{name}: {amount}.",
     "dm_blocked": "{name}, я не могу написать вам лично. Откройте {link} и нажмите «Start», "
                   "чтобы получать карты; пока их показывает кнопка «Мои карты».",
-    "deal_no": "кон №{n}",
     "dm_header": "<b>{game} · {deal}</b>",
     "table_title": "<b>{game} · {deal}</b>",
     "idle_table": "<b>{game}</b> · ждём игроков",
