@@ -87,3 +87,15 @@ async def test_with_no_batch_coming_the_marks_are_written_together_soon(
     assert storage.writes == 2
     assert [(k.update_id, k.done) for k in await storage.kept_updates()] == [
         (1, True), (2, True), (3, True)]
+
+
+async def test_an_update_with_broken_unicode_is_kept_and_handed_over_as_it_came(
+        storage: Counted) -> None:
+    # a lone surrogate (\ud800), as a broken client may send: no UTF-8 text can hold it
+    broken = {"update_id": 5, "message": {"message_id": 1, "text": "200 \ud800 chips"}}
+    journal = Journal(storage)
+    await journal.left()
+    assert await journal.keep([broken, press(6)], 5) == [broken, press(6)]
+    # killed before either was handled: the next start hands both over, the text as it came
+    [first, second] = await Journal(storage).left()
+    assert json.loads(first.body) == broken and json.loads(second.body) == press(6)

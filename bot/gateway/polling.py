@@ -76,8 +76,8 @@ class Journal:
             if isinstance(update_id, int) and not isinstance(update_id, bool):
                 if update_id in self.before:
                     continue  # kept by the last run: handled, or handed over at start
-                rows.append((update_id, json.dumps(item, ensure_ascii=False,
-                                                   separators=(",", ":"))))
+                # escaped: a lone surrogate (broken Unicode a client sent) is no UTF-8
+                rows.append((update_id, json.dumps(item, separators=(",", ":"))))
             fresh.append(item)
         if rows:
             # the batch asked with ``offset``: Telegram took every update below it as read;
