@@ -487,14 +487,8 @@ async def test_a_page_that_closes_on_another_worker_brings_the_prompt_it_stood_i
         sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
     two = TwoWorkers(sandbox, bot_factory, tmp_path)
     try:
-        await two.start()
+        pages, watched, decision = await _turn_left_to_a_page(two)
         sb = two.sb
-        # every player's page open on worker A, which takes every update from now on: the
-        # moves made from the pages there show the next awaited player his turn on his page,
-        # and no prompt goes to his private chat
-        await two.route(0)
-        pages = {p.id: two.open_page(p, 0) for p in two.players}
-        watched, decision = await _turn_left_to_a_page(two, pages)
 
         # worker A dies; the page reconnects to worker B, and closes there
         two.workers[0].kill()
@@ -515,11 +509,8 @@ async def test_a_page_that_showed_a_turn_when_every_worker_stopped_brings_its_pr
         sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
     two = TwoWorkers(sandbox, bot_factory, tmp_path)
     try:
-        await two.start()
+        pages, watched, decision = await _turn_left_to_a_page(two)
         sb = two.sb
-        await two.route(0)
-        pages = {p.id: two.open_page(p, 0) for p in two.players}
-        watched, decision = await _turn_left_to_a_page(two, pages)
 
         # every worker stops (its pages close with it, not by their players); the player
         # does not open the page again: the start after brings his turn to his private chat
@@ -534,10 +525,13 @@ async def test_a_page_that_showed_a_turn_when_every_worker_stopped_brings_its_pr
         await two.close()
 
 
-async def _turn_left_to_a_page(two: TwoWorkers, pages: dict[int, Any]
-                               ) -> tuple[Player, int]:
-    """Moves made from the pages (all open on worker A) until a decision's awaited player
-    is shown his turn on his page and gets no prompt in his private chat: him, and it."""
+async def _turn_left_to_a_page(two: TwoWorkers) -> tuple[dict[int, Any], Player, int]:
+    """Every player's page open on worker A, which takes every update from now on; moves
+    made from the pages there until a decision's awaited player is shown his turn on his
+    page and gets no prompt in his private chat: the pages, him, and the decision."""
+    await two.start()
+    await two.route(0)
+    pages = {p.id: two.open_page(p, 0) for p in two.players}
     sb = two.sb
 
     async def current() -> tuple[int, dict[str, Any]] | None:
@@ -566,7 +560,7 @@ async def _turn_left_to_a_page(two: TwoWorkers, pages: dict[int, Any]
         shown = [p for p in two.players if p.id in snap["table"]["awaiting"]
                  and not await prompted(p, meta["decision"])]
         if shown:
-            return shown[0], int(meta["decision"])
+            return pages, shown[0], int(meta["decision"])
     raise AssertionError("no turn was left to a page")
 
 
