@@ -249,6 +249,9 @@ STOP_PAGES = 1.0
 """Seconds at most for the Mini App server's part (its pages close together in half a
 second, then the server); the courier's flush comes after, in what is left."""
 
+STOP_MARK = 0.2
+"""Seconds at most for the stop's last alive mark (:mod:`bot.table.liveness`)."""
+
 STOP_CLOSING = 0.5
 """Of :data:`STOP_WITHIN`, what the parts before ``post_shutdown`` leave to its closings
 (the coordination, then the database, whose thread must end for the process to exit)."""
@@ -339,9 +342,10 @@ async def post_stop(app: App) -> None:
             svc.lifecycle.clock.deadlines.stop()
         except Exception:
             log.exception("stopping: the deadlines failed to stop")
-        # the last alive mark: the next start gives back the time no process ran
+        # the last alive mark (one small write): the next start gives back the time no
+        # process ran
         await _bounded("the alive mark", svc.lifecycle.stop(),
-                       min(STOP_HEALTH, clock.left(STOP_CLOSING)))
+                       min(STOP_MARK, clock.left(STOP_CLOSING)))
         # the courier cancels its sends once its flush is over, then records what it
         # knows; a tenth of what is left is kept for that
         left = clock.left(STOP_CLOSING)

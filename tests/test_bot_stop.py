@@ -37,7 +37,7 @@ async def test_a_stop_whose_every_part_hangs_still_ends_within_its_deadline(
     data.shared = SimpleNamespace(close=Hanging(reached, "shared"))  # type: ignore[assignment]
     data.services = SimpleNamespace(  # type: ignore[assignment]
         lifecycle=SimpleNamespace(clock=SimpleNamespace(deadlines=SimpleNamespace(
-            stop=lambda: reached.append("deadlines")))),
+            stop=lambda: reached.append("deadlines"))), stop=Hanging(reached, "alive")),
         courier=SimpleNamespace(stop=Hanging(reached, "courier")),
         storage=SimpleNamespace(close=Hanging(reached, "database")))
 
@@ -48,8 +48,8 @@ async def test_a_stop_whose_every_part_hangs_still_ends_within_its_deadline(
 
     # the database's closing may take a fifth of a second past the deadline, never more
     assert took <= STOP_WITHIN + 0.25, f"the stop took {took:.2f} s"
-    assert [r.split()[0] for r in reached] == ["health", "webapp", "deadlines", "courier",
-                                               "shared", "database"]
+    assert [r.split()[0] for r in reached] == ["health", "webapp", "deadlines", "alive",
+                                               "courier", "shared", "database"]
     # the courier was offered no more of its flush than the stop had left for it
-    flush = float(reached[3].split()[1])
+    flush = float(reached[4].split()[1])
     assert 0 < flush <= STOP_WITHIN - 0.5, reached

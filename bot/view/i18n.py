@@ -222,11 +222,13 @@ def game_name(lang: str, game: str) -> str:
 def deal(lang: str, game: str, n: int | str, capital: bool = False) -> str:
     """One deal of ``game`` with its number, as its texts name it: "coup #4", "кон №4";
     poker's "hand #4", "раздача №4" (``capital``: "Hand #4")."""
+    shared = games_texts().words  # the games' shared word (coups)
     try:
         words = registry.texts_of(game).words
-    except KeyError:  # no such game: the games' shared word (coups)
-        words = games_texts().words
-    template = words.get(_lang(lang), {}).get("deal_no") or words["en"]["deal_no"]
+    except KeyError:  # no such game
+        words = shared
+    template = (words.get(_lang(lang), {}).get("deal_no") or words.get("en", {}).get("deal_no")
+                or shared.get(_lang(lang), {}).get("deal_no") or shared["en"]["deal_no"])
     text = template.format(n=n)
     return text[:1].upper() + text[1:] if capital else text
 
