@@ -95,10 +95,8 @@ class Presses:
         is asked of him there, and written in the group."""
         if button.chat_id != chat_id:
             return Refused(HostReason.OTHER_TABLE)
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return Refused(HostReason.NO_TABLE)
             if key and key in table.meta.done:
                 return Repeated(table.meta.done[key], self._next(chat_id, user_id))
@@ -262,10 +260,8 @@ class Presses:
     async def send_pick(self, chat_id: int, user_id: int, text: str, markup: Keyboard
                         ) -> None:
         """Queue the private selection keyboard a press opened (after the answer)."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             await self.tables.commit(table, outbox=[sends.dm_message(user_id, text, markup)])
 
@@ -279,9 +275,8 @@ class Presses:
         ``private``: typed in his private chat, for an ask made there (his language:
         ``language``, his Telegram one). A wrong amount leaves the ask open: his next
         message may be the right one."""
-        try:
-            asked = await self.tables.load(chat_id)
-        except TableNotFound:
+        asked = await self.tables.find(chat_id)
+        if asked is None:
             return None
         if key and key in asked.meta.done:
             return None
@@ -301,10 +296,8 @@ class Presses:
         amount = codec.parse_amount(text)
         if amount is None:
             return NotANumber(name)
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return None
             try:
                 specs = [s for s in table.sight.legal(user_id) if s.kind == prompt.kind]
@@ -342,10 +335,8 @@ class Presses:
         """The prompt of his ask was shown to him alone in the group (its ephemeral message
         ``message_id``): kept with the ask, to be deleted once it is over; deleted at once
         if it is over already."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             ask = table.meta.asks.get(user_id)
             try:
@@ -416,9 +407,8 @@ class Presses:
         with a keyboard is kept with the table, to be edited as his decision changes and
         disarmed once it is gone. Whether it went; False also when he has nothing private
         to see."""
-        try:
-            table = await self.tables.load(chat_id)
-        except TableNotFound:
+        table = await self.tables.find(chat_id)
+        if table is None:
             return False
         decision = table.meta.decision
         lang = await self.lang_of(chat_id, user_id, None)
@@ -440,10 +430,8 @@ class Presses:
         while the decision is open, brought up to date if it shows something else now, and
         disarmed at once if its decision is gone. A view he had before is deleted: one of
         his decision at a time."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             meta, sight = table.meta, table.sight
             lang = await self.lang_of(chat_id, user_id, None)
@@ -472,9 +460,8 @@ class Presses:
 
     async def my_cards(self, chat_id: int, user_id: int) -> Cards:
         """*My cards*: the presser's own view (his hidden cards, nobody else's)."""
-        try:
-            table = await self.tables.load(chat_id)
-        except TableNotFound:
+        table = await self.tables.find(chat_id)
+        if table is None:
             return Cards(None)
         return Cards(table.sight.view(user_id))
 
@@ -484,10 +471,8 @@ class Presses:
         chat_id = screens.parse_payload(payload) if payload else None
         if chat_id is None:
             return None
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return None
             if user_id in table.meta.dm_blocked:
                 blocked = [u for u in table.meta.dm_blocked if u != user_id]

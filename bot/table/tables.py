@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
 from markupsafe import Markup
@@ -107,6 +107,20 @@ class Tables:
                 raise
             self.tables[chat_id] = table
         return table
+
+    async def find(self, chat_id: int) -> Table | None:
+        """The chat's table as stored (:meth:`load`), or None when the chat has none."""
+        try:
+            return await self.load(chat_id)
+        except TableNotFound:
+            return None
+
+    @asynccontextmanager
+    async def locked(self, chat_id: int) -> AsyncIterator[Table | None]:
+        """Under the chat's lock (:meth:`lock`), its table as committed, or None when the
+        chat has none: where every change of a table begins."""
+        async with self.lock(chat_id):
+            yield await self.find(chat_id)
 
     def forget(self, chat_id: int) -> None:
         """Drop what this process holds of the chat's table (it is read again)."""
