@@ -17,8 +17,9 @@ from telegram.helpers import create_deep_linked_url
 from bot.outbox.kinds import SeenPrompt
 from bot.table import sends, table_settings
 from bot.table.liveness import Liveness
+from bot.table.plan import holders_of
 from bot.table.record import Table, TableMeta, load
-from bot.table.tables import Tables, holders_of
+from bot.table.tables import Tables
 from bot.view import i18n, proofs, screens
 from bot.view.screens import TableScreen
 from games import registry
