@@ -5,15 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
-    ANN,
-    BOB,
-    CHAT,
-    CID,
-    NAMES,
-    RecordingBot,
-    make_host,
-)
+from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, RecordingBot, make_host  # noqa: F401
 
 from bot.table.plan import Cause, plan
 from games.engine import Join, parse_action
