@@ -78,6 +78,7 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
             langs[p], p, cause.actor if cause.decided else None, cause.action,
             cause.timed_out, table.state.coup != step.state.coup, step.events, meta.names,
             game=table.game, coup=table.state.coup)
+
     prompts, on_page, going_on, closed = _prompts(clock, table, sight, meta, fresh, awaited)
     settled, new_drafts = sends.step_drafts(
         lang, langs, table, step, sight, meta, cause.timed_out, prompts,

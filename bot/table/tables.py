@@ -137,31 +137,31 @@ class Tables:
         meta = (meta or table.meta).model_copy()
         if step is None:
             return await self._commit_record(table, meta, list(outbox), redraw)
-        done = await plan(self.clock, self.languages, table, step, meta, outbox,
-                          Cause(actor, action, decided, timed_out))
+        planned = await plan(self.clock, self.languages, table, step, meta, outbox,
+                             Cause(actor, action, decided, timed_out))
         chat_id, rec = table.chat_id, table.rec
-        meta_json, state_json = done.meta.stored(), step.state.model_dump_json()
+        meta_json, state_json = planned.meta.stored(), step.state.model_dump_json()
         try:
             await self.storage.commit_step(
                 chat_id=chat_id, expected_version=table.state.version, state_json=state_json,
-                version=step.state.version, transfers=step.transfers, coup=done.coup,
-                coups=done.coups, holders=done.holders, deadline=done.deadline,
-                meta_json=meta_json, outbox=done.drafts, expected_rev=rec.rev)
+                version=step.state.version, transfers=step.transfers, coup=planned.coup,
+                coups=planned.coups, holders=planned.holders, deadline=planned.deadline,
+                meta_json=meta_json, outbox=planned.drafts, expected_rev=rec.rev)
         except StorageError:
             self.forget(chat_id)
             self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
             raise
         # committed: from here on nothing can lose the step
         self.tables[chat_id] = Table(rec.model_copy(update={
-            "state_json": state_json, "version": step.state.version, "deadline": done.deadline,
-            "meta_json": meta_json, "rev": rec.rev + 1}), done.meta, table.engine, step.state,
-            done.sight)
-        self.clock.stepped(chat_id, step.state.version, done.deadline, done.meta)
+            "state_json": state_json, "version": step.state.version, "deadline": planned.deadline,
+            "meta_json": meta_json, "rev": rec.rev + 1}), planned.meta, table.engine, step.state,
+            planned.sight)
+        self.clock.stepped(chat_id, step.state.version, planned.deadline, planned.meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
-        self.doorbell.ring(chat_id, bool(done.drafts))
+        self.doorbell.ring(chat_id, bool(planned.drafts))
         self.changed(chat_id)
-        return done.meta
+        return planned.meta
 
     async def _commit_record(self, table: Table, meta: TableMeta, drafts: list[OutboxDraft],
                              redraw: bool) -> TableMeta:
