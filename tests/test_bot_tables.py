@@ -298,6 +298,32 @@ async def test_a_step_commits_with_what_it_must_send_and_the_courier_sends_it(
     assert await host.storage.pending_outbox() == []
 
 
+async def test_locked_gives_the_committed_table_under_the_chats_lock_and_none_without_one(
+        make_host: Any) -> None:
+    bot = RecordingBot()
+    host = await make_host(bot)
+    async with host.tables.locked(CHAT) as table:
+        assert table is None  # no table in the chat yet
+    await seat_three(host, bot)
+    seen: list[str] = []
+
+    async def second() -> None:
+        async with host.tables.locked(CHAT) as table:
+            assert table is not None
+            seen.append(f"second reads rev {table.rec.rev}")
+
+    async with host.tables.locked(CHAT) as table:
+        assert table is not None and table.meta.names == NAMES
+        rev = table.rec.rev
+        waiting = asyncio.create_task(second())
+        await asyncio.sleep(0.05)
+        assert seen == []  # the lock is held: the second waits
+        await host.tables.commit(table, redraw=False)
+        seen.append("first committed")
+    await waiting
+    assert seen == ["first committed", f"second reads rev {rev + 1}"]
+
+
 async def test_a_kill_between_commit_and_send_loses_nothing(make_host: Any) -> None:
     bot = RecordingBot()
     host = await make_host(bot)

@@ -194,6 +194,33 @@ async def test_a_chat_lock_held_by_one_worker_keeps_the_others_waiting(cluster: 
     assert order == ["a done", "b in"]
 
 
+async def test_locked_holds_the_chat_on_every_worker_and_reads_another_workers_commit(
+        cluster: Any) -> None:
+    make, _, _ = cluster
+    a, b = await make("a"), await make("b")
+    async with b.tables.locked(CHAT) as table:
+        assert table is None  # no table in the chat yet
+    assert await a.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
+    await drained(a, b)
+    async with b.tables.locked(CHAT) as table:
+        assert table is not None and table.rec.rev == 0  # b keeps a copy at rev 0
+    revs: list[int] = []
+
+    async def read_on_b() -> None:
+        async with b.tables.locked(CHAT) as table:
+            assert table is not None
+            revs.append(table.rec.rev)
+
+    async with a.tables.locked(CHAT) as table:
+        assert table is not None
+        await a.tables.commit(table, redraw=False)
+        waiting = asyncio.create_task(read_on_b())
+        await asyncio.sleep(0.3)
+        assert revs == []  # a holds the chat's lock in the database: b waits
+    await waiting
+    assert revs == [1]  # b's copy at rev 0 is dropped under the lock, a's commit read
+
+
 async def _hold(worker: Worker, order: list[str]) -> None:
     async with worker.tables.lock(CHAT):
         order.append("b in")

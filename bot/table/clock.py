@@ -30,16 +30,12 @@ from storage.base import InsufficientFunds, OutboxDraft, StaleVersion, StorageEr
 
 class Committing(Protocol):
     """What the clock needs of the tables (:class:`bot.table.tables.Tables`, which owns the
-    clock): a chat's lock, its table, and the one commit path a timeout goes through."""
+    clock): a chat's table under its lock, and the one commit path a timeout goes through."""
 
     languages: Languages
 
-    def lock(self, chat_id: int) -> AbstractAsyncContextManager[Any]:
-        """The chat's lock."""
-        ...
-
-    async def load(self, chat_id: int) -> Table:
-        """The chat's table, as committed."""
+    def locked(self, chat_id: int) -> AbstractAsyncContextManager[Table | None]:
+        """The chat's table as committed (None: no table), under the chat's lock."""
         ...
 
     async def commit(self, table: Table, step: Step[Any] | None = None, *,
@@ -243,10 +239,8 @@ class Clock:
             seen = set()
         seen |= set(players)
         self.seen[chat_id] = (decision, seen)
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             meta = table.meta
             awaited = set(table.engine.awaiting(table.state))
@@ -303,10 +297,8 @@ class Clock:
 
     async def on_deadline(self, chat_id: int, version: int) -> None:
         """The deadline of step ``version`` passed: apply the engine's safe defaults."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             due = self.due(table)
             if table.state.version != version or due is None or table.meta.paused:

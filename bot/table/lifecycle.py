@@ -17,13 +17,14 @@ from telegram.helpers import create_deep_linked_url
 from bot.outbox.kinds import SeenPrompt
 from bot.table import sends, table_settings
 from bot.table.liveness import Liveness
+from bot.table.plan import holders_of
 from bot.table.record import Table, TableMeta, load
-from bot.table.tables import Tables, holders_of
+from bot.table.tables import Tables
 from bot.view import i18n, proofs, screens
 from bot.view.screens import TableScreen
 from games import registry
 from games.engine import IllegalAction
-from storage.base import OutboxDraft, StorageError, TableExists, TableNotFound
+from storage.base import OutboxDraft, StorageError, TableExists
 
 log = logging.getLogger(__name__)
 
@@ -78,17 +79,13 @@ class Lifecycle:
 
     async def open_game(self, chat_id: int) -> str | None:
         """The game of the chat's open table; None without one."""
-        try:
-            return (await self.tables.load(chat_id)).game
-        except TableNotFound:
-            return None
+        table = await self.tables.find(chat_id)
+        return table.game if table is not None else None
 
     async def repost(self, chat_id: int) -> bool:
         """/table: post the table message again at the bottom of the chat."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return False
             await self.tables.commit(table, outbox=[sends.table_post(chat_id, asked=True)])
         return True
@@ -126,10 +123,8 @@ class Lifecycle:
         Returns a refusal text or None."""
         tables = self.tables
         lang = await tables.languages.of(chat_id)
-        async with tables.lock(chat_id):
-            try:
-                table = await tables.load(chat_id)
-            except TableNotFound:
+        async with tables.locked(chat_id) as table:
+            if table is None:
                 return i18n.t(lang, "no_table")
             if idle and not self.clock.idle_due(table.meta):
                 return None
@@ -167,17 +162,14 @@ class Lifecycle:
         latest poker hand, if he has one."""
         tables = self.tables
         lang = await tables.languages.of(chat_id)
-        try:
-            table = await tables.load(chat_id)
-        except TableNotFound:
+        table = await tables.find(chat_id)
+        if table is None:
             return i18n.t(lang, "no_table")
         yours = table.meta.proofs.get(user_id) if user_id is not None else None
         if user_id is not None and yours is not None:
             mine = await tables.languages.of_player(user_id, lang)
-            async with tables.lock(chat_id):
-                try:
-                    table = await tables.load(chat_id)
-                except TableNotFound:
+            async with tables.locked(chat_id) as table:
+                if table is None:
                     return i18n.t(lang, "no_table")
                 yours = table.meta.proofs.get(user_id)
                 if yours is not None:
@@ -217,11 +209,10 @@ class Lifecycle:
         the pages draw it anyway). Returns the table as it is now."""
         tables, clock = self.tables, self.clock
         chat_id = table.chat_id
-        async with tables.lock(chat_id):
-            try:
-                table = await tables.load(chat_id)
-            except TableNotFound:
+        async with tables.locked(chat_id) as now:
+            if now is None:
                 return table
+            table = now
             due = clock.due(table)
             if due is None or table.meta.paused:
                 return table
@@ -269,9 +260,8 @@ class Lifecycle:
 
     async def current_render(self, chat_id: int) -> TableScreen | None:
         """The chat's table message as it should look now; None without a table."""
-        try:
-            table = await self.tables.load(chat_id)
-        except TableNotFound:
+        table = await self.tables.find(chat_id)
+        if table is None:
             return None
         lang = await self.tables.languages.of(chat_id)
         meta = table.meta
@@ -313,10 +303,8 @@ class Lifecycle:
         the record: the page may have been opened on a worker since gone), the prompt goes to
         his private chat now; and the group's table is looked at again (a player without a
         private chat finds his turn there)."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             meta, clock = table.meta, self.clock
             if clock.prompt_owed(meta, player):
@@ -342,10 +330,8 @@ class Lifecycle:
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,
         and what it must send waits in the outbox until the bot is back."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             if table.meta.paused:
                 return
@@ -357,10 +343,8 @@ class Lifecycle:
         """The bot is back in the group: the table resumes; whoever is awaited gets a whole
         decision time from now."""
         tables = self.tables
-        async with tables.lock(chat_id):
-            try:
-                table = await tables.load(chat_id)
-            except TableNotFound:
+        async with tables.locked(chat_id) as table:
+            if table is None:
                 return
             if not table.meta.paused:
                 return
@@ -378,10 +362,8 @@ class Lifecycle:
     async def dm_blocked(self, chat_id: int, user_id: int) -> None:
         """The bot may not write to ``user_id``: offer the deep link once per table."""
         tables = self.tables
-        async with tables.lock(chat_id):
-            try:
-                table = await tables.load(chat_id)
-            except TableNotFound:
+        async with tables.locked(chat_id) as table:
+            if table is None:
                 return
             if user_id in table.meta.dm_blocked:
                 return

@@ -5,7 +5,8 @@ strictly (:mod:`bot.view.codec`); anything stale, repeated or forged is refused 
 changes nothing. An accepted press is committed through
 :meth:`bot.table.tables.Tables.commit`, and only a committed step is answered as done.
 What became of a press is returned as data (:mod:`bot.view.outcomes`), worded by the view
-(:mod:`bot.view.answers`) where the gateway answers it.
+(:mod:`bot.view.answers`) where the gateway answers it. The asks to type an amount that a
+press of ✏️ makes are :mod:`bot.table.asks`; the amount typed is taken here.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.table import sends
+from bot.table.asks import Asks
 from bot.table.languages import Languages
-from bot.table.record import Ask, OpenEphemeral, Table, TableMeta
+from bot.table.record import OpenEphemeral, Table
 from bot.table.tables import Tables
 from bot.view import answers, codec, i18n, render, screens
 from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards
 from bot.view.outcomes import (
     Accepted,
-    AmountAsked,
     Cards,
     DmOpened,
     Done,
@@ -65,15 +66,13 @@ MAX_DONE = 32
 than can be in flight again when a worker dies."""
 
 
-class Presses:
+class Presses(Asks):
     """Buttons and typed amounts, turned into committed steps or refusals."""
 
     def __init__(self, tables: Tables, storage: Storage, languages: Languages,
                  clock: Callable[[], float] = time.time) -> None:
-        self.tables = tables
-        self.storage = storage
+        super().__init__(tables, storage, clock)
         self.languages = languages
-        self.clock = clock
 
     async def lang_of(self, chat_id: int, user_id: int, language: str | None) -> str:
         """The language of a player's pop-ups and private texts: his private chat's, else
@@ -95,10 +94,8 @@ class Presses:
         is asked of him there, and written in the group."""
         if button.chat_id != chat_id:
             return Refused(HostReason.OTHER_TABLE)
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return Refused(HostReason.NO_TABLE)
             if key and key in table.meta.done:
                 return Repeated(table.meta.done[key], self._next(chat_id, user_id))
@@ -129,8 +126,8 @@ class Presses:
             except Forged:
                 return Refused(HostReason.FORGED)
             if isinstance(decoded, AskAmount):
-                return await self._ask(table, user_id, name, decoded, private and not here,
-                                       here)
+                return await self.ask_amount(table, user_id, name, decoded,
+                                             private and not here, here)
             if isinstance(decoded, PickCards):
                 return self._pick(table, user_id, button.kind, decoded, private)
             action = await self._action(table, user_id, name, decoded)
@@ -153,29 +150,6 @@ class Presses:
             return parse_action(table.engine, data)
         except IllegalAction as exc:
             return Refused(exc.reason)
-
-    async def _ask(self, table: Table, user_id: int, name: str, ask: AskAmount,
-                   private: bool = False, here: bool = False) -> AmountAsked | Refused:
-        """"✏️ amount": the presser is asked to type it, in the group (his reply, or
-        "@bot 200", is the amount) or, pressed in his private chat, there (what he types
-        there counts). The ask is kept with the table too, so that another worker takes the
-        reply."""
-        now = self.clock()
-        asks = {p: a for p, a in table.meta.asks.items() if a.expires >= now}
-        asks[user_id] = Ask(kind=ask.spec.kind, coup=table.state.coup, choice=ask.choice,
-                            expires=now + int(self.tables.clock.timeout_of(table.meta)),
-                            private=private, here=here)
-        try:
-            # asks are never drawn: the table message stays as it is
-            await self.tables.commit(table, meta=table.meta.model_copy(update={"asks": asks}),
-                                     outbox=sends.asks_over(table.chat_id, table.meta.asks,
-                                                            asks), redraw=False)
-        except StorageError:
-            return Refused(HostReason.STALE)
-        # a choice is named when it is not the action's plain way
-        choice = ask.choice if ask.choice not in ask.spec.choices[:1] else None
-        return AmountAsked(player=user_id, name=name, kind=ask.spec.kind, choice=choice,
-                           min=ask.spec.min, max=ask.spec.max, private=private, here=here)
 
     def _pick(self, table: Table, user_id: int, kind: str, pick: PickCards,
               private: bool) -> PickHere | PickInPrivate:
@@ -262,10 +236,8 @@ class Presses:
     async def send_pick(self, chat_id: int, user_id: int, text: str, markup: Keyboard
                         ) -> None:
         """Queue the private selection keyboard a press opened (after the answer)."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             await self.tables.commit(table, outbox=[sends.dm_message(user_id, text, markup)])
 
@@ -279,9 +251,8 @@ class Presses:
         ``private``: typed in his private chat, for an ask made there (his language:
         ``language``, his Telegram one). A wrong amount leaves the ask open: his next
         message may be the right one."""
-        try:
-            asked = await self.tables.load(chat_id)
-        except TableNotFound:
+        asked = await self.tables.find(chat_id)
+        if asked is None:
             return None
         if key and key in asked.meta.done:
             return None
@@ -290,7 +261,7 @@ class Presses:
         if prompt is not None and prompt.private != private:
             prompt = None  # asked in the other chat: answered there
         if prompt is None and mentioned:
-            prompt = self._only_amount(asked, user_id)
+            prompt = self.only_amount(asked, user_id)
             if prompt is None:
                 return WhichAmount(name, self.tables.bot_username)
         if prompt is None or prompt.expires < self.clock():
@@ -301,10 +272,8 @@ class Presses:
         amount = codec.parse_amount(text)
         if amount is None:
             return NotANumber(name)
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return None
             try:
                 specs = [s for s in table.sight.legal(user_id) if s.kind == prompt.kind]
@@ -338,73 +307,6 @@ class Presses:
                 return dataclasses.replace(outcome, name=name)
             return None
 
-    async def ask_shown(self, chat_id: int, user_id: int, message_id: int) -> None:
-        """The prompt of his ask was shown to him alone in the group (its ephemeral message
-        ``message_id``): kept with the ask, to be deleted once it is over; deleted at once
-        if it is over already."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
-                return
-            ask = table.meta.asks.get(user_id)
-            try:
-                if ask is None or ask.shown is not None or ask.expires < self.clock():
-                    await self.tables.commit(table, outbox=[
-                        sends.ephemeral_delete(chat_id, user_id, message_id)], redraw=False)
-                    return
-                asks = {**table.meta.asks, user_id: ask.model_copy(update={"shown": message_id})}
-                await self.tables.commit(table, meta=table.meta.model_copy(
-                    update={"asks": asks}), redraw=False)
-            except StorageError:  # another worker's step: the prompt stays as shown
-                log.info("the prompt of chat %s was not kept", chat_id)
-
-    async def private_ask(self, user_id: int) -> int | None:
-        """The table (its chat) that asked this player to type an amount in his private
-        chat, if one still does (the newest ask): read from this process's tables, else
-        from every open table (another worker took the press)."""
-        now = self.clock()
-
-        def newest(metas: list[tuple[int, TableMeta]]) -> int | None:
-            asks = [(a.expires, chat) for chat, meta in metas
-                    if (a := meta.asks.get(user_id)) is not None and a.private
-                    and a.expires >= now]
-            return max(asks)[1] if asks else None
-
-        found = newest([(c, t.meta) for c, t in self.tables.tables.items()])
-        if found is None:
-            found = newest([(r.chat_id, TableMeta.model_validate_json(r.meta_json))
-                            for r in await self.storage.open_tables()])
-        return found
-
-    def asked(self, chat_id: int, user_id: int) -> bool:
-        """Whether the player is still asked for an amount at the chat's table."""
-        return self._open_ask(chat_id, user_id) is not None
-
-    def asked_alone(self, chat_id: int, user_id: int) -> bool:
-        """Whether the player is still asked for an amount whose prompt was shown to him
-        alone in the group (asked from his view there)."""
-        ask = self._open_ask(chat_id, user_id)
-        return ask is not None and ask.here
-
-    def _open_ask(self, chat_id: int, user_id: int) -> Ask | None:
-        table = self.tables.tables.get(chat_id)
-        ask = table.meta.asks.get(user_id) if table is not None else None
-        return ask if ask is not None and ask.expires >= self.clock() else None
-
-    def _only_amount(self, table: Table, user_id: int) -> Ask | None:
-        """An ask for the one action with an amount the player may take now, if one."""
-        try:
-            specs = table.sight.legal(user_id)
-        except IllegalAction:
-            return None
-        kinds = {s.kind for s in specs if amount_field(table.engine, s.kind)
-                 and s.kind not in codec.HOST_FILLED and s.min is not None}
-        if len(kinds) != 1:
-            return None
-        return Ask(kind=kinds.pop(), coup=table.state.coup,
-                   expires=self.clock() + self.tables.clock.timeout_of(table.meta))
-
     async def show_private(self, chat_id: int, user_id: int,
                            send: Callable[[str, str, Keyboard | None], Awaitable[int | None]]
                            ) -> bool:
@@ -416,9 +318,8 @@ class Presses:
         with a keyboard is kept with the table, to be edited as his decision changes and
         disarmed once it is gone. Whether it went; False also when he has nothing private
         to see."""
-        try:
-            table = await self.tables.load(chat_id)
-        except TableNotFound:
+        table = await self.tables.find(chat_id)
+        if table is None:
             return False
         decision = table.meta.decision
         lang = await self.lang_of(chat_id, user_id, None)
@@ -440,10 +341,8 @@ class Presses:
         while the decision is open, brought up to date if it shows something else now, and
         disarmed at once if its decision is gone. A view he had before is deleted: one of
         his decision at a time."""
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return
             meta, sight = table.meta, table.sight
             lang = await self.lang_of(chat_id, user_id, None)
@@ -472,9 +371,8 @@ class Presses:
 
     async def my_cards(self, chat_id: int, user_id: int) -> Cards:
         """*My cards*: the presser's own view (his hidden cards, nobody else's)."""
-        try:
-            table = await self.tables.load(chat_id)
-        except TableNotFound:
+        table = await self.tables.find(chat_id)
+        if table is None:
             return Cards(None)
         return Cards(table.sight.view(user_id))
 
@@ -484,10 +382,8 @@ class Presses:
         chat_id = screens.parse_payload(payload) if payload else None
         if chat_id is None:
             return None
-        async with self.tables.lock(chat_id):
-            try:
-                table = await self.tables.load(chat_id)
-            except TableNotFound:
+        async with self.tables.locked(chat_id) as table:
+            if table is None:
                 return None
             if user_id in table.meta.dm_blocked:
                 blocked = [u for u in table.meta.dm_blocked if u != user_id]

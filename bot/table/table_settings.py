@@ -19,7 +19,6 @@ from bot.table.record import Table
 from bot.view import i18n
 from games import registry
 from games.engine import IllegalAction, Step
-from storage.base import TableNotFound
 
 if TYPE_CHECKING:
     from bot.table.tables import Tables
@@ -157,11 +156,7 @@ async def change(tables: Tables, chat_id: int, key: str | None, value: str | Non
     """/settings [KEY VALUE]: show, or change one setting of the open table (the host's any
     time, the game's while nobody is seated)."""
     lang = await tables.languages.of(chat_id)
-    async with tables.lock(chat_id):
-        try:
-            table: Table | None = await tables.load(chat_id)
-        except TableNotFound:
-            table = None
+    async with tables.locked(chat_id) as table:
         if table is None or key is None or value is None:
             return shown(tables, lang, table, await tables.storage.chat_settings(
                 chat_id=chat_id))
@@ -211,10 +206,10 @@ async def set_default(tables: Tables, chat_id: int, key: str | None, value: str 
                 defaults[key] = parsed
         else:
             if game is None:
-                try:
-                    game = (await tables.load(chat_id)).game
-                except TableNotFound:
+                table = await tables.find(chat_id)
+                if table is None:
                     return i18n.t(lang, "settings_game_key", key=key)
+                game = table.game
             # a stale default of a key the game no longer has can still be forgotten
             missing = None if parsed is None else unknown(lang, key, game, tables.clock.app_on)
             if missing is not None:

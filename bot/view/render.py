@@ -669,7 +669,7 @@ def history_lines(lang: str, entries: Sequence[LedgerEntry], limit: int = 10) ->
     bank's wins and losses are his. Chips are booked under the coup they are for (a bank
     posted or antes paid for a coup about to begin are that coup's, never a coup #0; a
     step that settles one coup and deals the next splits, see
-    :func:`bot.table.tables.booked_coups`), so no line merges two coups' movements."""
+    :func:`bot.table.plan.booked_coups`), so no line merges two coups' movements."""
     groups: list[tuple[str, int, str, int]] = []  # game, coup, reason, net
     for e in entries:
         key = (e.game, e.coup, "" if e.game else e.reason)

@@ -36,7 +36,6 @@ from bot.view import answers, applink, i18n, webview
 from bot.view.codec import MAX_AMOUNT, ActionButton
 from bot.view.outcomes import Outcome, Refused
 from games.engine import MAX_CHOICES
-from storage.base import TableNotFound
 
 log = logging.getLogger(__name__)
 
@@ -203,10 +202,7 @@ class WebApp:
         chat_id = applink.chat_of(self.key, who.start_param or table)
         if chat_id is None:
             raise Refusal(Why.NO_TABLE)
-        try:
-            loaded: Table | None = await self.tables.load(chat_id)
-        except TableNotFound:
-            loaded = None
+        loaded = await self.tables.find(chat_id)
         if loaded is not None and webview.seated(loaded.sight, who.user_id):
             return who, chat_id, loaded
         if not await self.members.member(chat_id, who.user_id):
@@ -328,9 +324,8 @@ class WebApp:
             while True:
                 chat.again = False
                 await asyncio.sleep(0)  # the commits of this turn of the loop: one push
-                try:
-                    table = await self.tables.load(chat_id)
-                except TableNotFound:
+                table = await self.tables.find(chat_id)
+                if table is None:
                     # closed: each page says so and stays, to show the chat's next table
                     for page in list(chat.pages):
                         await self.closed(page)
@@ -417,9 +412,8 @@ class WebApp:
             chat_id, who.user_id, who.name, button, private=True,
             key=f"w{who.user_id}:{body.key}", language=who.language,
             typed=body.amount is not None)
-        try:
-            table = await self.tables.load(chat_id)
-        except TableNotFound:  # closed meanwhile: the page shows it closed
+        table = await self.tables.find(chat_id)
+        if table is None:  # closed meanwhile: the page shows it closed
             return _json({"ok": False, **self.refusal(Why.NO_TABLE, lang)}, 403)
         said = _said(outcome, lang, await self.group_lang(chat_id))
         return _json({"ok": bool(outcome.committed), "text": said,
