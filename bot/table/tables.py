@@ -212,7 +212,9 @@ class Tables:
                                               step.events, meta.names, game=table.game,
                                               coup=table.state.coup)
             meta.ephemerals, edits = sends.ephemeral_drafts(
-                langs, chat_id, table.sight, sight, meta.decision, meta.ephemerals, outcome)
+                langs, chat_id, sends.Moment.of(table), sends.Moment(
+                    sight, meta.coup_log, meta.names, meta.decision,
+                    clock.drawn_due(meta) if awaited else None), meta.ephemerals, outcome)
             drafts += edits
         meta_json = meta.stored()  # with what the step changed in it
         state_json = step.state.model_dump_json()
