@@ -5,10 +5,15 @@ the whole group is deleted at once and ends their use."""
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
+import pytest
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
+    BOB,
+    CID,
     NAMES,
     PREFERRED,
     Host,
@@ -23,6 +28,7 @@ from test_bot_tables import CHAT as TABLE_CHAT
 from bot.gateway.ephemeral import Ephemeral
 from bot.view.codec import ActionButton, decode
 from bot.view.render import Button, Keyboard
+from games import cards
 from games.cards import pretty_all
 
 CHAT, FAY = -77, 7
@@ -123,10 +129,16 @@ async def shown_to(host: Host, player: int) -> tuple[str, Keyboard | None]:
 
 
 def his_lines(table: Any, player: int) -> str:
+    """His own lines at the foot of his view: his cards and his total."""
     view = table.sight.view(player)
-    return (f"<b>Twenty-one · coup #{view.coup}</b>\n"
-            f"Your cards: <b>{pretty_all(list(view.my_cards))}</b>\n"
+    return (f"Your cards: <b>{pretty_all(list(view.my_cards))}</b>\n"
             f"Your total: {view.my_facts['total'].n}")
+
+
+def table_head(table: Any) -> str:
+    """The first line of the table as the group's message shows it: the bank too."""
+    view = table.sight.view()
+    return f"<b>Twenty-one · coup #{view.coup}</b> · <i>drawing</i> · bank {view.bank}\n"
 
 
 async def test_his_view_holds_his_decision_and_loses_it_once_he_stands(
@@ -136,7 +148,10 @@ async def test_his_view_holds_his_decision_and_loses_it_once_he_stands(
     player = await awaited_privately(host, bot)
     table = await host.tables.load(TABLE_CHAT)
     text, keyboard = await shown_to(host, player)
-    assert text == his_lines(table, player) + "\nYour move at the table — choose here:"
+    assert text.startswith(table_head(table))
+    assert f"\n⏳ {NAMES[player]} · deciding privately · <tg-time unix=" in text
+    assert text.endswith(
+        "\n" + his_lines(table, player) + "\nYour move at the table — choose here:")
     assert keyboard is not None
     kinds = [b.kind for b in (decode(k.callback_data) for row in keyboard.inline_keyboard
                               for k in row) if isinstance(b, ActionButton)]
@@ -150,10 +165,15 @@ async def test_his_view_holds_his_decision_and_loses_it_once_he_stands(
                                        here=True)
     assert worded(outcome).text.startswith("Stand")
     await host.idle()
-    assert bot.ephemeral == [("editEphemeralMessageText", {
-        "chat_id": TABLE_CHAT, "receiver_user_id": player, "ephemeral_message_id": 5,
-        "text": his_lines(table, player) + f"\n✅ {NAMES[player]} stands",
-        "parse_mode": "HTML"})]
+    # the table as it was when he stood (no clock: his decision is gone), and what he did
+    [(method, edit)] = bot.ephemeral
+    assert method == "editEphemeralMessageText" and "reply_markup" not in edit
+    assert {k: edit[k] for k in ("chat_id", "receiver_user_id", "ephemeral_message_id")} == {
+        "chat_id": TABLE_CHAT, "receiver_user_id": player, "ephemeral_message_id": 5}
+    assert edit["text"].startswith(table_head(table))
+    assert f"\n⏳ {NAMES[player]} · deciding privately\n" in edit["text"]
+    assert edit["text"].endswith(
+        "\n" + his_lines(table, player) + f"\n✅ {NAMES[player]} stands")
     assert (await host.tables.load(TABLE_CHAT)).meta.ephemerals == {}
 
 
@@ -165,5 +185,126 @@ async def test_closing_the_table_disarms_his_view(make_host: Any) -> None:  # no
     await shown_to(host, player)
     assert await host.lifecycle.close_table(TABLE_CHAT) is None
     await host.idle()
-    assert [(m, k["ephemeral_message_id"], k["text"]) for m, k in bot.ephemeral] == [
-        ("editEphemeralMessageText", 5, his_lines(table, player) + "\n🚪 The table is closed.")]
+    [(method, edit)] = bot.ephemeral
+    assert (method, edit["ephemeral_message_id"]) == ("editEphemeralMessageText", 5)
+    assert edit["text"].startswith(table_head(table))
+    assert edit["text"].endswith("\n" + his_lines(table, player) + "\n🚪 The table is closed.")
+
+
+GAMES = ["chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker"]
+CLOCK = re.compile(r'<tg-time unix="(\d+)" format="r">(\d+) s</tg-time>')
+
+
+def clocked(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with its time left drawn as ⏱, and each time left it drew (its end, its
+    seconds): two drawings of one moment a moment apart differ there alone."""
+    return CLOCK.sub("⏱", text), [(int(u), int(n)) for u, n in CLOCK.findall(text)]
+
+
+def labels(markup: Any) -> list[list[tuple[str, str | None]]]:
+    """A keyboard's buttons as the player reads and presses them."""
+    return [[(b.text, b.callback_data) for b in row] for row in markup.inline_keyboard]
+
+
+async def at_a_decision(make_host: Any, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                        game: str) -> tuple[Host, RecordingBot, int]:
+    """A seeded table of ``game`` (Ann, Bob and Cid seated, each with his private chat)
+    played until a player holding hidden cards decides at a table with a bank or a pot
+    (in poker: with a bet to call): the host, its Telegram and him."""
+    seeded = random.Random(f"ephemeral {game}")
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make_host(bot)
+    assert await host.lifecycle.open_table(TABLE_CHAT, game, ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        await press(host, bot, player, ["join"])
+    for _ in range(80):
+        table = await host.tables.load(TABLE_CHAT)
+        awaited = table.engine.awaiting(table.state)
+        if awaited:
+            view = table.sight.view(awaited[0])
+            kinds = {s.kind for s in table.sight.legal(awaited[0])}
+            if view.my_cards and (view.pot or view.bank) and (
+                    "call" in kinds or not game.endswith("poker")):
+                return host, bot, awaited[0]
+        await press(host, bot, awaited[0] if awaited else ANN, ["bet", "open", *PREFERRED])
+    raise AssertionError(f"no decision with cards and chips at {game}")
+
+
+STUD = """<b>Five-card stud · hand #1</b> · <i>betting</i> · pot 2
+▶ <b>Ann</b> (dealer) · 💰1000 · 4♥ 🂠 · to act
+Bob · 💰1000 · 4♠ 🂠 · in hand
+Cid · 💰998 · stake 2 · J♥ 🂠 · in hand
+⏳ Ann · ⏱
+· Cid gets J♥
+· Ann gets 4♥
+· Cid bets 2
+<blockquote expandable>Bob, Cid, Ann each get a card face down
+Bob gets 4♠</blockquote>
+🔒 shoe committed · /verify
+Your cards: <b>6♣</b> · face up: <b>4♥</b>
+Your hand: six high
+Your move at the table — choose here:"""
+TWENTY_ONE = """<b>Twenty-one · coup #1</b> · <i>drawing</i> · bank 1000
+▶ <b>Ann</b> (punter) · 💰999 · stake 1 · 🂠🂠 · to act
+Bob (punter) · 💰999 · stake 1 · 🂠🂠
+Cid (banker) · 💰1000 · 🂠🂠
+⏳ Ann · deciding privately · ⏱
+· Ann stakes 1
+· Bob stakes 1
+· Cards are dealt
+<blockquote expandable>Cid holds the bank
+🔒 New shoe shuffled and committed
+Bob cuts the shoe
+Coup 1 begins</blockquote>
+🔒 shoe committed · /verify
+Your cards: <b>6♦ 3♥</b>
+Your total: 9
+Your move at the table — choose here:"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_his_view_in_the_group_tells_him_what_his_turn_prompt_tells_him(
+        game: str, make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A player who decides from *My cards* in the group reads what one who decides in his
+    private chat reads at the same moment: the bank or the pot, every up card (his own
+    too), his cards, whose turn and his time left, and the amount to call on its button.
+    (It once showed his hidden cards and his keyboard alone.)"""
+    host, bot, player = await at_a_decision(make_host, monkeypatch, game)
+    table = await host.tables.load(TABLE_CHAT)
+    prompt = [m for m in bot.chat(player) if m.markup is not None][-1]
+    text, keyboard = await shown_to(host, player)
+    shown, clocks = clocked(text)
+    prompted, prompt_clocks = clocked(prompt.text)
+    assert shown == prompted
+    assert keyboard is not None and labels(keyboard) == labels(prompt.markup)
+    # the facts themselves, from the table as stored
+    due = host.tables.clock.due(table)
+    assert due is not None and [u for u, _ in clocks] == [int(due)]
+    assert [u for u, _ in prompt_clocks] in ([int(due)], [int(due) - 1])
+    assert 58 <= clocks[0][1] <= 60
+    public, mine = table.sight.view(), table.sight.view(player)
+    head = shown.splitlines()[0]
+    assert (f" · bank {public.bank}" in head) == bool(public.bank)
+    assert (f" · pot {public.pot}" in head) == bool(public.pot)
+    for seat in public.seats:
+        line = next(x for x in shown.splitlines() if seat.name in x and "💰" in x)
+        if seat.face_up:
+            assert pretty_all(list(seat.face_up)) in line, line
+    assert f"\nYour cards: <b>{pretty_all(list(mine.my_cards))}</b>" in shown
+    assert f"\n⏳ {NAMES[player]} · " in shown
+    if game.endswith("poker"):
+        to_call = max(s.stake for s in public.seats) - next(
+            s.stake for s in public.seats if s.player == player)
+        assert f"Call {to_call}" in [t for row in labels(keyboard) for t, _ in row]
+    assert shown == {"stud_poker": STUD, "twenty_one": TWENTY_ONE}.get(game, shown)
+
+
+async def test_my_cards_in_stud_names_his_up_cards_too(
+        make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """*My cards* in stud: his pop-up names his whole hand, the hole card and his up card
+    (it once named the hole card alone, "Your cards: 6♣")."""
+    host, _, player = await at_a_decision(make_host, monkeypatch, "stud_poker")
+    outcome = await host.presses.my_cards(TABLE_CHAT, player)
+    assert worded(outcome).text == "Your cards: 6♣ · face up: 4♥\nYour hand: six high"

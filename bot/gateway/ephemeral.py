@@ -1,10 +1,11 @@
 """Messages in a group that one member alone sees: Bot API 10.2's ephemeral messages.
 
-A player's private view (his cards, his private decision, the amount he is asked) can be
-shown in the group to him alone, without a private chat: ``sendMessage`` with
-``receiver_user_id``. python-telegram-bot 22.8 predates it, so the calls go through its raw
-request path (:meth:`telegram.Bot.do_api_request`, under the bot's rate limiter, which
-counts them in the group's budget unless EPHEMERAL_IN_GROUP_BUDGET says otherwise).
+A player's private view (his turn as his private prompt shows it: the table from his seat,
+his cards, his decision; the amount he is asked) can be shown in the group to him alone,
+without a private chat: ``sendMessage`` with ``receiver_user_id``. python-telegram-bot 22.8
+predates it, so the calls go through its raw request path
+(:meth:`telegram.Bot.do_api_request`, under the bot's rate limiter, which counts them in the
+group's budget unless EPHEMERAL_IN_GROUP_BUDGET says otherwise).
 
 What Telegram answers is checked: an ephemeral message has ``message_id`` 0, an
 ``ephemeral_message_id`` and its ``receiver_user``. A Bot API server that does not know the

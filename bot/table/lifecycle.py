@@ -138,7 +138,7 @@ class Lifecycle:
                     table.meta.coup_log, names, i18n.t(mine, "prompt_closed")))
             for player, shown in table.meta.ephemerals.items():  # and every view in the group
                 mine = await tables.languages.of_player(player, lang)
-                closed += sends.ephemeral_closed(mine, chat_id, table.sight, player,
+                closed += sends.ephemeral_closed(mine, chat_id, sends.Moment.of(table), player,
                                                  shown.message_id, i18n.t(mine, "prompt_closed"))
             text = screens.closing_text(lang, step.events, names)
             if idle:

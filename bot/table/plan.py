@@ -99,7 +99,9 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
                    for p, r in closed.items()]
     if meta.ephemerals:  # a view shown in the group to one player: as his prompt is
         meta.ephemerals, edits = sends.ephemeral_drafts(
-            langs, chat_id, table.sight, sight, meta.decision, meta.ephemerals, outcome)
+            langs, chat_id, sends.Moment.of(table), sends.Moment(
+                sight, meta.coup_log, meta.names, meta.decision,
+                clock.drawn_due(meta) if awaited else None), meta.ephemerals, outcome)
         drafts += edits
     return Plan(meta, sight, drafts, deadline, coup, coups,
                 holders_of(table.sight, step.transfers))

@@ -312,18 +312,18 @@ class Presses(Asks):
                            ) -> bool:
         """Show the player his private view in the group, to him alone (``send(lang, text,
         keyboard)`` sends it as an ephemeral message: its id, or None when it did not go):
-        his cards and private facts and, while he is awaited, his decision keyboard
-        (:func:`bot.view.screens.ephemeral_view`), in the language of his private texts
-        (:meth:`bot.table.languages.Languages.of_player`), as a step's edits of it are. One
-        with a keyboard is kept with the table, to be edited as his decision changes and
-        disarmed once it is gone. Whether it went; False also when he has nothing private
-        to see."""
+        the table from his seat as his turn prompt draws it, with his decision keyboard
+        while he is awaited (:func:`bot.view.screens.ephemeral_view`), in the language of
+        his private texts (:meth:`bot.table.languages.Languages.of_player`). One with a
+        keyboard is kept with the table, edited as his decision changes and disarmed once
+        it is gone. Whether it went; False also when he has nothing private to see."""
         table = await self.tables.find(chat_id)
         if table is None:
             return False
         decision = table.meta.decision
         lang = await self.lang_of(chat_id, user_id, None)
-        drawn = screens.ephemeral_view(lang, chat_id, table.sight, user_id, decision)
+        drawn = sends.Moment.of(table, self.tables.clock.drawn_due(table.meta)).view(
+            lang, chat_id, user_id)
         if drawn is None:
             return False
         message_id = await send(lang, drawn.text, drawn.markup)
@@ -344,7 +344,7 @@ class Presses(Asks):
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return
-            meta, sight = table.meta, table.sight
+            meta, now = table.meta, sends.Moment.of(table, self.tables.clock.drawn_due(table.meta))
             lang = await self.lang_of(chat_id, user_id, None)
             drafts = []
             before = meta.ephemerals.get(user_id)
@@ -352,12 +352,12 @@ class Presses(Asks):
                 drafts.append(sends.ephemeral_delete(chat_id, user_id, before.message_id))
             if digest is None and decision == meta.decision:
                 # his selection of cards, its decision still open: it stands for its view
-                view = screens.ephemeral_view(lang, chat_id, sight, user_id, decision)
+                view = now.view(lang, chat_id, user_id)
                 digest = view.digest if view is not None else None
             # as a step would find it: brought up to date where it shows something else
             # now, disarmed if its decision is gone
             kept, edits = sends.ephemeral_drafts(
-                {user_id: lang}, chat_id, sight, sight, meta.decision,
+                {user_id: lang}, chat_id, now, now,
                 {user_id: OpenEphemeral(message_id=message_id, decision=decision,
                                         digest=digest or "")},
                 lambda _: i18n.t(lang, "prompt_over"))

@@ -9,6 +9,7 @@ send.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -217,25 +218,49 @@ def asks_over(chat_id: int, before: Mapping[int, Ask], after: Mapping[int, Ask]
             if a.shown is not None and (p not in after or after[p].shown != a.shown)]
 
 
-def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Sight, after: Sight,
-                     decision: int, shown: Mapping[int, OpenEphemeral],
-                     outcome: Callable[[int], Markup]
+@dataclass(frozen=True)
+class Moment:
+    """A table at one version as a player's private screens draw it (his turn prompt, his
+    view in the group): what it shows, its coup's log, the names, the step at which the
+    decision under way began, and the end of its clock (None: no time left shown)."""
+
+    sight: Sight
+    log: Sequence[dict[str, Any]]
+    names: dict[int, str]
+    decision: int
+    deadline: float | None = None
+
+    @classmethod
+    def of(cls, table: Table, deadline: float | None = None) -> Moment:
+        """``table`` as committed, counting down to ``deadline`` while someone is awaited."""
+        return cls(table.sight, table.meta.coup_log, table.meta.names, table.meta.decision,
+                   deadline if table.sight.view().awaiting else None)
+
+    def view(self, lang: str, chat_id: int, player: int, last: Markup | None = None
+             ) -> Prompt | None:
+        """``player``'s view in the group now (:func:`bot.view.screens.ephemeral_view`)."""
+        return screens.ephemeral_view(lang, chat_id, self.sight, player, self.deadline,
+                                      self.log, self.names, self.decision, last=last)
+
+
+def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Moment, after: Moment,
+                     shown: Mapping[int, OpenEphemeral], outcome: Callable[[int], Markup]
                      ) -> tuple[dict[int, OpenEphemeral], list[OutboxDraft]]:
     """What a step does to the private views shown in the group to one player each, with
     their decision keyboards (``shown``): one whose player is still awaited is edited where
-    his cards or his choices changed (his decision now is ``decision``); any other loses
+    it shows something else now (``after``), as his turn prompt would be; any other loses
     its keyboard and says what became of its decision (``outcome(player)``), drawn from the
     table as it was (``before``). Returns those still open, and the edits."""
     still: dict[int, OpenEphemeral] = {}
     out: list[OutboxDraft] = []
-    awaited = after.view().awaiting
+    awaited = after.sight.view().awaiting
     for player, open_view in shown.items():
         lang = langs[player]
-        now = screens.ephemeral_view(lang, chat_id, after, player, decision) \
-            if player in awaited and after.state.coup == before.state.coup else None
+        now = after.view(lang, chat_id, player) \
+            if player in awaited and after.sight.state.coup == before.sight.state.coup else None
         if now is not None and now.markup is not None:
-            still[player] = OpenEphemeral(message_id=open_view.message_id, decision=decision,
-                                          digest=now.digest)
+            still[player] = OpenEphemeral(message_id=open_view.message_id,
+                                          decision=after.decision, digest=now.digest)
             if now.digest != open_view.digest:
                 out.append(ephemeral_edit(chat_id, player, open_view.message_id, now))
             continue
@@ -244,12 +269,12 @@ def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Sight, afte
     return still, out
 
 
-def ephemeral_closed(lang: str, chat_id: int, sight: Sight, player: int, message_id: int,
+def ephemeral_closed(lang: str, chat_id: int, moment: Moment, player: int, message_id: int,
                      last: Markup) -> list[OutboxDraft]:
     """The private view shown to ``player`` alone in the group (its ephemeral message
-    ``message_id``) once its decision is gone: his view of ``sight``, no keyboard, and
+    ``message_id``) once its decision is gone: his view of ``moment``, no keyboard, and
     ``last``, what became of the decision (as :func:`closed_prompt` is for his prompt)."""
-    closed = screens.ephemeral_view(lang, chat_id, sight, player, last=last)
+    closed = moment.view(lang, chat_id, player, last)
     return [] if closed is None else [ephemeral_edit(chat_id, player, message_id, closed)]
 
 

@@ -512,18 +512,26 @@ def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,
            if view.coup
            else i18n.fill("<b>{}</b>", game)]
     if view.my_cards:
-        out.append(i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))))
+        out.append(own_cards(lang, view))
     out.extend(info_lines(lang, view.my_facts, names_of(view)))
     out.extend(lines)
     return fit(out, [])
+
+
+def own_cards(lang: str, view: TableView) -> Markup:
+    """The viewer's "Your cards" line: his hidden cards, then those of his hand face up on
+    his seat (stud's up cards): his whole hand, on every private screen."""
+    seat = next((s for s in view.seats if s.player == view.viewer), None)
+    up = [c for c in seat.face_up if c not in view.my_cards] if seat is not None else []
+    return i18n.t(lang, "your_cards_up" if up else "your_cards",
+                  cards=pretty_all(list(view.my_cards)), up=pretty_all(up))
 
 
 def cards_popup(lang: str, view: TableView) -> str:
     """The *My cards* pop-up (plain text, at most 200 characters)."""
     if not view.my_cards:
         return i18n.plain(i18n.t(lang, "no_cards"))
-    lines = [i18n.t(lang, "your_cards", cards=pretty_all(list(view.my_cards))),
-             *info_lines(lang, view.my_facts, names_of(view))]
+    lines = [own_cards(lang, view), *info_lines(lang, view.my_facts, names_of(view))]
     return i18n.plain("\n".join(lines))[:200]
 
 

@@ -20,7 +20,6 @@ from markupsafe import Markup
 from bot.view import i18n, proofs, render
 from bot.view.render import Keyboard
 from bot.view.sight import Buttons, Sight, amount_field, collect_buttons, player_buttons
-from games.cards import pretty_all
 from games.engine import (
     About,
     Count,
@@ -414,23 +413,24 @@ def prompt(lang: str, chat_id: int, sight: Sight, player: int, deadline: float |
            decision: int | None = None, lines: Sequence[Markup] = (),
            last: Markup | None = None, keyboard: bool = True, app: str | None = None
            ) -> Prompt:
-    """A player's turn prompt: everything the group's table shows (every seat, its up
-    cards and stakes, the bank or pot, whose turn, the coup's events), then his own hidden
-    cards and private facts, what happened to him (``lines``) and ``last`` (by default:
-    his move is here), with his decision keyboard. Without ``keyboard``: a prompt whose
-    decision is gone, ``last`` saying what became of it. ``app``: the Mini App's page for
-    this table, whose ``web_app`` button goes under his keyboard."""
+    """A player's turn prompt, and his view shown to him alone in the group (one drawing:
+    the two cannot tell him different things): everything the group's table shows (every
+    seat, its up cards and stakes, the bank or pot, whose turn and the time left, the
+    coup's events), then his own cards (his up cards too) and private facts, what happened
+    to him (``lines``) and ``last`` (by default, while he is awaited: his move is here),
+    with his decision keyboard (the amount to call on its button). Without ``keyboard``:
+    a prompt whose decision is gone, ``last`` saying what became of it. ``app``: the Mini
+    App's page for this table, whose ``web_app`` button goes under his keyboard."""
     mine = sight.view(player)
-    own = []
-    if mine.my_cards:
-        own.append(i18n.t(lang, "your_cards", cards=pretty_all(list(mine.my_cards))))
+    own = [render.own_cards(lang, mine)] if mine.my_cards else []
     own += render.info_lines(lang, mine.my_facts, render.names_of(sight.view()))
     own += lines
-    own.append(i18n.t(lang, "decide_private") if last is None else last)
-    markup = render.with_app(lang, decision_keyboard(lang, chat_id, sight, player, decision,
-                                                     True), app) if keyboard else None
+    buttons = decision_keyboard(lang, chat_id, sight, player, decision, True) if keyboard \
+        else None
+    if last is not None or buttons is not None:
+        own.append(i18n.t(lang, "decide_private") if last is None else last)
     text = _table_text(lang, sight, deadline, log, names, own)
-    return drawn(text, markup)
+    return drawn(text, render.with_app(lang, buttons, app))
 
 
 def drawn(text: str, markup: Keyboard | None) -> Prompt:
@@ -495,20 +495,17 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
 
 
 def ephemeral_view(lang: str, chat_id: int, sight: Sight, player: int,
-                   decision: int | None = None, *, last: Markup | None = None
+                   deadline: float | None, log: Sequence[dict[str, Any]],
+                   names: dict[int, str], decision: int, *, last: Markup | None = None
                    ) -> Prompt | None:
     """A player's private view shown to him alone in the group (a Bot API 10.2 ephemeral
-    message): his hidden cards and private facts and, while he is awaited, his decision
-    keyboard. Everything public is on the group's table message right there, so it is not
-    repeated: what this shows changes only with his cards or his choices, and it is edited
-    (in the group's budget) only then. ``last``: his view once the decision it answered
-    is gone, without a keyboard, saying what became of it. None: nothing private to show
-    (no hidden card, no fact of his own, no decision)."""
+    message), drawn as his turn prompt is (:func:`prompt`): a player without a private
+    chat decides here, on the same facts (the bank or pot, every up card, the time left).
+    ``last``: his view once the decision it answered is gone, without a keyboard, saying
+    what became of it. None: nothing private to show (no hidden card, no fact of his own,
+    no decision): his *My cards* pop-up says so."""
     view = sight.view(player)
-    markup = None if last is not None else decision_keyboard(lang, chat_id, sight, player,
-                                                             decision, True)
-    if not (view.my_cards or view.my_facts or markup is not None or last is not None):
-        return None
-    lines = [i18n.t(lang, "decide_private")] if markup is not None else [] if last is None \
-        else [last]
-    return drawn(render.dm_text(lang, view, lines), markup)
+    shown = prompt(lang, chat_id, sight, player, deadline, log, names, decision=decision,
+                   last=last, keyboard=last is None)
+    private = view.my_cards or view.my_facts or shown.markup is not None or last is not None
+    return shown if private else None

@@ -12,8 +12,10 @@ cards.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from harness import (
     chips,
     decode_action,
 )
+from test_e2e_sight import missing
 
 from games import registry
 from games.cards import pretty_all
@@ -99,22 +102,25 @@ async def fay_here(game: Game, prefer: list[str]) -> list[str]:
     done: list[str] = []
     while FAY.id in awaited_now(bot, chat):
         decision = int(bot.db_meta(chat).get("decision", 0))
-
-        async def shown(decision: int = decision, number: int | None = number
-                        ) -> dict[str, Any] | None:
-            for m in reversed(await sb.view(chat, FAY.id)):
-                if m.get("ephemeral") and number in (None, m["ephemeral_message_id"]) and any(
-                        (a := decode_action(d)) is not None and a[1] == decision
-                        for _, d in sb.buttons(m)):
-                    return m
-            return None
-
-        view = await sb.wait_for(shown, timeout=10)
+        view = await sb.wait_for(lambda d=decision, n=number: view_of(game, FAY, d, n),
+                                 timeout=10)
         number = view["ephemeral_message_id"]
         assert f"Your cards: {pretty_all(fay_cards(bot, chat))}" in view["text"], view["text"]
         assert view["receiver_id"] == FAY.id
         done.append(await fay_presses(game, view, prefer if done else ["buy", *prefer]))
     return done
+
+
+async def view_of(game: Game, player: Player, decision: int, number: int | None = None
+                  ) -> dict[str, Any] | None:
+    """The newest view shown to ``player`` alone in the group (its ``number``, if given)
+    with his keyboard of ``decision``, as he sees the group now; None if there is none."""
+    for m in reversed(await game.sb.view(game.chat_id, player.id)):
+        if m.get("ephemeral") and number in (None, m["ephemeral_message_id"]) and any(
+                (a := decode_action(d)) is not None and a[1] == decision
+                for _, d in game.sb.buttons(m)):
+            return m
+    return None
 
 
 async def fay_presses(game: Game, view: dict[str, Any], prefer: list[str]) -> str:
@@ -395,3 +401,101 @@ async def test_a_wrong_amount_asked_from_her_view_is_answered_to_her_alone(
     for other in (ANN, BOB):
         assert not any(wrong in (m["text"] or "") for m in await sb.view(chat, other.id))
     assert "Traceback" not in bot.log_text()
+
+
+CLOCK = re.compile(r"^(⏳ .* · )(\d+) s$", re.M)
+"""The turn's line with the seconds left, as Telegram shows a ``tg-time`` to older apps."""
+
+
+def stored(bot: BotProcess, chat_id: int) -> tuple[Any, Any]:
+    """The stored table: its engine and its state."""
+    row = bot.db_table(chat_id)
+    assert row is not None
+    engine = registry.engine(row[0])
+    return engine, engine.state_type.model_validate_json(row[1])
+
+
+async def my_view(game: Game, player: Player) -> dict[str, Any]:
+    """``player`` presses *My cards* on the group's table: his view shown to him alone in
+    the group, with his keyboard of the decision under way, as he reads it."""
+    message = await game.synced()
+    mine = next(d for _, d in game.sb.buttons(message) if d and d.startswith("m|"))
+    pressed = await game.sb.press(game.chat_id, message["message_id"], player.id, mine,
+                                  wait=10)
+    assert pressed["answered"]
+    decision = int(game.bot.db_meta(game.chat_id).get("decision", 0))
+    return await game.sb.wait_for(lambda: view_of(game, player, decision), timeout=10)
+
+
+def decides_on(view: dict[str, Any], game: Game, player: Player) -> list[str]:
+    """What of his decision ``player``'s ``view`` lacks, against the stored table: the
+    bank or pot, every seat's up cards and stake, his cards with his own up cards, whose
+    turn with his time left as the table's clock has it, the amount to call on its
+    button."""
+    engine, state = stored(game.bot, game.chat_id)
+    public, mine = engine.view(state, None), engine.view(state, player.id)
+    text = view["text"]
+    lacks = missing(text, public)
+    seat = next(s for s in public.seats if s.player == player.id)
+    up = [c for c in seat.face_up if c not in mine.my_cards]
+    cards = f"Your cards: {pretty_all(list(mine.my_cards))}" + (
+        f" · face up: {pretty_all(up)}" if up else "")
+    if f"\n{cards}\n" not in text:
+        lacks.append(cards)
+    turn = CLOCK.search(text)
+    due = float(game.bot.db_meta(game.chat_id)["due"])
+    if turn is None or not turn.group(1).startswith(f"⏳ {player.name} · ") or abs(
+            int(turn.group(2)) - (due - time.time())) > 3:
+        lacks.append(f"{player.name}'s turn with {due - time.time():.0f} s left")
+    labels = [label for label, _ in game.sb.buttons(view)]
+    lacks += [f"Call {s.min}" for s in engine.legal_actions(state, player.id)
+              if s.kind == "call" and f"Call {s.min}" not in labels]
+    return lacks
+
+
+@pytest.mark.parametrize("game_name", ["twenty_one", "stud_poker"])
+async def test_my_cards_in_the_group_shows_what_a_turn_prompt_shows(
+        game_name: str, sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    """At their decisions holding cards, players press *My cards* on the group's table:
+    Fay, who has no private chat, and Ann and Bob, who have theirs. The view shown to each
+    alone in the group has what he decides on: the bank or the pot, every up card and
+    stake, his cards (stud's up cards on their line), his turn with his time left, and the
+    amount to call on its button. Ann's and Bob's read as their turn prompts in their
+    private chats at the same moment, but for the seconds left. Fay plays from her view;
+    Ann and Bob bet where they may, so that in stud Fay has a bet to call."""
+    chat = -2440 - len(game_name)
+    # every turn prompted in the private chat, a turn of a public step (stud's) too
+    game = await start(sandbox, bot_factory, tmp_path, chat, game_name, TURN_DMS="1")
+    bot, sb = game.bot, game.sb
+    seen: dict[str, int] = {"prompt": 0, "Fay": 0, "call": 0}
+    for _ in range(200):
+        if seen["prompt"] and seen["Fay"] and (seen["call"] or game_name != "stud_poker"):
+            break
+        awaited = game.awaited(await game.synced())
+        if not awaited:
+            continue
+        player = awaited[0]
+        engine, state = stored(bot, chat)
+        if not engine.view(state, player.id).my_cards:
+            await game.step(player, ["bet", *DEFAULT])
+            continue
+        view = await my_view(game, player)
+        assert view["receiver_id"] == player.id
+        lacks = decides_on(view, game, player)
+        assert not lacks, f"{player.name}'s view lacks {lacks}:\n{view['text']}"
+        if player is FAY:
+            seen["Fay"] += 1
+            seen["call"] += any(label.startswith("Call ") for label, _ in sb.buttons(view))
+            await fay_presses(game, view, ["call", "check", "buy", "stand"])
+            continue
+        decision = int(bot.db_meta(chat).get("decision", 0))
+        prompt = await game.dm_keyboard(player, decision)
+        assert CLOCK.sub(r"\1⏱", view["text"]) == CLOCK.sub(r"\1⏱", prompt["text"])
+        assert sb.buttons(view) == sb.buttons(prompt)
+        seen["prompt"] += 1
+        await game.step(player, ["bet", *DEFAULT])
+    else:
+        raise AssertionError(f"not every view was seen: {seen}")
+    print(f"\nE2E my cards {game_name}: {seen}")
+    held, issued = chips(bot)
+    assert held == issued

@@ -128,6 +128,7 @@ TEXTS: dict[str, str] = {
     "done": "OK",
     "no_cards": "You have no hidden cards now.",
     "your_cards": "Your cards: <b>{cards}</b>",
+    "your_cards_up": "Your cards: <b>{cards}</b> · face up: <b>{up}</b>",
     "ask_amount": "Type the amount ({min}–{max}) in reply to my message below, here in the "
                   "group.",
     "ask_amount_any": "Type the amount in reply to my message below, here in the group.",
