@@ -30,10 +30,22 @@ LIE_FOR = 6.0
 the test's pace (1 s), and the machine's slowness, well under the coup's length."""
 
 
-def paced(seed: str, **env: str) -> dict[str, str]:
-    """A bot with turn prompts in private chats, its group's edits paced, its shoes seeded."""
-    return {"TURN_DMS": "1", "GROUP_RESERVE": "3", "SHOE_SEED": seed,
-            "PYTHONPATH": f"{SEEDED}{os.pathsep}{ROOT}", **env}
+async def paced_table(sandbox: Any, bot_factory: list[BotProcess], data: Path, chat: int,
+                      name: str, players: list[Player], dms: list[Player], **env: str) -> Game:
+    """A bot with turn prompts in private chats, its group's edits paced as ``env`` says,
+    its shoes seeded; a group of ``players`` (``dms`` opened their private chats) seated at
+    a table of ``name``, its first coup started."""
+    handle, sb = sandbox
+    bot = BotProcess(handle.url, data, timeout=60, extra={
+        "TURN_DMS": "1", "GROUP_RESERVE": "3", "SHOE_SEED": f"group card {name}",
+        "PYTHONPATH": f"{SEEDED}{os.pathsep}{ROOT}", **env})
+    bot_factory.append(bot)
+    bot.start()
+    game = Game(sb, bot, chat, players)
+    await game.setup()
+    await game.enable_dms(dms)
+    await seated(game, name)
+    return game
 
 
 async def seated(game: Game, name: str) -> None:
@@ -127,16 +139,10 @@ async def test_the_card_of_a_stud_hand_follows_every_turn_and_the_pot(
         sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
     """Four players decide in private; the coup's one refresh is soon spent. After every
     move the card shows, within a gap of the pace, who is to act now and the pot."""
-    handle, sb = sandbox
-    bot = BotProcess(handle.url, tmp_path / "data", timeout=60, extra=paced(
-        "group card stud", GROUP_MESSAGES_PER_MINUTE="60", GROUP_EDIT_GAP="1",
-        GROUP_EDITS_PER_COUP="1"))
-    bot_factory.append(bot)
-    bot.start()
-    game = Game(sb, bot, -4611, [ANN, BOB, CID, FAY])
-    await game.setup()
-    await game.enable_dms()
-    await seated(game, "stud_poker")
+    game = await paced_table(sandbox, bot_factory, tmp_path / "data", -4611, "stud_poker",
+                             [ANN, BOB, CID, FAY], [ANN, BOB, CID, FAY],
+                             GROUP_MESSAGES_PER_MINUTE="60", GROUP_EDIT_GAP="1",
+                             GROUP_EDITS_PER_COUP="1")
     players = {p.name: p for p in game.players}
     moves, seen = 0, set()
     while not await game.settlements():
@@ -157,17 +163,11 @@ async def test_a_player_without_a_private_chat_learns_where_his_buttons_are(
     turn and its stake buttons leave the card at once (not a gap later, nor at the result).
     Her buy or stand is a private decision: the card tells her that her buttons are under
     *My cards*, not that she decides privately."""
-    handle, sb = sandbox
-    bot = BotProcess(handle.url, tmp_path / "data", timeout=60, extra=paced(
-        "group card twenty-one", GROUP_MESSAGES_PER_MINUTE="20", GROUP_EDIT_GAP="8",
-        GROUP_EDITS_PER_COUP="3"))
-    bot_factory.append(bot)
-    bot.start()
     chat = -4612
-    game = Game(sb, bot, chat, [ANN, BOB, FAY])
-    await game.setup()
-    await game.enable_dms([ANN, BOB])
-    await seated(game, "twenty_one")
+    game = await paced_table(sandbox, bot_factory, tmp_path / "data", chat, "twenty_one",
+                             [ANN, BOB, FAY], [ANN, BOB], GROUP_MESSAGES_PER_MINUTE="20",
+                             GROUP_EDIT_GAP="8", GROUP_EDITS_PER_COUP="3")
+    sb = game.sb
     players = {p.name: p for p in game.players}
     staked = False
     for _ in range(60):
