@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import DEFAULT, ROOT, BotProcess, Game, Player, decode_action
+from test_e2e_keyboards import free_port, with_app
 
 from bot.view import i18n
 from games import registry
@@ -222,3 +223,49 @@ async def test_a_player_without_a_private_chat_learns_where_his_buttons_are(
     turn = next(ln for ln in card["text"].splitlines() if ln.startswith("⏳"))
     assert re.fullmatch(r"⏳ Fay · \d+ s", turn), turn
     assert "deciding privately" not in card["text"]
+
+
+async def test_between_coups_in_the_app_the_group_keeps_the_table_link_and_hears_the_bank(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    """Chemin de fer played in the Mini App (its default where the bot has one), everybody
+    deciding on his turn prompts. A coup's result keeps the *Open table* link, so between
+    coups (the bank offered, before the next coup's card) the group still has it; the bank
+    offered after a coup is told on that result."""
+    chat = -4613
+    game = await paced_table(sandbox, bot_factory, tmp_path / "data", chat, "chemin_de_fer",
+                             [ANN, BOB, CID], [ANN, BOB, CID], **with_app(free_port()))
+    sb = game.sb
+    players = {p.name: p for p in game.players}
+    for _ in range(40):  # the seeded first coup: Cid's natural beats the bank
+        awaited, _, phase, decision = table_now(game)
+        if phase == "bank_offer":
+            break
+        if awaited:
+            await act_in_private(game, players[awaited[0]], decision)
+        else:  # a step on its way
+            await sb.wait_for(lambda: table_now(game)[0], timeout=10)
+    else:
+        raise AssertionError("the bank was never offered")
+    assert awaited == ["Cid"]
+
+    async def told() -> dict[str, Any] | None:
+        last = (await sb.bot_messages(chat))[-1]
+        return last if last["text"].endswith("\n· The bank is offered to Cid") else None
+
+    result = await sb.wait_for(told, timeout=10)
+    assert result["text"].startswith("🏆 Cid wins 1 with 9 points\nChemin de fer · coup #1 "
+                                     "settled\n"), result["text"]
+    assert result["text"].splitlines()[-2:] == ["· Ann passes the bank on",
+                                                "· The bank is offered to Cid"]
+    assert [[b["text"] for b in row] for row in result["reply_markup"]["inline_keyboard"]] \
+        == [["🃏 Open table"]]
+    assert "/table?startapp=" in result["reply_markup"]["inline_keyboard"][0][0]["url"]
+    # the next coup's card comes once Cid posts his bank, the link first as ever
+    await act_in_private(game, CID, table_now(game)[3])
+
+    async def card() -> dict[str, Any] | None:
+        last = (await sb.bot_messages(chat))[-1]
+        return last if last["text"].startswith("Chemin de fer · coup #2") else None
+
+    assert (await sb.wait_for(card, timeout=10))["reply_markup"]["inline_keyboard"][0] == \
+        result["reply_markup"]["inline_keyboard"][0]
