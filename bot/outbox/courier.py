@@ -515,8 +515,7 @@ class Courier:
         await self.storage.finish_outbox(item_id=item.id)
 
     async def _settle(self, item: OutboxItem) -> None:
-        """The coup's result replaces the live table message (an edit: safe to repeat),
-        keeping the table's *Open table* button where the bot has the Mini App."""
+        """The coup's result replaces the table message (an edit: safe to repeat), its link kept."""
         chat = self._chat(item.chat_id)
         text = str(item.payload.get("text", ""))
         table = await self.tables.current_render(item.chat_id)

@@ -123,8 +123,6 @@ class Keyboard:
         return Keyboard(rows)
 
 
-
-
 def open_button(lang: str, url: str) -> Button:
     """The group's *Open table* button: a URL button to the Mini App's direct link (a
     ``web_app`` button is refused in a group)."""
@@ -163,9 +161,7 @@ def seat_line(lang: str, seat: Any, view: TableView, turn: bool = True) -> Marku
         return _seat_line(lang, seat, awaited, turn)
 
 
-TURN_STATUS = "to act"
-"""The seat status the games give the player whose turn it is: a turn marker like ▶, so a
-drawing without turns (a card left as it is while turns pass) leaves it out too."""
+TURN_STATUS = "to act"  # a seat's status while it is his turn: a turn marker, as ▶ is
 
 
 def _seat_line(lang: str, seat: Any, awaited: bool, turn: bool = True) -> Markup:
@@ -183,8 +179,6 @@ def _seat_line(lang: str, seat: Any, awaited: bool, turn: bool = True) -> Markup
     if seat.status and (turn or seat.status != TURN_STATUS):
         parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
     return Markup(" · ").join(parts)
-
-
 
 
 # Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
@@ -218,10 +212,7 @@ def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot:
                  phase]
     else:  # the auction, banker draw or cut before the first coup
         parts = [i18n.fill("<b>{}</b>", game), phase]
-    if bank:
-        parts.append(i18n.t(lang, "bank", amount=bank))
-    if pot:
-        parts.append(i18n.t(lang, "pot", amount=pot))
+    parts += [i18n.t(lang, key, amount=n) for key, n in (("bank", bank), ("pot", pot)) if n]
     return Markup(" · ").join(parts)
 
 
@@ -245,8 +236,7 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
     beside his keyboard. ``under``: lines right under the header (the last coup's
     result). Without ``turn``: no line of whose turn it is (the group's card of a coup
     played in the Mini App, which is not edited as turns pass). ``by_cards``: awaited players
-    of a private step with no private chat with the bot: they decide on the view *My cards*
-    shows them, not "privately", and the message says so."""
+    of a private step without a private chat: told their buttons are under *My cards*."""
     names = names_of(view)
     lines = [header(lang, view), *under]
     facts = info_lines(lang, view.facts, names)
@@ -313,8 +303,6 @@ def clip(text: str) -> str:
 def event_lines(lang: str, events: Sequence[Event], names: dict[int, str]) -> list[Markup]:
     """HTML lines for events already filtered for their reader."""
     return [i18n.event_text(lang, e, names) for e in events]
-
-
 
 
 # Buttons anybody may need whatever the turn: they go last.
@@ -604,14 +592,14 @@ def settlement_text(lang: str, game: str, result: Settlement,
                     then: Sequence[Markup] = ()) -> str:
     """A settled coup: the result first (who won what, with which hand; every player's net,
     the banker's included), the coup's log collapsed under it (its first ``lead`` lines
-    first: see :func:`fit`), and ``then`` lines under it (what followed the result)."""
+    first: see :func:`fit`), and, each as a line of the log, what followed it (``then``)."""
     head = [i18n.fill("🏆 <b>{}</b>", headline(lang, result, names)),
             i18n.t(lang, "settled_title", game=i18n.game_name(lang, game),
                    deal=i18n.deal(lang, game, result.coup))]
     nets = net_line(lang, result, names)
     if nets:
         head.append(nets)
-    return fit(head, log, then, lead=lead)
+    return fit(head, log, [Markup("· ") + line for line in then], lead=lead)
 
 
 def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,

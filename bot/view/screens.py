@@ -59,33 +59,24 @@ class TableScreen:
     """Nobody is awaited, yet the table offers a step forward (Start, once enough players
     sit): someone must press it next, and this message is the only place it shows."""
     quiet: bool = False
-    """A coup under way at a table played in the Mini App (``/settings screen app``): the
-    group's message is not edited until the coup's result, unless it is the only way an
-    awaited player can see his turn (:attr:`urgent`)."""
+    """A coup under way at a table played in the Mini App: its message is not edited till
+    the result, but where it is the only way an awaited player sees his turn (:attr:`urgent`)."""
     opener: Keyboard | None = field(default=None, compare=False)
-    """The *Open table* button alone (None without the Mini App): the coup's result keeps
-    it, so that between coups the group still has the table's link (the next table message
-    may come only when the next coup starts)."""
-
-    @property
-    def urgent_for(self) -> tuple[int, ...]:
-        """The awaited players who learn of their turn only from this message."""
-        return tuple(p for p in self.awaited if p not in self.prompted)
+    """The *Open table* button alone (None without the Mini App): a coup's result keeps it,
+    and between coups the group has the table's link still."""
 
     @property
     def urgent(self) -> bool:
         """Whether this message is how the table's next press becomes known: an awaited
         player's turn he has no private prompt for, or a step forward nobody is awaited for
         (the Start button that appears when the table becomes startable)."""
-        return bool(self.urgent_for) or self.called
+        return any(p not in self.prompted for p in self.awaited) or self.called
 
     @property
     def turn(self) -> tuple[int, bool, tuple[int, ...]]:
         """What the table waits for, as the group's pace tells turns apart: the decision,
-        whether a step forward nobody is awaited for is offered (Start appears without a
-        new decision), and whom the message shows awaited (a Mini App coup's card shows
-        nobody: when a player's page closes, his turn must be drawn after all; one of
-        several awaited together who answered is awaited no more)."""
+        whether a step forward nobody is awaited for is offered (Start), and whom the message
+        shows awaited (a Mini App coup's card: nobody; several awaited: those yet to answer)."""
         return self.decision, self.called, self.awaited
 
     @property
@@ -275,13 +266,10 @@ def hands_first(log: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], in
 def result_text(lang: str, game: str, result: Settlement,
                 names: dict[int, str], log: Sequence[dict[str, Any]],
                 then: Sequence[dict[str, Any]] = ()) -> str:
-    """A settled coup's message: its result, then its log collapsed, the hands first;
-    ``then``: what came after it in the same step (the bank offered, its auction opened),
-    last, where no table message follows to tell it (a table played in the Mini App)."""
+    """A settled coup's message: its result, its log collapsed (hands first), ``then`` last."""
     ordered, lead = hands_first(log)
-    return render.settlement_text(lang, game, result, names,
-                                  log_lines(lang, ordered, names), lead,
-                                  [Markup("· ") + line for line in log_lines(lang, then, names)])
+    return render.settlement_text(lang, game, result, names, log_lines(lang, ordered, names),
+                                  lead, log_lines(lang, then, names))
 
 
 # The last results read back, by the record's dict (never changed in place; each value
@@ -360,9 +348,8 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     *Leave*). An awaited player who is not told his turn in private (not in ``prompted``:
     he has no private chat with the bot) is the exception: the group is the only place he
     can see it, so the message is drawn as in the chat, his turn and buttons on it, and
-    that edit goes out at once (it counts against the group's budget). ``no_dm``: the
-    players the bot cannot write to privately: awaited in a private step, they are told
-    that their buttons are under *My cards*, not that they decide privately."""
+    that edit goes out at once (it counts against the group's budget). ``no_dm``: players
+    the bot cannot write to: a private step tells them their buttons are under *My cards*."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
     quiet = app and view.coup > 0 and bool(view.awaiting)
@@ -378,9 +365,9 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     result = last_result(last)
     under = [_result_line(lang, view.game, result, {**names, **render.names_of(view)})] \
         if result is not None and view.coup <= result.coup + 1 else []
-    by_cards = [p for p in view.awaiting if p in no_dm] if sight.private else []
     text = _table_text(lang, sight, deadline, log, names, under=under, turn=not card,
-                       own=[i18n.t(lang, "app_card")] if card else (), by_cards=by_cards)
+                       own=[i18n.t(lang, "app_card")] if card else (),
+                       by_cards=[p for p in view.awaiting if p in no_dm] if sight.private else ())
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
     opener = render.Keyboard.of([[render.open_button(lang, open_url)]]) if open_url else None
     if opener is not None:
@@ -400,7 +387,7 @@ def _table_text(lang: str, sight: Sight, deadline: float | None,
     """The public table as the group sees it (``own``: a player's lines below it,
     ``under``: lines under its header; without ``turn``, no line of whose turn it is). The
     last few entries of the coup's log show as they came; the hands lead the collapsed
-    rest. ``by_cards``: see :func:`bot.view.render.table_text`."""
+    rest."""
     view = sight.view()
     committed = view.shoe is not None and bool(view.shoe.commitments)
     older, lead = hands_first(log[:-render.RECENT])
