@@ -408,9 +408,11 @@ async def game_in_app(host: Host, bot: AppBot, game: str, prefer: list[str],
     for card in (card1, card2, card3):
         assert card.markup.inline_keyboard[0][0].url == OPEN_URL
     assert retired.text == texts["retired"]
-    assert (result1.text, result1.markup) == (texts["result"], None)
+    # a result keeps the table's link: between coups the group still has it
+    assert (result1.text, labels(result1.markup)) == (texts["result"], [["🃏 Open table"]])
     assert card2.text.split("\n")[:2] == texts["card2"]
-    assert result2.text.split("\n")[:3] == texts["result2"] and result2.markup is None
+    assert result2.text.split("\n")[:3] == texts["result2"]
+    assert result2.markup.inline_keyboard[0][0].url == OPEN_URL
     no_web_app_in_the_group(bot)
     # chips conserved: every chip issued is in a wallet or on the table, every step balanced
     audit = await host.storage.audit()
@@ -423,7 +425,7 @@ CHEMIN: dict[str, Any] = {
              'Bank still uncovered: 1\n'
              'Ann (banker) · 💰999\n'
              'Bob (punter) · 💰1000\n'
-             'Cid (punter) · 💰1000 · to act\n'
+             'Cid (punter) · 💰1000\n'
              '· Cid bids 1\n'
              '· Ann holds the bank\n'
              '· 🔒 New shoe shuffled and committed\n'
@@ -460,7 +462,7 @@ CHEMIN: dict[str, Any] = {
 STUD_TEXTS: dict[str, Any] = {
     "card": ('<b>Five-card stud · hand #1</b> · <i>betting</i>\n'
              'Ann (dealer) · 💰1000 · 2♠ 🂠 · in hand\n'
-             'Bob · 💰1000 · A♥ 🂠 · to act\n'
+             'Bob · 💰1000 · A♥ 🂠\n'
              'Cid · 💰1000 · 5♠ 🂠 · in hand\n'
              '· Bob gets A♥\n'
              '· Cid gets 5♠\n'
@@ -526,7 +528,8 @@ async def test_a_player_without_a_private_chat_sees_his_turn_on_the_group_table(
         make_app_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Cid never opened a private chat with the bot. Each of his turns in a coup is shown on
     the group's table, as in the chat: by the coup's card when his turn is the first, else by
-    one edit that goes out at once, and counts against the group's budget. His clock starts
+    one edit that goes out at once, and counts against the group's budget; once his turn is
+    over, one more edit takes it and its buttons off at once. His clock starts
     when the group shows it (:func:`play_coups` checks the others'); a decision on his hidden
     cards he cannot take from the group, as in the chat, and his time runs out."""
     host, bot = await app_table(make_app_host, monkeypatch, "chemin_de_fer", no_dm={CID})
@@ -541,9 +544,9 @@ async def test_a_player_without_a_private_chat_sees_his_turn_on_the_group_table(
     await play_coups(host, bot, 2, timeouts=timeouts)
     assert timeouts == [2]  # his draw in coup 2: a decision on his hidden cards
     calls = bot.group[first:]
-    card1, retired, his_stake, result1, card2, his_draw, result2, card3 = calls
+    card1, retired, his_stake, result1, card2, staked, his_draw, drawn, result2, card3 = calls
     assert [c.method for c in calls] == ["send", "edit", "edit", "edit", "send", "edit", "edit",
-                                         "send"]
+                                         "edit", "edit", "send"]
     # coup 1 cost the group 3 calls (and the lobby's retirement): the card, which showed his
     # cut, one edit for his stake, and the result
     assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n⏳ Cid · <tg-time" in card1.text
@@ -554,12 +557,18 @@ async def test_a_player_without_a_private_chat_sees_his_turn_on_the_group_table(
     assert "\n▶ <b>Cid</b> (punter) · 💰1000 · to act\n⏳ Cid · <tg-time" in his_stake.text
     assert labels(his_stake.markup)[:2] == [["🃏 Open table"], ["Banco! 1", "Stake 1", "Pass"]]
     assert result1.text == CHEMIN["result"]
-    # coup 2 cost 3 as well: the card (his stake), his draw (in private: the group shows
-    # only that it is his turn there), and the result, which tells that his time ran out
+    # coup 2 cost 5: the card (his stake); once he staked, his turn and its buttons taken
+    # off at once (they would answer "You cannot do that now"); his draw (in private: the
+    # group says his buttons are under My cards); that turn taken off once over; the
+    # result, which tells that his time ran out
     assert "\n▶ <b>Cid</b> (punter) · 💰999 · to act\n⏳ Cid · <tg-time" in card2.text
-    assert "\n⏳ Cid · deciding privately · <tg-time" in his_draw.text
+    assert "\nCid (punter) · 💰998 · stake 1\n" in staked.text and "⏳" not in staked.text
+    assert labels(staked.markup) == [["🃏 Open table"], ["🪑 Join"], ["🚪 Leave"]]
+    assert "\n⏳ Cid · <tg-time" in his_draw.text and "deciding privately" not in his_draw.text
+    assert "\n👉 Cid: your buttons are under 🂠 My cards.\n" in his_draw.text
     assert labels(his_draw.markup) == [["🃏 Open table"], ["🂠 My cards", "🪑 Join"],
                                        ["🚪 Leave"]]
+    assert "to act" not in drawn.text and "⏳" not in drawn.text
     assert result2.text.split("\n")[:3] == CHEMIN["result2"]
     assert "\n⏰ Cid draws a card (timed out)\n" in result2.text
     assert all(c.markup.inline_keyboard[0][0].url == OPEN_URL for c in (card1, card2, card3))
@@ -600,8 +609,10 @@ async def test_in_the_chat_the_app_adds_its_buttons_and_nothing_else(
     assert len(group) == len(with_app) > 10
     for (method, text, markup), (method2, text2, markup2) in zip(group, with_app, strict=True):
         assert (method2, text2) == (method, text)
-        if markup is None:
-            assert markup2 is None
+        if markup is None:  # a coup's result keeps the table's link, the others none
+            assert markup2 is None if not text.startswith("🏆") else [
+                [b.to_dict() for b in row] for row in markup2.inline_keyboard] == [
+                [{"text": "🃏 Open table", "url": OPEN_URL}]]
             continue
         assert [[b.to_dict() for b in row] for row in markup2.inline_keyboard] == [
             [{"text": "🃏 Open table", "url": OPEN_URL}],

@@ -515,11 +515,13 @@ class Courier:
         await self.storage.finish_outbox(item_id=item.id)
 
     async def _settle(self, item: OutboxItem) -> None:
-        """The coup's result replaces the live table message (an edit: safe to repeat)."""
+        """The coup's result replaces the table message (an edit: safe to repeat), its link kept."""
         chat = self._chat(item.chat_id)
         text = str(item.payload.get("text", ""))
+        table = await self.tables.current_render(item.chat_id)
+        opener = table.opener.as_json() if table is not None and table.opener else None
         message_id = await self._table_id(item.chat_id)
-        if message_id is not None and await self._edit(item.chat_id, message_id, text, None):
+        if message_id is not None and await self._edit(item.chat_id, message_id, text, opener):
             metrics.sent(metrics.SETTLEMENT)
             chat.table_is(None)  # that message is the result now
             chat.shown = None
@@ -527,7 +529,7 @@ class Courier:
             await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
             await self.storage.retire_sent(chat_id=item.chat_id, message_ids=[message_id])
             return
-        message_id = await self._send(item.chat_id, text, None, kind=metrics.SETTLEMENT)
+        message_id = await self._send(item.chat_id, text, opener, kind=metrics.SETTLEMENT)
         self.pace.sent(item.chat_id)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
@@ -813,7 +815,10 @@ class Courier:
         render = await self.tables.current_render(chat_id)
         if render is None or chat.shown == render:
             return
-        wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent, render.quiet)
+        # a turn shown only here that is over: its buttons go at once, like the turn came
+        over = chat.shown is not None and chat.shown.urgent and chat.shown.turn != render.turn
+        wait = self.pace.wait(chat_id, render.coup, render.turn, render.urgent or over,
+                              render.quiet)
         if wait == HELD:
             return
         if wait > 0:

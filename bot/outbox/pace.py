@@ -8,7 +8,9 @@ courier (:mod:`bot.outbox.courier`) asks :class:`Pace` before it edits a table m
   forward nobody is awaited for (Start, when enough players sit): a button someone must
   press next is a turn too;
 * any other edit only refreshes what the group sees: it waits ``gap`` seconds after
-  the group's last message, at most ``per_coup`` of them go out in one coup, and none
+  the group's last message, at most ``per_coup`` of them go out in one coup but for one
+  that takes off a turn the message shows and that is over (a ``to act`` that is no longer
+  true, and its buttons, never stay until the coup's result), and none
   takes the last ``reserve`` messages of the minute, kept for commands (``/balance``)
   and the coup's result (a command whose answer finds the minute full answers in the
   sender's private chat instead: :func:`bot.gateway.handlers.say`). Meanwhile steps pile up into
@@ -16,7 +18,9 @@ courier (:mod:`bot.outbox.courier`) asks :class:`Pace` before it edits a table m
 
 A table played in the Mini App (``/settings screen app``) spends less: while a coup is
 under way (``quiet``) its table message is not edited at all, but for a turn that only
-the group can show (urgent, as above); the coup's card and its result are its messages.
+the group can show (urgent, as above) and the edit that takes such a turn off the message
+once it is over (its buttons would answer nothing else); the coup's card and its result
+are its messages.
 
 Coup results and new table messages are never held back: the courier sends them
 as they come.
@@ -61,8 +65,9 @@ class Pace:
         if chat_id not in self.last:
             return 0.0  # nothing shown by this process yet: the table as it is, once
         seen_coup, count = self.coup_edits.get(chat_id, (coup, 0))
-        if seen_coup == coup and count >= self.per_coup:
-            return HELD
+        if seen_coup == coup and count >= self.per_coup and self.turns.get(chat_id) == (
+                coup, turn):
+            return HELD  # the message shows the turn still: its other news wait
         left = self.last[chat_id] + self.gap - self.clock()
         if left > 0:
             return left

@@ -279,7 +279,8 @@ class Lifecycle:
                                                                        table.sight),
                                     last=meta.last_result,
                                     open_url=links.group_url(chat_id) if links else None,
-                                    app=self.clock.in_app(meta))
+                                    app=self.clock.in_app(meta),
+                                    no_dm=frozenset(meta.dm_blocked))
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
                         shown: float | None = None,

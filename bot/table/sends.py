@@ -95,14 +95,15 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
         log = log[-4:]  # a new coup began without a result (a void coup, a stand-off)
     meta.coup_log = log[-MAX_COUP_LINES:]
     drafts = []
+    between = new.coup == meta.msg_coup and in_app and elsewhere
     if settled is not None:
         result, coup_log = settled
         meta.last_result = screens.kept_result(result)
+        # with no table posted before the next coup, the result tells what came after it
         drafts.append(settlement(chat_id, screens.result_text(
-            lang, view.game, result, names, coup_log)))
+            lang, view.game, result, names, coup_log, log if between else ())))
     if not in_app:  # in the app the coup's log tells a stand-up (its result shows it)
         drafts += [group_message(chat_id, text) for text in announcements]
-    between = new.coup == meta.msg_coup and in_app and elsewhere
     if (settled is not None or new.coup != meta.msg_coup) and view.seats and not between:
         meta.msg_coup = new.coup
         drafts.append(table_post(chat_id))

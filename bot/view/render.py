@@ -123,8 +123,6 @@ class Keyboard:
         return Keyboard(rows)
 
 
-
-
 def open_button(lang: str, url: str) -> Button:
     """The group's *Open table* button: a URL button to the Mini App's direct link (a
     ``web_app`` button is refused in a group)."""
@@ -154,16 +152,19 @@ RECENT = 3
 
 
 def seat_line(lang: str, seat: Any, view: TableView, turn: bool = True) -> Markup:
-    """One seat: turn marker (without ``turn``, none), name, role, stack, stake, face-up
-    cards, face-down cards as 🂠, status."""
+    """One seat: turn marker (without ``turn``, none, nor a "to act" status), name, role,
+    stack, stake, face-up cards, face-down cards as 🂠, status."""
     awaited = turn and seat.player in view.awaiting
     try:
-        return _drawn_seat_line(lang, seat, awaited)
+        return _drawn_seat_line(lang, seat, awaited, turn)
     except TypeError:  # a seat that is not a frozen view (unhashable): drawn every time
-        return _seat_line(lang, seat, awaited)
+        return _seat_line(lang, seat, awaited, turn)
 
 
-def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
+TURN_STATUS = "to act"  # a seat's status while it is his turn: a turn marker, as ▶ is
+
+
+def _seat_line(lang: str, seat: Any, awaited: bool, turn: bool = True) -> Markup:
     name = i18n.fill("<b>{}</b>", seat.name) if awaited else i18n.html(seat.name)
     head = i18n.fill("{} ({})", name, i18n.word(lang, seat.role, "role")) if seat.role \
         else name
@@ -175,11 +176,9 @@ def _seat_line(lang: str, seat: Any, awaited: bool) -> Markup:
         cards = (cards + " " if cards else "") + "🂠" * min(seat.face_down, 10)
     if cards:
         parts.append(i18n.html(cards))
-    if seat.status:
+    if seat.status and (turn or seat.status != TURN_STATUS):
         parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
     return Markup(" · ").join(parts)
-
-
 
 
 # Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
@@ -213,10 +212,7 @@ def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot:
                  phase]
     else:  # the auction, banker draw or cut before the first coup
         parts = [i18n.fill("<b>{}</b>", game), phase]
-    if bank:
-        parts.append(i18n.t(lang, "bank", amount=bank))
-    if pot:
-        parts.append(i18n.t(lang, "pot", amount=pot))
+    parts += [i18n.t(lang, key, amount=n) for key, n in (("bank", bank), ("pot", pot)) if n]
     return Markup(" · ").join(parts)
 
 
@@ -231,14 +227,16 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
                private: bool = False, now: float | None = None,
                committed: bool = False, own: Sequence[Markup] = (),
-               under: Sequence[Markup] = (), lead: int = 0, turn: bool = True) -> str:
+               under: Sequence[Markup] = (), lead: int = 0, turn: bool = True,
+               by_cards: Sequence[int] = ()) -> str:
     """The one group message of a table, edited in place: a header, one line per seat,
     whose turn and the time left, the last few events, the rest of the coup log collapsed
     (its first ``lead`` lines first: see :func:`fit`). With ``own``, a player's turn
     prompt: the same table, then his own lines last (his cards, his facts, his move),
     beside his keyboard. ``under``: lines right under the header (the last coup's
     result). Without ``turn``: no line of whose turn it is (the group's card of a coup
-    played in the Mini App, which is not edited as turns pass)."""
+    played in the Mini App, which is not edited as turns pass). ``by_cards``: awaited players
+    of a private step without a private chat: told their buttons are under *My cards*."""
     names = names_of(view)
     lines = [header(lang, view), *under]
     facts = info_lines(lang, view.facts, names)
@@ -251,12 +249,15 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
     if view.awaiting and turn:
         who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
         # a private step reads the same for every awaited player, whoever holds what
-        key = "turn_private" if private else "turn"
+        key = "turn_private" if private and not by_cards else "turn"
         if deadline:
             lines.append(i18n.t(lang, key, names=who, left=time_left(
                 lang, deadline, time.time() if now is None else now)))
         else:
             lines.append(i18n.t(lang, key + "_nodeadline", names=who))
+        if by_cards:
+            lines.append(i18n.t(lang, "buttons_in_cards", names=", ".join(
+                names.get(p, str(p)) for p in by_cards)))
     lines.extend(Markup("· ") + line for line in log[-RECENT:])
     tail = [i18n.t(lang, "committed_shoe")] if committed else []
     return fit(lines, log[:-RECENT], [*tail, *own], lead)
@@ -302,8 +303,6 @@ def clip(text: str) -> str:
 def event_lines(lang: str, events: Sequence[Event], names: dict[int, str]) -> list[Markup]:
     """HTML lines for events already filtered for their reader."""
     return [i18n.event_text(lang, e, names) for e in events]
-
-
 
 
 # Buttons anybody may need whatever the turn: they go last.
@@ -597,17 +596,18 @@ def result_line(lang: str, game: str, result: Settlement, names: dict[int, str])
 
 
 def settlement_text(lang: str, game: str, result: Settlement,
-                    names: dict[int, str], log: Sequence[Markup], lead: int = 0) -> str:
+                    names: dict[int, str], log: Sequence[Markup], lead: int = 0,
+                    then: Sequence[Markup] = ()) -> str:
     """A settled coup: the result first (who won what, with which hand; every player's net,
     the banker's included), the coup's log collapsed under it (its first ``lead`` lines
-    first: see :func:`fit`)."""
+    first: see :func:`fit`), and, each as a line of the log, what followed it (``then``)."""
     head = [i18n.fill("🏆 <b>{}</b>", headline(lang, result, names)),
             i18n.t(lang, "settled_title", game=i18n.game_name(lang, game),
                    deal=i18n.deal(lang, game, result.coup))]
     nets = net_line(lang, result, names)
     if nets:
         head.append(nets)
-    return fit(head, log, lead=lead)
+    return fit(head, log, [Markup("· ") + line for line in then], lead=lead)
 
 
 def selection_keyboard(lang: str, chat_id: int, coup: int, version: int, kind: str,

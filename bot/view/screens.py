@@ -58,29 +58,25 @@ class TableScreen:
     """Nobody is awaited, yet the table offers a step forward (Start, once enough players
     sit): someone must press it next, and this message is the only place it shows."""
     quiet: bool = False
-    """A coup under way at a table played in the Mini App (``/settings screen app``): the
-    group's message is not edited until the coup's result, unless it is the only way an
-    awaited player can see his turn (:attr:`urgent`)."""
-
-    @property
-    def urgent_for(self) -> tuple[int, ...]:
-        """The awaited players who learn of their turn only from this message."""
-        return tuple(p for p in self.awaited if p not in self.prompted)
+    """A coup under way at a table played in the Mini App: its message is not edited till
+    the result, but where it is the only way an awaited player sees his turn (:attr:`urgent`)."""
+    opener: Keyboard | None = field(default=None, compare=False)
+    """The *Open table* button alone (None without the Mini App): a coup's result keeps it,
+    and between coups the group has the table's link still."""
 
     @property
     def urgent(self) -> bool:
         """Whether this message is how the table's next press becomes known: an awaited
         player's turn he has no private prompt for, or a step forward nobody is awaited for
         (the Start button that appears when the table becomes startable)."""
-        return bool(self.urgent_for) or self.called
+        return any(p not in self.prompted for p in self.awaited) or self.called
 
     @property
-    def turn(self) -> tuple[int, bool, bool]:
+    def turn(self) -> tuple[int, bool, tuple[int, ...]]:
         """What the table waits for, as the group's pace tells turns apart: the decision,
-        whether a step forward nobody is awaited for is offered (Start appears without a
-        new decision), and whether the message shows whose turn it is (a Mini App coup's
-        card does not: when a player's page closes, his turn must be drawn after all)."""
-        return self.decision, self.called, bool(self.awaited)
+        whether a step forward nobody is awaited for is offered (Start), and whom the message
+        shows awaited (a Mini App coup's card: nobody; several awaited: those yet to answer)."""
+        return self.decision, self.called, self.awaited
 
     @property
     def markup_json(self) -> str | None:
@@ -267,11 +263,12 @@ def hands_first(log: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], in
 
 
 def result_text(lang: str, game: str, result: Settlement,
-                names: dict[int, str], log: Sequence[dict[str, Any]]) -> str:
-    """A settled coup's message: its result, then its log collapsed, the hands first."""
+                names: dict[int, str], log: Sequence[dict[str, Any]],
+                then: Sequence[dict[str, Any]] = ()) -> str:
+    """A settled coup's message: its result, its log collapsed (hands first), ``then`` last."""
     ordered, lead = hands_first(log)
-    return render.settlement_text(lang, game, result, names,
-                                  log_lines(lang, ordered, names), lead)
+    return render.settlement_text(lang, game, result, names, log_lines(lang, ordered, names),
+                                  lead, log_lines(lang, then, names))
 
 
 # The last results read back, by the record's dict (never changed in place; each value
@@ -337,7 +334,7 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
                  decision: int | None = None, prompted: frozenset[int] = frozenset(),
                  last: dict[str, Any] | None = None, open_url: str | None = None,
-                 app: bool = False) -> TableScreen:
+                 app: bool = False, no_dm: frozenset[int] = frozenset()) -> TableScreen:
     """The group's table message: the public view, its buttons and the coup's log; while
     the coup after it is on, the ``last`` coup's result leads it. ``open_url``: the Mini
     App's direct link for this table, the *Open table* button's, on the first row.
@@ -350,7 +347,8 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     *Leave*). An awaited player who is not told his turn in private (not in ``prompted``:
     he has no private chat with the bot) is the exception: the group is the only place he
     can see it, so the message is drawn as in the chat, his turn and buttons on it, and
-    that edit goes out at once (it counts against the group's budget)."""
+    that edit goes out at once (it counts against the group's budget). ``no_dm``: players
+    the bot cannot write to: a private step tells them their buttons are under *My cards*."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
     quiet = app and view.coup > 0 and bool(view.awaiting)
@@ -367,22 +365,24 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     under = [_result_line(lang, view.game, result, {**names, **render.names_of(view)})] \
         if result is not None and view.coup <= result.coup + 1 else []
     text = _table_text(lang, sight, deadline, log, names, under=under, turn=not card,
-                       own=[i18n.t(lang, "app_card")] if card else ())
+                       own=[i18n.t(lang, "app_card")] if card else (),
+                       by_cards=[p for p in view.awaiting if p in no_dm] if sight.private else ())
     markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
-    if open_url:
-        opener = [render.open_button(lang, open_url)]
-        markup = markup.with_row(opener, first=True) if markup is not None \
-            else render.Keyboard.of([opener])
+    opener = render.Keyboard.of([[render.open_button(lang, open_url)]]) if open_url else None
+    if opener is not None:
+        markup = markup.with_row(opener.inline_keyboard[0], first=True) \
+            if markup is not None else opener
     called = not view.awaiting and any(k not in render.UTILITIES for k in buttons.kinds)
     return TableScreen(text, markup, view.coup, view.version,
                        view.version if decision is None else decision,
-                       () if card else tuple(view.awaiting), prompted, deadline, called, quiet)
+                       () if card else tuple(view.awaiting), prompted, deadline, called, quiet,
+                       opener)
 
 
 def _table_text(lang: str, sight: Sight, deadline: float | None,
                 log: Sequence[dict[str, Any]], names: dict[int, str],
                 own: Sequence[Markup] = (), under: Sequence[Markup] = (),
-                turn: bool = True) -> str:
+                turn: bool = True, by_cards: Sequence[int] = ()) -> str:
     """The public table as the group sees it (``own``: a player's lines below it,
     ``under``: lines under its header; without ``turn``, no line of whose turn it is). The
     last few entries of the coup's log show as they came; the hands lead the collapsed
@@ -394,7 +394,7 @@ def _table_text(lang: str, sight: Sight, deadline: float | None,
                              log_lines(lang, [*older, *log[-render.RECENT:]],
                                        {**names, **render.names_of(view)}),
                              sight.private, committed=committed, own=own, under=under,
-                             lead=lead, turn=turn)
+                             lead=lead, turn=turn, by_cards=by_cards)
 
 
 @dataclass(frozen=True)

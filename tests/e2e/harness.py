@@ -44,6 +44,10 @@ EPHEMERAL_METHODS = ("editEphemeralMessageText", "editEphemeralMessageReplyMarku
 PRIVATE_TURN = tuple(
     i18n.t(lang, "turn_private_nodeadline", names="\0").split("\0")[1] for lang in ("en", "ru")
 )
+# what the table says to an awaited player of a private step who has no private chat
+BY_CARDS = tuple(
+    i18n.t(lang, "buttons_in_cards", names="\0").split("\0")[1] for lang in ("en", "ru")
+)
 LIVE: list[Game] = []
 """The games of the running test, checked at its end by the autouse fixture."""
 
@@ -456,9 +460,13 @@ class Game:
         return None
 
     def decides_in_private(self, message: dict[str, Any], player: Player) -> bool:
-        """The table message says ``player`` decides in his private chat."""
-        line = next((ln for ln in message["text"].splitlines() if ln.startswith("⏳")), "")
-        return any(m in line for m in PRIVATE_TURN) and player in self.awaited(message)
+        """The table message says ``player`` decides in his private chat, or, without one,
+        on his view under *My cards*."""
+        lines = message["text"].splitlines()
+        line = next((ln for ln in lines if ln.startswith("⏳")), "")
+        by_cards = any(ln.endswith(BY_CARDS) and player.name in ln for ln in lines)
+        return (any(m in line for m in PRIVATE_TURN) or by_cards) \
+            and player in self.awaited(message)
 
     async def dm_keyboard(self, player: Player, version: int) -> dict[str, Any]:
         """The newest message in ``player``'s private chat with this table's buttons for

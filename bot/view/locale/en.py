@@ -159,6 +159,7 @@ TEXTS: dict[str, str] = {
     "turn_nodeadline": "⏳ {names}",
     "turn_private": "⏳ {names} · deciding privately · {left}",
     "turn_private_nodeadline": "⏳ {names} · deciding privately",
+    "buttons_in_cards": "👉 {names}: your buttons are under 🂠 My cards.",
     "seconds": "{n} s",
     "named": "{name}: {text}",
     "committed_shoe": "🔒 shoe committed · /verify",

@@ -160,6 +160,7 @@ TEXTS: dict[str, str] = {
     "turn_nodeadline": "⏳ {names}",
     "turn_private": "⏳ {names} · решение наедине · {left}",
     "turn_private_nodeadline": "⏳ {names} · решение наедине",
+    "buttons_in_cards": "👉 {names}: ваши кнопки — под «🂠 Мои карты».",
     "seconds": "{n} с",
     "named": "{name}: {text}",
     "committed_shoe": "🔒 колода зафиксирована · /verify",
