@@ -22,7 +22,7 @@ from bot.table.languages import Languages
 from bot.table.record import Ask, OpenEphemeral, Table, TableMeta
 from bot.table.tables import Tables
 from bot.view import answers, codec, i18n, render, screens
-from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards
+from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards, Switch
 from bot.view.outcomes import (
     Accepted,
     AmountAsked,
@@ -39,6 +39,7 @@ from bot.view.outcomes import (
     Refused,
     Repeated,
     Selection,
+    Switched,
     Typed,
     Waiting,
     WhichAmount,
@@ -133,6 +134,8 @@ class Presses:
                                        here)
             if isinstance(decoded, PickCards):
                 return self._pick(table, user_id, button.kind, decoded, private)
+            if isinstance(decoded, Switch):
+                return self._switch(table, user_id, decoded, private, here)
             action = await self._action(table, user_id, name, decoded)
             if isinstance(action, Refused):
                 return action
@@ -190,6 +193,22 @@ class Presses:
             return PickHere(selection)
         return PickInPrivate(user_id, selection)
 
+    def _switch(self, table: Table, user_id: int, switch: Switch, private: bool,
+                here: bool) -> Switched:
+        """The pressed keyboard drawn again with its amounts taken the other way: his own
+        (in his private chat with the app's button, or his view in the group), or the
+        group's table message. Only the keyboard holds the way, so nothing is committed."""
+        clock = self.tables.clock
+        options = Options(table.chat_id, table.sight, user_id, table.meta.decision)
+        if private:
+            return Switched(options, switch.way, switch.choice,
+                            page="" if here else clock.app_url(table.chat_id) or "")
+        links = clock.links
+        return Switched(options, switch.way, switch.choice, group=True,
+                        open_url=links.group_url(table.chat_id) if links else None,
+                        prompted=clock.told_elsewhere(table.chat_id, table.meta, table.sight),
+                        app=clock.in_app(table.meta))
+
     def _now(self, table: Table, user_id: int) -> Options | Waiting | None:
         """What is current, for the refusal of a stale press: the presser's own move (his
         options) or whom the table waits for."""
@@ -207,7 +226,7 @@ class Presses:
             data[field] = button.amount
         if button.kind != "join" and not (
                 button.ask or button.choice is not None or button.select is not None
-                or button.confirm is not None):
+                or button.confirm is not None or button.switch is not None):
             try:
                 table.engine.apply(table.state, user_id, parse_action(table.engine, data))
             except IllegalAction as exc:

@@ -56,8 +56,8 @@ class TableScreen:
     """The end of the turn's clock as drawn (the time left counts down to it); not compared:
     two drawings of one text are the same message, whatever deadline each was drawn for."""
     called: bool = False
-    """Nobody is awaited, yet the table offers a step forward (Start, once enough players
-    sit): someone must press it next, and this message is the only place it shows."""
+    """A move nobody awaited makes is offered (Start once enough players sit; on a Mini App
+    coup's card, banchok's joining): this message is the only place the chat shows it."""
     quiet: bool = False
     """A coup under way at a table played in the Mini App (``/settings screen app``): the
     group's message is not edited until the coup's result, unless it is the only way an
@@ -80,8 +80,10 @@ class TableScreen:
         """What the table waits for, as the group's pace tells turns apart: the decision,
         whether a step forward nobody is awaited for is offered (Start appears without a
         new decision), and whether the message shows whose turn it is (a Mini App coup's
-        card does not: when a player's page closes, his turn must be drawn after all)."""
-        return self.decision, self.called, bool(self.awaited)
+        card does not: when a player's page closes, his turn must be drawn after all; nor
+        its decision: a move it offers the others is drawn once, not at every decision)."""
+        return self.decision if self.awaited or not self.quiet else 0, self.called, \
+            bool(self.awaited)
 
     @property
     def markup_json(self) -> str | None:
@@ -338,7 +340,7 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
                  decision: int | None = None, prompted: frozenset[int] = frozenset(),
                  last: dict[str, Any] | None = None, open_url: str | None = None,
-                 app: bool = False) -> TableScreen:
+                 app: bool = False, switch: int = 0) -> TableScreen:
     """The group's table message: the public view, its buttons and the coup's log; while
     the coup after it is on, the ``last`` coup's result leads it. ``open_url``: the Mini
     App's direct link for this table, the *Open table* button's, on the first row.
@@ -351,7 +353,8 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     *Leave*). An awaited player who is not told his turn in private (not in ``prompted``:
     he has no private chat with the bot) is the exception: the group is the only place he
     can see it, so the message is drawn as in the chat, his turn and buttons on it, and
-    that edit goes out at once (it counts against the group's budget)."""
+    that edit goes out at once (it counts against the group's budget), as does the card's
+    offer of a move to the others (banchok's joining). ``switch``: see ``render.kind_rows``."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
     quiet = app and view.coup > 0 and bool(view.awaiting)
@@ -369,12 +372,13 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
         if result is not None and view.coup <= result.coup + 1 else []
     text = _table_text(lang, sight, deadline, log, names, under=under, turn=not card,
                        own=[i18n.t(lang, "app_card")] if card else ())
-    markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
+    markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision,
+                             switch)
     if open_url:
         opener = [render.open_button(lang, open_url)]
         markup = markup.with_row(opener, first=True) if markup is not None \
             else render.Keyboard.of([opener])
-    called = not view.awaiting and any(k not in render.UTILITIES for k in buttons.kinds)
+    called = (card or not view.awaiting) and any(k not in render.UTILITIES for k in buttons.kinds)
     return TableScreen(text, markup, view.coup, view.version,
                        view.version if decision is None else decision,
                        () if card else tuple(view.awaiting), prompted, deadline, called, quiet)
@@ -483,15 +487,16 @@ def closing_text(lang: str, events: Sequence[Event], names: dict[int, str]) -> s
 
 
 def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
-                      decision: int | None = None, prompted: bool = False) -> Keyboard | None:
+                      decision: int | None = None, prompted: bool = False,
+                      switch: int = 0) -> Keyboard | None:
     """The awaited ``player``'s own actions as buttons for his DM: in a private step, or
-    when his turn is prompted there (``prompted``)."""
+    when his turn is prompted there (``prompted``); ``switch``: how its amounts are taken."""
     view = sight.view()
     if player not in view.awaiting or not (sight.private or prompted):
         return None
     buttons = player_buttons(sight, player)
     amount_kinds = {k for k in buttons.kinds if amount_field(sight.engine, k)}
-    return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision)
+    return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision, switch)
 
 
 def ephemeral_view(lang: str, chat_id: int, sight: Sight, player: int,
