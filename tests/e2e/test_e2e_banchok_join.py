@@ -78,12 +78,12 @@ class Table:
         self.engine = registry.engine("banchok")
 
     def state(self) -> Any:
-        row = self.game.bot.db_table(CHAT)
+        row = self.game.bot.db_table(self.game.chat_id)
         assert row is not None
         return self.engine.state_type.model_validate_json(row[1])
 
     def decision(self) -> int:
-        return int(self.game.bot.db_meta(CHAT).get("decision", 0))
+        return int(self.game.bot.db_meta(self.game.chat_id).get("decision", 0))
 
     def awaited(self) -> Player:
         [player] = self.engine.awaiting(self.state())
@@ -198,3 +198,67 @@ async def test_a_chat_player_joins_a_stake_and_another_stakes_with_no_joining(
     # nobody was offered to join his stake, anywhere
     after = json.dumps(await sb.log(since=mark), ensure_ascii=False)
     assert "|join_stake|" not in after
+
+
+SWITCHED_HERE = [["🔁 No joining"], ["Stake 5", "25", "75"], ["300", "✏️ amount"],
+                 ["🚪 Leave"]]
+"""Fay's own keyboard with no joining, in her view shown to her alone in the group."""
+
+
+async def test_the_switch_works_on_the_group_table_and_on_a_view_shown_to_her_alone(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    """A table played in the chat; Fay has no private chat, so her stake is on the group's
+    table message: its switch draws that keyboard again in place (the group's message);
+    from *My cards*, her view shown to her alone has the switch too, drawn again in place
+    there, and its amounts stake with no joining."""
+    from harness import DEFAULT, decode_action
+    from test_e2e_ephemeral import FAY, start
+
+    game = await start(sandbox, bot_factory, tmp_path, -2436, "banchok")
+    sb, chat = game.sb, game.chat_id
+    for _ in range(40):  # until the table waits for Fay's stake
+        message = await game.synced()
+        if game.awaited(message) == [FAY] and any(
+                (a := decode_action(d)) is not None and a[2] == "stake"
+                for _, d in sb.buttons(message)):
+            break
+        await game.step(game.awaited(message)[0], DEFAULT)
+    else:
+        raise AssertionError("Fay was never asked to stake")
+    version = game.bot.db_table(chat)[2]  # type: ignore[index]
+    stakes = rows(message)[:3]
+    assert stakes == [["🔁 Joining allowed"], ["Stake 5", "25", "75"], ["300", "✏️ amount"]]
+
+    # on the group's table message: that message's keyboard, drawn again in place
+    answer = await press(game, chat, message, FAY, "🔁 Joining allowed")
+    assert answer["text"] == "Your stake now: No joining"
+
+    async def group_switched() -> dict[str, Any] | None:
+        m = next(m for m in await sb.bot_messages(chat) if m["message_id"] == message["message_id"])
+        return m if rows(m)[:3] == SWITCHED_HERE[:3] else None
+
+    await sb.wait_for(group_switched, timeout=TIMEOUT)
+
+    # in her view shown to her alone
+    mine = next(d for _, d in sb.buttons(message) if d and d.startswith("m|"))
+    assert (await sb.press(chat, message["message_id"], FAY.id, mine, wait=10))["answered"]
+
+    async def view(expected: list[list[str]]) -> dict[str, Any] | None:
+        return next((m for m in reversed(await sb.view(chat, FAY.id))
+                     if m.get("ephemeral") and rows(m) == expected), None)
+
+    allowed = [["🔁 Joining allowed"], *SWITCHED_HERE[1:]]
+    shown = await sb.wait_for(lambda: view(allowed), timeout=TIMEOUT)
+    switch = data_of(shown, "🔁 Joining allowed")
+    number = shown["ephemeral_message_id"]
+    answer = await sb.press_ephemeral(chat, number, FAY.id, switch, wait=10)
+    assert answer["text"] == "Your stake now: No joining"
+    shown = await sb.wait_for(lambda: view(SWITCHED_HERE), timeout=TIMEOUT)
+    assert shown["ephemeral_message_id"] == number  # the same view, drawn again
+    assert game.bot.db_table(chat)[2] == version  # type: ignore[index]  # nothing played
+    answer = await sb.press_ephemeral(chat, number, FAY.id, data_of(shown, "Stake 5"), wait=10)
+    assert answer["answered"]
+    await sb.wait_for(lambda: game.bot.db_table(chat)[2] > version or None,  # type: ignore[index]
+                      timeout=TIMEOUT)
+    state = Table(game).state()
+    assert next(s for s in state.seats if s.player == FAY.id).forbids
