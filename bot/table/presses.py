@@ -193,21 +193,17 @@ class Presses:
             return PickHere(selection)
         return PickInPrivate(user_id, selection)
 
-    def _switch(self, table: Table, user_id: int, switch: Switch, private: bool,
+    def _switch(self, table: Table, user: int, switch: Switch, private: bool,
                 here: bool) -> Switched:
-        """The pressed keyboard drawn again with its amounts taken the other way: his own
-        (in his private chat with the app's button, or his view in the group), or the
-        group's table message. Only the keyboard holds the way, so nothing is committed."""
-        clock = self.tables.clock
-        options = Options(table.chat_id, table.sight, user_id, table.meta.decision)
+        """The pressed keyboard drawn again the other way (only it holds the way: no commit):
+        his own (with the app's button in his private chat), or the group's table message."""
+        clock, chat, meta = self.tables.clock, table.chat_id, table.meta
+        drawn = Options(chat, table.sight, user, meta.decision), switch.way, switch.choice
         if private:
-            return Switched(options, switch.way, switch.choice,
-                            page="" if here else clock.app_url(table.chat_id) or "")
-        links = clock.links
-        return Switched(options, switch.way, switch.choice, group=True,
-                        open_url=links.group_url(table.chat_id) if links else None,
-                        prompted=clock.told_elsewhere(table.chat_id, table.meta, table.sight),
-                        app=clock.in_app(table.meta))
+            return Switched(*drawn, page="" if here else clock.app_url(chat) or "")
+        return Switched(*drawn, group=True, app=clock.in_app(meta),
+                        open_url=clock.links.group_url(chat) if clock.links else None,
+                        prompted=clock.told_elsewhere(chat, meta, table.sight))
 
     def _now(self, table: Table, user_id: int) -> Options | Waiting | None:
         """What is current, for the refusal of a stale press: the presser's own move (his
