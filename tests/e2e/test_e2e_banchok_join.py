@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from harness import ROOT, BotProcess, Game, Player
+from test_banchok_keyboards import TEXTS as KEYBOARDS
 from test_e2e_webhook import free_port
 
 from games import registry
@@ -27,36 +28,25 @@ ANN, BOB, CID = Player(941, "Ann"), Player(942, "Bob"), Player(943, "Cid")
 PLAYERS = [ANN, BOB, CID]
 TIMEOUT = 20.0
 
+
+# the punter's prompts as the in-process tests read them, then coup 2's (the punter's 5 and
+# the joiner's 5 went to the bank, now 310), the join row of the group's card, the joiner's
+# pop-up and the punter's *Turn card*
 TEXTS: dict[str, dict[str, Any]] = {
-    "en": {
-        "allowed": [["🔁 Joining allowed"], ["Stake 5", "25", "75"], ["300", "✏️ amount"],
-                    ["🚪 Leave"], ["🃏 Open table"]],
-        "forbidden": [["🔁 No joining"], ["Stake 5", "25", "75"], ["300", "✏️ amount"],
-                      ["🚪 Leave"], ["🃏 Open table"]],
-        # coup 2: the punter's 5 and the joiner's 5 went to the bank, now 310
-        "allowed2": [["🔁 Joining allowed"], ["Stake 5", "25", "77"], ["310", "✏️ amount"],
-                     ["🚪 Leave"], ["🃏 Open table"]],
-        "forbidden2": [["🔁 No joining"], ["Stake 5", "25", "77"], ["310", "✏️ amount"],
-                       ["🚪 Leave"], ["🃏 Open table"]],
-        "switched": "Your stake now: No joining",
-        "join_row": ["Join stake (punter) 1", "5", "75"],
-        "joined": "Join stake",
-        "turn": "Turn card",
-    },
-    "ru": {
-        "allowed": [["🔁 С примазкой"], ["Ставка 5", "25", "75"], ["300", "✏️ сумма"],
-                    ["🚪 Встать"], ["🃏 Открыть стол"]],
-        "forbidden": [["🔁 Без примазки"], ["Ставка 5", "25", "75"], ["300", "✏️ сумма"],
-                      ["🚪 Встать"], ["🃏 Открыть стол"]],
-        "allowed2": [["🔁 С примазкой"], ["Ставка 5", "25", "77"], ["310", "✏️ сумма"],
-                     ["🚪 Встать"], ["🃏 Открыть стол"]],
-        "forbidden2": [["🔁 Без примазки"], ["Ставка 5", "25", "77"], ["310", "✏️ сумма"],
-                       ["🚪 Встать"], ["🃏 Открыть стол"]],
-        "switched": "Ваша ставка теперь: Без примазки",
-        "join_row": ["Примазаться (понтёр) 1", "5"],
-        "joined": "Примазаться",
-        "turn": "Открыть карту",
-    },
+    "en": {**KEYBOARDS["en"],
+           "allowed2": [["🔁 Joining allowed"], ["Stake 5", "25", "77"],
+                        ["310", "✏️ amount"], ["🚪 Leave"], ["🃏 Open table"]],
+           "forbidden2": [["🔁 No joining"], ["Stake 5", "25", "77"],
+                          ["310", "✏️ amount"], ["🚪 Leave"], ["🃏 Open table"]],
+           "join_row": ["Join stake (punter) 1", "5", "75"], "joined": "Join stake",
+           "turn": "Turn card"},
+    "ru": {**KEYBOARDS["ru"],
+           "allowed2": [["🔁 С примазкой"], ["Ставка 5", "25", "77"],
+                        ["310", "✏️ сумма"], ["🚪 Встать"], ["🃏 Открыть стол"]],
+           "forbidden2": [["🔁 Без примазки"], ["Ставка 5", "25", "77"],
+                          ["310", "✏️ сумма"], ["🚪 Встать"], ["🃏 Открыть стол"]],
+           "join_row": ["Примазаться (понтёр) 1", "5"], "joined": "Примазаться",
+           "turn": "Открыть карту"},
 }
 
 
@@ -178,7 +168,7 @@ async def test_a_chat_player_joins_a_stake_and_another_stakes_with_no_joining(
     dm = await game.dm_keyboard(joiner, table.decision())
     assert rows(dm) == texts["allowed2"], (rows(dm), table.state().bank)
     answer = await press(game, joiner.id, dm, joiner, texts["allowed"][0][0])
-    assert answer["text"] == texts["switched"]
+    assert answer["text"] == texts["to_forbidden"]
 
     async def switched() -> dict[str, Any] | None:
         for m in await sb.bot_messages(joiner.id):
