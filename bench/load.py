@@ -268,8 +268,9 @@ class Table:
                                if decode_action(d)[3][:1] == "k")  # type: ignore[index]
                 ok = await self.press(player.id, keyboard.message_id, player, confirm, label)
                 return kind if ok else None
+            # (not "?", a typed amount, nor "t<n>", a switch that only redraws the keyboard)
             for _, data, _ in [(t, d, a) for t, d, a in decoded
-                               if a and a[2] == kind and a[3] != "?"]:
+                               if a and a[2] == kind and a[3] != "?" and a[3][:1] != "t"]:
                 if await self.press(chat, message.message_id, player, data, label):
                     return kind
         return None

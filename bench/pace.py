@@ -166,9 +166,11 @@ class Table:
         if chat == player.id:  # he reads the newest prompt of it in his private chat
             message_id = self.newest_prompt(player, decision) or message_id
         message = self.message(chat, message_id)
-        # "?" asks for a typed amount, except on a pick among his own cards ("Discard…")
+        # "?" asks for a typed amount, except on a pick among his own cards ("Discard…");
+        # "t<n>" is a switch that only draws the keyboard again
         offered = [(t, d) for t, d in buttons(message)
                    if (a := decode_action(d)) and (a[3] != "?" or t.endswith("…"))
+                   and a[3][:1] != "t"
                    and a[2] not in ("leave", "join")]
         row = self.phase()
         policy = POLICIES.get(self.game, {})

@@ -167,7 +167,7 @@ async def decide(host: Host, bot: AppBot, player: int, prefer: list[str] = PREFE
     in his private chat, or, without one, from the group's table message."""
     private = player not in bot.no_dm
     markup = live_prompt(bot, player).markup if private else live_table(bot).markup
-    offered = [b for b in actions(markup) if not b.ask]
+    offered = [b for b in actions(markup) if not b.ask and b.switch is None]
     kind = next(k for k in prefer if any(b.kind == k for b in offered))
     button = next(b for b in offered if b.kind == kind)
     outcome = await host.presses.press(CHAT, player, NAMES[player], button, private)
@@ -398,7 +398,11 @@ async def game_in_app(host: Host, bot: AppBot, game: str, prefer: list[str],
     third's, exactly."""
     first = len(bot.group) - 2  # the first coup's card, and the lobby's message retired
     await play_coups(host, bot, 2, prefer)
-    calls = bot.group[first:]
+    # the card drawn again, once, where it offers a move to someone not awaited (chemin de
+    # fer's banker may retire once the stakes begin): the chat's only place to make it
+    offers = [c for c in bot.group[first:] if c.method == "edit" and c.markup is not None]
+    assert [labels(c.markup) for c in offers] == texts.get("offers", [])
+    calls = [c for c in bot.group[first:] if all(c is not o for o in offers)]
     card1, retired, result1, card2, result2, card3 = calls
     assert [c.method for c in calls] == ["send", "edit", "edit", "send", "edit", "send"]
     # coup 1: its card (the lobby's message retires under it: the table's opening), then
@@ -433,6 +437,7 @@ CHEMIN: dict[str, Any] = {
              '🔒 shoe committed · /verify\n'
              '🃏 Moves are made in the table app or in your private chat with the bot.'),
     "buttons": [['🃏 Open table'], ['🪑 Join'], ['🚪 Leave']],
+    "offers": [[['🃏 Open table'], ['Retire (banker)'], ['🪑 Join'], ['🚪 Leave']]],
     "retired": '<b>Chemin de fer</b> · <i>auction</i> ⬇️',
     "result": ('🏆 <b>Ann wins 1 with 9 points</b>\n'
                'Chemin de fer · coup #1 settled\n'
@@ -834,13 +839,15 @@ async def test_a_player_without_a_private_chat_plays_on_his_open_page_and_the_gr
         assert sum(c.text.startswith(notice) for c in bot.group) == 1
         calls = [c for c in bot.group[first:] if not c.text.startswith(notice)]
         # coups 1 and 2: their cards (sent) and their results (the card edited), then
-        # coup 3's card (and the lobby's message retired as coup 1 began): no turn of
-        # Cid's was drawn in the group
-        assert [c.method for c in calls] == ["send", "edit", "edit", "send", "edit", "send"
-                                             ], [(c.method, c.text[:60]) for c in calls]
+        # coup 3's card (and the lobby's message retired as coup 1 began), and coup 1's
+        # card once more when it offers the banker's Retire: no turn of Cid's was drawn in
+        # the group
+        assert [c.method for c in calls] == ["send", "edit", "edit", "edit", "send", "edit",
+                                             "send"], [(c.method, c.text[:60]) for c in calls]
         assert calls[1].text == "<b>Chemin de fer</b> · <i>auction</i> ⬇️"
+        assert labels(calls[2].markup) == CHEMIN["offers"][0]
         assert all("▶ <b>Cid</b>" not in c.text for c in calls)
-        assert all("settled" in calls[i].text for i in (2, 4))
+        assert all("settled" in calls[i].text for i in (3, 5))
         audit = await host.storage.audit()
         assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)
 

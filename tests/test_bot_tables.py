@@ -247,7 +247,7 @@ async def press(host: Host, bot: RecordingBot, player: int, kinds: list[str]) ->
                 if (b.coup, b.version) == current]
     for kind in kinds:
         for button, private in offered:
-            if button.kind == kind and not button.ask:
+            if button.kind == kind and not button.ask and button.switch is None:
                 outcome = await host.presses.press(CHAT, player, NAMES[player], button,
                                                    private)
                 await host.idle()

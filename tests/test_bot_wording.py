@@ -26,6 +26,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 from test_twenty_one_rules import table as twenty_one_table
 
 from bot.view import answers, i18n, render, screens, webview
+from bot.view.codec import ActionButton, decode
 from bot.view.outcomes import HostReason, Refused
 from bot.view.rulebook import game_of, rules_text, to_html
 from bot.view.sight import Sight
@@ -389,14 +390,13 @@ def banchok_staking(lang: str) -> tuple[Any, Any, list[list[str]]]:
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_banchoks_no_joining_stakes_read_like_any_stake(lang: str) -> None:
     _, _, rows = banchok_staking(lang)
-    # each way to stake is the same shape of rows: its words first, presets, ✏️ (as many
-    # rows as leave every word room on a phone: see test_sandbox_buttons.py)
+    # one switch naming the way the stake is taken (it draws the keyboard again with the
+    # other), then one row of amounts like any (as many rows as leave every word room on a
+    # phone: see test_sandbox_buttons.py): two rows of amounts, one a way, read alike
     assert rows == {
-        "en": [["Stake 5", "25", "75"], ["300", "✏️ amount"],
-               ["No joining 5", "25", "75"], ["300", "✏️ amount"],
+        "en": [["🔁 Joining allowed"], ["Stake 5", "25", "75"], ["300", "✏️ amount"],
                ["🂠 My cards", "🪑 Join"], ["🚪 Leave"]],
-        "ru": [["Ставка 5", "25", "75"], ["300", "✏️ сумма"],
-               ["Без примазки 5", "25"], ["75", "300", "✏️ сумма"],
+        "ru": [["🔁 С примазкой"], ["Ставка 5", "25", "75"], ["300", "✏️ сумма"],
                ["🂠 Мои карты", "🪑 Сесть"], ["🚪 Встать"]]}[lang]
 
 
@@ -406,8 +406,14 @@ async def test_a_typed_no_joining_stake_forbids_joining(
     host, bot = await seated(make_host, "banchok", lang, "stake", monkeypatch)
     table = await until_phase(host, bot, "staking")
     [punter] = table.engine.awaiting(table.state)
-    ask = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.ask
-               and b.choice == 1)
+    # the group's switch draws its keyboard again with no joining, and its ✏️ with it
+    switch = next(b for b in buttons(table_message(bot)) if b.switch == 1)
+    keyboard = worded(await host.presses.press(CHAT, punter, NAMES[punter], switch),
+                      lang).keyboard
+    assert keyboard is not None
+    ask = next(b for b in (decode(k.callback_data) for row in keyboard.inline_keyboard
+                           for k in row if k.callback_data)
+               if isinstance(b, ActionButton) and b.kind == "stake" and b.ask and b.choice == 1)
     outcome = worded(await host.presses.press(CHAT, punter, NAMES[punter], ask), lang)
     assert punter == CID and outcome.prompt is not None
     assert i18n.plain(outcome.prompt[0]) == {

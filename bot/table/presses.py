@@ -24,7 +24,7 @@ from bot.table.languages import Languages
 from bot.table.record import OpenEphemeral, Table
 from bot.table.tables import Tables
 from bot.view import answers, codec, i18n, render, screens
-from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards
+from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards, Switch
 from bot.view.outcomes import (
     Accepted,
     Cards,
@@ -40,6 +40,7 @@ from bot.view.outcomes import (
     Refused,
     Repeated,
     Selection,
+    Switched,
     Typed,
     Waiting,
     WhichAmount,
@@ -130,6 +131,8 @@ class Presses(Asks):
                                              private and not here, here)
             if isinstance(decoded, PickCards):
                 return self._pick(table, user_id, button.kind, decoded, private)
+            if isinstance(decoded, Switch):
+                return self._switch(table, user_id, decoded, private, here)
             action = await self._action(table, user_id, name, decoded)
             if isinstance(action, Refused):
                 return action
@@ -164,6 +167,18 @@ class Presses(Asks):
             return PickHere(selection)
         return PickInPrivate(user_id, selection)
 
+    def _switch(self, table: Table, user: int, switch: Switch, private: bool,
+                here: bool) -> Switched:
+        """The pressed keyboard drawn again the other way (only it holds the way: no commit):
+        his own (with the app's button in his private chat), or the group's table message."""
+        clock, chat, meta = self.tables.clock, table.chat_id, table.meta
+        drawn = Options(chat, table.sight, user, meta.decision), switch.way, switch.choice
+        if private:
+            return Switched(*drawn, page="" if here else clock.app_url(chat) or "")
+        return Switched(*drawn, group=True, app=clock.in_app(meta),
+                        open_url=clock.links.group_url(chat) if clock.links else None,
+                        prompted=clock.told_elsewhere(chat, meta, table.sight))
+
     def _now(self, table: Table, user_id: int) -> Options | Waiting | None:
         """What is current, for the refusal of a stale press: the presser's own move (his
         options) or whom the table waits for."""
@@ -181,7 +196,7 @@ class Presses(Asks):
             data[field] = button.amount
         if button.kind != "join" and not (
                 button.ask or button.choice is not None or button.select is not None
-                or button.confirm is not None):
+                or button.confirm is not None or button.switch is not None):
             try:
                 table.engine.apply(table.state, user_id, parse_action(table.engine, data))
             except IllegalAction as exc:

@@ -32,6 +32,7 @@ from bot.view.outcomes import (
     Refused,
     Repeated,
     Selection,
+    Switched,
     Typed,
     Waiting,
     WhichAmount,
@@ -78,6 +79,8 @@ def answer(outcome: Outcome, lang: str, group: str) -> Answer:
         return _ask(outcome, lang, group)
     if isinstance(outcome, PickHere):
         return Answer("", keyboard=_keyboard(lang, outcome.selection))
+    if isinstance(outcome, Switched):
+        return _switched(outcome, lang, group)
     if isinstance(outcome, PickInPrivate):
         text = i18n.t(lang, "pick_private",
                       label=i18n.action_label(lang, outcome.selection.kind))
@@ -195,6 +198,23 @@ def _ask(ask: AmountAsked, lang: str, group: str) -> Answer:
     popup = i18n.t(lang, key, min=lo, max=hi) if span else i18n.t(lang, f"{key}_any")
     return Answer(popup, prompt=(text, span), prompt_private=ask.private,
                   prompt_here=ask.here)
+
+
+def _switched(switched: Switched, lang: str, group: str) -> Answer:
+    """The switch's pop-up names the way the amounts are now taken; the pressed keyboard
+    turns into the one drawn with it: the group's table message's (in the group's
+    language), or the presser's own (with the app's button in his private chat)."""
+    o, way = switched.options, switched.way
+    if switched.group:
+        keyboard = screens.table_render(group, o.chat_id, o.sight, None, (), {},
+                                        decision=o.decision, prompted=switched.prompted,
+                                        open_url=switched.open_url, app=switched.app,
+                                        switch=way).markup
+    else:
+        keyboard = render.with_app(lang, screens.decision_keyboard(
+            lang, o.chat_id, o.sight, o.player, o.decision, True, way), switched.page)
+    text = i18n.t(lang, "switch_done", way=i18n.choice_label(lang, switched.choice))
+    return Answer(i18n.plain(text), keyboard=keyboard)
 
 
 def _keyboard(lang: str, selection: Selection) -> Keyboard:

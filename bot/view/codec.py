@@ -6,8 +6,9 @@ Formats (fields separated by ``|``):
   empty, an amount (digits), ``?`` (the player will type an amount; ``?c<n>``: an
   amount for the n-th choice) or
   ``c<n>`` (the n-th of the spec's ``choices``), ``s<mask>`` (a private
-  selection of the presser's own cards, shown again) or ``k<mask>`` (that
-  selection confirmed).
+  selection of the presser's own cards, shown again), ``k<mask>`` (that
+  selection confirmed) or ``t<n>`` (the keyboard shown again with its amounts taken the
+  n-th choice's way: a banchok stake's *Joining allowed / No joining* switch).
 * ``m|<chat>`` — *My cards*: the presser's own cards in a pop-up.
 * ``n|<game>`` — open a table of ``game`` (the /newtable picker).
 * ``l|<lang>`` — set the chat's language.
@@ -67,6 +68,7 @@ class ActionButton:
     choice: int | None = None
     select: int | None = None
     confirm: int | None = None
+    switch: int | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,8 @@ def encode(button: Button) -> str:
             arg = f"s{button.select}"
         elif button.confirm is not None:
             arg = f"k{button.confirm}"
+        elif button.switch is not None:
+            arg = f"t{button.switch}"
         elif button.amount is not None:
             arg = str(button.amount)
         else:
@@ -137,6 +141,7 @@ def decode(data: str | None) -> Button:
         choice: int | None = None
         select: int | None = None
         confirm: int | None = None
+        switch: int | None = None
         ask = False
         both = re.fullmatch(r"(\d{1,13})c(\d{1,3})", arg)
         asked = re.fullmatch(r"\?c(\d{1,3})", arg)
@@ -146,20 +151,22 @@ def decode(data: str | None) -> Button:
             ask = True
         elif asked:
             ask, choice = True, int(asked.group(1))
-        elif arg[:1] in ("c", "s", "k") and _NAT.match(arg[1:]):
+        elif arg[:1] in ("c", "s", "k", "t") and _NAT.match(arg[1:]):
             value = int(arg[1:])
             if arg[0] == "c":
                 choice = value
             elif arg[0] == "s":
                 select = value
-            else:
+            elif arg[0] == "k":
                 confirm = value
+            else:
+                switch = value
         elif _NAT.match(arg):
             amount = int(arg)
         elif arg:
             raise Malformed("bad argument")
         return ActionButton(int(chat), int(coup), int(version), kind, amount, ask, choice,
-                            select, confirm)
+                            select, confirm, switch)
     if tag == "m" and len(parts) == 2 and _INT.match(parts[1]):
         return MyCards(int(parts[1]))
     if tag == "n" and len(parts) == 2 and _KIND.match(parts[1]):
@@ -225,13 +232,24 @@ class PickCards:
 
 
 @dataclass(frozen=True)
+class Switch:
+    """The player flips the way his keyboard's amounts are taken: it is drawn again with
+    ``way`` (an index into the choices his keyboard offers: ``choice``) on its switch and its
+    amounts. Nothing is played: the switch is the keyboard's own state, not the table's."""
+
+    spec: ActionSpec
+    way: int
+    choice: str
+
+
+@dataclass(frozen=True)
 class Act:
     """A complete action to apply (``data``: its fields before the host fills any)."""
 
     data: dict[str, Any]
 
 
-Decoded = AskAmount | PickCards | Act
+Decoded = AskAmount | PickCards | Switch | Act
 
 
 def _own_cards(spec: ActionSpec) -> bool:
@@ -261,11 +279,10 @@ def decode_press(sight: Sight, player: int, button: ActionButton, spec: ActionSp
     if b.select is not None or b.confirm is not None:
         raise Forged("no card selection for this action")
     field = amount_field(engine, b.kind)
-    # a private keyboard is drawn from the presser's own actions, the group's from the union
-    # of everybody's: what a choice's index and an amount button's preset are read against
-    drawn = (player_buttons(sight, player) if private else collect_buttons(sight)
-             ).kinds.get(b.kind, []) if b.choice is not None or (
-                 b.amount is not None and not typed) else []
+    if b.switch is not None:
+        return _switch(sight, player, b, b.switch, spec, private, field)
+    drawn = _drawn(sight, player, b.kind, private) if b.choice is not None or (
+        b.amount is not None and not typed) else []
     chosen: str | None = None
     if b.choice is not None:
         if not spec.choices or b.kind in HOST_FILLED:
@@ -291,6 +308,27 @@ def decode_press(sight: Sight, player: int, button: ActionButton, spec: ActionSp
     elif b.choice is not None and field is not None:
         raise Forged("this choice comes with an amount")
     return Act(data)
+
+
+def _drawn(sight: Sight, player: int, kind: str, private: bool) -> list[ActionSpec]:
+    """The specs of ``kind`` a keyboard was drawn from: a private keyboard from the
+    presser's own actions, the group's from the union of everybody's (what a choice's or a
+    switch's index and an amount button's preset are read against)."""
+    return (player_buttons(sight, player) if private else collect_buttons(sight)
+            ).kinds.get(kind, [])
+
+
+def _switch(sight: Sight, player: int, b: ActionButton, way: int, spec: ActionSpec,
+            private: bool, field: str | None) -> Switch:
+    """A switch press: only where a keyboard draws one (choices taken with amounts), to one
+    of the choices that keyboard offers, and carrying nothing else."""
+    if b.ask or b.amount is not None or b.choice is not None or field is None \
+            or not spec.choices or b.kind in HOST_FILLED:
+        raise Forged("no switch on this action")
+    ways = union_choices(_drawn(sight, player, b.kind, private))
+    if way >= len(ways):
+        raise Forged("switch out of range")
+    return Switch(spec, way, ways[way])
 
 
 def _mask_fits(spec: ActionSpec, mask: int) -> None:

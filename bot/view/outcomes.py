@@ -174,6 +174,26 @@ class PickInPrivate:
 
 
 @dataclass(frozen=True)
+class Switched:
+    """The keyboard's switch was pressed (:class:`bot.view.codec.Switch`): the pressed
+    keyboard is drawn again, its amounts taken the ``way`` (an index into its choices) it
+    now names. Nothing was played. ``group``: it was the group's table message, drawn as the
+    group's (``open_url``, ``prompted``, ``app``: as :func:`bot.view.screens.table_render`
+    takes them); else the presser's own keyboard (``page``: the Mini App's page, whose
+    button goes under it in his private chat, empty in the group)."""
+
+    options: Options
+    way: int
+    choice: str
+    group: bool = False
+    page: str = ""
+    open_url: str | None = None
+    prompted: frozenset[int] = frozenset()
+    app: bool = False
+    committed: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
 class Cards:
     """*My cards*: the presser's own view of the table, or None when the chat has no table."""
 
@@ -206,8 +226,8 @@ class LanguageSet:
     committed: ClassVar[bool] = True
 
 
-Outcome = (Accepted | Repeated | Refused | AmountAsked | PickHere | PickInPrivate | Cards
-           | Opened | NotOpened | LanguageSet)
+Outcome = (Accepted | Repeated | Refused | AmountAsked | PickHere | PickInPrivate | Switched
+           | Cards | Opened | NotOpened | LanguageSet)
 """What became of a button press."""
 
 

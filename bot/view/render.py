@@ -311,13 +311,13 @@ UTILITIES = ("join", "leave")
 
 def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
              amount_kinds: set[str], show_cards: bool,
-             decision: int | None = None) -> Keyboard | None:
+             decision: int | None = None, switch: int = 0) -> Keyboard | None:
     """Inline buttons drawn from the players' legal actions, laid out by who uses them: the
     awaited players' actions first (amounts on the buttons, presets on their own row), then
     what others may do (labelled with the role when only that role may), then the
     utilities (My cards, Join), and Leave alone on the last row. Each button names the
     decision it answers (``decision``: the step at which the awaited players' decision
-    began).
+    began; ``switch``: the way its amounts are taken, :func:`kind_rows`).
 
     Leave is never where Join was: a player who taps Join twice (the table redrawn in
     between) must not stand up again. While nobody is awaited (a table waiting for
@@ -346,7 +346,7 @@ def keyboard(lang: str, chat_id: int, view: TableView, buttons: Buttons,
                 and len(who) < len(view.seats):
             label = f"{label} ({i18n.word(lang, holders.pop(), 'role')})"
         rows = first if who & awaited else then
-        rows.extend(kind_rows(lang, kind, label, specs, kind in amount_kinds, data))
+        rows.extend(kind_rows(lang, kind, label, specs, kind in amount_kinds, data, switch))
     out = _pack(first) + _pack(then)
     if show_cards:
         utilities.insert(0, Button(i18n.plain(i18n.t(lang, "my_cards_button")),
@@ -457,43 +457,43 @@ def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
 
 
 def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amounts: bool,
-              data: Any) -> list[list[Button]]:
-    """The rows of one action kind."""
+              data: Any, switch: int = 0) -> list[list[Button]]:
+    """The rows of one action kind (``switch``: the way amounts are taken, see below)."""
     choices = [c for s in specs for c in s.choices]
     if any(s.input is Input.OWN_CARDS for s in specs):
         # choices among the presser's own cards: picked in private (DM), never here
         return [[Button(f"{label}…", data(kind, ask=True))]]
     if choices and amounts:
-        # one row per way to take the amounts, each like any row of amounts: its words on
-        # the first button ("Stake 5", "No joining 5"), then the other presets and ✏️
-        presets, ranged = amounts_for(specs)
-        rows = []
-        for i, c in enumerate(union_choices(specs)):
-            words = label if i == 0 else i18n.choice_label(lang, c)
-            row = [Button(str(v) if j else amount_label(lang, kind, words, v) if i == 0
-                          else f"{words} {v}", data(kind, amount=v, choice=i))
-                   for j, v in enumerate(presets)]
-            if ranged:
-                row.append(Button(i18n.plain(i18n.t(lang, "type_amount")),
-                                  data(kind, ask=True, choice=i)))
-            rows.append(row)
-        return rows
+        # amounts taken one of several ways (a banchok stake with or without joining): a
+        # switch naming the way shown, which draws the keyboard again with the next way,
+        # and one row of amounts taken that way (a row a way read alike)
+        ways = union_choices(specs)
+        way = switch % len(ways)
+        named = i18n.t(lang, "switch_way", way=i18n.choice_label(lang, ways[way]))
+        return [[Button(i18n.plain(named), data(kind, switch=(way + 1) % len(ways)))],
+                amount_row(lang, kind, label, specs, data, way)]
     if choices and kind not in HOST_FILLED:
         row = [Button(f"{label}: {i18n.choice_label(lang, c)}", data(kind, choice=i))
                for i, c in enumerate(union_choices(specs))]
         return [row[i:i + 3] for i in range(0, len(row), 3)]
     if amounts and kind not in HOST_FILLED:
-        presets, ranged = amounts_for(specs)
-        row = [Button(amount_label(lang, kind, label, v) if i == 0 else str(v),
-                      data(kind, amount=v)) for i, v in enumerate(presets)]
-        if ranged or not row:
-            text = i18n.plain(i18n.t(lang, "type_amount"))
-            row.append(Button(text if row else f"{label} {text}", data(kind, ask=True)))
-        return [row]
+        return [amount_row(lang, kind, label, specs, data)]
     fixed = {s.min for s in specs if s.min is not None and s.min == s.max}
     if len(fixed) == 1 and kind not in HOST_FILLED:  # a call: what it costs
         return [[Button(amount_label(lang, kind, label, fixed.pop()), data(kind))]]
     return [[Button(label, data(kind))]]
+
+
+def amount_row(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], data: Any,
+               choice: int | None = None) -> list[Button]:
+    """Amounts: "Stake 5 | 25 | …", ✏️ for a range (``choice``: the way each is taken)."""
+    presets, ranged = amounts_for(specs)
+    row = [Button(amount_label(lang, kind, label, v) if i == 0 else str(v),
+                  data(kind, amount=v, choice=choice)) for i, v in enumerate(presets)]
+    if ranged or not row:
+        text = i18n.plain(i18n.t(lang, "type_amount"))
+        row.append(Button(text if row else f"{label} {text}", data(kind, ask=True, choice=choice)))
+    return row
 
 
 def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,

@@ -55,8 +55,8 @@ class TableScreen:
     """The end of the turn's clock as drawn (the time left counts down to it); not compared:
     two drawings of one text are the same message, whatever deadline each was drawn for."""
     called: bool = False
-    """Nobody is awaited, yet the table offers a step forward (Start, once enough players
-    sit): someone must press it next, and this message is the only place it shows."""
+    """A move nobody awaited makes is offered (Start once enough players sit; on a Mini App
+    coup's card, banchok's joining): this message is the only place the chat shows it."""
     quiet: bool = False
     """A coup under way at a table played in the Mini App: its message is not edited till
     the result, but where it is the only way an awaited player sees his turn (:attr:`urgent`)."""
@@ -74,9 +74,12 @@ class TableScreen:
     @property
     def turn(self) -> tuple[int, bool, tuple[int, ...]]:
         """What the table waits for, as the group's pace tells turns apart: the decision,
-        whether a step forward nobody is awaited for is offered (Start), and whom the message
-        shows awaited (a Mini App coup's card: nobody; several awaited: those yet to answer)."""
-        return self.decision, self.called, self.awaited
+        whether a step forward nobody is awaited for is offered (Start appears without a
+        new decision), and whom the message shows awaited (a Mini App coup's card: nobody,
+        nor its decision: a move it offers the others is drawn once, not at every decision;
+        several awaited: those yet to answer)."""
+        return self.decision if self.awaited or not self.quiet else 0, self.called, \
+            self.awaited
 
     @property
     def markup_json(self) -> str | None:
@@ -334,7 +337,8 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
                  log: Sequence[dict[str, Any]], names: dict[int, str], *,
                  decision: int | None = None, prompted: frozenset[int] = frozenset(),
                  last: dict[str, Any] | None = None, open_url: str | None = None,
-                 app: bool = False, no_dm: frozenset[int] = frozenset()) -> TableScreen:
+                 app: bool = False, no_dm: frozenset[int] = frozenset(),
+                 switch: int = 0) -> TableScreen:
     """The group's table message: the public view, its buttons and the coup's log; while
     the coup after it is on, the ``last`` coup's result leads it. ``open_url``: the Mini
     App's direct link for this table, the *Open table* button's, on the first row.
@@ -347,8 +351,10 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     *Leave*). An awaited player who is not told his turn in private (not in ``prompted``:
     he has no private chat with the bot) is the exception: the group is the only place he
     can see it, so the message is drawn as in the chat, his turn and buttons on it, and
-    that edit goes out at once (it counts against the group's budget). ``no_dm``: players
-    the bot cannot write to: a private step tells them their buttons are under *My cards*."""
+    that edit goes out at once (it counts against the group's budget), as does the card's
+    offer of a move to the others (banchok's joining). ``no_dm``: players the bot cannot
+    write to: a private step tells them their buttons are under *My cards*. ``switch``: see
+    ``render.kind_rows``."""
     engine, view = sight.engine, sight.view()
     buttons = collect_buttons(sight)
     quiet = app and view.coup > 0 and bool(view.awaiting)
@@ -367,12 +373,13 @@ def table_render(lang: str, chat_id: int, sight: Sight, deadline: float | None,
     text = _table_text(lang, sight, deadline, log, names, under=under, turn=not card,
                        own=[i18n.t(lang, "app_card")] if card else (),
                        by_cards=[p for p in view.awaiting if p in no_dm] if sight.private else ())
-    markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision)
+    markup = render.keyboard(lang, chat_id, view, buttons, amount_kinds, show_cards, decision,
+                             switch)
     opener = render.Keyboard.of([[render.open_button(lang, open_url)]]) if open_url else None
     if opener is not None:
         markup = markup.with_row(opener.inline_keyboard[0], first=True) \
             if markup is not None else opener
-    called = not view.awaiting and any(k not in render.UTILITIES for k in buttons.kinds)
+    called = (card or not view.awaiting) and any(k not in render.UTILITIES for k in buttons.kinds)
     return TableScreen(text, markup, view.coup, view.version,
                        view.version if decision is None else decision,
                        () if card else tuple(view.awaiting), prompted, deadline, called, quiet,
@@ -483,15 +490,16 @@ def closing_text(lang: str, events: Sequence[Event], names: dict[int, str]) -> s
 
 
 def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
-                      decision: int | None = None, prompted: bool = False) -> Keyboard | None:
+                      decision: int | None = None, prompted: bool = False,
+                      switch: int = 0) -> Keyboard | None:
     """The awaited ``player``'s own actions as buttons for his DM: in a private step, or
-    when his turn is prompted there (``prompted``)."""
+    when his turn is prompted there (``prompted``); ``switch``: how its amounts are taken."""
     view = sight.view()
     if player not in view.awaiting or not (sight.private or prompted):
         return None
     buttons = player_buttons(sight, player)
     amount_kinds = {k for k in buttons.kinds if amount_field(sight.engine, k)}
-    return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision)
+    return render.keyboard(lang, chat_id, view, buttons, amount_kinds, False, decision, switch)
 
 
 def ephemeral_view(lang: str, chat_id: int, sight: Sight, player: int,

@@ -446,7 +446,9 @@ class Game:
                 answer = await self.private_choice(player, private[0][1], message["message_id"],
                                                    chat)
                 return kind, answer
-            options = [(t, d, a) for t, d, a in buttons if a and a[2] == kind and a[3] != "?"]
+            # (not "?", a typed amount, nor "t<n>", a switch that only redraws the keyboard)
+            options = [(t, d, a) for t, d, a in buttons
+                       if a and a[2] == kind and a[3] != "?" and a[3][:1] != "t"]
             if amounts == "max":
                 options.reverse()
             for _, data, _ in options:

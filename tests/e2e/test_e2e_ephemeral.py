@@ -132,7 +132,8 @@ async def fay_presses(game: Game, view: dict[str, Any], prefer: list[str]) -> st
             if action is not None and action[2] == kind and label.endswith("…") and data:
                 await fay_picks(game, view, data)
                 return kind
-            if action is None or action[2] != kind or action[3] == "?" or data is None:
+            if action is None or action[2] != kind or action[3] == "?" or data is None \
+                    or action[3][:1] == "t":  # a switch only draws her keyboard again
                 continue
             before = bot.db_table(chat)
             pressed = await sb.press_ephemeral(chat, view["ephemeral_message_id"], FAY.id,

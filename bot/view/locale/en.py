@@ -191,6 +191,8 @@ TEXTS: dict[str, str] = {
     "app_card": "🃏 Moves are made in the table app or in your private chat with the bot.",
     "my_cards_button": "🂠 My cards",
     "type_amount": "✏️ amount",
+    "switch_way": "🔁 {way}",
+    "switch_done": "Your stake now: {way}",
     "btn_other": "{label} {amount}",
     "phase": "Phase: {phase}",
     "wallet_low": "Your wallet is empty: /bonus gives daily chips.",

@@ -192,6 +192,8 @@ TEXTS: dict[str, str] = {
     "app_card": "🃏 Ходы делаются в приложении стола или в личном чате с ботом.",
     "my_cards_button": "🂠 Мои карты",
     "type_amount": "✏️ сумма",
+    "switch_way": "🔁 {way}",
+    "switch_done": "Ваша ставка теперь: {way}",
     "btn_other": "{label} {amount}",
     "phase": "Фаза: {phase}",
     "wallet_low": "Кошелёк пуст: /bonus даёт фишки раз в день.",
