@@ -400,7 +400,8 @@ async def game_in_app(host: Host, bot: AppBot, game: str, prefer: list[str],
     await play_coups(host, bot, 2, prefer)
     # the card drawn again, once, where it offers a move to someone not awaited (chemin de
     # fer's banker may retire once the stakes begin): the chat's only place to make it
-    offers = [c for c in bot.group[first:] if c.method == "edit" and c.markup is not None]
+    offers = [c for c in bot.group[first:] if c.method == "edit" and c.markup is not None
+              and labels(c.markup) != [["🃏 Open table"]]]  # a result keeps the link alone
     assert [labels(c.markup) for c in offers] == texts.get("offers", [])
     calls = [c for c in bot.group[first:] if all(c is not o for o in offers)]
     card1, retired, result1, card2, result2, card3 = calls
@@ -437,7 +438,10 @@ CHEMIN: dict[str, Any] = {
              '🔒 shoe committed · /verify\n'
              '🃏 Moves are made in the table app or in your private chat with the bot.'),
     "buttons": [['🃏 Open table'], ['🪑 Join'], ['🚪 Leave']],
-    "offers": [[['🃏 Open table'], ['Retire (banker)'], ['🪑 Join'], ['🚪 Leave']]],
+    # coup 1's card offers the banker's Retire once the stakes begin; coup 2's card, posted
+    # with it, loses it once a stake is in (a button that no longer works does not stay)
+    "offers": [[['🃏 Open table'], ['Retire (banker)'], ['🪑 Join'], ['🚪 Leave']],
+               [['🃏 Open table'], ['🪑 Join'], ['🚪 Leave']]],
     "retired": '<b>Chemin de fer</b> · <i>auction</i> ⬇️',
     "result": ('🏆 <b>Ann wins 1 with 9 points</b>\n'
                'Chemin de fer · coup #1 settled\n'
@@ -839,15 +843,16 @@ async def test_a_player_without_a_private_chat_plays_on_his_open_page_and_the_gr
         assert sum(c.text.startswith(notice) for c in bot.group) == 1
         calls = [c for c in bot.group[first:] if not c.text.startswith(notice)]
         # coups 1 and 2: their cards (sent) and their results (the card edited), then
-        # coup 3's card (and the lobby's message retired as coup 1 began), and coup 1's
-        # card once more when it offers the banker's Retire: no turn of Cid's was drawn in
-        # the group
+        # coup 3's card (and the lobby's message retired as coup 1 began), coup 1's card
+        # once more when it offers the banker's Retire, and coup 2's once more when it no
+        # longer does: no turn of Cid's was drawn in the group
         assert [c.method for c in calls] == ["send", "edit", "edit", "edit", "send", "edit",
-                                             "send"], [(c.method, c.text[:60]) for c in calls]
+                                             "edit", "send"], [(c.method, c.text[:60])
+                                                               for c in calls]
         assert calls[1].text == "<b>Chemin de fer</b> · <i>auction</i> ⬇️"
-        assert labels(calls[2].markup) == CHEMIN["offers"][0]
+        assert [labels(calls[i].markup) for i in (2, 5)] == CHEMIN["offers"]
         assert all("▶ <b>Cid</b>" not in c.text for c in calls)
-        assert all("settled" in calls[i].text for i in (3, 5))
+        assert all("settled" in calls[i].text for i in (3, 6))
         audit = await host.storage.audit()
         assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)
 
