@@ -58,17 +58,21 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
-from bot.outbox.kinds import (
-    CLOSE,
-    DM,
-    DM_EDIT,
-    EPHEMERAL,
-    GROUP,
-    SETTLE,
-    TABLE,
-    SeenPrompt,
-)
+from bot.outbox.kinds import CLOSE, GROUP, SETTLE, TABLE, SeenPrompt
 from bot.outbox.pace import HELD, Pace
+from bot.outbox.payloads import (
+    PRIVATE,
+    BadPayload,
+    Closing,
+    CoupResult,
+    DirectMessage,
+    EphemeralChange,
+    GroupPost,
+    Payload,
+    PromptEdit,
+    TablePost,
+    read,
+)
 from bot.outbox.ratelimit import retry_seconds
 from bot.outbox.telegram import (
     HTML,
@@ -97,8 +101,6 @@ TWIN_WINDOW = 20
 # edit each, in the group's budget, before the post is marked done); the floor rises past
 # them, and the next post goes on from there.
 TWIN_PASS = 40
-PRIVATE = (DM, DM_EDIT)
-"""Outbox kinds sent to private chats: their own way, outside the group's budget."""
 
 
 class Doorbell:
@@ -181,7 +183,7 @@ class Chat:
     """The group refuses the bot: nothing goes until it is back."""
     later: asyncio.TimerHandle | None = None
     """The ring to look at the table again once the group's budget allows an edit."""
-    dms: deque[OutboxItem] = field(default_factory=deque)
+    dms: deque[tuple[OutboxItem, DirectMessage | PromptEdit]] = field(default_factory=deque)
     """DMs waiting to be sent, in order."""
     dms_on_way: set[int] = field(default_factory=set)
     """The ids of the DMs waiting or being sent (a second read of the outbox skips them)."""
@@ -359,15 +361,17 @@ class Courier:
                     # private messages go their own way, all of them before the group's:
                     # a turn prompt reaches its player at once, never behind a group post
                     # that waits for the group's budget
-                    for item in items:
-                        if item.kind in PRIVATE:
-                            self._queue_dm(item)
-                    group = [item for item in items if item.kind not in PRIVATE]
-                    for i, item in enumerate(group):
+                    group: list[tuple[OutboxItem, Payload]] = []
+                    for item, payload in await self._read(items):
+                        if isinstance(payload, PRIVATE):
+                            self._queue_dm(item, payload)
+                        else:
+                            group.append((item, payload))
+                    for i, (item, payload) in enumerate(group):
                         if not self._delivers(chat_id):
                             return  # the lease went (its connection died): not ours now
-                        if item.kind == TABLE:
-                            if any(later.kind == TABLE for later in group[i + 1:]):
+                        if isinstance(payload, TablePost):
+                            if any(isinstance(later, TablePost) for _, later in group[i + 1:]):
                                 # a later post shows the table as it is then: one post (one
                                 # attempted keeps its floor: that post resolves its twin)
                                 chat.twins |= item.attempts > 0
@@ -375,7 +379,7 @@ class Courier:
                                 continue
                             if chat.unsent:
                                 break  # steps committed since: their posts may coalesce
-                        await self._deliver(item)
+                        await self._deliver(item, payload)
                     else:
                         if len(items) < BATCH:
                             items = []
@@ -391,32 +395,43 @@ class Courier:
             chat.lost = True
             await self.tables.group_lost(chat_id)
 
-    def _queue_dm(self, item: OutboxItem) -> None:
+    async def _read(self, items: Sequence[OutboxItem]) -> list[tuple[OutboxItem, Payload]]:
+        """Each item with its payload, parsed by its kind. One that is not its kind's (of a
+        kind this bot no longer has, a field missing) is logged and dropped: there is
+        nothing to send of it, as Telegram would refuse an empty message."""
+        out: list[tuple[OutboxItem, Payload]] = []
+        for item in items:
+            try:
+                out.append((item, read(item)))
+            except BadPayload as exc:
+                log.error("chat %s: outbox item %d dropped: %s", item.chat_id, item.id, exc)
+                await self.storage.finish_outbox(item_id=item.id)
+        return out
+
+    def _queue_dm(self, item: OutboxItem, payload: DirectMessage | PromptEdit) -> None:
         """Send a DM after the chat's earlier DMs, apart from its group messages."""
         chat = self._chat(item.chat_id)
         if item.id in self.sent_dms or item.id in chat.dms_on_way:
             return  # sent (its done mark is on its way), or on its way
         chat.dms_on_way.add(item.id)
-        chat.dms.append(item)
+        chat.dms.append((item, payload))
         if chat.dm_worker is None or chat.dm_worker.done():
             chat.dm_worker = asyncio.get_running_loop().create_task(self._dm_work(item.chat_id))
 
     async def _dm_work(self, chat_id: int) -> None:
         chat = self._chat(chat_id)
         while chat.dms:
-            item = chat.dms.popleft()
+            item, payload = chat.dms.popleft()
             try:
-                self.sent_dms[item.id] = sent = await self._dm(item)
+                self.sent_dms[item.id] = sent = await self._dm(item, payload)
             finally:
                 chat.dms_on_way.discard(item.id)
             self._finish_soon()
-            turn = item.payload.get("turn")
-            if sent is not None and isinstance(turn, int):
+            if sent is not None and isinstance(payload, DirectMessage) and payload.turn is not None:
                 try:
-                    version = item.payload.get("version")
-                    await self.tables.turn_seen(chat_id, turn, [item.target], prompt=SeenPrompt(
-                        sent, str(item.payload.get("digest", "")),
-                        version if isinstance(version, int) else None))
+                    await self.tables.turn_seen(chat_id, payload.turn, [item.target],
+                                                prompt=SeenPrompt(sent, payload.digest,
+                                                                  payload.version))
                 except Exception:  # the clock starts with the group's table instead
                     log.exception("turn of chat %s not marked seen", chat_id)
 
@@ -445,35 +460,34 @@ class Courier:
         for item_id, _ in done:
             self.sent_dms.pop(item_id, None)
 
-    async def _deliver(self, item: OutboxItem) -> None:
-        if item.kind in PRIVATE:
-            await self.storage.finish_outbox(item_id=item.id, message_id=await self._dm(item))
-        elif item.kind == SETTLE:
-            await self._settle(item)
-        elif item.kind == TABLE:
-            await self._post_table(item)
-        elif item.kind == CLOSE:
-            await self._close(item)
-        elif item.kind == EPHEMERAL:
-            await self._ephemeral(item)
-        else:
-            if item.kind != GROUP:
-                log.error("unknown outbox kind %r in chat %s", item.kind, item.chat_id)
-            message_id = await self._send(item.target, str(item.payload.get("text", "")),
-                                          markup_param(item.payload.get("markup")),
-                                          kind=metrics.GROUP)
-            self.pace.sent(item.chat_id)
-            await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
+    async def _deliver(self, item: OutboxItem, payload: Payload) -> None:
+        match payload:
+            case DirectMessage() | PromptEdit():
+                await self.storage.finish_outbox(item_id=item.id,
+                                                 message_id=await self._dm(item, payload))
+            case CoupResult():
+                await self._settle(item, payload)
+            case TablePost():
+                await self._post_table(item, payload)
+            case Closing():
+                await self._close(item, payload)
+            case EphemeralChange():
+                await self._ephemeral(item, payload)
+            case GroupPost():
+                message_id = await self._send(item.target, payload.text,
+                                              markup_param(payload.markup), kind=metrics.GROUP)
+                self.pace.sent(item.chat_id)
+                await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
-    async def _dm(self, item: OutboxItem) -> int | None:
+    async def _dm(self, item: OutboxItem, payload: DirectMessage | PromptEdit) -> int | None:
         """Send a DM; its message id, or None when the player refuses it or Telegram refuses
         the message. The caller marks it done (several DMs of a step in one write: a crash
         before that write sends them again, a private repeat rather than a loss)."""
-        text = str(item.payload.get("text", ""))
-        markup = markup_param(item.payload.get("markup"))
-        edited = item.payload.get("message_id") if item.kind == DM_EDIT else None
+        text = payload.text
+        markup = markup_param(payload.markup)
+        edited = payload.message_id if isinstance(payload, PromptEdit) else None
         try:
-            if isinstance(edited, int):  # a turn prompt brought up to date, or closed
+            if edited is not None:  # a turn prompt brought up to date, or closed
                 await self.api.request("editMessageText", private=True, chat_id=item.target,
                                     message_id=edited, text=text, reply_markup=markup,
                                     parse_mode=HTML)
@@ -486,38 +500,37 @@ class Courier:
             return None
         except Refused as exc:
             if exc.says("not modified"):
-                return edited if isinstance(edited, int) else None
+                return edited
             log.warning("DM to %s refused: %s", item.target, exc.message)
             return None
         log.debug("DM to %s: %s", item.target, text)
         metrics.sent(metrics.DM)
         return int(msg["message_id"])
 
-    async def _ephemeral(self, item: OutboxItem) -> None:
+    async def _ephemeral(self, item: OutboxItem, payload: EphemeralChange) -> None:
         """A private view shown in the group to one player, edited (or deleted). Telegram
         keeps such a message for a while only, and a refusal (it is gone, or unchanged) ends
         the item: the view it would have shown is the player's to ask for again."""
-        payload = item.payload
         ids: dict[str, Any] = {"chat_id": item.target,
-                               "receiver_user_id": payload.get("receiver"),
-                               "ephemeral_message_id": payload.get("message_id")}
+                               "receiver_user_id": payload.receiver,
+                               "ephemeral_message_id": payload.message_id}
         try:
-            if payload.get("delete"):
+            if payload.delete:
                 await self.api.request("deleteEphemeralMessage", **ids)
             else:
                 await self.api.request("editEphemeralMessageText", **ids,
-                                       text=str(payload.get("text", "")), parse_mode=HTML,
-                                       reply_markup=markup_param(payload.get("markup")))
+                                       text=payload.text, parse_mode=HTML,
+                                       reply_markup=markup_param(payload.markup))
                 metrics.sent(metrics.EPHEMERAL)
         except Refused as exc:
             if not exc.says("not modified"):
                 log.info("a view in chat %s not changed: %s", item.target, exc.message)
         await self.storage.finish_outbox(item_id=item.id)
 
-    async def _settle(self, item: OutboxItem) -> None:
+    async def _settle(self, item: OutboxItem, payload: CoupResult) -> None:
         """The coup's result replaces the live table message (an edit: safe to repeat)."""
         chat = self._chat(item.chat_id)
-        text = str(item.payload.get("text", ""))
+        text = payload.text
         message_id = await self._table_id(item.chat_id)
         if message_id is not None and await self._edit(item.chat_id, message_id, text, None):
             metrics.sent(metrics.SETTLEMENT)
@@ -531,19 +544,19 @@ class Courier:
         self.pace.sent(item.chat_id)
         await self.storage.finish_outbox(item_id=item.id, message_id=message_id)
 
-    async def _close(self, item: OutboxItem) -> None:
+    async def _close(self, item: OutboxItem, payload: Closing) -> None:
         """A closed table's closing text goes to the bottom of the chat, where whoever closed
         it looks (the live table message may be far up), exactly once, and the table
         message retires to its header and a pointer down. The post is made until Telegram
         answers it. An attempt whose answer was lost (or that a crash cut short) may have
         posted all the same: the post carries a keyboard of its own
-        (:func:`bot.table.sends.closing`), by which such a post is found among the chat's
+        (:func:`bot.outbox.payloads.closing`), by which such a post is found among the chat's
         messages after the newest one known (:meth:`_find_post`); found, it is the post,
         and no second one is made. Once the post is known, its keyboard goes."""
         chat_id = item.chat_id
         chat = self._chat(chat_id)
-        text = str(item.payload.get("text", ""))
-        tag = markup_param(item.payload.get("markup"))
+        text = payload.text
+        tag = markup_param(payload.markup)
         table_id = await self._table_id(chat_id)
         shown = chat.shown.text if chat.shown is not None else None
         before = await self._newest_known(chat_id) or 0
@@ -623,7 +636,7 @@ class Courier:
                 for i in await self.storage.last_sent(chat_id=chat_id, kind=kind,
                                                       limit=KEEP_SENT)}
 
-    async def _post_table(self, item: OutboxItem) -> None:
+    async def _post_table(self, item: OutboxItem, payload: TablePost) -> None:
         chat_id = item.chat_id
         chat = self._chat(chat_id)
         render = await self.tables.current_render(chat_id)
@@ -634,7 +647,7 @@ class Courier:
         before = await self._newest_known(chat_id)
         previous = await self._table_id(chat_id)
         if (previous is not None and previous == before and chat.shown == render
-                and not item.payload.get("asked")):
+                and not payload.asked):
             # the live message is the bot's newest and shows this already: no second post
             await self.storage.finish_outbox(item_id=item.id)
             return

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.outbox import payloads
 from bot.table import sends
 from bot.table.languages import Languages
 from bot.table.record import Ask, OpenEphemeral, Table, TableMeta
@@ -267,7 +268,7 @@ class Presses:
                 table = await self.tables.load(chat_id)
             except TableNotFound:
                 return
-            await self.tables.commit(table, outbox=[sends.dm_message(user_id, text, markup)])
+            await self.tables.commit(table, outbox=[payloads.dm_message(user_id, text, markup)])
 
     async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str,
                            mentioned: bool = False, key: str = "", private: bool = False,
@@ -351,7 +352,7 @@ class Presses:
             try:
                 if ask is None or ask.shown is not None or ask.expires < self.clock():
                     await self.tables.commit(table, outbox=[
-                        sends.ephemeral_delete(chat_id, user_id, message_id)], redraw=False)
+                        payloads.ephemeral_delete(chat_id, user_id, message_id)], redraw=False)
                     return
                 asks = {**table.meta.asks, user_id: ask.model_copy(update={"shown": message_id})}
                 await self.tables.commit(table, meta=table.meta.model_copy(
@@ -450,7 +451,7 @@ class Presses:
             drafts = []
             before = meta.ephemerals.get(user_id)
             if before is not None and before.message_id != message_id:
-                drafts.append(sends.ephemeral_delete(chat_id, user_id, before.message_id))
+                drafts.append(payloads.ephemeral_delete(chat_id, user_id, before.message_id))
             if digest is None and decision == meta.decision:
                 # his selection of cards, its decision still open: it stands for its view
                 view = screens.ephemeral_view(lang, chat_id, sight, user_id, decision)

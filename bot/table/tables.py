@@ -24,6 +24,7 @@ from markupsafe import Markup
 from bot.ops.hooks import Hooks
 from bot.outbox import kinds
 from bot.outbox.courier import Doorbell
+from bot.outbox.payloads import PromptEdit
 from bot.table import sends
 from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines
@@ -194,7 +195,7 @@ class Tables:
         drafts += new_drafts
         coup, coups = booked_coups(step, settled)
         if meta.prompts:
-            edited = {d.target: str(d.payload["digest"]) for d in new_drafts
+            edited = {d.target: PromptEdit.of(d).digest for d in new_drafts
                       if d.kind == kinds.DM_EDIT}
             meta.prompts = {p: r.model_copy(update={"digest": edited[p]}) if p in edited
                             else r for p, r in going_on.items()}
