@@ -193,7 +193,7 @@ def closing(chat_id: int, text: str, coup: int, version: int) -> OutboxDraft:
     with a keyboard of its own (the closed table's ``coup`` and ``version`` on a button a
     press of which finds no table): the courier tells by it the post an attempt whose
     answer was lost made, and takes the keyboard away once the post is known
-    (:meth:`bot.outbox.table_message.TableMessage._close`)."""
+    (:meth:`bot.outbox.table_message.TableMessage.close`)."""
     tag = encode(ActionButton(chat_id, coup, version, "closed"))
     return Closing(text=render.clip(text), markup={
         "inline_keyboard": [[{"text": "🔒", "callback_data": tag}]]}).draft(chat_id)
