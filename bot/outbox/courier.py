@@ -167,12 +167,12 @@ class Courier:
         self.api = BotApi(bot)
         self.leases = leases
         self.hooks = hooks or Hooks()
-        self.pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
         self.storage = storage
         self.doorbell = doorbell
         self.tables = tables
-        self.table = TableMessage(bot, self.api, storage, doorbell, tables, self.pace,
-                                  self.hooks, self._delivers)
+        self.table = TableMessage(bot, self.api, storage, doorbell, tables,
+                                  pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0),
+                                  self.hooks, self._delivers, lambda: self.stopping)
         """The chats' table messages, kept up."""
         self.chats: dict[int, Chat] = {}
         """What the courier keeps of each chat it has been rung for (:meth:`_chat`)."""
@@ -182,6 +182,15 @@ class Courier:
         self.sent_dms: dict[int, int | None] = {}
         self.finisher: asyncio.TimerHandle | None = None
         self.finishing: asyncio.Task[None] | None = None
+
+    @property
+    def pace(self) -> Pace:
+        """When the group's budget allows what (its table message's edits above all)."""
+        return self.table.pace
+
+    @pace.setter
+    def pace(self, pace: Pace) -> None:
+        self.table.pace = pace
 
     # ------------------------------------------------------------ life
 

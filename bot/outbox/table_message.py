@@ -33,15 +33,21 @@ log = logging.getLogger(__name__)
 
 
 class TableMessage(GroupPosts):
-    """Every chat's table message, for the courier that delivers the chat (``delivers``)."""
+    """Every chat's table message, for the courier that delivers the chat (``delivers``)
+    until it stops (``stopping``)."""
 
     def __init__(self, bot: Bot, api: BotApi, storage: Storage, doorbell: Doorbell,
                  tables: TableSide, pace: Pace, hooks: Hooks,
-                 delivers: Callable[[int], bool]) -> None:
+                 delivers: Callable[[int], bool], stopping: Callable[[], bool]) -> None:
         super().__init__(api, storage, pace)
         self.bot, self.doorbell, self.tables, self.hooks = bot, doorbell, tables, hooks
         self._delivers = delivers
-        self.stopping = False
+        self._stopping = stopping
+
+    @property
+    def stopping(self) -> bool:
+        """Whether the courier is stopping: no look at the table later."""
+        return self._stopping()
 
     def regained(self, chat_id: int) -> None:
         """The bot is back in the group: its table message is read anew, and whether it may
@@ -65,8 +71,7 @@ class TableMessage(GroupPosts):
         await self.storage.finish_outbox(item_id=item.id)
 
     def stop(self) -> None:
-        """The courier stops: no more looks at the tables later."""
-        self.stopping = True
+        """The courier stops: the looks at the tables later are off."""
         for chat in self.chats.values():
             if chat.later is not None:
                 chat.later.cancel()
