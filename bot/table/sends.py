@@ -3,7 +3,7 @@
 A step's sends are composed here (:func:`step_drafts`) from the views
 (:mod:`bot.view.screens` draws them) and written by the commit with the step
 (:meth:`bot.table.tables.Tables.commit`), for the courier (:mod:`bot.outbox.courier`) to
-send.
+send; each item is drafted from its kind's model (:mod:`bot.outbox.payloads`).
 """
 
 from __future__ import annotations
