@@ -448,10 +448,9 @@ class Presses:
                 return
             meta, sight = table.meta, table.sight
             lang = await self.lang_of(chat_id, user_id, None)
-            drafts = []
             before = meta.ephemerals.get(user_id)
-            if before is not None and before.message_id != message_id:
-                drafts.append(payloads.ephemeral_delete(chat_id, user_id, before.message_id))
+            drafts = [payloads.ephemeral_delete(chat_id, user_id, before.message_id)] if (
+                before is not None and before.message_id != message_id) else []
             if digest is None and decision == meta.decision:
                 # his selection of cards, its decision still open: it stands for its view
                 view = screens.ephemeral_view(lang, chat_id, sight, user_id, decision)
