@@ -43,8 +43,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
+from bot.outbox import payloads
 from bot.outbox.kinds import GROUP
-from bot.table import sends
 
 CLOSED = ("The table is closed; every chip went back to the wallets.\n\nTable closed (an "
           "unfinished coup is void). Back to the wallets: Ann: 1000; Bob: 1000")
@@ -132,7 +132,7 @@ async def test_a_post_of_what_the_newest_message_already_shows_is_not_made(
     await seat_three(host, bot)
     shown = [(m.message_id, m.text) for m in bot.chat(CHAT)]
     table = await host.tables.load(CHAT)
-    await host.tables.commit(table, outbox=[sends.table_post(CHAT)])
+    await host.tables.commit(table, outbox=[payloads.table_post(CHAT)])
     await host.idle()
     assert [(m.message_id, m.text) for m in bot.chat(CHAT)] == shown
     assert await host.storage.pending_outbox() == []
@@ -166,7 +166,7 @@ async def test_a_kill_between_a_table_post_and_its_record_leaves_no_live_twin(
     # while the chat is not delivered, the table is asked for again: the post of unknown
     # outcome waits in the outbox before a later one, which makes it needless
     table = await host.tables.load(CHAT)
-    await host.tables.commit(table, outbox=[sends.table_post(CHAT, asked=True)])
+    await host.tables.commit(table, outbox=[payloads.table_post(CHAT, asked=True)])
     for _ in range(3):  # and the chat talks
         bot.next_id += 1
     restarted = await make_host(bot)

@@ -1,4 +1,5 @@
-"""What the outbox holds: the kinds of items a step writes for the courier to send."""
+"""What the outbox holds: the kinds of items a step writes for the courier to send (each
+kind's payload is a model of :mod:`bot.outbox.payloads`)."""
 
 from typing import NamedTuple
 

@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from bot.outbox import payloads
 from bot.table import sends
 from bot.table.record import Ask, Table, TableMeta
 from bot.table.tables import Tables
@@ -71,7 +72,7 @@ class Asks:
             try:
                 if ask is None or ask.shown is not None or ask.expires < self.clock():
                     await self.tables.commit(table, outbox=[
-                        sends.ephemeral_delete(chat_id, user_id, message_id)], redraw=False)
+                        payloads.ephemeral_delete(chat_id, user_id, message_id)], redraw=False)
                     return
                 asks = {**table.meta.asks, user_id: ask.model_copy(update={"shown": message_id})}
                 await self.tables.commit(table, meta=table.meta.model_copy(

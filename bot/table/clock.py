@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from bot.outbox import payloads
 from bot.outbox.kinds import SeenPrompt
 from bot.table import sends
 from bot.table.deadlines import Deadlines
@@ -290,7 +291,7 @@ class Clock:
                 message_id=message_id, decision=decision, digest=now.digest)}
             meta = meta.model_copy(update={"prompts": prompts})
             return meta, [] if now.digest == digest else [
-                sends.prompt_edit(player, message_id, now)]
+                payloads.prompt_edit(player, message_id, now)]
         return meta, [sends.closed_prompt(lang, table.chat_id, sight, player, message_id,
                                           meta.coup_log, meta.names,
                                           i18n.t(lang, "prompt_over"))]

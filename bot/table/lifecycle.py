@@ -14,6 +14,7 @@ from typing import Any
 
 from telegram.helpers import create_deep_linked_url
 
+from bot.outbox import payloads
 from bot.outbox.kinds import SeenPrompt
 from bot.table import sends, table_settings
 from bot.table.liveness import Liveness
@@ -67,7 +68,7 @@ class Lifecycle:
                 rec = await tables.storage.create_table(
                     chat_id=chat_id, game=game, settings=wanted,
                     state_json=state.model_dump_json(), version=state.version,
-                    meta_json=meta.stored(), outbox=[sends.table_post(chat_id)])
+                    meta_json=meta.stored(), outbox=[payloads.table_post(chat_id)])
             except TableExists:
                 tables.forget(chat_id)
                 rec = await tables.storage.load_table(chat_id=chat_id)
@@ -87,7 +88,7 @@ class Lifecycle:
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return False
-            await self.tables.commit(table, outbox=[sends.table_post(chat_id, asked=True)])
+            await self.tables.commit(table, outbox=[payloads.table_post(chat_id, asked=True)])
         return True
 
     async def set_language(self, chat_id: int, lang: str) -> None:
@@ -148,7 +149,7 @@ class Lifecycle:
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
                 holders=holders_of(table.sight, step.transfers),
-                outbox=[sends.closing(chat_id, text, table.state.coup, table.state.version),
+                outbox=[payloads.closing(chat_id, text, table.state.coup, table.state.version),
                         *closed])
             self.clock.deadlines.cancel(chat_id)
             tables.forget(chat_id)
@@ -173,7 +174,7 @@ class Lifecycle:
                     return i18n.t(lang, "no_table")
                 yours = table.meta.proofs.get(user_id)
                 if yours is not None:
-                    await tables.commit(table, outbox=[sends.dm_message(
+                    await tables.commit(table, outbox=[payloads.dm_message(
                         user_id, proofs.your_proof_text(mine, yours.hand, yours.record))],
                         redraw=False)
         text = proofs.verify_text(lang, table.sight.view().shoe, table.meta.names,
@@ -247,7 +248,7 @@ class Lifecycle:
                                  meta.coup_log, meta.names, decision=meta.decision,
                                  app=clock.app_url(table.chat_id))
             prompts[player] = shown.model_copy(update={"digest": now.digest})
-            drafts.append(sends.prompt_edit(player, shown.message_id, now))
+            drafts.append(payloads.prompt_edit(player, shown.message_id, now))
         return meta.model_copy(update={"prompts": prompts}), drafts
 
     async def stop(self) -> None:
@@ -353,8 +354,8 @@ class Lifecycle:
             grace = self.clock.now() + self.clock.timeout_of(table.meta)
             meta = table.meta.model_copy(update={"paused": False, "grace_until": grace})
             await tables.commit(table, meta=meta, outbox=[
-                sends.group_message(chat_id, i18n.t(lang, "table_resumed")),
-                sends.table_post(chat_id)])
+                payloads.group_message(chat_id, i18n.t(lang, "table_resumed")),
+                payloads.table_post(chat_id)])
             # a clock already running restarts from the grace; one not started yet starts
             # when the reposted table is shown
             self.clock.schedule(chat_id, table.state.version,
@@ -374,7 +375,7 @@ class Lifecycle:
             name = table.meta.names.get(user_id, str(user_id))
             meta = table.meta.model_copy(update={"dm_blocked": [*table.meta.dm_blocked,
                                                                 user_id]})
-            await tables.commit(table, meta=meta, outbox=[sends.group_message(
+            await tables.commit(table, meta=meta, outbox=[payloads.group_message(
                 chat_id, i18n.t(lang, "dm_blocked", name=name, link=link))])
 
     async def table_missing(self, chat_id: int) -> None:

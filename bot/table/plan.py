@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from bot.outbox import kinds
+from bot.outbox.payloads import PromptEdit
 from bot.table import sends
 from bot.table.clock import Clock
 from bot.table.languages import Languages
@@ -90,7 +91,7 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
     drafts += new_drafts
     coup, coups = booked_coups(step, settled)
     if meta.prompts:
-        edited = {d.target: str(d.payload["digest"]) for d in new_drafts
+        edited = {d.target: PromptEdit.of(d).digest for d in new_drafts
                   if d.kind == kinds.DM_EDIT}
         meta.prompts = {p: r.model_copy(update={"digest": edited[p]}) if p in edited
                         else r for p, r in going_on.items()}

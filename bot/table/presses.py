@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.outbox import payloads
 from bot.table import sends
 from bot.table.asks import Asks
 from bot.table.languages import Languages
@@ -254,7 +255,7 @@ class Presses(Asks):
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return
-            await self.tables.commit(table, outbox=[sends.dm_message(user_id, text, markup)])
+            await self.tables.commit(table, outbox=[payloads.dm_message(user_id, text, markup)])
 
     async def typed_amount(self, chat_id: int, user_id: int, name: str, text: str,
                            mentioned: bool = False, key: str = "", private: bool = False,
@@ -361,10 +362,9 @@ class Presses(Asks):
                 return
             meta, now = table.meta, sends.Moment.of(table, self.tables.clock.drawn_due(table.meta))
             lang = await self.lang_of(chat_id, user_id, None)
-            drafts = []
             before = meta.ephemerals.get(user_id)
-            if before is not None and before.message_id != message_id:
-                drafts.append(sends.ephemeral_delete(chat_id, user_id, before.message_id))
+            drafts = [payloads.ephemeral_delete(chat_id, user_id, before.message_id)] if (
+                before is not None and before.message_id != message_id) else []
             if digest is None and decision == meta.decision:
                 # his selection of cards, its decision still open: it stands for its view
                 view = now.view(lang, chat_id, user_id)

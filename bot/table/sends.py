@@ -3,7 +3,7 @@
 A step's sends are composed here (:func:`step_drafts`) from the views
 (:mod:`bot.view.screens` draws them) and written by the commit with the step
 (:meth:`bot.table.tables.Tables.commit`), for the courier (:mod:`bot.outbox.courier`) to
-send.
+send; each item is drafted from its kind's model (:mod:`bot.outbox.payloads`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,19 @@ from typing import Any
 
 from markupsafe import Markup
 
-from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE
+from bot.outbox.payloads import (
+    DirectMessage,
+    ephemeral_delete,
+    ephemeral_edit,
+    group_message,
+    prompt_edit,
+    settlement,
+    table_post,
+    turn_prompt,
+)
 from bot.table.record import Ask, OpenEphemeral, Proof, Table, TableMeta
 from bot.view import i18n, proofs, render, screens
-from bot.view.codec import ActionButton, encode
-from bot.view.render import Keyboard
-from bot.view.screens import Prompt, decision_keyboard, markup_json, prompt
+from bot.view.screens import Prompt, decision_keyboard, prompt
 from bot.view.sight import Sight
 from games.cards import pretty_all
 from games.engine import (
@@ -150,9 +157,9 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         # what follows the result but names the settled coup (a proof of its cards)
         earlier += [e for e in later if isinstance(e, CardsProven) and e.coup == coup]
         later = [e for e in later if e not in earlier]
-        out = [OutboxDraft(kind=DM, target=player, payload={"text": render.dm_text(
-            langs[player], None, lines, game=sight.view().game, coup=coup), "markup": None})
-            for player, mine in _private(earlier)
+        out = [DirectMessage(text=render.dm_text(
+            langs[player], None, lines, game=sight.view().game, coup=coup), markup=None
+            ).draft(player) for player, mine in _private(earlier)
             if (lines := _told(langs[player], mine, names, hand_shown=False))]
     else:
         out, later = [], list(earlier)
@@ -176,39 +183,17 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         if markup is not None:
             turn = prompt(lang, chat_id, sight, player, deadline, log, names,
                           decision=decision, lines=lines, app=app)
-            out.append(OutboxDraft(kind=DM, target=player, payload={
-                "turn": sight.state.version if decision is None else decision,
-                "version": sight.state.version, "digest": turn.digest, "text": turn.text,
-                "markup": markup_json(turn.markup)}))
+            out.append(turn_prompt(player, sight.state.version if decision is None
+                                   else decision, sight.state.version, turn))
             continue
         if not (lines or view.my_cards or view.my_facts):
             continue  # nothing to tell him: no DM that is a title alone
-        out.append(OutboxDraft(kind=DM, target=player, payload={
-            "text": render.dm_text(lang, view, lines), "markup": None}))
+        out.append(DirectMessage(text=render.dm_text(lang, view, lines), markup=None
+                                 ).draft(player))
     return out
 
 
-def prompt_edit(player: int, message_id: int, turn: Prompt) -> OutboxDraft:
-    """Edit a player's delivered turn prompt into ``turn`` (its digest goes with it)."""
-    return OutboxDraft(kind=DM_EDIT, target=player, payload={
-        "message_id": message_id, "text": turn.text, "markup": markup_json(turn.markup),
-        "digest": turn.digest})
 
-
-def ephemeral_edit(chat_id: int, player: int, message_id: int, shown: Prompt
-                   ) -> OutboxDraft:
-    """Edit the private view shown to ``player`` alone in the group (its ephemeral message
-    ``message_id``) into ``shown``."""
-    return OutboxDraft(kind=EPHEMERAL, target=chat_id, payload={
-        "receiver": player, "message_id": message_id, "text": render.clip(shown.text),
-        "markup": markup_json(shown.markup)})
-
-
-def ephemeral_delete(chat_id: int, player: int, message_id: int) -> OutboxDraft:
-    """Delete the private view shown to ``player`` alone in the group (one that another
-    view of the same decision replaced)."""
-    return OutboxDraft(kind=EPHEMERAL, target=chat_id, payload={
-        "receiver": player, "message_id": message_id, "delete": True})
 
 
 def asks_over(chat_id: int, before: Mapping[int, Ask], after: Mapping[int, Ask]
@@ -306,45 +291,6 @@ def _told(lang: str, mine: Sequence[Event], names: dict[int, str], *,
                 *render.info_lines(lang, facts, names),
                 *render.event_lines(lang, rest, names)]
     return render.event_lines(lang, rest if hand_shown else mine, names)
-
-
-def group_message(chat_id: int, text: str,
-                  markup: Keyboard | None = None) -> OutboxDraft:
-    """A new group message for the outbox."""
-    return OutboxDraft(kind=GROUP, target=chat_id,
-                       payload={"text": render.clip(text), "markup": markup_json(markup)})
-
-
-def dm_message(user_id: int, text: str,
-               markup: Keyboard | None = None) -> OutboxDraft:
-    """A direct message for the outbox."""
-    return OutboxDraft(kind=DM, target=user_id,
-                       payload={"text": render.clip(text), "markup": markup_json(markup)})
-
-
-def settlement(chat_id: int, text: str) -> OutboxDraft:
-    """A coup's result for the outbox: the live table message becomes it."""
-    return OutboxDraft(kind=SETTLE, target=chat_id, payload={"text": render.clip(text)})
-
-
-def closing(chat_id: int, text: str, coup: int, version: int) -> OutboxDraft:
-    """A closed table's closing text for the outbox: a new message at the bottom of the chat
-    (whoever closed the table looks there), and the table message retires. It is posted
-    with a keyboard of its own (the closed table's ``coup`` and ``version`` on a button a
-    press of which finds no table): the courier tells by it the post an attempt whose
-    answer was lost made, and takes the keyboard away once the post is known
-    (:meth:`bot.outbox.courier.Courier._close`)."""
-    tag = encode(ActionButton(chat_id, coup, version, "closed"))
-    return OutboxDraft(kind=CLOSE, target=chat_id, payload={
-        "text": render.clip(text),
-        "markup": {"inline_keyboard": [[{"text": "🔒", "callback_data": tag}]]}})
-
-
-def table_post(chat_id: int, asked: bool = False) -> OutboxDraft:
-    """Post the table message anew (at the bottom of the chat). ``asked``: a player asked for
-    it (/table), so it is posted even where the live message already shows the table."""
-    return OutboxDraft(kind=TABLE, target=chat_id, payload={"asked": True} if asked else {})
-
 
 
 def closed_prompt(lang: str, chat_id: int, sight: Sight, player: int, message_id: int,
