@@ -43,9 +43,9 @@ from telegram.ext import (
 )
 
 from bot.config import Settings
-from bot.gateway import handlers
+from bot.gateway import buttons as handlers
+from bot.gateway.buttons import BotData, Services
 from bot.gateway.ephemeral import Ephemeral
-from bot.gateway.handlers import BotData, Services
 from bot.gateway.intake import ScreeningBot, screened
 from bot.gateway.polling import Journal
 from bot.gateway.transport import api_request, updates_request

@@ -26,7 +26,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot.gateway import handlers
+from bot.gateway import buttons as handlers
 from bot.view import i18n
 from games import cards
 from storage.base import TableNotFound

@@ -23,7 +23,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     worded,
 )
 
-from bot.gateway import handlers
+from bot.gateway import buttons as handlers
 from bot.gateway.ephemeral import Ephemeral
 from bot.view.codec import ActionButton
 from games.engine import ActionSpec

@@ -26,8 +26,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot.gateway import handlers
-from bot.gateway.handlers import BotData, Services
+from bot.gateway import buttons as handlers
+from bot.gateway.buttons import BotData, Services
 from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter
 from bot.view import i18n

@@ -21,7 +21,7 @@ from test_chemin_de_fer_rules import shoe_of as chemin_shoe
 from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot.gateway import handlers
+from bot.gateway import buttons as handlers
 from bot.table import sends
 from bot.table.languages import Languages
 from bot.view import i18n, render, screens

@@ -80,7 +80,7 @@ def test_the_layers_are_real() -> None:
     # the check above can fail: the service does import the view and the outbox's kinds
     tables = imports("bot.table.tables", modules()["bot.table.tables"])
     assert {"bot.view.screens", "bot.outbox.kinds"} <= tables
-    assert rank("bot.view.screens") < rank("bot.table.tables") < rank("bot.gateway.handlers")
+    assert rank("bot.view.screens") < rank("bot.table.tables") < rank("bot.gateway.buttons")
 
 
 def game_vocabulary() -> set[str]:

@@ -30,7 +30,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     worded,
 )
 
-from bot.gateway import handlers
+from bot.gateway import buttons as handlers
 from games import cards, registry
 
 
