@@ -43,8 +43,8 @@ from telegram.ext import (
 )
 
 from bot.config import Settings
-from bot.gateway import buttons as handlers
-from bot.gateway.buttons import BotData, Services
+from bot.gateway import buttons, commands
+from bot.gateway.context import CONTEXT_TYPES, BotData, Services
 from bot.gateway.ephemeral import Ephemeral
 from bot.gateway.intake import ScreeningBot, screened
 from bot.gateway.polling import Journal
@@ -135,7 +135,7 @@ class BancoApplication(Application):  # type: ignore[type-arg]
             await journal.done(update.update_id)
 
 
-def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
+def menu(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
     """The command menu for one scope and language."""
     return [BotCommand(n, DESCRIPTIONS[lang][n]) for n in names]
 
@@ -149,7 +149,7 @@ async def register_commands(app: App) -> None:
     for scope, names in scopes:
         for lang in (None, "en", "ru"):
             try:
-                await app.bot.set_my_commands(commands(lang or "en", names), scope=scope,
+                await app.bot.set_my_commands(menu(lang or "en", names), scope=scope,
                                               language_code=lang)
             except TelegramError as exc:
                 log.warning("setMyCommands failed for %s/%s: %s", scope.type, lang, exc)
@@ -382,30 +382,30 @@ def build_application(settings: Settings, token: str,
     if isinstance(bot.rate_limiter, GroupWindowLimiter):
         bot.rate_limiter.ephemeral_in_budget = settings.ephemeral_in_group_budget
     builder = (ApplicationBuilder().bot(bot).application_class(BancoApplication)
-               .context_types(handlers.CONTEXT_TYPES)
+               .context_types(CONTEXT_TYPES)
                .concurrent_updates(64)
                .post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown))
     app = builder.build()
     app.bot_data.settings = settings
     group = filters.ChatType.GROUPS
-    for name, callback in (("start", handlers.cmd_start), ("help", handlers.cmd_help),
-                           ("newtable", handlers.cmd_newtable), ("table", handlers.cmd_table),
-                           ("balance", handlers.cmd_balance), ("bonus", handlers.cmd_bonus),
-                           ("top", handlers.cmd_top), ("history", handlers.cmd_history),
-                           ("rules", handlers.cmd_rules),
-                           ("verify", handlers.cmd_verify), ("language", handlers.cmd_language),
-                           ("settings", handlers.cmd_settings),
-                           ("closetable", handlers.cmd_closetable)):
+    for name, callback in (("start", commands.cmd_start), ("help", commands.cmd_help),
+                           ("newtable", commands.cmd_newtable), ("table", commands.cmd_table),
+                           ("balance", commands.cmd_balance), ("bonus", commands.cmd_bonus),
+                           ("top", commands.cmd_top), ("history", commands.cmd_history),
+                           ("rules", commands.cmd_rules),
+                           ("verify", commands.cmd_verify), ("language", commands.cmd_language),
+                           ("settings", commands.cmd_settings),
+                           ("closetable", commands.cmd_closetable)):
         app.add_handler(CommandHandler(name, callback))
-    app.add_handler(TypeHandler(Update, handlers.remember_chat), group=-1)
-    app.add_handler(CallbackQueryHandler(handlers.on_button))
+    app.add_handler(TypeHandler(Update, buttons.remember_chat), group=-1)
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(group & filters.TEXT & ~filters.COMMAND,
-                                   handlers.on_group_text))
+                                   buttons.on_group_text))
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
-                                   handlers.on_private_text))
-    app.add_handler(ChatMemberHandler(handlers.on_my_chat_member,
+                                   buttons.on_private_text))
+    app.add_handler(ChatMemberHandler(buttons.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_error_handler(handlers.on_error)
+    app.add_error_handler(buttons.on_error)
     return app
 
 

@@ -26,8 +26,8 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot.gateway import buttons as handlers
-from bot.gateway.buttons import BotData, Services
+from bot.gateway import buttons, commands
+from bot.gateway.context import BotData, Services
 from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter
 from bot.view import i18n
@@ -131,8 +131,8 @@ async def test_newtable_at_an_open_table_says_so_at_once(
     assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     tg = HandlerBot()
     # no game picker whose every button would be refused: the open table, by its game
-    assert await command(host, tg, handlers.cmd_newtable, "/newtable") == [Said(CHAT, exists)]
-    said = await command(host, tg, handlers.cmd_newtable, "/newtable baccarat", user=BOB)
+    assert await command(host, tg, commands.cmd_newtable, "/newtable") == [Said(CHAT, exists)]
+    said = await command(host, tg, commands.cmd_newtable, "/newtable baccarat", user=BOB)
     assert said == [Said(CHAT, exists)]
 
 
@@ -293,7 +293,7 @@ async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next
     tg = HandlerBot()
 
     async def settings(text: str) -> list[str]:
-        said = await command(host, tg, handlers.cmd_settings, text)
+        said = await command(host, tg, commands.cmd_settings, text)
         return [line for s in said for line in i18n.plain(s.text).splitlines()]
 
     for text, answer in SETTINGS[lang].items():
@@ -308,7 +308,7 @@ async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next
     assert (table.meta.timeout, table.engine.settings(table.state)["min_stake"]) == (90, 10)
     # a default is forgotten the same way it was set, without a value
     assert await host.lifecycle.close_table(CHAT) is None
-    await command(host, tg, handlers.cmd_settings, "/settings default timeout")
+    await command(host, tg, commands.cmd_settings, "/settings default timeout")
     assert await host.lifecycle.open_table(CHAT, "twenty_one", BOB, lang) is None
     assert (await host.tables.load(CHAT)).meta.timeout is None
 
@@ -327,8 +327,8 @@ async def test_a_command_answer_never_waits_for_the_groups_full_minute(
     tg = HandlerBot()
 
     async def said(text: str, user: int = BOB) -> list[tuple[int, str]]:
-        handler = handlers.on_group_text if not text.startswith("/") else getattr(
-            handlers, "cmd_" + text.split()[0][1:])
+        handler = buttons.on_group_text if not text.startswith("/") else getattr(
+            commands, "cmd_" + text.split()[0][1:])
         return [(s.chat_id, i18n.plain(s.text))
                 for s in await command(host, tg, handler, text, user)]
 
@@ -375,8 +375,8 @@ async def test_the_pickers_keep_their_buttons_until_a_table_post_and_a_twin_sear
     tg = GroupBot()
     bot = tg.group
     host = await make_host(bot)
-    await command(host, tg, handlers.cmd_newtable, "/newtable")
-    await command(host, tg, handlers.cmd_language, "/language")
+    await command(host, tg, commands.cmd_newtable, "/newtable")
+    await command(host, tg, commands.cmd_language, "/language")
     language = bot.chat(CHAT)[1].message_id
     # Bob opens a table by its name; its first post goes through with its answer lost, so
     # it is made again, and its possible twin searched for: the pickers are not one

@@ -11,7 +11,7 @@ courier (:mod:`bot.outbox.courier`) asks :class:`Pace` before it edits a table m
   the group's last message, at most ``per_coup`` of them go out in one coup, and none
   takes the last ``reserve`` messages of the minute, kept for commands (``/balance``)
   and the coup's result (a command whose answer finds the minute full answers in the
-  sender's private chat instead: :func:`bot.gateway.buttons.say`). Meanwhile steps pile up into
+  sender's private chat instead: :func:`bot.gateway.context.say`). Meanwhile steps pile up into
   the one edit that follows.
 
 A table played in the Mini App (``/settings screen app``) spends less: while a coup is

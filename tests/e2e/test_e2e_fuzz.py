@@ -20,7 +20,7 @@ from typing import Any
 from harness import DEFAULT, BotProcess, Game, Player, chips, decode_action, phase_of
 from test_e2e_faults import assert_answered_once, open_table, prefer
 
-from bot.gateway.buttons import clean
+from bot.gateway.context import clean
 from bot.view import i18n
 from bot.view.codec import parse_amount
 from sandbox.client import SandboxError
