@@ -26,8 +26,9 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
+from bot import compose
 from bot.gateway import buttons, commands
-from bot.gateway.context import BotData, Services
+from bot.gateway.context import BotData
 from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter
 from bot.view import i18n
@@ -84,9 +85,7 @@ async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
         "chat": {"id": CHAT, "type": "supergroup", "title": "Table"},
         "from": {"id": user, "is_bot": False, "first_name": NAMES[user]}}},
         tg)  # type: ignore[arg-type]
-    services = Services(storage=host.storage, languages=host.tables.languages,
-                        lifecycle=host.lifecycle, presses=host.presses, courier=host.courier,
-                        daily_bonus=100, ephemeral=ephemeral)
+    services = compose.services(host, daily_bonus=100, ephemeral=ephemeral)
     context = SimpleNamespace(args=text.split()[1:], bot=tg,
                               bot_data=BotData(services=services))
     await handler(update, context)
@@ -140,7 +139,7 @@ async def test_the_start_button_is_shown_at_once_like_a_turn(make_host: Any) -> 
     bot = RecordingBot()
     host = await make_host(bot)
     # the production pace: a refresh of the table waits 8 s after the group's last message
-    host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
+    host.courier.pace = host.pace = Pace(gap=8.0, per_coup=3, reserve=3)
     assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     await press(host, bot, ANN, ["join"])
@@ -322,7 +321,7 @@ async def test_a_command_answer_never_waits_for_the_groups_full_minute(
         make_host: Any, lang: str, balance: str, private: str,  # noqa: F811
         elsewhere: str) -> None:
     host = await make_host(RecordingBot())
-    host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
+    host.courier.pace = host.pace = Pace(gap=8.0, per_coup=3, reserve=3)
     assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     tg = HandlerBot()
 

@@ -314,7 +314,7 @@ async def private_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     await storage.open()
     svc = ctx.Services(storage=storage, languages=Languages(storage, "en"),
                        lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
-                       daily_bonus=100)
+                       daily_bonus=100, bot_username="banco_bot", reserve=0)
     given = SimpleNamespace(bot_data=ctx.BotData(services=svc), args=[],
                             bot=SimpleNamespace())
     said: list[str] = []

@@ -275,7 +275,7 @@ async def on_group_text(update: Update, context: Context) -> None:
         return
     svc = services(context)
     text = clean(msg.text)
-    mention = f"@{svc.lifecycle.tables.bot_username}".lower()
+    mention = f"@{svc.bot_username}".lower()
     mentioned = mention in text.lower()
     if mentioned:
         text = re.sub(re.escape(mention), " ", text, flags=re.IGNORECASE).strip()
@@ -322,7 +322,7 @@ async def reply_amount(update: Update, context: Context, table_chat: int,
     svc = services(context)
     if svc.presses.asked(table_chat, user_id) and (
             not is_group(update)
-            or group_room(context, table_chat) > svc.courier.pace.reserve):
+            or group_room(context, table_chat) > svc.reserve):
         await reply(update, text, reply_markup=ForceReply(selective=True))
         return
     await say(update, context, text, keep_reserve=True)

@@ -1,6 +1,6 @@
 """What every handler of :mod:`bot.gateway.commands` and :mod:`bot.gateway.buttons` shares:
-the typed context (the services ``post_init`` built), and how a handler
-answers in the chat it was written in.
+the typed context (the services ``post_init`` has :mod:`bot.compose` build), and how a
+handler answers in the chat it was written in.
 
 Whatever arrives is untrusted: names, texts, arguments and button data are cleaned of
 broken Unicode (lone UTF-16 surrogates) before use (:func:`clean`), and a chat that refuses
@@ -25,6 +25,7 @@ from bot.gateway.webapp.server import WebApp
 from bot.ops.health import HealthServer
 from bot.outbox.courier import Courier
 from bot.outbox.ratelimit import GroupWindowLimiter
+from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
@@ -37,7 +38,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Services:
-    """The collaborators the handlers call, built once in ``post_init``."""
+    """The collaborators the handlers call, and what they need to know of the others, built
+    once in ``post_init`` (:func:`bot.compose.services`)."""
 
     storage: Storage
     languages: Languages
@@ -45,6 +47,11 @@ class Services:
     presses: Presses
     courier: Courier
     daily_bonus: int
+    bot_username: str
+    """The bot's @username: a group message that names it is meant for the bot."""
+    reserve: int
+    """The group's messages of a minute the courier's refreshes leave to commands
+    (:attr:`bot.outbox.pace.Pace.reserve`)."""
     ephemeral: Ephemeral | None = None
     """Views shown in the group to one player alone (None: off, EPHEMERAL=0)."""
     ephemeral_counted: bool = True
@@ -56,11 +63,12 @@ class Services:
 @dataclass
 class BotData:
     """What the application keeps beside its handlers (PTB's ``bot_data``, typed): its
-    settings from the start, and once ``post_init`` has run its services, its health port
-    and, with several workers, what they share."""
+    settings from the start, and once ``post_init`` has run its services, its deadlines,
+    its health port and, with several workers, what they share."""
 
     settings: Settings | None = None
     services: Services | None = None
+    deadlines: Deadlines | None = None
     health: HealthServer | None = None
     shared: Shared | None = None
     webapp: WebApp | None = None
@@ -135,7 +143,7 @@ async def say(update: Update, context: Context, *parts: str,
             await reply(update, part)
         return
     svc = services(context)
-    reserve = svc.courier.pace.reserve if keep_reserve else 0
+    reserve = svc.reserve if keep_reserve else 0
     room = group_room(context, chat.id)
     if room >= len(parts) + reserve:
         for part in parts:
