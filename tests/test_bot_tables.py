@@ -1,9 +1,10 @@
 """The commit path and the outbox, in-process: real SQLite storage, a recording fake Bot.
 
-Tables, Presses and the Courier are the bot's own collaborators, wired as
-``post_init`` wires them; only Telegram is replaced, by :class:`RecordingBot`,
-which keeps every message as a group member would see it and can fail the way
-Telegram does (a refusal, or an answer lost after the call took effect).
+Tables, Presses and the Courier are the bot's own collaborators, built by the
+composition root (:mod:`bot.compose`) as ``post_init`` has them built; only Telegram is
+replaced, by :class:`RecordingBot`, which keeps every message as a group member would see
+it and can fail the way Telegram does (a refusal, or an answer lost after the call took
+effect).
 """
 
 from __future__ import annotations
