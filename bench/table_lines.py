@@ -23,12 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.outbox.courier import Doorbell
+from bot import compose
 from bot.outbox.kinds import SETTLE
-from bot.table.deadlines import Timers
-from bot.table.languages import Languages
-from bot.table.lifecycle import Lifecycle
-from bot.table.tables import Tables
 from games import registry
 from games.engine import Join
 from storage.sqlite import SqliteStorage
@@ -69,9 +65,8 @@ async def play(game: str, coups: int, seed: int, lang: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         storage = SqliteStorage(Path(tmp) / "b.sqlite3", starting_grant=1000, daily_bonus=0)
         await storage.open()
-        tables = Tables(storage, Languages(storage, lang), Doorbell(), Timers(),
-                        decision_timeout=60, bot_username="banco_bot")
-        lifecycle = Lifecycle(tables)
+        service = compose.service(storage, language=lang, bot_username="banco_bot")
+        tables, lifecycle = service.tables, service.lifecycle
         await lifecycle.open_table(CHAT, game, PLAYERS[0], lang, SETTINGS.get(game))
         engine = registry.engine(game)
         for p in PLAYERS:
@@ -102,7 +97,7 @@ async def play(game: str, coups: int, seed: int, lang: str) -> dict[str, Any]:
                 text = str(item.payload["text"])
                 settle_lines = max(settle_lines, outside_log(text))
                 settle_chars = max(settle_chars, len(QUOTE.sub("", text)))
-        tables.clock.deadlines.stop()
+        service.deadlines.stop()
         await storage.close()
         return {"game": game, "table_lines_max": most, "settlement_lines_max": settle_lines,
                 "settlement_chars_max": settle_chars, "steps": steps}

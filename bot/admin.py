@@ -30,16 +30,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import compose
 from bot.config import Settings
-from bot.outbox.courier import Doorbell
-from bot.table.deadlines import Timers
-from bot.table.languages import Languages
-from bot.table.lifecycle import Lifecycle
 from bot.table.record import TableMeta, load
-from bot.table.tables import Tables
 from bot.view import i18n, screens
 from storage.base import Storage, StorageError, TableNotFound, TableRecord
-from storage.factory import open_storage
 from storage.inspect import Inspector, WalletTotal, inspector
 from storage.sqlite import SqliteStorage
 
@@ -122,9 +117,8 @@ async def cmd_show(storage: Storage, ins: Inspector, args: argparse.Namespace,
 async def cmd_close(storage: Storage, ins: Inspector, args: argparse.Namespace,
                     settings: Settings) -> int:
     """/closetable from the command line."""
-    languages = Languages(storage, settings.default_language)
-    lifecycle = Lifecycle(Tables(storage, languages, Doorbell(), Timers(),
-                                 decision_timeout=settings.decision_timeout, bot_username=""))
+    lifecycle = compose.service(storage, language=settings.default_language,
+                                decision_timeout=settings.decision_timeout).lifecycle
     before = await storage.table_accounts(chat_id=args.chat)
     try:
         refusal = await lifecycle.close_table(args.chat)
@@ -281,8 +275,7 @@ async def run(argv: Sequence[str] | None = None) -> int:
         print(f"no database at {settings.sqlite_path}: set DATA_DIR or DATABASE_URL"
               " as the bot has them", file=sys.stderr)
         return USAGE
-    storage = open_storage(settings.storage_url, starting_grant=settings.starting_grant,
-                           daily_bonus=settings.daily_bonus)
+    storage = compose.storage_of(settings)
     await storage.open()
     try:
         return await COMMANDS[args.command](storage, inspector(storage), args, settings)

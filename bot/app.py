@@ -1,11 +1,9 @@
-"""The Application and the composition root.
+"""The Application: its handlers, its start and its stop.
 
-``post_init`` builds every collaborator once and hands each the others it needs:
-the storage, the chat languages, the doorbell and the courier that deliver the
-durable outbox (:mod:`bot.outbox.courier`), the deadlines, the tables (the one commit
-path, :mod:`bot.table.tables`, with its decision clock), a table's life (its commands, and
-what the courier reports: :mod:`bot.table.lifecycle`) and the presses
-(:mod:`bot.table.presses`). Stopping, the rate
+``post_init`` has every collaborator built once by the composition root
+(:mod:`bot.compose`: the storage, the chat languages, the deadlines, the tables and their
+decision clock, a table's life, the presses, the courier that delivers the durable
+outbox, the Mini App's server), then resumes the open tables. Stopping, the rate
 limiter stops holding sends first (:class:`BancoApplication`), so that the handlers
 still running end at once; ``post_stop`` then lets the courier finish within
 ``STOP_FLUSH`` seconds while the HTTP client is still open (what is left stays queued
@@ -42,31 +40,20 @@ from telegram.ext import (
     filters,
 )
 
+from bot import compose
 from bot.config import Settings
-from bot.gateway import handlers
+from bot.gateway import buttons, commands
+from bot.gateway.context import CONTEXT_TYPES, BotData
 from bot.gateway.ephemeral import Ephemeral
-from bot.gateway.handlers import BotData, Services
 from bot.gateway.intake import ScreeningBot, screened
 from bot.gateway.polling import Journal
 from bot.gateway.transport import api_request, updates_request
 from bot.gateway.webapp.auth import Members
-from bot.gateway.webapp.server import WebApp
 from bot.ops import metrics
 from bot.ops.health import start_health
-from bot.ops.hooks import Hooks
-from bot.outbox.courier import Courier, Doorbell
-from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter, stopping
-from bot.table.deadlines import Timers
-from bot.table.languages import Languages
-from bot.table.lifecycle import Lifecycle
-from bot.table.liveness import Liveness
-from bot.table.presses import Presses
-from bot.table.tables import Tables
-from bot.view.applink import AppLinks
 from bot.workers import coordination
 from storage.base import Storage
-from storage.factory import open_storage
 from storage.inspect import inspector
 
 log = logging.getLogger(__name__)
@@ -135,7 +122,7 @@ class BancoApplication(Application):  # type: ignore[type-arg]
             await journal.done(update.update_id)
 
 
-def commands(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
+def menu(lang: str, names: tuple[str, ...]) -> list[BotCommand]:
     """The command menu for one scope and language."""
     return [BotCommand(n, DESCRIPTIONS[lang][n]) for n in names]
 
@@ -149,7 +136,7 @@ async def register_commands(app: App) -> None:
     for scope, names in scopes:
         for lang in (None, "en", "ru"):
             try:
-                await app.bot.set_my_commands(commands(lang or "en", names), scope=scope,
+                await app.bot.set_my_commands(menu(lang or "en", names), scope=scope,
                                               language_code=lang)
             except TelegramError as exc:
                 log.warning("setMyCommands failed for %s/%s: %s", scope.type, lang, exc)
@@ -163,49 +150,23 @@ def bot_settings(app: App) -> Settings:
 
 
 async def post_init(app: App) -> None:
-    """Open and migrate the database, build the collaborators, resume every open table."""
+    """Open and migrate the database, build the collaborators (:mod:`bot.compose`), resume
+    every open table."""
     settings = bot_settings(app)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    storage = metrics.timed(open_storage(settings.storage_url,
-                                         starting_grant=settings.starting_grant,
-                                         daily_bonus=settings.daily_bonus))
+    storage = metrics.timed(compose.storage_of(settings))
     await storage.open()
     health = await start_health(inspector(storage), settings.health_host, settings.health_port)
     app.bot_data.health = health
-    doorbell = Doorbell()
-    hooks = Hooks(settings.data_dir / "shown.jsonl" if settings.test_hooks else None)
     # several workers on one PostgreSQL: locks, deadlines and delivery in the database
     shared = await coordination.open_shared(settings.storage_url, settings.shared)
     app.bot_data.shared = shared
-    # another worker may change a chat's language: with several, one is re-read now and then
-    languages = Languages(storage, settings.default_language,
-                          fresh=None if shared is None else coordination.LANGUAGES_FRESH)
-    # the Mini App's links (the group's Open button, private web_app buttons), when it is set
-    links = AppLinks.of(app.bot.username, settings.webapp_short_name, app.bot.token,
-                        settings.webapp_url) if settings.webapp_on else None
-    tables = Tables(storage, languages, doorbell,
-                    Timers() if shared is None else shared.deadlines,
-                    decision_timeout=settings.decision_timeout, idle_close=settings.idle_close,
-                    bot_username=app.bot.username, hooks=hooks, turn_dms=settings.turn_dms,
-                    chat_locks=None if shared is None else shared.chat_locks, links=links)
-    limiter = app.bot.rate_limiter
-    if isinstance(limiter, GroupWindowLimiter):
-        waiting = limiter.waiting
-        metrics.SENDS_WAITING.set_function(lambda: len(waiting))
-    pace = Pace(settings.group_edit_gap, settings.group_edits_per_coup, settings.group_reserve,
-                limiter.spare if isinstance(limiter, GroupWindowLimiter) else None)
-    # its alive marks tell how long no process ran: that time is given back to the awaited
-    lifecycle = Lifecycle(tables, Liveness(storage, shared=shared is not None))
-    # with several workers, each delivers the chats whose lease it holds
-    courier = Courier(app.bot, storage, doorbell, lifecycle, pace, hooks,
-                      None if shared is None else shared.leases)
-    app.bot_data.services = Services(storage=storage, languages=languages,
-                                     lifecycle=lifecycle,
-                                     presses=Presses(tables, storage, languages),
-                                     courier=courier, daily_bonus=settings.daily_bonus,
-                                     ephemeral=Ephemeral(app.bot) if settings.ephemeral
-                                     else None,
-                                     ephemeral_counted=settings.ephemeral_in_group_budget)
+    host = compose.bot_host(settings, storage, app.bot, shared)
+    app.bot_data.deadlines = host.deadlines
+    services = compose.services(host, daily_bonus=settings.daily_bonus,
+                                ephemeral=Ephemeral(app.bot) if settings.ephemeral else None,
+                                ephemeral_counted=settings.ephemeral_in_group_budget)
+    app.bot_data.services = services
     if settings.webapp_on:
         bot = app.bot
 
@@ -213,20 +174,19 @@ async def post_init(app: App) -> None:
             member = await bot.get_chat_member(chat_id, user_id)
             return str(member.status), bool(getattr(member, "is_member", False))
 
-        services = app.bot_data.services
-        webapp = WebApp(token=bot.token, lifecycle=lifecycle,
-                        presses=services.presses, members=Members(status),
-                        sdk_url=settings.webapp_sdk_url, max_age=settings.webapp_max_age,
-                        title_of=lambda chat_id: services.titles.get(chat_id, ""))
+        webapp = compose.webapp(host, token=bot.token, members=Members(status),
+                                sdk_url=settings.webapp_sdk_url,
+                                max_age=settings.webapp_max_age,
+                                title_of=lambda chat_id: services.titles.get(chat_id, ""))
         await webapp.start(settings.webapp_listen, settings.webapp_port)
         app.bot_data.webapp = webapp
         if shared is not None:  # every worker hears every commit, for the pages it serves
-            await shared.news.follow(tables, webapp.changed, lambda: list(webapp.chats))
+            await shared.news.follow(host.tables, webapp.changed, lambda: list(webapp.chats))
     await register_commands(app)
-    resumed = await lifecycle.resume_all()
+    resumed = await host.lifecycle.resume_all()
     if shared is not None:
-        shared.deadlines.start(tables.clock.on_deadline)
-    await courier.start()
+        shared.deadlines.start(host.clock.on_deadline)
+    await host.courier.start()
     if not settings.webhook_url and isinstance(app.bot, ScreeningBot):
         await keep_polled(app, storage)
     tune_gc()  # last: what starting built, the resumed tables included, is frozen
@@ -339,7 +299,8 @@ async def post_stop(app: App) -> None:
     if svc is not None:
         settings = bot_settings(app)
         try:
-            svc.lifecycle.clock.deadlines.stop()
+            if app.bot_data.deadlines is not None:
+                app.bot_data.deadlines.stop()
         except Exception:
             log.exception("stopping: the deadlines failed to stop")
         # the last alive mark (one small write): the next start gives back the time no
@@ -382,30 +343,30 @@ def build_application(settings: Settings, token: str,
     if isinstance(bot.rate_limiter, GroupWindowLimiter):
         bot.rate_limiter.ephemeral_in_budget = settings.ephemeral_in_group_budget
     builder = (ApplicationBuilder().bot(bot).application_class(BancoApplication)
-               .context_types(handlers.CONTEXT_TYPES)
+               .context_types(CONTEXT_TYPES)
                .concurrent_updates(64)
                .post_init(post_init).post_stop(post_stop).post_shutdown(post_shutdown))
     app = builder.build()
     app.bot_data.settings = settings
     group = filters.ChatType.GROUPS
-    for name, callback in (("start", handlers.cmd_start), ("help", handlers.cmd_help),
-                           ("newtable", handlers.cmd_newtable), ("table", handlers.cmd_table),
-                           ("balance", handlers.cmd_balance), ("bonus", handlers.cmd_bonus),
-                           ("top", handlers.cmd_top), ("history", handlers.cmd_history),
-                           ("rules", handlers.cmd_rules),
-                           ("verify", handlers.cmd_verify), ("language", handlers.cmd_language),
-                           ("settings", handlers.cmd_settings),
-                           ("closetable", handlers.cmd_closetable)):
+    for name, callback in (("start", commands.cmd_start), ("help", commands.cmd_help),
+                           ("newtable", commands.cmd_newtable), ("table", commands.cmd_table),
+                           ("balance", commands.cmd_balance), ("bonus", commands.cmd_bonus),
+                           ("top", commands.cmd_top), ("history", commands.cmd_history),
+                           ("rules", commands.cmd_rules),
+                           ("verify", commands.cmd_verify), ("language", commands.cmd_language),
+                           ("settings", commands.cmd_settings),
+                           ("closetable", commands.cmd_closetable)):
         app.add_handler(CommandHandler(name, callback))
-    app.add_handler(TypeHandler(Update, handlers.remember_chat), group=-1)
-    app.add_handler(CallbackQueryHandler(handlers.on_button))
+    app.add_handler(TypeHandler(Update, buttons.remember_chat), group=-1)
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(group & filters.TEXT & ~filters.COMMAND,
-                                   handlers.on_group_text))
+                                   buttons.on_group_text))
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,
-                                   handlers.on_private_text))
-    app.add_handler(ChatMemberHandler(handlers.on_my_chat_member,
+                                   buttons.on_private_text))
+    app.add_handler(ChatMemberHandler(buttons.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_error_handler(handlers.on_error)
+    app.add_error_handler(buttons.on_error)
     return app
 
 

@@ -24,18 +24,13 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     PREFERRED,
     Host,
     RecordingBot,
+    composed,
     make_host,
     play_until_settled,
     press,
     seat_three,
 )
 
-from bot.outbox.courier import Courier, Doorbell
-from bot.table.deadlines import Timers
-from bot.table.languages import Languages
-from bot.table.lifecycle import Lifecycle
-from bot.table.presses import Presses
-from bot.table.tables import Tables
 from bot.view import i18n
 from games.cards import pretty
 from storage.inspect import inspector
@@ -236,21 +231,13 @@ async def pg_host(tmp_path: Path) -> AsyncIterator[tuple[Host, RecordingBot, str
     """The bot's collaborators on a fresh PostgreSQL schema; its DATABASE_URL."""
     async with backend("postgres", tmp_path) as db:
         bot = RecordingBot()
-        languages = Languages(db.storage, "en")
-        doorbell = Doorbell()
-        tables = Tables(db.storage, languages, doorbell, Timers(), decision_timeout=60,
-                        bot_username="banco_bot")
-        lifecycle = Lifecycle(tables)
-        courier = Courier(bot, db.storage, doorbell, lifecycle)  # type: ignore[arg-type]
-        await courier.start()
+        host = composed(db.storage, bot)
+        await host.courier.start()
         try:
-            presses = Presses(tables, db.storage, languages)
-            host = Host(db.storage, tables, lifecycle, presses,  # type: ignore[arg-type]
-                        courier)
             yield host, bot, f"{PG_DSN}?schema={db.schema}"
         finally:
-            await courier.stop(1)
-            tables.clock.deadlines.stop()
+            await host.courier.stop(1)
+            host.deadlines.stop()
 
 
 async def test_the_cli_on_postgresql(pg_host: tuple[Host, RecordingBot, str],

@@ -26,7 +26,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot.gateway import handlers
+from bot.gateway import commands
 from bot.view import i18n
 from games import cards
 from storage.base import TableNotFound
@@ -136,10 +136,10 @@ async def test_idle_close_is_a_table_setting(make_host: Any, text: str,  # noqa:
     host = await make_host(bot)
     await seat(host, bot, "draw_poker", [ANN, BOB])
     tg = HandlerBot()
-    said = await command(host, tg, handlers.cmd_settings, "/settings")
+    said = await command(host, tg, commands.cmd_settings, "/settings")
     assert ("idle_close = 6 decisions — the table closes itself after this many decisions "
             "in a row with nobody playing (0: never)") in i18n.plain(said[0].text).splitlines()
-    said = await command(host, tg, handlers.cmd_settings, text)
+    said = await command(host, tg, commands.cmd_settings, text)
     assert [i18n.plain(s.text) for s in said] == [answer]
     if text.endswith(" 2"):
         await press(host, bot, ANN, ["start"])

@@ -23,7 +23,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     worded,
 )
 
-from bot.gateway import handlers
+from bot.gateway.buttons import on_group_text
 from bot.gateway.ephemeral import Ephemeral
 from bot.view.codec import ActionButton
 from games.engine import ActionSpec
@@ -209,12 +209,12 @@ async def test_a_wrong_amount_asked_from_his_view_is_answered_to_him_alone(
     await host.presses.ask_shown(CHAT, player, 9)
     server = Server(ephemeral=True)
     tg = HandlerBot()
-    said = await command(host, tg, handlers.on_group_text, "lots", player, Ephemeral(server))
+    said = await command(host, tg, on_group_text, "lots", player, Ephemeral(server))
     assert said == []  # nothing in the group
     assert [(m, k["chat_id"], k["receiver_user_id"], k["text"]) for m, k in server.calls
             if k.get("text", "").startswith(NAMES[player])] == [
         ("editEphemeralMessageText", CHAT, player, wrong.format(NAMES[player]))]
     # where views to him alone are off, the group is told, as before
-    said = await command(host, tg, handlers.on_group_text, "lots", player)
+    said = await command(host, tg, on_group_text, "lots", player)
     assert [(s.chat_id, s.text) for s in said] == [
         (CHAT, f"{NAMES[player]}, send a whole number of chips (e.g. 50).")]

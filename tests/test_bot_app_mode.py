@@ -24,16 +24,10 @@ import aiohttp
 import pytest
 from telegram import InlineKeyboardMarkup
 from telegram.error import Forbidden
-from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, PREFERRED, Host, RecordingBot
+from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, PREFERRED, Host, RecordingBot, composed
 
+from bot import compose
 from bot.gateway.webapp.auth import Members
-from bot.gateway.webapp.server import WebApp
-from bot.outbox.courier import Courier, Doorbell
-from bot.table.deadlines import Timers
-from bot.table.languages import Languages
-from bot.table.lifecycle import Lifecycle
-from bot.table.presses import Presses
-from bot.table.tables import Tables
 from bot.view import answers, render
 from bot.view.applink import AppLinks, link_key, start_param, web_app_url
 from bot.view.codec import ActionButton, decode
@@ -103,21 +97,15 @@ async def make_app_host(tmp_path: Path) -> AsyncIterator[Any]:
         storage = SqliteStorage(tmp_path / f"banco{len(opened)}.sqlite3", starting_grant=1000,
                                 daily_bonus=100)
         await storage.open()
-        languages = Languages(storage, "en")
-        doorbell = Doorbell()
-        tables = Tables(storage, languages, doorbell, Timers(), decision_timeout=60,
-                        bot_username="banco_bot", links=links)
-        lifecycle = Lifecycle(tables)
-        courier = Courier(bot, storage, doorbell, lifecycle)  # type: ignore[arg-type]
-        await courier.start()
-        host = Host(storage, tables, lifecycle, Presses(tables, storage, languages), courier)
+        host = composed(storage, bot, links=links)
+        await host.courier.start()
         opened.append(host)
         return host
 
     yield make
     for host in opened:
         await host.courier.stop(1)
-        host.tables.clock.deadlines.stop()
+        host.deadlines.stop()
         await host.storage.close()
 
 
@@ -210,8 +198,8 @@ async def chemin_with_pages(make_app_host: Any, monkeypatch: pytest.MonkeyPatch,
 
     seeded(monkeypatch, "app-chemin_de_fer")
     host = await make_app_host(bot, LINKS)
-    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
-                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
+    web = compose.webapp(host, token=TOKEN, members=Members(status), sdk_url="/sdk.js",
+                         max_age=3600)
     await web.start("127.0.0.1", 0)
     try:
         async with aiohttp.ClientSession() as session:

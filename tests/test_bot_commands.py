@@ -26,8 +26,9 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
-from bot.gateway import handlers
-from bot.gateway.handlers import BotData, Services
+from bot import compose
+from bot.gateway import buttons, commands
+from bot.gateway.context import BotData
 from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter
 from bot.view import i18n
@@ -84,9 +85,7 @@ async def command(host: Host, tg: HandlerBot, handler: Handler, text: str,
         "chat": {"id": CHAT, "type": "supergroup", "title": "Table"},
         "from": {"id": user, "is_bot": False, "first_name": NAMES[user]}}},
         tg)  # type: ignore[arg-type]
-    services = Services(storage=host.storage, languages=host.tables.languages,
-                        lifecycle=host.lifecycle, presses=host.presses, courier=host.courier,
-                        daily_bonus=100, ephemeral=ephemeral)
+    services = compose.services(host, daily_bonus=100, ephemeral=ephemeral)
     context = SimpleNamespace(args=text.split()[1:], bot=tg,
                               bot_data=BotData(services=services))
     await handler(update, context)
@@ -131,8 +130,8 @@ async def test_newtable_at_an_open_table_says_so_at_once(
     assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     tg = HandlerBot()
     # no game picker whose every button would be refused: the open table, by its game
-    assert await command(host, tg, handlers.cmd_newtable, "/newtable") == [Said(CHAT, exists)]
-    said = await command(host, tg, handlers.cmd_newtable, "/newtable baccarat", user=BOB)
+    assert await command(host, tg, commands.cmd_newtable, "/newtable") == [Said(CHAT, exists)]
+    said = await command(host, tg, commands.cmd_newtable, "/newtable baccarat", user=BOB)
     assert said == [Said(CHAT, exists)]
 
 
@@ -140,7 +139,7 @@ async def test_the_start_button_is_shown_at_once_like_a_turn(make_host: Any) -> 
     bot = RecordingBot()
     host = await make_host(bot)
     # the production pace: a refresh of the table waits 8 s after the group's last message
-    host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
+    host.courier.pace = host.pace = Pace(gap=8.0, per_coup=3, reserve=3)
     assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, "en") is None
     await host.idle()
     await press(host, bot, ANN, ["join"])
@@ -293,7 +292,7 @@ async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next
     tg = HandlerBot()
 
     async def settings(text: str) -> list[str]:
-        said = await command(host, tg, handlers.cmd_settings, text)
+        said = await command(host, tg, commands.cmd_settings, text)
         return [line for s in said for line in i18n.plain(s.text).splitlines()]
 
     for text, answer in SETTINGS[lang].items():
@@ -308,7 +307,7 @@ async def test_settings_have_units_a_ten_second_floor_and_chat_defaults_for_next
     assert (table.meta.timeout, table.engine.settings(table.state)["min_stake"]) == (90, 10)
     # a default is forgotten the same way it was set, without a value
     assert await host.lifecycle.close_table(CHAT) is None
-    await command(host, tg, handlers.cmd_settings, "/settings default timeout")
+    await command(host, tg, commands.cmd_settings, "/settings default timeout")
     assert await host.lifecycle.open_table(CHAT, "twenty_one", BOB, lang) is None
     assert (await host.tables.load(CHAT)).meta.timeout is None
 
@@ -322,13 +321,13 @@ async def test_a_command_answer_never_waits_for_the_groups_full_minute(
         make_host: Any, lang: str, balance: str, private: str,  # noqa: F811
         elsewhere: str) -> None:
     host = await make_host(RecordingBot())
-    host.courier.pace = Pace(gap=8.0, per_coup=3, reserve=3)
+    host.courier.pace = host.pace = Pace(gap=8.0, per_coup=3, reserve=3)
     assert await host.lifecycle.open_table(CHAT, "twenty_one", ANN, lang) is None
     tg = HandlerBot()
 
     async def said(text: str, user: int = BOB) -> list[tuple[int, str]]:
-        handler = handlers.on_group_text if not text.startswith("/") else getattr(
-            handlers, "cmd_" + text.split()[0][1:])
+        handler = buttons.on_group_text if not text.startswith("/") else getattr(
+            commands, "cmd_" + text.split()[0][1:])
         return [(s.chat_id, i18n.plain(s.text))
                 for s in await command(host, tg, handler, text, user)]
 
@@ -375,8 +374,8 @@ async def test_the_pickers_keep_their_buttons_until_a_table_post_and_a_twin_sear
     tg = GroupBot()
     bot = tg.group
     host = await make_host(bot)
-    await command(host, tg, handlers.cmd_newtable, "/newtable")
-    await command(host, tg, handlers.cmd_language, "/language")
+    await command(host, tg, commands.cmd_newtable, "/newtable")
+    await command(host, tg, commands.cmd_language, "/language")
     language = bot.chat(CHAT)[1].message_id
     # Bob opens a table by its name; its first post goes through with its answer lost, so
     # it is made again, and its possible twin searched for: the pickers are not one

@@ -35,9 +35,10 @@ async def test_a_stop_whose_every_part_hangs_still_ends_within_its_deadline(
     data.health = SimpleNamespace(stop=Hanging(reached, "health"))  # type: ignore[assignment]
     data.webapp = SimpleNamespace(stop=Hanging(reached, "webapp"))  # type: ignore[assignment]
     data.shared = SimpleNamespace(close=Hanging(reached, "shared"))  # type: ignore[assignment]
+    data.deadlines = SimpleNamespace(  # type: ignore[assignment]
+        stop=lambda: reached.append("deadlines"))
     data.services = SimpleNamespace(  # type: ignore[assignment]
-        lifecycle=SimpleNamespace(clock=SimpleNamespace(deadlines=SimpleNamespace(
-            stop=lambda: reached.append("deadlines"))), stop=Hanging(reached, "alive")),
+        lifecycle=SimpleNamespace(stop=Hanging(reached, "alive")),
         courier=SimpleNamespace(stop=Hanging(reached, "courier")),
         storage=SimpleNamespace(close=Hanging(reached, "database")))
 

@@ -1,9 +1,10 @@
 """The commit path and the outbox, in-process: real SQLite storage, a recording fake Bot.
 
-Tables, Presses and the Courier are the bot's own collaborators, wired as
-``post_init`` wires them; only Telegram is replaced, by :class:`RecordingBot`,
-which keeps every message as a group member would see it and can fail the way
-Telegram does (a refusal, or an answer lost after the call took effect).
+Tables, Presses and the Courier are the bot's own collaborators, built by the
+composition root (:mod:`bot.compose`) as ``post_init`` has them built; only Telegram is
+replaced, by :class:`RecordingBot`, which keeps every message as a group member would see
+it and can fail the way Telegram does (a refusal, or an answer lost after the call took
+effect).
 """
 
 from __future__ import annotations
@@ -22,15 +23,11 @@ from markupsafe import Markup
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden, TimedOut
 
-from bot.outbox.courier import Courier, Doorbell
-from bot.table.deadlines import Timers
-from bot.table.languages import Languages
-from bot.table.lifecycle import Lifecycle
-from bot.table.presses import Presses
+from bot import compose
 from bot.table.record import Ask, OpenEphemeral, TableMeta
-from bot.table.tables import Tables
 from bot.view import answers, i18n
 from bot.view.answers import Answer
+from bot.view.applink import AppLinks
 from bot.view.codec import ActionButton, decode
 from bot.view.outcomes import Outcome, Typed
 from games.verify.check import compact
@@ -159,14 +156,10 @@ class RecordingBot:
 
 
 @dataclass
-class Host:
-    """The collaborators of one bot process."""
+class Host(compose.Host):
+    """The collaborators of one bot process, as the composition root builds them."""
 
     storage: SqliteStorage
-    tables: Tables
-    lifecycle: Lifecycle
-    presses: Presses
-    courier: Courier
 
     async def idle(self) -> None:
         """Wait until the courier has sent everything."""
@@ -179,6 +172,15 @@ class Host:
         raise AssertionError("the outbox did not drain")
 
 
+def composed(storage: Any, bot: Any, lang: str = "en", links: AppLinks | None = None,
+             shared: Any = None, decision_timeout: float = 60) -> Host:
+    """The host ``post_init`` builds (:mod:`bot.compose`), on ``storage`` and the fake
+    ``bot``; its courier not started."""
+    service = compose.service(storage, language=lang, decision_timeout=decision_timeout,
+                              bot_username="banco_bot", links=links, shared=shared)
+    return Host(**vars(compose.host(service, bot, shared=shared)))
+
+
 @pytest.fixture
 async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
     opened: list[Host] = []
@@ -186,22 +188,16 @@ async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
     async def make(bot: RecordingBot, *, deliver: bool = True) -> Host:
         storage = SqliteStorage(tmp_path / "banco.sqlite3", starting_grant=1000, daily_bonus=100)
         await storage.open()
-        languages = Languages(storage, "en")
-        doorbell = Doorbell()
-        tables = Tables(storage, languages, doorbell, Timers(), decision_timeout=60,
-                        bot_username="banco_bot")
-        lifecycle = Lifecycle(tables)
-        courier = Courier(bot, storage, doorbell, lifecycle)  # type: ignore[arg-type]
+        host = composed(storage, bot)
         if deliver:
-            await courier.start()
-        host = Host(storage, tables, lifecycle, Presses(tables, storage, languages), courier)
+            await host.courier.start()
         opened.append(host)
         return host
 
     yield make
     for host in opened:
         await host.courier.stop(1)
-        host.tables.clock.deadlines.stop()
+        host.deadlines.stop()
         await host.storage.close()
 
 

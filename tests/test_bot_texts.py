@@ -21,7 +21,8 @@ from test_chemin_de_fer_rules import shoe_of as chemin_shoe
 from test_chemin_de_fer_rules import staking as chemin_staking
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot.gateway import handlers
+from bot.gateway import buttons, commands
+from bot.gateway import context as ctx
 from bot.table import sends
 from bot.table.languages import Languages
 from bot.view import i18n, render, screens
@@ -263,12 +264,12 @@ async def test_history_in_a_private_chat_lists_each_chats_results(
     try:
 
         async def history(lang: str) -> str:
-            return await privately(handlers.cmd_history, "/history", lang)
+            return await privately(commands.cmd_history, "/history", lang)
 
         assert await history("en") == "Ann, you have no results in any chat yet."
         assert await history("ru") == "Ann, у вас пока ни в одном чате нет итогов."
         group = {"id": -100, "type": "supergroup", "title": "Friday <poker>"}
-        await handlers.remember_chat(message_update(group, "/balance"), context)
+        await buttons.remember_chat(message_update(group, "/balance"), context)
         await storage.wallet(chat_id=-100, user_id=7, name="Ann")
         await storage.claim_daily_bonus(chat_id=-100, user_id=7, today=dt.date(2026, 1, 5))
         await storage.create_table(chat_id=-200, game="baccarat", settings={}, state_json="{}",
@@ -311,25 +312,26 @@ async def private_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     in ``lang``, and its answer."""
     storage = SqliteStorage(tmp_path / "b.sqlite3", starting_grant=1000, daily_bonus=100)
     await storage.open()
-    svc = handlers.Services(storage=storage, languages=Languages(storage, "en"),
-                            lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
-                            daily_bonus=100)
-    context = SimpleNamespace(bot_data=handlers.BotData(services=svc),
-                              args=[], bot=SimpleNamespace())
+    svc = ctx.Services(storage=storage, languages=Languages(storage, "en"),
+                       lifecycle=None, presses=None, courier=None,  # type: ignore[arg-type]
+                       daily_bonus=100, bot_username="banco_bot", reserve=0)
+    given = SimpleNamespace(bot_data=ctx.BotData(services=svc), args=[],
+                            bot=SimpleNamespace())
     said: list[str] = []
 
     async def reply(update: Update, text: str, **kwargs: object) -> None:
         said.append(text)
 
-    monkeypatch.setattr(handlers, "reply", reply)
+    monkeypatch.setattr(commands, "reply", reply)
+    monkeypatch.setattr(ctx, "reply", reply)
 
     async def privately(handler: Any, text: str, lang: str) -> str:
         await svc.languages.choose(7, lang)
         await handler(message_update({"id": 7, "type": "private", "first_name": "Ann"}, text),
-                      context)
+                      given)
         return said.pop()
 
-    return storage, context, said, privately
+    return storage, given, said, privately
 
 
 async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_in(
@@ -338,15 +340,15 @@ async def test_balance_in_a_private_chat_shows_the_wallet_of_each_chat_he_plays_
     try:
 
         async def balance(lang: str) -> str:
-            return await privately(handlers.cmd_balance, "/balance", lang)
+            return await privately(commands.cmd_balance, "/balance", lang)
 
         assert await balance("en") == (
             "Ann, you have no chips anywhere yet. Play in a group: add me to one and send "
             "/newtable there.")
         # a group seen by the bot (its title stored before any handler), where Ann plays
         group = {"id": -100, "type": "supergroup", "title": "Friday <poker>"}
-        await handlers.remember_chat(message_update(group, "/balance"), context)
-        await handlers.cmd_balance(message_update(group, "/balance"), context)
+        await buttons.remember_chat(message_update(group, "/balance"), context)
+        await commands.cmd_balance(message_update(group, "/balance"), context)
         assert said.pop() == "Ann: 1000 chips in the wallet, 0 on the table."
         await storage.claim_daily_bonus(chat_id=-100, user_id=7, today=dt.date(2026, 1, 5))
         # another, whose title was never seen, with a table where she has 300 seated

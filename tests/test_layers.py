@@ -4,7 +4,8 @@ bot/ is cut by responsibility (README, "The code"): ``view`` (pure: from typed v
 events to texts and keyboards) under ``outbox`` (what a step sends, and the courier) under
 ``table`` (the table service) under ``workers`` (several processes) under ``gateway``
 (what speaks Telegram and HTTP), all above ``ops`` (metrics, logs, the health port); the
-entry points ``app`` (composing them all), ``admin`` and ``healthcheck`` stand on top.
+composition root ``compose`` (building them all) and the entry points ``app``, ``admin``
+and ``healthcheck`` stand on top.
 A module imports only from its own layer or a lower one: the service never imports the
 gateway, delivery never imports the service.
 """
@@ -30,7 +31,7 @@ RANKS: dict[str, int] = {
     "bot.table": 3,
     "bot.workers": 4,
     "bot.gateway": 5,
-    "bot.app": 7, "bot.admin": 7, "bot.healthcheck": 7, "bot.__main__": 8,
+    "bot.app": 7, "bot.compose": 7, "bot.admin": 7, "bot.healthcheck": 7, "bot.__main__": 8,
 }
 
 
@@ -80,7 +81,7 @@ def test_the_layers_are_real() -> None:
     # the check above can fail: the service does import the view and the outbox's kinds
     plan = imports("bot.table.plan", modules()["bot.table.plan"])
     assert {"bot.view.screens", "bot.outbox.kinds"} <= plan
-    assert rank("bot.view.screens") < rank("bot.table.tables") < rank("bot.gateway.handlers")
+    assert rank("bot.view.screens") < rank("bot.table.tables") < rank("bot.gateway.buttons")
 
 
 def game_vocabulary() -> set[str]:

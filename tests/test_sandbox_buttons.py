@@ -18,15 +18,9 @@ from typing import Any
 
 import httpx
 import pytest
-from test_bot_tables import CHAT, PREFERRED, Host, RecordingBot, press
+from test_bot_tables import CHAT, PREFERRED, RecordingBot, composed, press
 from test_sandbox_page import CHROMIUM, HAVE_CHROMIUM, PHONE, SHOTS, TOKEN
 
-from bot.outbox.courier import Courier, Doorbell
-from bot.table.deadlines import Timers
-from bot.table.languages import Languages
-from bot.table.lifecycle import Lifecycle
-from bot.table.presses import Presses
-from bot.table.tables import Tables
 from games import cards
 from sandbox.client import SandboxClient
 from sandbox.server import start_sandbox
@@ -85,28 +79,22 @@ async def keyboards_of(game: str, lang: str, folder: Path) -> list[tuple[str, di
     bot.send_message, bot.edit_message_text = recorded_send, recorded_edit  # type: ignore[method-assign]
     storage = SqliteStorage(folder / "banco.sqlite3", starting_grant=1000, daily_bonus=100)
     await storage.open()
-    languages = Languages(storage, lang)
-    doorbell = Doorbell()
-    tables = Tables(storage, languages, doorbell, Timers(), decision_timeout=60,
-                    bot_username="banco_bot")
-    lifecycle = Lifecycle(tables)
-    courier = Courier(bot, storage, doorbell, lifecycle)  # type: ignore[arg-type]
-    await courier.start()
-    host = Host(storage, tables, lifecycle, Presses(tables, storage, languages), courier)
+    host = composed(storage, bot, lang)
+    await host.courier.start()
     try:
-        assert await lifecycle.open_table(CHAT, game, ANN, lang) is None
+        assert await host.lifecycle.open_table(CHAT, game, ANN, lang) is None
         await host.idle()
         for player in (ANN, BOB, CID):
             await press(host, bot, player, ["join"])
         for _ in range(150):
-            table = await tables.load(CHAT)
+            table = await host.tables.load(CHAT)
             if table.state.coup > 2:
                 break
             await press(host, bot, (table.engine.awaiting(table.state) or [ANN])[0], POLICY)
     finally:
         cards.secure_rng = real  # type: ignore[assignment]
-        await courier.stop(1)
-        tables.clock.deadlines.stop()
+        await host.courier.stop(1)
+        host.deadlines.stop()
         await storage.close()
     kept: dict[tuple[tuple[str, ...], ...], tuple[str, dict[str, Any]]] = {}
     for text, markup in sent:

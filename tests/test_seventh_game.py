@@ -30,7 +30,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     worded,
 )
 
-from bot.gateway import handlers
+from bot.gateway import commands
 from games import cards, registry
 
 
@@ -123,17 +123,17 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     assert shown(bot.chat(CID)[-2])[-1] == "⏰ Time ran out; the table decided for you: Cid stays"
 
     # /history: each player's net of the coup, the banker's too
-    histories = [[s.text for s in await command(host, tg, handlers.cmd_history, "/history", p)]
+    histories = [[s.text for s in await command(host, tg, commands.cmd_history, "/history", p)]
                  for p in (ANN, BOB, CID)]
     assert histories == [
         ["Ann, your latest results:\nHigh card · coup #1: -130\nstarting chips: +1000"],
         ["Bob, your latest results:\nHigh card · coup #1: +100\nstarting chips: +1000"],
         ["Cid, your latest results:\nHigh card · coup #1: +30\nstarting chips: +1000"]]
-    rules = await command(host, tg, handlers.cmd_rules, "/rules HighCard")
+    rules = await command(host, tg, commands.cmd_rules, "/rules HighCard")
     assert [s.text for s in rules] == ["<b>High card</b>\n\nThe higher card wins."]
 
     # /closetable: every chip back to its wallet
-    assert await command(host, tg, handlers.cmd_closetable, "/closetable", ANN) == []
+    assert await command(host, tg, commands.cmd_closetable, "/closetable", ANN) == []
     assert bot.chat(CHAT)[-1].text == ("The table is closed; every chip went back to the "
                                        "wallets.\n\nBack to the wallets: Ann: 870; Bob: 1100; "
                                        "Cid: 1030")

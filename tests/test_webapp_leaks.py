@@ -25,8 +25,8 @@ from test_webapp_server import (
     record_hidden,
 )
 
+from bot import compose
 from bot.gateway.webapp.auth import Members
-from bot.gateway.webapp.server import WebApp
 from games import cards
 
 GAMES = ("chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker")
@@ -89,8 +89,8 @@ async def test_two_coups_through_the_app_leak_nothing(
     bot = RecordingBot()
     host = await make_host(bot)
     record_hidden(host)
-    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
-                 members=Members(member), sdk_url="/sdk.js", max_age=3600)
+    web = compose.webapp(host, token=TOKEN, members=Members(member), sdk_url="/sdk.js",
+                         max_age=3600)
     await web.start("127.0.0.1", 0)
     url = f"http://127.0.0.1:{web.port}/app/"
     try:

@@ -31,6 +31,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     table_message,
 )
 
+from bot import compose
 from bot.gateway.webapp.auth import Members
 from bot.gateway.webapp.server import WebApp
 from bot.view import applink
@@ -71,8 +72,8 @@ async def served(make_host: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
     monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
     bot = RecordingBot()
     host = await make_host(bot)
-    web = WebApp(token=TOKEN, lifecycle=host.lifecycle, presses=host.presses,
-                 members=Members(status), sdk_url="/sdk.js", max_age=3600)
+    web = compose.webapp(host, token=TOKEN, members=Members(status), sdk_url="/sdk.js",
+                         max_age=3600)
     await web.start("127.0.0.1", 0)
     yield host, bot, web, f"http://127.0.0.1:{web.port}/app/"
     await web.stop()

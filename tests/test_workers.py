@@ -25,11 +25,12 @@ from test_bot_tables import (
     NAMES,
     RecordingBot,
     buttons,
+    composed,
     table_message,
     worded,
 )
 
-from bot.outbox.courier import Courier, Doorbell
+from bot.outbox.courier import Courier
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
@@ -95,12 +96,10 @@ async def cluster() -> AsyncIterator[Any]:
         await storage.open()
         shared = await coordination.open_shared(f"{PG_DSN}?schema={schema}", None)
         assert shared is not None
-        languages = Languages(storage, "en")
-        doorbell = Doorbell()
-        tables = Tables(storage, languages, doorbell, shared.deadlines, decision_timeout=timeout,
-                        bot_username="banco_bot", chat_locks=shared.chat_locks)
+        host = composed(storage, Tagged(bot, name, calls), shared=shared,
+                        decision_timeout=timeout)
         timeouts: list[int] = []
-        on_deadline = tables.clock.on_deadline
+        on_deadline = host.clock.on_deadline
 
         async def counted(chat_id: int, version: int) -> None:
             before = (await storage.load_table(chat_id=chat_id)).version
@@ -109,13 +108,10 @@ async def cluster() -> AsyncIterator[Any]:
             if after.version != before:
                 timeouts.append(before)
 
-        lifecycle = Lifecycle(tables)
-        courier = Courier(Tagged(bot, name, calls), storage,  # type: ignore[arg-type]
-                          doorbell, lifecycle, leases=shared.leases)
         shared.deadlines.start(counted)
-        await courier.start()
-        worker = Worker(name, storage, shared, tables, lifecycle,
-                        Presses(tables, storage, languages), courier, timeouts)
+        await host.courier.start()
+        worker = Worker(name, storage, shared, host.tables, host.lifecycle, host.presses,
+                        host.courier, timeouts)
         workers.append(worker)
         return worker
 

@@ -13,7 +13,7 @@ courier (:mod:`bot.outbox.courier`) asks :class:`Pace` before it edits a table m
   true, and its buttons, never stay until the coup's result), and none
   takes the last ``reserve`` messages of the minute, kept for commands (``/balance``)
   and the coup's result (a command whose answer finds the minute full answers in the
-  sender's private chat instead: :func:`bot.gateway.handlers.say`). Meanwhile steps pile up into
+  sender's private chat instead: :func:`bot.gateway.context.say`). Meanwhile steps pile up into
   the one edit that follows.
 
 A table played in the Mini App (``/settings screen app``) spends less: while a coup is

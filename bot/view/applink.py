@@ -68,7 +68,7 @@ def web_app_url(webapp_url: str, param: str) -> str:
 @dataclass(frozen=True)
 class AppLinks:
     """What drawing a table's links to the Mini App needs, made once at the composition root
-    (:mod:`bot.app`) when the app is configured (``WEBAPP_URL`` and ``WEBAPP_SHORT_NAME``)
+    (:mod:`bot.compose`) when the app is configured (``WEBAPP_URL`` and ``WEBAPP_SHORT_NAME``)
     and handed down to where keyboards are drawn; None everywhere when it is not."""
 
     bot_username: str

@@ -20,7 +20,7 @@ from typing import Any
 from harness import DEFAULT, BotProcess, Game, Player, chips, decode_action, phase_of
 from test_e2e_faults import assert_answered_once, open_table, prefer
 
-from bot.gateway.handlers import clean
+from bot.gateway.context import clean
 from bot.view import i18n
 from bot.view.codec import parse_amount
 from sandbox.client import SandboxError
@@ -39,7 +39,7 @@ BAD_ARGS = ["-5", "-0", "9999999999999", "99999999999999999999", "1e9", " 5", "c
 
 
 def _a_real_amount(text: str) -> bool:
-    """Whether the bot reads ``text`` in a group as "@bot N", an amount (bot.gateway.handlers)."""
+    """Whether the bot reads ``text`` in a group as "@bot N", an amount (bot.gateway.buttons)."""
     mention = "@banco_bot"
     cleaned = clean(text)
     return mention in cleaned.lower() and parse_amount(

@@ -29,9 +29,12 @@ from init_data_py import errors
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.gateway.webapp.auth import Members, Opener, Refusal, Why, opener
+from bot.table.clock import Clock
+from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
 from bot.table.record import Table
+from bot.table.tables import Tables
 from bot.view import answers, applink, i18n, webview
 from bot.view.codec import MAX_AMOUNT, ActionButton
 from bot.view.outcomes import Outcome, Refused
@@ -92,14 +95,17 @@ class Chat:
 class WebApp:
     """The Mini App's routes, its pages and their pushes."""
 
-    def __init__(self, *, token: str, lifecycle: Lifecycle, presses: Presses,
-                 members: Members, sdk_url: str, max_age: float,
-                 now: Callable[[], float] = time.time,
+    def __init__(self, *, token: str, lifecycle: Lifecycle, tables: Tables, clock: Clock,
+                 languages: Languages, presses: Presses, members: Members, sdk_url: str,
+                 max_age: float, now: Callable[[], float] = time.time,
                  title_of: Callable[[int], str] = lambda chat_id: "") -> None:
         self.token = token
         self.key = applink.link_key(token)
         self.lifecycle = lifecycle
-        self.tables = lifecycle.tables
+        self.tables = tables
+        # the decision clock, whose deadline a page shows as the table message does
+        self.clock = clock
+        self.languages = languages
         self.presses = presses
         self.members = members
         self.max_age = max_age
@@ -228,7 +234,7 @@ class WebApp:
         viewer = webview.Viewer(who.user_id, who.name, webview.seated(sight, who.user_id))
         due = None
         if not meta.paused and table.engine.awaiting(table.state):
-            due = self.lifecycle.clock.drawn_due(meta)
+            due = self.clock.drawn_due(meta)
         return webview.snapshot(lang, table.chat_id, self.title_of(table.chat_id), sight, viewer,
                                 rev=table.rec.rev,
                                 decision=meta.decision, deadline=due, now=self.now(),
@@ -421,7 +427,7 @@ class WebApp:
 
     async def group_lang(self, chat_id: int) -> str:
         """The group's language."""
-        return await self.tables.languages.of(chat_id)
+        return await self.languages.of(chat_id)
 
 
 def _said(outcome: Outcome, lang: str, group: str) -> str:
