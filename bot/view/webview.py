@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.view import i18n, render, screens
+from bot.view import i18n, keyboards, logbook, render, results
 from bot.view.codec import HOST_FILLED, amount_bounds, amounts_for
 from bot.view.sight import Sight, amount_field, player_buttons, union_choices
 from games.engine import Input, PlayerId
@@ -56,7 +56,7 @@ def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, 
     view = sight.view(viewer.user_id if viewer.seated else None)
     names = {**names, **render.names_of(view)}
     awaiting = set(view.awaiting)
-    result = screens.last_result(last)
+    result = results.last_result(last)
     table = {
         "chat_id": chat_id, "title": title, "open": is_open,
         "game": view.game, "game_name": i18n.game_name(lang, view.game), "coup": view.coup,
@@ -70,10 +70,10 @@ def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, 
         "facts": _facts(lang, view.facts, names),
         "awaiting": list(view.awaiting),
         "deadline": deadline if awaiting else None,
-        "log": [str(line) for line in screens.log_lines(lang, log, names)],
+        "log": [str(line) for line in logbook.log_lines(lang, log, names)],
         "result": None if result is None or view.coup > result.coup + 1 else {
             "coup": result.coup,
-            "headline": str(render.headline(lang, result, names)),
+            "headline": str(results.headline(lang, result, names)),
             "nets": [{"player": p, "name": names.get(p, str(p)), "net": n,
                       "banker": p == result.banker}
                      for p, n in sorted(result.nets.items(), key=lambda kv: -kv[1])]},
@@ -116,7 +116,7 @@ def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
         label = i18n.action_label(lang, kind)
         entry: dict[str, Any] = {"kind": kind, "label": label, "input": "plain", "min": None,
                                  "max": None, "presets": [], "choices": [], "pick": None}
-        if kind in render.UTILITIES:
+        if kind in keyboards.UTILITIES:
             entry["input"] = "utility"
         elif any(s.input is Input.OWN_CARDS for s in specs):
             spec = specs[0]
