@@ -214,10 +214,18 @@ async def post_init(app: App) -> None:
             return str(member.status), bool(getattr(member, "is_member", False))
 
         services = app.bot_data.services
+
+        async def title_of(chat_id: int) -> str:
+            """The group's name as an update showed it, else as stored (after a restart)."""
+            if chat_id not in services.titles and (
+                    stored := await storage.chat_title(chat_id=chat_id)):
+                services.titles[chat_id] = stored
+            return services.titles.get(chat_id, "")
+
         webapp = WebApp(token=bot.token, lifecycle=lifecycle,
                         presses=services.presses, members=Members(status),
                         sdk_url=settings.webapp_sdk_url, max_age=settings.webapp_max_age,
-                        title_of=lambda chat_id: services.titles.get(chat_id, ""))
+                        title_of=title_of)
         await webapp.start(settings.webapp_listen, settings.webapp_port)
         app.bot_data.webapp = webapp
         if shared is not None:  # every worker hears every commit, for the pages it serves

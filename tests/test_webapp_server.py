@@ -204,7 +204,7 @@ async def test_a_coup_through_the_pages(served: Any) -> None:
             await page.next(lambda f: f.get("version", 0) >= version)
 
         # play on through the pages until the coup is settled: each awaited player takes
-        # his first offered action (an amount: its first preset)
+        # his first amount offered (its first preset), else his first action
         for _ in range(60):
             snap = await current(session, url, ANN)
             if snap["table"]["result"] is not None:
@@ -214,7 +214,8 @@ async def test_a_coup_through_the_pages(served: Any) -> None:
                 break
             who = awaited[0]
             mine = await current(session, url, who)
-            act = next(a for a in mine["actions"] if a["input"] != "utility")
+            act = next((a for a in mine["actions"] if a["input"] == "amount"), None) or next(
+                a for a in mine["actions"] if a["input"] != "utility")
             body = {"kind": act["kind"], "coup": mine["table"]["coup"],
                     "decision": mine["decision"], "key": f"key-{who}-{mine['version']}-page"}
             if act["input"] == "amount":

@@ -96,7 +96,7 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     drafts = []
     if settled is not None:
         result, coup_log = settled
-        meta.last_result = screens.kept_result(result)
+        meta.last_result = screens.kept_result(result, coup_log)
         drafts.append(settlement(chat_id, screens.result_text(
             lang, view.game, result, names, coup_log)))
     if not in_app:  # in the app the coup's log tells a stand-up (its result shows it)
