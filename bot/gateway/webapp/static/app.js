@@ -604,6 +604,7 @@
 
   const RECENT = 3; // the coup's last lines shown, as many as the group's table message
   const EDGE = 4; // px kept between a seat and the table's edge
+  const BESIDE = 0.35; // a seat this near the felt's middle row sits beside its words
   const RX = 37; // the ellipse the plates sit on, in % of the table area
   const RY = 43;
 
@@ -615,6 +616,7 @@
     $('table-area').classList.toggle('crowded', seats.length >= 7);
     const meIndex = seats.findIndex((s) => s.me || (myId() != null && s.player === myId()));
     const spots = seatSpots(seats.length, meIndex);
+    $('table-area').classList.toggle('beside', spots.some((p) => Math.abs(p.y) < BESIDE));
     const awaiting = new Set(tb.awaiting || []);
     seats.forEach((s, i) => {
       const spot = spots[i];
