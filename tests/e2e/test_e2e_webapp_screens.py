@@ -11,23 +11,22 @@ title (no update of the group has come since).
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import ROOT, BotProcess, Game, Player
+from harness import BotProcess, Game, Player
 from test_e2e_webapp import (
     CHROMIUM,
-    PHONE,
-    SEEDED,
     TIMEOUT,
     AppPage,
+    app_bot,
     is_amount,
+    open_app,
+    open_link,
     tap,
     until,
 )
-from test_e2e_webhook import free_port
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed")
 
@@ -59,19 +58,12 @@ async def test_the_page_reads_as_the_group_and_keeps_its_title_over_a_restart(
     from playwright.async_api import async_playwright
 
     handle, sb = sandbox
-    port = free_port()
-    app_url = f"http://127.0.0.1:{port}/app/"
-    bot = BotProcess(handle.url, tmp_path / "data", timeout=120.0, extra={
-        "WEBAPP_URL": app_url, "WEBAPP_SHORT_NAME": "table", "WEBAPP_LISTEN": "127.0.0.1",
-        "WEBAPP_PORT": str(port), "WEBAPP_SDK_URL": f"{handle.url}/js/telegram-web-app.js",
-        "SHOE_SEED": "app screens", "PYTHONPATH": f"{SEEDED}{os.pathsep}{ROOT}"})
-    bot_factory.append(bot)
-    bot.start()
+    bot, app_url = app_bot(handle, bot_factory, tmp_path / "data", "app screens")
     game = Game(sb, bot, CHAT, [ANN, BOB])
     await game.setup()
     await sb.register_miniapp("table", app_url, token="test-token", title="Banco")
     await game.command(ANN, "/newtable chemin_de_fer")
-    link = await sb.wait_for(lambda: open_link(sb), timeout=TIMEOUT)
+    link = await sb.wait_for(lambda: open_link(sb, CHAT), timeout=TIMEOUT)
     group_title = f"Table {CHAT}"
     progress = asyncio.Event()
 
@@ -80,13 +72,8 @@ async def test_the_page_reads_as_the_group_and_keeps_its_title_over_a_restart(
         try:
             pages: dict[int, AppPage] = {}
             for user in (ANN, BOB):
-                opened = await sb.open_miniapp(user.id, link=link, chat_id=CHAT)
-                context = await browser.new_context(viewport=PHONE)
-                context.set_default_timeout(5000)
-                app = AppPage(user, await context.new_page(), progress)
-                app.record()
-                await app.page.goto(opened["url"])
-                pages[user.id] = app
+                pages[user.id] = await open_app(sb, browser, user, link, progress,
+                                                chat_id=CHAT)
             for app in pages.values():
                 await until(app.drawn, progress, f"{app.user.name}'s first snapshot")
             bob = pages[BOB.id]
@@ -146,16 +133,6 @@ async def test_the_page_reads_as_the_group_and_keeps_its_title_over_a_restart(
             assert await page_text(bob, "#title") == [group_title]
         finally:
             await browser.close()
-
-
-async def open_link(sb: Any) -> str | None:
-    """The group's **Open table** link, once a message of the table carries it."""
-    for m in reversed(await sb.bot_messages(CHAT)):
-        for row in (m.get("reply_markup") or {}).get("inline_keyboard", []):
-            for button in row:
-                if "/table?startapp=" in (button.get("url") or ""):
-                    return str(button["url"])
-    return None
 
 
 async def next_result(sb: Any, coup: int) -> str | None:
