@@ -9,13 +9,21 @@ here, in the viewer's language, as the chat words them.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from bot.view import i18n, render, screens
 from bot.view.codec import HOST_FILLED, ActionButton, amount_bounds, amounts_for, decode
-from bot.view.sight import Buttons, Sight, amount_field, player_buttons, union_choices
-from games.engine import Input, PlayerId
+from bot.view.sight import (
+    OUTSIDER,
+    Buttons,
+    Sight,
+    amount_field,
+    player_buttons,
+    union_choices,
+)
+from games.engine import ActionSpec, Input, PlayerId, TableView
 
 UI_KEYS = ("app_connecting", "app_connected", "app_reconnecting", "app_offline", "app_log",
            "app_log_empty", "app_close", "app_your_cards", "app_your_turn", "app_waiting_for",
@@ -162,17 +170,26 @@ def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
 
 def worded(lang: str, sight: Sight, player: PlayerId, buttons: Buttons) -> dict[str, str]:
     """Each of ``player``'s action kinds as his private keyboard words its first button
-    ("Call 2", "Banco! 250", "Raise to 4"), in the keyboard's order: the keyboard drawn
-    as if he were awaited, so that no button of his is labelled with his role for others."""
-    view = sight.view()
-    if player not in view.awaiting:
-        view = view.model_copy(update={"awaiting": (player,)})
-    markup = render.keyboard(lang, 0, view, buttons,
-                             {k for k in buttons.kinds if amount_field(sight.engine, k)}, False)
+    ("Call 2", "Banco! 250", "Raise to 4"), in the keyboard's order."""
+    return dict(_worded(lang, tuple((kind, tuple(specs)) for kind, specs in buttons.kinds.items()),
+                        frozenset(k for k in buttons.kinds if amount_field(sight.engine, k))))
+
+
+@functools.lru_cache(maxsize=4096)
+def _worded(lang: str, kinds: tuple[tuple[str, tuple[ActionSpec, ...]], ...],
+            amount_kinds: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """:func:`worded`, drawn once for what the labels depend on: the keyboard of one
+    awaited player (no button of his labelled with his role for others), read back. A page
+    is pushed each version, and a player's choices change far less often."""
+    view = TableView(game="", version=0, coup=0, phase="", viewer=None, seats=(),
+                     awaiting=(OUTSIDER,))
+    buttons = Buttons({kind: list(specs) for kind, specs in kinds},
+                      {kind: {OUTSIDER} for kind, _ in kinds})
+    markup = render.keyboard(lang, 0, view, buttons, set(amount_kinds), False)
     words: dict[str, str] = {}
     for row in markup.inline_keyboard if markup is not None else ():
         for button in row:
             pressed = decode(button.callback_data) if button.callback_data else None
             if isinstance(pressed, ActionButton) and not pressed.ask:
                 words.setdefault(pressed.kind, button.text)
-    return words
+    return tuple(words.items())
