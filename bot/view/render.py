@@ -205,8 +205,8 @@ def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot:
     game = i18n.game_name(lang, game_key)
     # the phase in italics: the one italic of the header (the e2e policies read it)
     phase = i18n.fill("<i>{}</i>", i18n.word(lang, phase_key, "phase"))
-    if phase_key == "idle":
-        parts = [i18n.t(lang, "idle_table", game=game)]
+    if phase_key == "idle":  # its word plain, as the Mini App shows it too
+        parts = [i18n.t(lang, "idle_table", game=game, phase=i18n.word(lang, phase_key, "phase"))]
     elif coup:
         parts = [i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
                  phase]
@@ -452,8 +452,14 @@ def _row_sizes(labels: tuple[str, ...], most: int) -> tuple[int, ...]:
 
 def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
     """A button's label with its amount: "Call 2", "Raise to 6"."""
+    return amount_template(lang, kind, label).replace("{amount}", str(amount))
+
+
+def amount_template(lang: str, kind: str, label: str) -> str:
+    """:func:`amount_label` with ``{amount}`` left to fill ("Raise to {amount}"): the Mini
+    App fills it as its player picks the amount."""
     template = i18n.games_texts().actions.get(i18n.lang_of(lang), {}).get(f"{kind}:amount")
-    return template.format(amount=amount) if template else f"{label} {amount}"
+    return template or f"{label} {{amount}}"
 
 
 def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amounts: bool,
