@@ -174,10 +174,16 @@ async def post_init(app: App) -> None:
             member = await bot.get_chat_member(chat_id, user_id)
             return str(member.status), bool(getattr(member, "is_member", False))
 
+        async def title_of(chat_id: int) -> str:
+            """The group's name as an update showed it, else as stored (after a restart)."""
+            if chat_id not in services.titles and (
+                    stored := await host.storage.chat_title(chat_id=chat_id)):
+                services.titles[chat_id] = stored
+            return services.titles.get(chat_id, "")
+
         webapp = compose.webapp(host, token=bot.token, members=Members(status),
                                 sdk_url=settings.webapp_sdk_url,
-                                max_age=settings.webapp_max_age,
-                                title_of=lambda chat_id: services.titles.get(chat_id, ""))
+                                max_age=settings.webapp_max_age, title_of=title_of)
         await webapp.start(settings.webapp_listen, settings.webapp_port)
         app.bot_data.webapp = webapp
         if shared is not None:  # every worker hears every commit, for the pages it serves

@@ -13,7 +13,7 @@ needs of another is passed to it here (:class:`Service` names each once).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,7 +144,7 @@ def services(built: Host, *, daily_bonus: int, ephemeral: Ephemeral | None = Non
 
 
 def webapp(built: Service, *, token: str, members: Members, sdk_url: str, max_age: float,
-           title_of: Callable[[int], str] = lambda chat_id: "",
+           title_of: Callable[[int], Awaitable[str]] | None = None,
            now: Callable[[], float] = time.time) -> WebApp:
     """The Mini App's server over the service (not started)."""
     return WebApp(token=token, lifecycle=built.lifecycle, tables=built.tables,

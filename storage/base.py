@@ -329,6 +329,10 @@ class Storage(Protocol):
         """Remember the chat's title (a group's name, for :meth:`wallets_of`)."""
         ...
 
+    async def chat_title(self, *, chat_id: int) -> str:
+        """The chat's title as last remembered; empty if none was."""
+        ...
+
     async def chat_settings(self, *, chat_id: int) -> dict[str, Any]:
         """The chat's defaults for its next tables (``/settings default``); empty if none."""
         ...

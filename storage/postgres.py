@@ -626,6 +626,13 @@ class PostgresStorage:
                 " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
                 chat_id, title)
 
+    async def chat_title(self, *, chat_id: int) -> str:
+        """The chat's title as last remembered; empty if none was."""
+        async with self._read() as conn:
+            found: str | None = await conn.fetchval(
+                "SELECT title FROM chats WHERE chat_id = $1", chat_id)
+        return found or ""
+
     async def chat_settings(self, *, chat_id: int) -> dict[str, Any]:
         """The chat's defaults for its next tables (``/settings default``); empty if none."""
         async with self._read() as conn:

@@ -718,6 +718,12 @@ class SqliteStorage:
             " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
             (chat_id, title))
 
+    async def chat_title(self, *, chat_id: int) -> str:
+        """The chat's title as last remembered; empty if none was."""
+        rows = await self._run(
+            _fetchall, "SELECT title FROM chats WHERE chat_id = ?", (chat_id,))
+        return str(rows[0][0] or "") if rows else ""
+
     async def chat_settings(self, *, chat_id: int) -> dict[str, Any]:
         """The chat's defaults for its next tables (``/settings default``); empty if none."""
         rows = await self._run(

@@ -318,6 +318,8 @@ async def test_a_players_wallets_in_every_chat_with_its_title_and_table(db: Back
             for w in found] == [(CHAT - 1, GRANT, 0, "", ""),
                                 (CHAT, GRANT - 300, 300, "Friday poker", "baccarat")]
     assert await db.storage.chat_language(chat_id=CHAT) == "ru"  # the title left it alone
+    assert await db.storage.chat_title(chat_id=CHAT) == "Friday poker"
+    assert await db.storage.chat_title(chat_id=CHAT - 1) == ""  # a wallet, no title seen
 
 
 async def test_chat_settings_are_remembered_beside_the_language(db: Backend) -> None:

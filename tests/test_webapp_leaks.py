@@ -56,8 +56,10 @@ def leaks(frame: dict[str, Any], viewer: int, hidden: dict[tuple[int, int], tupl
 def page_moves(snap: dict[str, Any]) -> list[dict[str, Any]]:
     """The actions of a snapshot a test's player takes from his page: never a utility
     (leave, join) nor, while he has another, a decline or retire (declining a bank, or
-    retiring, stands a banchok player up: the table would empty)."""
-    offered = [a for a in snap["actions"] if a["input"] != "utility"]
+    retiring, stands a banchok player up: the table would empty). By kind: a seeded pick
+    among them is the seed's, whatever order the page shows them in."""
+    offered = sorted((a for a in snap["actions"] if a["input"] != "utility"),
+                     key=lambda a: str(a["kind"]))
     staying = [a for a in offered if a["kind"] not in ("decline", "retire")]
     return staying or offered
 

@@ -141,12 +141,14 @@ def seat(player: int, name: str, stack: int, *, stake: int = 0, up: list[str] | 
 
 def spec(kind: str, label: str, input: str = "plain", *, lo: int | None = None,
          hi: int | None = None, presets: list[int] | None = None,
-         choices: list[str] | None = None, pick: int | None = None) -> dict[str, Any]:
-    # each choice as the server sends it (bot/view/webview.py): its index and its label
+         choices: list[str] | None = None, pick: int | None = None,
+         confirm: str | None = None) -> dict[str, Any]:
+    # each choice as the server sends it (bot/view/webview.py): its index and its label; a
+    # plain action's label worded with its cost, an amount's words around it in `confirm`
     return {"kind": kind, "label": label, "input": input, "min": lo, "max": hi,
             "presets": presets or [],
             "choices": [{"index": i, "label": c} for i, c in enumerate(choices or [])],
-            "pick": pick}
+            "pick": pick, **({"confirm": confirm} if confirm else {})}
 
 
 def snapshot(version: int, rev: int, table: dict[str, Any], me: dict[str, Any],
@@ -177,8 +179,9 @@ CHEMIN = snapshot(57, 130, {
     "log": ["<b>Coup #4</b>: Alice holds a bank of 200", "Carol stakes 50",
             "Bob, your stake: up to 150"],
 }, {**BOB, "cards": [], "facts": [{"label": "You may stake", "text": "up to 150"}]}, [
-    spec("stake", "Stake", "amount", lo=1, hi=150, presets=[10, 50, 150]),
-    spec("banco", "Banco!"),
+    spec("stake", "Stake", "amount", lo=1, hi=150, presets=[10, 50, 150],
+         confirm="Stake {amount}"),
+    spec("banco", "Banco! 200"),
     spec("pass", "Pass"),
     LEAVE,
 ])
@@ -198,9 +201,10 @@ STUD = snapshot(212, 488, {
     "awaiting": [12], "deadline": SERVER_TIME + 25,
     "log": ["<b>Hand #12</b> begins", "Dan bets 20", "Erin calls 20", "Alice calls 20"],
 }, {**BOB, "cards": ["Ah"], "facts": [{"label": "Your hand", "text": "Pair of nines"}]}, [
-    spec("call", "Call", lo=20, hi=20, presets=[20]),
+    spec("call", "Call 20", lo=20, hi=20, presets=[20]),
     spec("fold", "Fold"),
-    spec("raise", "Raise", "amount", lo=40, hi=200, presets=[40, 120, 200]),
+    spec("raise", "Raise", "amount", lo=40, hi=200, presets=[40, 120, 200],
+         confirm="Raise to {amount}"),
     LEAVE,
 ])
 
@@ -234,7 +238,8 @@ RESULT = snapshot(58, 140, {
     ],
     "log": ["<b>Coup #4</b>: Alice holds a bank of 200", "Carol stakes 50", "Bob stakes 50",
             "Alice shows a natural <b>9</b>", "Coup settled: <i>banker wins</i>"],
-    "result": {"headline": "<b>Banker wins</b>: 9 against 7",
+    "result": {"coup": 4, "headline": "<b>Banker wins</b>: 9 against 7",
+               "hands": ["Bob: 4♠ 3♦, points: 7; banker: 9♥ K♣, points: 9"],
                "nets": [{"name": "Alice", "net": 100}, {"name": "Bob", "net": -50},
                         {"name": "Carol", "net": -50}, {"name": "Dan", "net": 0}]},
 }, {**BOB, "cards": [], "facts": []}, [LEAVE])
@@ -534,7 +539,7 @@ async def test_chemin_de_fer_stake_from_a_preset(open_page: Any, server: FakeTab
     assert await texts(page, ".panel.amount .preset") == ["10", "50", "150"]
     await expect(panel.locator(".range")).to_have_text("1–150")
     await expect(panel.locator(".slider")).to_have_attribute("max", "150")
-    assert await texts(page, ".quick .btn.plain") == ["Banco!", "Pass"]
+    assert await texts(page, ".quick .btn.plain") == ["Banco! 200", "Pass"]
     assert await texts(page, ".utility .link") == ["Leave"]
 
     await panel.locator(".preset[data-amount=\"50\"]").click()
@@ -684,9 +689,9 @@ async def test_stud_call_raise_fold(open_page: Any, server: FakeTable) -> None:
     assert await texts(page, "#money .m") == ["POT\n140"]
     await expect(page.locator("#coup")).to_have_text("Coup #12 · fourth street")
     assert await page.locator("#hand .card").get_attribute("aria-label") == "Ace of hearts"
-    assert await texts(page, ".quick .btn.plain") == ["Fold", "Call 20"]
+    # the chat's words and order: "Call 20 / Fold / Raise to 40"
+    assert await texts(page, ".quick .btn") == ["Call 20", "Fold", "Raise to 40"]
     assert await texts(page, ".panel.amount .preset") == ["40", "120", "200"]
-    await expect(page.locator(".quick .confirm")).to_have_text("Raise 40")
     await page.locator(".panel.amount .slider").fill("200")
     await expect(page.locator(".panel.amount .field")).to_have_value("200")
     await expect(page.locator(".panel.amount .preset.on")).to_have_text("200")
@@ -932,3 +937,99 @@ async def test_screenshots(open_page: Any, server: FakeTable, theme: str) -> Non
     bg = await page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert bg == {"light": "rgb(255, 255, 255)", "dark": "rgb(23, 33, 43)"}[theme]
     assert page.errors == []
+
+
+NEXT_COUP = snapshot(60, 150, {
+    "game": "chemin_de_fer", "game_name": "Chemin de fer", "coup": 5, "phase": "staking",
+    "bank": 400,
+    "seats": [seat(11, "Alice", 900, role="Banker"), seat(14, "Dan", 300),
+              seat(12, "Bob", 400, me=True), seat(13, "Carol", 1150, turn=True, status="to act")],
+    "awaiting": [13], "deadline": SERVER_TIME + 85,
+    "log": ["Coup 5: bank 400, stakes please"],
+    "result": RESULT["table"]["result"],
+}, {**BOB, "cards": [], "facts": []}, [LEAVE])
+
+
+async def test_a_settled_coup_shows_its_hands_under_its_number(
+        open_page: Any, server: FakeTable) -> None:
+    """The result names its coup and shows the hands as the group's result words them."""
+    from playwright.async_api import expect
+
+    server.snapshot = RESULT
+    page = await open_page()
+    await expect(page.locator("#result-title")).to_have_text("Result · Coup #4")
+    assert await page.locator("#result-box").evaluate("d => d.open") is True
+    await expect(page.locator("#hands li")).to_have_text(
+        ["Bob: 4♠ 3♦, points: 7; banker: 9♥ K♣, points: 9"])
+    await expect(page.locator("#hands")).to_be_visible()
+    await shot(page, "result-hands-390-light")
+
+
+async def test_the_next_coups_clock_shows_with_the_last_result(
+        open_page: Any, server: FakeTable) -> None:
+    """Once the next coup waits for someone, the last result folds to its headline under
+    the live table and never hides whose turn it is and his time; the viewer may open it
+    again, and it stays open for him."""
+    from playwright.async_api import expect
+
+    server.snapshot = RESULT
+    page = await open_page()
+    await server.push(NEXT_COUP)
+    await expect(page.locator("#turnline .who")).to_have_text("Waiting for Carol")
+    await expect(page.locator("#turnline .secs")).to_have_text(re.compile(r"^8\ds$"))
+    await expect(page.locator("#result-headline")).to_have_text("Banker wins: 9 against 7")
+    await expect(page.locator("#result-title")).to_have_text("Result · Coup #4")
+    assert await page.locator("#result-box").evaluate("d => d.open") is False
+    await expect(page.locator("#hands")).to_be_hidden()
+    table = await page.locator("#table-area").bounding_box()
+    result = await page.locator("#result").bounding_box()
+    actions = await page.locator("#actions").bounding_box()
+    assert result["y"] >= actions["y"] + actions["height"] > table["y"] + table["height"]
+    await shot(page, "result-folded-390-light")
+
+    await page.locator("#result summary").click()
+    await expect(page.locator("#hands li")).to_have_text(
+        ["Bob: 4♠ 3♦, points: 7; banker: 9♥ K♣, points: 9"])
+    await server.push(later(NEXT_COUP, 61, 151))
+    await expect(page.locator("body")).to_have_attribute("data-version", "61.151")
+    await expect(page.locator("#hands")).to_be_visible()
+    await expect(page.locator("#turnline .who")).to_have_text("Waiting for Carol")
+
+
+async def test_the_coups_last_lines_show_as_in_the_chat(
+        open_page: Any, server: FakeTable) -> None:
+    """The last three lines of the coup's log show under the table, as on the group's
+    table message: a Leave that keeps the seat till the coup's end says so there."""
+    from playwright.async_api import expect
+
+    server.snapshot = later(CHEMIN, 58, 1, log=[
+        *CHEMIN["table"]["log"], "<b>Bob</b> will leave after this coup"])
+    page = await open_page()
+    await expect(page.locator("#recent li")).to_have_text(
+        ["Carol stakes 50", "Bob, your stake: up to 150", "Bob will leave after this coup"])
+
+
+FOUR = snapshot(40, 90, {
+    "game": "draw_poker", "game_name": "Jackpots", "coup": 3, "phase": "betting", "pot": 60,
+    "seats": [seat(12, "Konstantinos", 940, stake=10, down=5, me=True, role="dealer, opener"),
+              seat(21, "Anastasia K.", 480, stake=10, down=5, status="in hand"),
+              seat(22, "Wilhelmina S", 1020, stake=20, down=5, turn=True, status="to act",
+                   role="dealer, opener"),
+              seat(23, "Dmitri Ivanov", 75, down=5, status="plays the hand")],
+    "awaiting": [22], "deadline": SERVER_TIME + 40,
+}, {**BOB, "cards": ["2c", "7d", "Ks", "Kh", "9s"], "facts": []}, [LEAVE])
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_four_seats_show_whole_names_and_roles_at_390(
+        open_page: Any, server: FakeTable, lang: str) -> None:
+    """At 390 px, four seats: every name (a dozen letters) and role reads whole."""
+    server.snapshot = FOUR if lang == "en" else later(FOUR, 40, 90, seats=[
+        {**s, "role": "сдающий, открыл" if s["role"] else ""} for s in FOUR["table"]["seats"]])
+    page = await open_page(lang=lang)
+    clipped = await page.evaluate("""() => [...document.querySelectorAll(
+        '.seat .name, .seat .badge, .seat .status')]
+      .filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)""")
+    await shot(page, f"four-seats-390-{lang}")
+    assert clipped == []
+    await assert_fits(page)

@@ -34,7 +34,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 from bot import compose
 from bot.gateway.webapp.auth import Members
 from bot.gateway.webapp.server import WebApp
-from bot.view import applink
+from bot.view import applink, codec, screens
 from games import cards
 
 TOKEN = "123456:TEST-TOKEN"
@@ -205,7 +205,7 @@ async def test_a_coup_through_the_pages(served: Any) -> None:
             await page.next(lambda f: f.get("version", 0) >= version)
 
         # play on through the pages until the coup is settled: each awaited player takes
-        # his first offered action (an amount: its first preset)
+        # his first amount offered (its first preset), else his first action
         for _ in range(60):
             snap = await current(session, url, ANN)
             if snap["table"]["result"] is not None:
@@ -215,7 +215,8 @@ async def test_a_coup_through_the_pages(served: Any) -> None:
                 break
             who = awaited[0]
             mine = await current(session, url, who)
-            act = next(a for a in mine["actions"] if a["input"] != "utility")
+            act = next((a for a in mine["actions"] if a["input"] == "amount"), None) or next(
+                a for a in mine["actions"] if a["input"] != "utility")
             body = {"kind": act["kind"], "coup": mine["table"]["coup"],
                     "decision": mine["decision"], "key": f"key-{who}-{mine['version']}-page"}
             if act["input"] == "amount":
@@ -346,3 +347,96 @@ async def test_a_closed_table_stays_on_its_pages_until_the_chat_opens_the_next(
             assert (snap["type"], snap["table"]["game"], snap["me"]["seated"]) == (
                 "snapshot", "baccarat", False)
             assert [a["kind"] for a in snap["actions"]] == ["join"]
+
+
+async def test_a_page_words_the_table_as_the_chat_does(served: Any) -> None:
+    """Through the pages, a coup of chemin de fer: the idle table's phase, every awaited
+    player's buttons (the words and the order of his private keyboard, amounts on them) and
+    the settled coup's hands and number read on the page as in the chat."""
+    host, bot, _, url = served
+    await seated_coup(host, bot)
+    async with aiohttp.ClientSession() as session:
+        idle = await current(session, url, EVE)
+        assert idle["table"]["phase"] == "waiting for players"
+        assert "· waiting for players" in table_message(bot).text
+        start = await current(session, url, ANN)
+        await post(session, url, init_data(ANN, param=link()), {
+            "kind": "start", "coup": 0, "decision": start["decision"], "key": "start-words"})
+        compared = 0
+        for n in range(60):
+            snap = await current(session, url, EVE)
+            if snap["table"]["result"] is not None or not snap["table"]["awaiting"]:
+                break
+            who = snap["table"]["awaiting"][0]
+            mine = await current(session, url, who)
+            table = host.tables.tables[CHAT]
+            keyboard = screens.decision_keyboard("en", CHAT, table.sight, who,
+                                                 table.meta.decision, True)
+            assert keyboard is not None
+            # each kind's first button in the chat, in order; an amount's words around it
+            chat: dict[str, str] = {}
+            for row in keyboard.inline_keyboard:
+                for b in row:
+                    pressed = codec.decode(b.callback_data)
+                    if isinstance(pressed, codec.ActionButton) and not pressed.ask:
+                        chat.setdefault(pressed.kind, b.text)
+            page = {a["kind"]: a["confirm"].replace("{amount}", str(a["presets"][0]))
+                    if a["input"] == "amount" else a["label"] for a in mine["actions"]}
+            assert list(page) == list(chat) and page == chat, (page, chat)
+            compared += 1
+            act = next((a for a in mine["actions"] if a["input"] == "amount"), None) or next(
+                a for a in mine["actions"] if a["input"] != "utility")
+            body = {"kind": act["kind"], "coup": mine["table"]["coup"],
+                    "decision": mine["decision"], "key": f"page-words-{n}",
+                    "amount": act["presets"][0] if act["input"] == "amount" else None}
+            code, answer = await post(session, url, init_data(who, param=link()), body)
+            assert (code, answer["ok"]) == (200, True), (act, answer)
+        assert compared >= 4
+        await host.idle()
+        result = (await current(session, url, EVE))["table"]["result"]
+        assert result is not None
+        settlement = next(m.text for m in bot.chat(CHAT) if m.text.startswith("🏆"))
+        assert f"Chemin de fer · coup #{result['coup']} settled" in settlement
+        # the hands, worded as the group's result has them (its log's first lines)
+        assert result["hands"] and all(line.startswith(("Ann", "Bob", "Cid"))
+                                       and "points" in line for line in result["hands"])
+        shown = settlement.split("<blockquote expandable>")[1].split("\n")
+        assert shown[:len(result["hands"])] == result["hands"]
+
+
+async def test_a_leave_from_the_page_reads_as_in_the_chat(served: Any) -> None:
+    """The banker leaves from his page in the middle of a coup: his seat says he is
+    leaving, and the coup's last lines (the page shows them, as the table message does)
+    say it in the chat's words."""
+    host, bot, _, url = served
+    await seated_coup(host, bot)
+    async with aiohttp.ClientSession() as session:
+        start = await current(session, url, ANN)
+        await post(session, url, init_data(ANN, param=link()), {
+            "kind": "start", "coup": 0, "decision": start["decision"], "key": "start-leave"})
+        for n in range(20):
+            snap = await current(session, url, EVE)
+            if snap["table"]["phase"] == "punter draw":
+                break
+            who = snap["table"]["awaiting"][0]
+            mine = await current(session, url, who)
+            act = next(a for k in ("bid", "cut", "stake", "banco") for a in mine["actions"]
+                       if a["kind"] == k)
+            await post(session, url, init_data(who, param=link()), {
+                "kind": act["kind"], "coup": mine["table"]["coup"],
+                "decision": mine["decision"], "key": f"to-draw-{n}",
+                "amount": act["presets"][0] if act["input"] == "amount" else None})
+        banker = next(s for s in snap["table"]["seats"] if s["role"] == "banker")["player"]
+        mine = await current(session, url, banker)
+        code, answer = await post(session, url, init_data(banker, param=link()), {
+            "kind": "leave", "coup": mine["table"]["coup"], "decision": mine["decision"],
+            "key": "banker-leaves"})
+        assert (code, answer["ok"]) == (200, True), answer
+        await host.idle()
+        seats = {s["name"]: s["status"] for s in answer["snapshot"]["table"]["seats"]}
+        name = NAMES[banker]
+        assert seats[name] == "leaving"
+        line = f"{name} will leave after this coup"
+        assert line in answer["snapshot"]["table"]["log"][-3:]
+        chat = table_message(bot).text
+        assert f"· {line}" in chat and f"{name} (banker) · 💰" in chat and "· leaving" in chat

@@ -106,7 +106,7 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     between = new.coup == meta.msg_coup and in_app and elsewhere
     if settled is not None:
         result, coup_log = settled
-        meta.last_result = results.kept_result(result)
+        meta.last_result = results.kept_result(result, coup_log)
         # with no table posted before the next coup, the result tells what came after it
         drafts.append(settlement(chat_id, results.result_text(
             lang, view.game, result, names, coup_log, log if between else ())))

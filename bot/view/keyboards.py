@@ -273,8 +273,14 @@ def _row_sizes(labels: tuple[str, ...], most: int) -> tuple[int, ...]:
 
 def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
     """A button's label with its amount: "Call 2", "Raise to 6"."""
+    return amount_template(lang, kind, label).replace("{amount}", str(amount))
+
+
+def amount_template(lang: str, kind: str, label: str) -> str:
+    """:func:`amount_label` with ``{amount}`` left to fill ("Raise to {amount}"): the Mini
+    App fills it as its player picks the amount."""
     template = i18n.games_texts().actions.get(i18n.lang_of(lang), {}).get(f"{kind}:amount")
-    return template.format(amount=amount) if template else f"{label} {amount}"
+    return template or f"{label} {{amount}}"
 
 
 def kind_rows(lang: str, kind: str, label: str, specs: Sequence[ActionSpec], amounts: bool,

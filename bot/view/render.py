@@ -88,8 +88,8 @@ def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot:
     game = i18n.game_name(lang, game_key)
     # the phase in italics: the one italic of the header (the e2e policies read it)
     phase = i18n.fill("<i>{}</i>", i18n.word(lang, phase_key, "phase"))
-    if phase_key == "idle":
-        parts = [i18n.t(lang, "idle_table", game=game)]
+    if phase_key == "idle":  # its word plain, as the Mini App shows it too
+        parts = [i18n.t(lang, "idle_table", game=game, phase=i18n.word(lang, phase_key, "phase"))]
     elif coup:
         parts = [i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
                  phase]

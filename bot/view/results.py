@@ -125,11 +125,16 @@ def last_result(last: dict[str, Any] | None) -> Settlement | None:
     return result
 
 
-def kept_result(result: Settlement) -> dict[str, Any]:
+def kept_result(result: Settlement, log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """A settled coup as the table record keeps it (:func:`last_result` reads it), known
     already as ``result``: a chemin de fer coup is a few steps long, and the next drawing of
-    the table would validate back the dump just made."""
+    the table would validate back the dump just made. With it, as ``shown``, the entries of
+    its coup's ``log`` that showed hands (:func:`bot.view.logbook.hands_first`): the Mini
+    App's result shows them as the group's result does, after the coup's log is gone."""
     last = result.model_dump(mode="json")
+    ordered, lead = hands_first(log)
+    if lead:
+        last["shown"] = ordered[:lead]
     _keep_result(last, result)
     return last
 

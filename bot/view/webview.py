@@ -9,13 +9,21 @@ here, in the viewer's language, as the chat words them.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from bot.view import i18n, keyboards, logbook, render, results
-from bot.view.codec import HOST_FILLED, amount_bounds, amounts_for
-from bot.view.sight import Sight, amount_field, player_buttons, union_choices
-from games.engine import Input, PlayerId
+from bot.view.codec import HOST_FILLED, ActionButton, amount_bounds, amounts_for, decode
+from bot.view.sight import (
+    OUTSIDER,
+    Buttons,
+    Sight,
+    amount_field,
+    player_buttons,
+    union_choices,
+)
+from games.engine import ActionSpec, Input, PlayerId, TableView
 
 UI_KEYS = ("app_connecting", "app_connected", "app_reconnecting", "app_offline", "app_log",
            "app_log_empty", "app_close", "app_your_cards", "app_your_turn", "app_waiting_for",
@@ -56,7 +64,6 @@ def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, 
     view = sight.view(viewer.user_id if viewer.seated else None)
     names = {**names, **render.names_of(view)}
     awaiting = set(view.awaiting)
-    result = results.last_result(last)
     table = {
         "chat_id": chat_id, "title": title, "open": is_open,
         "game": view.game, "game_name": i18n.game_name(lang, view.game), "coup": view.coup,
@@ -71,12 +78,7 @@ def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, 
         "awaiting": list(view.awaiting),
         "deadline": deadline if awaiting else None,
         "log": [str(line) for line in logbook.log_lines(lang, log, names)],
-        "result": None if result is None or view.coup > result.coup + 1 else {
-            "coup": result.coup,
-            "headline": str(results.headline(lang, result, names)),
-            "nets": [{"player": p, "name": names.get(p, str(p)), "net": n,
-                      "banker": p == result.banker}
-                     for p, n in sorted(result.nets.items(), key=lambda kv: -kv[1])]},
+        "result": settled(lang, last, view.coup, names),
     }
     return {
         "type": "snapshot", "version": view.version, "rev": rev, "server_time": now,
@@ -86,6 +88,23 @@ def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, 
         "decision": decision,
         "actions": actions(lang, sight, viewer.user_id),
     }
+
+
+def settled(lang: str, last: dict[str, Any] | None, coup: int, names: dict[int, str]
+            ) -> dict[str, Any] | None:
+    """The last settled coup (the table record's ``last``) while the table is at it or at
+    the coup after it, as the group's result words it: its headline, the hands shown
+    (:func:`bot.view.logbook.log_lines` of the entries that showed them, each line as the
+    group's result has it), every net."""
+    result = results.last_result(last)
+    if last is None or result is None or coup > result.coup + 1:
+        return None
+    return {"coup": result.coup, "headline": str(results.headline(lang, result, names)),
+            "hands": [str(line) for line in logbook.log_lines(lang, last.get("shown", ()),
+                                                                names)],
+            "nets": [{"player": p, "name": names.get(p, str(p)), "net": n,
+                      "banker": p == result.banker}
+                     for p, n in sorted(result.nets.items(), key=lambda kv: -kv[1])]}
 
 
 def _facts(lang: str, facts: dict[str, Any], names: dict[int, str]) -> list[dict[str, str]]:
@@ -109,13 +128,18 @@ def fixed_amount(sight: Sight, player: PlayerId, kind: str) -> int | None:
 def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
     """The viewer's own legal actions, one entry per kind, as his private keyboard offers
     them (:func:`bot.view.sight.player_buttons`: what an action's choice index and preset
-    are read against when it comes back)."""
+    are read against when it comes back), in its order and in its words: a plain action's
+    ``label`` is its button's ("Call 2", "Banco! 250"), an amount's ``confirm`` its
+    buttons' words around the amount ("Raise to {amount}")."""
     out = []
     engine = sight.engine
-    for kind, specs in player_buttons(sight, player).kinds.items():
+    buttons = player_buttons(sight, player)
+    words = worded(lang, sight, player, buttons)
+    for kind, specs in buttons.kinds.items():
         label = i18n.action_label(lang, kind)
-        entry: dict[str, Any] = {"kind": kind, "label": label, "input": "plain", "min": None,
-                                 "max": None, "presets": [], "choices": [], "pick": None}
+        entry: dict[str, Any] = {"kind": kind, "label": words.get(kind, label),
+                                 "input": "plain", "min": None, "max": None, "presets": [],
+                                 "choices": [], "pick": None}
         if kind in keyboards.UTILITIES:
             entry["input"] = "utility"
         elif any(s.input is Input.OWN_CARDS for s in specs):
@@ -131,10 +155,41 @@ def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
                 presets, ranged = amounts_for(specs)
                 lo, hi = amount_bounds(specs) if ranged else (min(presets), max(presets))
                 fixed = lo == hi
-                # one amount only: a plain button, the page adds its cost ("Stake 1")
+                # one amount only: a plain button, worded with its cost ("Stake 1")
                 entry.update(input="plain" if fixed and not choices else "amount",
                              min=lo, max=hi, presets=presets)
+                if entry["input"] == "amount":
+                    entry.update(label=label,
+                                 confirm=keyboards.amount_template(lang, kind, label))
             elif choices:
-                entry["input"] = "choice"
+                entry.update(input="choice", label=label)
         out.append(entry)
-    return out
+    order = {kind: i for i, kind in enumerate(words)}
+    return sorted(out, key=lambda entry: order.get(entry["kind"], len(order)))
+
+
+def worded(lang: str, sight: Sight, player: PlayerId, buttons: Buttons) -> dict[str, str]:
+    """Each of ``player``'s action kinds as his private keyboard words its first button
+    ("Call 2", "Banco! 250", "Raise to 4"), in the keyboard's order."""
+    return dict(_worded(lang, tuple((kind, tuple(specs)) for kind, specs in buttons.kinds.items()),
+                        frozenset(k for k in buttons.kinds if amount_field(sight.engine, k))))
+
+
+@functools.lru_cache(maxsize=4096)
+def _worded(lang: str, kinds: tuple[tuple[str, tuple[ActionSpec, ...]], ...],
+            amount_kinds: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """:func:`worded`, drawn once for what the labels depend on: the keyboard of one
+    awaited player (no button of his labelled with his role for others), read back. A page
+    is pushed each version, and a player's choices change far less often."""
+    view = TableView(game="", version=0, coup=0, phase="", viewer=None, seats=(),
+                     awaiting=(OUTSIDER,))
+    buttons = Buttons({kind: list(specs) for kind, specs in kinds},
+                      {kind: {OUTSIDER} for kind, _ in kinds})
+    markup = keyboards.keyboard(lang, 0, view, buttons, set(amount_kinds), False)
+    words: dict[str, str] = {}
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            pressed = decode(button.callback_data) if button.callback_data else None
+            if isinstance(pressed, ActionButton) and not pressed.ask:
+                words.setdefault(pressed.kind, button.text)
+    return tuple(words.items())

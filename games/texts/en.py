@@ -224,7 +224,7 @@ WORDS: dict[str, str] = {
     # one deal, numbered, as the host's headers name it ("coup #4"; poker's: POKER_WORDS)
     "deal_no": "coup #{n}",
     # phases
-    "phase:idle": "idle", "phase:auction": "auction", "phase:cut": "cut",
+    "phase:idle": "waiting for players", "phase:auction": "auction", "phase:cut": "cut",
     "phase:staking": "staking", "phase:void_choice": "void choice",
     "phase:punter_draw": "punter draw", "phase:banker_draw": "banker draw",
     "phase:bank_offer": "bank offer", "phase:drawing": "drawing",

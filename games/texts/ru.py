@@ -215,7 +215,7 @@ NUMBERED: dict[str, str] = {"points": "{n_points}", "total": "{n_points}", "stak
 WORDS: dict[str, str] = {
     # один кон с номером, как его называют заголовки («кон №4»; у покера — POKER_WORDS)
     "deal_no": "кон №{n}",
-    "phase:idle": "ожидание", "phase:auction": "торг за банк", "phase:cut": "срез",
+    "phase:idle": "ждём игроков", "phase:auction": "торг за банк", "phase:cut": "срез",
     "phase:staking": "ставки", "phase:void_choice": "банкомёт решает, держать ли банк",
     "phase:punter_draw": "прикуп понтёра", "phase:banker_draw": "прикуп банкомёта",
     "phase:bank_offer": "передача банка", "phase:drawing": "прикуп",

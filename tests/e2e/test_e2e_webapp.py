@@ -264,9 +264,38 @@ class Shots:
         await app.page.screenshot(path=str(SHOTS / file))
 
 
-async def open_link(sb: Any) -> str | None:
+async def open_app(sb: Any, browser: Any, user: Player, link: str, progress: asyncio.Event,
+                   *, chat_id: int = CHAT, theme: str = "light") -> AppPage:
+    """``user`` opens the group's ``link`` (Telegram's web view: a browser context of his
+    own, 390×844), his page recording what it gets."""
+    opened = await sb.open_miniapp(user.id, link=link, chat_id=chat_id, theme=theme)
+    context = await browser.new_context(viewport=PHONE)
+    context.set_default_timeout(5000)  # a button drawn is there at once
+    app = AppPage(user, await context.new_page(), progress)
+    app.record()
+    await app.page.goto(opened["url"])
+    return app
+
+
+def app_bot(handle: Any, bot_factory: list[BotProcess], data_dir: Path,
+            seed: str | None = None) -> tuple[BotProcess, str]:
+    """The real bot, started, serving the Mini App on a port of its own (the app's URL);
+    with ``seed``, its shoes dealt from it (tests/e2e/seeded)."""
+    port = free_port()
+    app_url = f"http://127.0.0.1:{port}/app/"
+    seeded = {"SHOE_SEED": seed, "PYTHONPATH": f"{SEEDED}{os.pathsep}{ROOT}"} if seed else {}
+    bot = BotProcess(handle.url, data_dir, timeout=120.0, extra={
+        "WEBAPP_URL": app_url, "WEBAPP_SHORT_NAME": "table", "WEBAPP_LISTEN": "127.0.0.1",
+        "WEBAPP_PORT": str(port), "WEBAPP_SDK_URL": f"{handle.url}/js/telegram-web-app.js",
+        **seeded})
+    bot_factory.append(bot)
+    bot.start()
+    return bot, app_url
+
+
+async def open_link(sb: Any, chat_id: int = CHAT) -> str | None:
     """The group's **Open table** link, once the table message carries it."""
-    for m in reversed(await sb.bot_messages(CHAT)):
+    for m in reversed(await sb.bot_messages(chat_id)):
         for row in (m.get("reply_markup") or {}).get("inline_keyboard", []):
             for button in row:
                 if "/table?startapp=" in (button.get("url") or ""):
@@ -281,15 +310,8 @@ async def test_two_coups_through_the_app(name: str, sandbox: Any, bot_factory: l
 
     started = time.monotonic()
     handle, sb = sandbox
-    port = free_port()
-    app_url = f"http://127.0.0.1:{port}/app/"
     data_dir = tmp_path / "data"
-    bot = BotProcess(handle.url, data_dir, timeout=120.0, extra={
-        "WEBAPP_URL": app_url, "WEBAPP_SHORT_NAME": "table", "WEBAPP_LISTEN": "127.0.0.1",
-        "WEBAPP_PORT": str(port), "WEBAPP_SDK_URL": f"{handle.url}/js/telegram-web-app.js",
-        "SHOE_SEED": f"app e2e {name}", "PYTHONPATH": f"{SEEDED}{os.pathsep}{ROOT}"})
-    bot_factory.append(bot)
-    bot.start()
+    bot, app_url = app_bot(handle, bot_factory, data_dir, f"app e2e {name}")
     game = Game(sb, bot, CHAT, [*PLAYERS, EVE])
     await game.setup()
     await sb.register_miniapp("table", app_url, token="test-token", title="Banco")
@@ -308,14 +330,9 @@ async def test_two_coups_through_the_app(name: str, sandbox: Any, bot_factory: l
         try:
             pages: dict[int, AppPage] = {}
             for user in (*PLAYERS, EVE):
-                opened = await sb.open_miniapp(user.id, link=link, chat_id=CHAT,
-                                               theme="dark" if user is DARK else "light")
-                assert opened["url"].startswith(app_url), opened["url"]
-                context = await browser.new_context(viewport=PHONE)
-                context.set_default_timeout(5000)  # a button drawn is there at once
-                app = AppPage(user, await context.new_page(), progress)
-                app.record()
-                await app.page.goto(opened["url"])
+                app = await open_app(sb, browser, user, link, progress,
+                                     theme="dark" if user is DARK else "light")
+                assert app.page.url.startswith(app_url), app.page.url
                 pages[user.id] = app
             for app in pages.values():
                 await until(app.drawn, progress, f"{app.user.name}'s first snapshot")
@@ -422,13 +439,7 @@ async def test_a_closed_table_leaves_the_page_and_the_next_one_shows_there(
     from playwright.async_api import async_playwright
 
     handle, sb = sandbox
-    port = free_port()
-    app_url = f"http://127.0.0.1:{port}/app/"
-    bot = BotProcess(handle.url, tmp_path / "data", timeout=120.0, extra={
-        "WEBAPP_URL": app_url, "WEBAPP_SHORT_NAME": "table", "WEBAPP_LISTEN": "127.0.0.1",
-        "WEBAPP_PORT": str(port), "WEBAPP_SDK_URL": f"{handle.url}/js/telegram-web-app.js"})
-    bot_factory.append(bot)
-    bot.start()
+    bot, app_url = app_bot(handle, bot_factory, tmp_path / "data")
     game = Game(sb, bot, CHAT, [ANN, BOB])
     await game.setup()
     await sb.register_miniapp("table", app_url, token="test-token", title="Banco")
@@ -439,12 +450,7 @@ async def test_a_closed_table_leaves_the_page_and_the_next_one_shows_there(
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM)
         try:
-            opened = await sb.open_miniapp(BOB.id, link=link, chat_id=CHAT)
-            context = await browser.new_context(viewport=PHONE)
-            context.set_default_timeout(5000)
-            app = AppPage(BOB, await context.new_page(), progress)
-            app.record()
-            await app.page.goto(opened["url"])
+            app = await open_app(sb, browser, BOB, link, progress)
             await until(app.drawn, progress, "Bob's first snapshot")
             join = next(a for a in app.snap["actions"] if a["kind"] == "join")
             answer = await tap(app, join, None)

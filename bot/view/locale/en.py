@@ -149,7 +149,7 @@ TEXTS: dict[str, str] = {
                   "to get your cards; meanwhile the \"My cards\" button shows them.",
     "dm_header": "<b>{game} · {deal}</b>",
     "table_title": "<b>{game} · {deal}</b>",
-    "idle_table": "<b>{game}</b> · waiting for players",
+    "idle_table": "<b>{game}</b> · {phase}",
     "bank": "bank {amount}",
     "pot": "pot {amount}",
     "seat_stack": "{stack}",

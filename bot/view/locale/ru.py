@@ -150,7 +150,7 @@ TEXTS: dict[str, str] = {
                   "чтобы получать карты; пока их показывает кнопка «Мои карты».",
     "dm_header": "<b>{game} · {deal}</b>",
     "table_title": "<b>{game} · {deal}</b>",
-    "idle_table": "<b>{game}</b> · ждём игроков",
+    "idle_table": "<b>{game}</b> · {phase}",
     "bank": "банк {amount}",
     "pot": "в банке {amount}",
     "seat_stack": "{stack}",

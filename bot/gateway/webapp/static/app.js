@@ -204,6 +204,7 @@
     deadlineKey: null,
     turnDecision: null,
     seenFirst: false,
+    resultChoice: null, // {coup, open}: the viewer opened or closed that coup's result
   };
 
   const $ = (id) => document.getElementById(id);
@@ -525,6 +526,7 @@
 
     renderCenter(tb);
     renderSeats(tb);
+    renderRecent(tb);
     renderResult(tb);
     renderMine(snap);
     renderActions(snap);
@@ -573,7 +575,7 @@
     const line = $('turnline');
     line.replaceChildren();
     const awaiting = tb.awaiting || [];
-    if (awaiting.length && !tb.result) {
+    if (awaiting.length) {
       const who = el('span', 'who');
       if (awaiting.includes(myId())) {
         who.textContent = t('your_turn');
@@ -600,6 +602,9 @@
     return spots;
   }
 
+  const RECENT = 3; // the coup's last lines shown, as many as the group's table message
+  const EDGE = 4; // px kept between a seat and the table's edge
+  const BESIDE = 0.35; // a seat this near the felt's middle row sits beside its words
   const RX = 37; // the ellipse the plates sit on, in % of the table area
   const RY = 43;
 
@@ -611,6 +616,7 @@
     $('table-area').classList.toggle('crowded', seats.length >= 7);
     const meIndex = seats.findIndex((s) => s.me || (myId() != null && s.player === myId()));
     const spots = seatSpots(seats.length, meIndex);
+    $('table-area').classList.toggle('beside', spots.some((p) => Math.abs(p.y) < BESIDE));
     const awaiting = new Set(tb.awaiting || []);
     seats.forEach((s, i) => {
       const spot = spots[i];
@@ -661,15 +667,53 @@
       if (row.children.length) seat.appendChild(row);
       box.appendChild(seat);
     });
+    keepOnScreen(box);
   }
 
+  /** A seat as wide as its name and role, centred on its spot, may reach past the table's
+   * edge: moved in just enough to show whole. */
+  function keepOnScreen(box) {
+    const area = box.getBoundingClientRect();
+    for (const seat of box.children) {
+      const r = seat.getBoundingClientRect();
+      const shift = Math.max(0, area.left + EDGE - r.left) - Math.max(0, r.right - area.right + EDGE);
+      if (shift) seat.style.left = `calc(${seat.style.left} + ${shift}px)`;
+    }
+  }
+
+  /** The coup's last lines, as the group's table message shows them above its log. */
+  function renderRecent(tb) {
+    const list = $('recent');
+    list.replaceChildren();
+    for (const line of (tb.log || []).slice(-RECENT)) {
+      const li = el('li', 'recent-line');
+      setHtml(li, line);
+      list.appendChild(li);
+    }
+  }
+
+  /** The last settled coup, under its number: its headline, the hands shown, every net.
+   * Open until the next coup has a decision; then folded to its headline below the live
+   * table, the viewer's cards and buttons (the next coup's clock is never under it),
+   * unless the viewer opened it himself. */
   function renderResult(tb) {
-    const box = $('result');
+    const section = $('result');
     const r = tb.result;
-    box.hidden = !r;
+    section.hidden = !r;
     if (!r) return;
-    $('result-title').textContent = t('result');
+    const later = Number(tb.coup) > Number(r.coup) && (tb.awaiting || []).length > 0;
+    const chosen = S.resultChoice && S.resultChoice.coup === r.coup ? S.resultChoice : null;
+    section.classList.toggle('later', later);
+    $('result-box').open = chosen ? chosen.open : !later;
+    $('result-title').textContent = `${t('result')} \u00b7 ${t('coup', { n: r.coup })}`;
     setHtml($('result-headline'), r.headline || '');
+    const hands = $('hands');
+    hands.replaceChildren();
+    for (const line of r.hands || []) {
+      const li = el('li', 'hand-line');
+      setHtml(li, line);
+      hands.appendChild(li);
+    }
     const nets = $('nets');
     nets.replaceChildren();
     for (const n of r.nets || []) {
@@ -834,17 +878,21 @@
     // the button's label and amount are drawn once and the amount's text changed in place:
     // the field's change comes on the very tap that leaves it for this button, and a node
     // replaced between that tap's press and release takes its click away
+    // its words around the amount as the chat's buttons have them ("Raise to {amount}")
+    const [before, after] = (a.confirm || `${a.label} {amount}`).split('{amount}');
     const confirmLabel = el('span');
-    setHtml(confirmLabel, a.label);
+    setHtml(confirmLabel, before || '');
     const confirmAmount = el('span', 'confirm-amount');
-    confirm.append(confirmLabel, confirmAmount);
+    const confirmAfter = el('span');
+    setHtml(confirmAfter, after || '');
+    confirm.append(confirmLabel, confirmAmount, confirmAfter);
     const sync = (v, from) => {
       S.amounts[a.kind] = v;
       if (from !== range) range.value = String(v);
       if (from !== field) field.value = String(v);
       range.style.setProperty('--fill', hi > lo ? `${((v - lo) * 100) / (hi - lo)}%` : '100%');
       for (const c of chips.children) c.classList.toggle('on', Number(c.dataset.amount) === v);
-      confirmAmount.textContent = ` ${v}`;
+      confirmAmount.textContent = String(v);
     };
     for (const p of presets) {
       const c = el('button', 'preset', String(p));
@@ -967,13 +1015,10 @@
         b.dataset.kind = a.kind;
         small.appendChild(b);
       } else {
-        // a plain press; one that costs a known sum (a call) says how much
-        let html = a.label;
-        if (a.min != null && a.min === a.max && a.min > 0) html += ` ${esc(String(a.min))}`;
-        const b = button(html, `btn plain kind-${a.kind}`, () => act(a));
+        // a plain press, worded as the chat's button ("Call 2", "Banco! 250"), in its order
+        const b = button(a.label, `btn plain kind-${a.kind}`, () => act(a));
         b.dataset.kind = a.kind;
-        if (a.kind === 'fold') quick.prepend(b);
-        else quick.appendChild(b);
+        quick.appendChild(b);
       }
     }
     if (lastButton) quick.appendChild(lastButton);
@@ -1010,6 +1055,10 @@
   applyScheme();
   tg((w) => w.onEvent('themeChanged', applyScheme));
 
+  $('result-box').querySelector('summary').addEventListener('click', () => {
+    const r = S.snap && S.snap.table.result;
+    if (r) S.resultChoice = { coup: r.coup, open: !$('result-box').open };
+  });
   $('log-open').addEventListener('click', () => { haptic('impact', 'light'); openLog(); });
   $('log-close').addEventListener('click', closeLog);
   $('scrim').addEventListener('click', closeLog);
