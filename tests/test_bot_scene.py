@@ -1,5 +1,6 @@
-"""One moment, one scene per viewer: the group's table message, a player's turn prompt and
-his view shown to him alone in the group say what his scene holds, in every game."""
+"""One moment, one scene per viewer: the group's table message, a player's turn prompt, his
+view shown to him alone in the group and his Mini App snapshot say what his scene holds, in
+every game."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from typing import Any
 import pytest
 from test_bot_ephemeral import GAMES, at_a_decision, labels, shown_to
 from test_bot_tables import CHAT as TABLE_CHAT
-from test_bot_tables import make_host  # noqa: F401 (a fixture)
+from test_bot_tables import (
+    NAMES,
+    make_host,  # noqa: F401 (a fixture)
+)
 
-from bot.view import screens
+from bot.view import screens, webview
 from bot.view.scene import Scene
 from games.cards import pretty_all
 
@@ -84,3 +88,13 @@ async def test_the_screens_of_one_moment_say_what_his_scene_holds(
         assert f"Call {mine.to_call}" in [t for row in labels(keyboard) for t, _ in row]
     else:
         assert mine.to_call is None
+    page = webview.snapshot("en", "Table", mine, webview.Viewer(player, NAMES[player], True),
+                            rev=table.rec.rev, now=now)
+    felt = page["table"]
+    assert (felt["bank"], felt["pot"], felt["awaiting"], felt["deadline"]) == (
+        mine.bank, mine.pot, [player], due)
+    assert {s["name"]: (tuple(s["face_up"]), s["face_down"]) for s in felt["seats"]} == {
+        s.name: (s.face_up, s.face_down) for s in mine.seats}
+    assert page["me"]["cards"] == list(mine.my_cards)
+    if mine.to_call is not None:
+        assert f"Call {mine.to_call}" in [a["label"] for a in page["actions"]]

@@ -30,7 +30,7 @@ from games.engine import PlayerId, SeatView, Settlement, TableView, Value
 
 @dataclass(frozen=True, eq=False)
 class Scene:
-    """What ``viewer`` (a seated player; None: the public, the group and watchers) may see
+    """What ``viewer`` (a player, seated or watching; None: the public, the group) may see
     of a table at one version, and what he may do there: no word of any language."""
 
     chat_id: int
@@ -39,7 +39,8 @@ class Scene:
     """The public view: every seat as anyone sees it (up cards, how many face down, stake,
     stack, role, status), the bank or pot, the public facts, who is awaited."""
     mine: TableView | None
-    """The viewer's own view (his hidden cards, his private facts); None: the public."""
+    """The seated viewer's own view (his hidden cards, his private facts); None: the public
+    or a watcher."""
     deadline: float | None
     """The end of the turn's clock (None: nobody awaited, or no time shown)."""
     decision: int
@@ -50,9 +51,11 @@ class Scene:
     """Who is who, for the log and the result: the record's names, the seats' over them."""
     result: Settlement | None
     """The last settled coup while the coup after it is on (its coup number in it)."""
+    shown: tuple[dict[str, Any], ...]
+    """The log entries of :attr:`result`'s coup that showed hands (its showdown)."""
     buttons: Buttons
     """What the viewer may do: the public scene, the table message's buttons (never an
-    awaited player's private decision); a player's, his own actions while he is awaited."""
+    awaited player's private decision); a player's, his own legal actions."""
     amount_kinds: frozenset[str]
     """The kinds of :attr:`buttons` that take an amount."""
     private: bool
@@ -71,9 +74,14 @@ class Scene:
     """How the keyboard's amounts are taken (banchok's joining)."""
 
     @property
+    def seen(self) -> TableView:
+        """The view the viewer has: his own if he is seated, else the public's."""
+        return self.mine if self.mine is not None else self.table
+
+    @property
     def seats(self) -> tuple[SeatView, ...]:
         """Every seat as the viewer sees it."""
-        return self.table.seats
+        return self.seen.seats
 
     @property
     def awaited(self) -> tuple[PlayerId, ...]:
@@ -144,7 +152,7 @@ def scene(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: float |
     if kept is not None:
         known: Scene = kept[1]
         return known
-    made = _derived(chat_id, sight, viewer, deadline, held, names, decision, last_result(last),
+    made = _derived(chat_id, sight, viewer, deadline, held, names, decision, last,
                     prompted, no_dm, app, open_url, switch)
     if len(sight.scenes) >= SCENES_KEPT:
         sight.scenes.clear()
@@ -158,20 +166,20 @@ SCENES_KEPT = 32
 
 def _derived(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: float | None,
              log: tuple[dict[str, Any], ...], names: Mapping[int, str], decision: int | None,
-             result: Settlement | None, prompted: frozenset[int], no_dm: frozenset[int],
+             last: dict[str, Any] | None, prompted: frozenset[int], no_dm: frozenset[int],
              app: bool, open_url: str | None, switch: int) -> Scene:
-    view = sight.view()
-    if viewer is None:
-        buttons = collect_buttons(sight)
-    else:
-        buttons = player_buttons(sight, viewer) if viewer in view.awaiting else Buttons()
+    view, result = sight.view(), last_result(last)
+    buttons = collect_buttons(sight) if viewer is None else player_buttons(sight, viewer)
+    seated = any(s.player == viewer for s in view.seats)
+    shown = result is not None and view.coup <= result.coup + 1
     made = Scene(
         chat_id=chat_id, viewer=viewer, table=view,
-        mine=None if viewer is None else sight.view(viewer),
+        mine=sight.view(viewer) if seated else None,
         deadline=deadline if view.awaiting else None,
         decision=view.version if decision is None else decision, log=log,
         names={**names, **{s.player: s.name for s in view.seats}},
-        result=result if result is not None and view.coup <= result.coup + 1 else None,
+        result=result if shown else None,
+        shown=tuple(last.get("shown", ())) if shown and last is not None else (),
         buttons=buttons, amount_kinds=frozenset(),
         private=sight.private, committed=view.shoe is not None and bool(view.shoe.commitments),
         prompted=prompted, no_dm=no_dm, app=app, open_url=open_url, switch=switch)

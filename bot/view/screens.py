@@ -172,9 +172,8 @@ def prompt(lang: str, scene: Scene, *, lines: Sequence[Markup] = (),
     ``app``: the Mini App's page for this table, whose ``web_app`` button goes under his
     keyboard."""
     mine = scene.mine
-    assert mine is not None, "a prompt is a player's"
-    own = [render.own_cards(lang, mine)] if mine.my_cards else []
-    own += render.info_lines(lang, mine.my_facts, render.names_of(scene.table))
+    own = [render.own_cards(lang, mine)] if mine is not None and mine.my_cards else []
+    own += render.info_lines(lang, scene.my_facts, render.names_of(scene.table))
     own += lines
     buttons = _own_keyboard(lang, scene) if keyboard else None
     if last is not None or buttons is not None:
