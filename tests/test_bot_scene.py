@@ -15,7 +15,7 @@ from test_bot_tables import (
     make_host,  # noqa: F401 (a fixture)
 )
 
-from bot.view import screens, webview
+from bot.view import i18n, keyboards, screens, webview
 from bot.view.scene import Scene
 from games.cards import pretty_all
 
@@ -61,7 +61,8 @@ async def test_the_screens_of_one_moment_say_what_his_scene_holds(
     """At a seeded decision of each game, the group's message (the public scene), the
     awaited player's turn prompt and his view in the group (his scene) show the bank or
     pot, every up card, whose turn it is and the time left as the scenes hold them, his
-    cards, and, in poker, the amount to call on his button."""
+    cards, and what each move that costs one set amount costs on its button (in poker, the
+    amount to call), on the page too."""
     host, _, player = await at_a_decision(make_host, monkeypatch, game)
     table = await host.tables.load(TABLE_CHAT)
     due = host.tables.clock.due(table)
@@ -83,11 +84,11 @@ async def test_the_screens_of_one_moment_say_what_his_scene_holds(
         told(text, mine, seconds)
         assert f"\nYour cards: <b>{pretty_all(list(mine.my_cards))}</b>" in text
     assert labels(keyboard) == labels(prompt.markup)
+    costs = {kind: keyboards.amount_label("en", kind, i18n.action_label("en", kind), n)
+             for kind, n in mine.costs.items()}
     if game.endswith("poker"):
-        assert mine.to_call is not None and mine.to_call > 0
-        assert f"Call {mine.to_call}" in [t for row in labels(keyboard) for t, _ in row]
-    else:
-        assert mine.to_call is None
+        assert mine.costs["call"] > 0 and costs["call"] == f"Call {mine.costs['call']}"
+    assert set(costs.values()) <= {t for row in labels(keyboard) for t, _ in row}
     page = webview.snapshot("en", "Table", mine, webview.Viewer(player, NAMES[player], True),
                             rev=table.rec.rev, now=now)
     felt = page["table"]
@@ -96,5 +97,4 @@ async def test_the_screens_of_one_moment_say_what_his_scene_holds(
     assert {s["name"]: (tuple(s["face_up"]), s["face_down"]) for s in felt["seats"]} == {
         s.name: (s.face_up, s.face_down) for s in mine.seats}
     assert page["me"]["cards"] == list(mine.my_cards)
-    if mine.to_call is not None:
-        assert f"Call {mine.to_call}" in [a["label"] for a in page["actions"]]
+    assert set(costs.values()) <= {a["label"] for a in page["actions"]}

@@ -22,10 +22,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.view.codec import HOST_FILLED
 from bot.view.keyboards import UTILITIES
 from bot.view.results import last_result
 from bot.view.sight import Buttons, Sight, amount_field, collect_buttons, player_buttons
-from games.engine import PlayerId, SeatView, Settlement, TableView, Value
+from games.engine import Input, PlayerId, SeatView, Settlement, TableView, Value
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,10 +131,16 @@ class Scene:
         return self.quiet and set(self.awaited) <= self.prompted
 
     @property
-    def to_call(self) -> int | None:
-        """What the viewer's call costs, where his game has one and he may call."""
-        fixed = {s.min for s in self.buttons.kinds.get("call", ()) if s.min == s.max}
-        return fixed.pop() if len(fixed) == 1 else None
+    def costs(self) -> dict[str, int]:
+        """What each move of :attr:`buttons` that costs one set amount costs, by kind: the
+        amount to call, a banco's: what its button names ("Call 2", "Banco! 250")."""
+        out = {}
+        for kind, specs in self.buttons.kinds.items():
+            fixed = {s.min for s in specs if s.min is not None and s.min == s.max}
+            if len(fixed) == 1 and kind not in (*HOST_FILLED, *UTILITIES, *self.amount_kinds) \
+                    and not any(s.choices or s.input is Input.OWN_CARDS for s in specs):
+                out[kind] = fixed.pop()
+        return out
 
 
 def scene(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: float | None,
