@@ -19,7 +19,7 @@ key a scene is kept under, so a scene never outlives what it was derived from.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from bot.view.codec import HOST_FILLED
@@ -73,6 +73,11 @@ class Scene:
     """The Mini App's direct link for the table, None without the app."""
     switch: int = 0
     """How the keyboard's amounts are taken (banchok's joining)."""
+    quiet: bool = False
+    """A coup under way at a table played in the Mini App."""
+    card: bool = False
+    """The group's message is the coup's card: every awaited player decides in the app or
+    in private, none on it."""
 
     @property
     def seen(self) -> TableView:
@@ -118,17 +123,6 @@ class Scene:
     def my_facts(self) -> Mapping[str, Value]:
         """The viewer's private facts (his points, a hint)."""
         return self.mine.my_facts if self.mine is not None else {}
-
-    @property
-    def quiet(self) -> bool:
-        """A coup under way at a table played in the Mini App."""
-        return self.app and self.coup > 0 and bool(self.awaited)
-
-    @property
-    def card(self) -> bool:
-        """The group's message is the coup's card: every awaited player decides in the
-        app or in private, none on it."""
-        return self.quiet and set(self.awaited) <= self.prompted
 
     @property
     def costs(self) -> dict[str, int]:
@@ -179,7 +173,14 @@ def _derived(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: floa
     buttons = collect_buttons(sight) if viewer is None else player_buttons(sight, viewer)
     seated = any(s.player == viewer for s in view.seats)
     shown = result is not None and view.coup <= result.coup + 1
-    made = Scene(
+    awaited = set(view.awaiting)
+    quiet = app and view.coup > 0 and bool(awaited)
+    card = quiet and awaited <= prompted
+    if card:  # the awaited players decide in the app or in private: not on the card
+        kinds = {k: v for k, v in buttons.kinds.items()
+                 if k in UTILITIES or not buttons.offered.get(k, set()) & awaited}
+        buttons = Buttons(kinds, {k: v for k, v in buttons.offered.items() if k in kinds})
+    return Scene(
         chat_id=chat_id, viewer=viewer, table=view,
         mine=sight.view(viewer) if seated else None,
         deadline=deadline if view.awaiting else None,
@@ -187,13 +188,8 @@ def _derived(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: floa
         names={**names, **{s.player: s.name for s in view.seats}},
         result=result if shown else None,
         shown=tuple(last.get("shown", ())) if shown and last is not None else (),
-        buttons=buttons, amount_kinds=frozenset(),
+        buttons=buttons,
+        amount_kinds=frozenset(k for k in buttons.kinds if amount_field(sight.engine, k)),
         private=sight.private, committed=view.shoe is not None and bool(view.shoe.commitments),
-        prompted=prompted, no_dm=no_dm, app=app, open_url=open_url, switch=switch)
-    if made.card:  # the awaited players decide in the app or in private: not on the card
-        awaited = set(view.awaiting)
-        kinds = {k: v for k, v in buttons.kinds.items()
-                 if k in UTILITIES or not buttons.offered.get(k, set()) & awaited}
-        buttons = Buttons(kinds, {k: v for k, v in buttons.offered.items() if k in kinds})
-    amounts = frozenset(k for k in buttons.kinds if amount_field(sight.engine, k))
-    return replace(made, buttons=buttons, amount_kinds=amounts)
+        prompted=prompted, no_dm=no_dm, app=app, open_url=open_url, switch=switch,
+        quiet=quiet, card=card)
