@@ -125,8 +125,7 @@ def with_app(lang: str, markup: Keyboard | None, url: str | None) -> Keyboard | 
     return markup.with_row([app_button(lang, url)])
 
 
-
-
+# Buttons anybody may need whatever the turn: they go last.
 UTILITIES = ("join", "leave")
 
 

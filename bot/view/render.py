@@ -1,4 +1,4 @@
-"""Texts and buttons from views and events: the only road from a table to a person.
+"""Texts from views and events: the table, a seat, whose turn, a player's direct message.
 
 The table message is drawn from the PUBLIC view (``engine.view(state, None)``)
 and public events only; a player's direct message from his own view
@@ -188,7 +188,6 @@ def event_lines(lang: str, events: Sequence[Event], names: dict[int, str]) -> li
     return [i18n.event_text(lang, e, names) for e in events]
 
 
-# Buttons anybody may need whatever the turn: they go last.
 def dm_text(lang: str, view: TableView | None, lines: Sequence[Markup], *,
             game: str = "", coup: Any = None) -> str:
     """A player's direct message: the table and coup, his own cards (his whole hand), his

@@ -82,7 +82,8 @@ def settlement_text(lang: str, game: str, result: Settlement,
                     then: Sequence[Markup] = ()) -> str:
     """A settled coup: the result first (who won what, with which hand; every player's net,
     the banker's included), the coup's log collapsed under it (its first ``lead`` lines
-    first: see :func:`fit`), and, each as a line of the log, what followed it (``then``)."""
+    first: see :func:`bot.view.render.fit`), and, each as a line of the log, what followed
+    it (``then``)."""
     head = [i18n.fill("🏆 <b>{}</b>", headline(lang, result, names)),
             i18n.t(lang, "settled_title", game=i18n.game_name(lang, game),
                    deal=i18n.deal(lang, game, result.coup))]
