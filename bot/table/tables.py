@@ -24,6 +24,7 @@ from markupsafe import Markup
 from bot.ops.hooks import Hooks
 from bot.outbox import kinds
 from bot.outbox.courier import Doorbell
+from bot.outbox.feed import Feed
 from bot.table import sends
 from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines
@@ -71,13 +72,15 @@ class Tables:
         # every committed step's deadline is the clock's, and runs out through this commit
         # links: the Mini App's, when the bot has one (its buttons; /settings screen app)
         self.clock = Clock(self, deadlines, decision_timeout=decision_timeout,
-                           turn_dms=turn_dms, now=now, links=links, idle_close=idle_close)
+                           turn_dms=turn_dms, now=now, links=links, idle_close=idle_close,
+                           shared=chat_locks is not None)
         self.bot_username = bot_username
         self.hooks = hooks or Hooks()
         self.locks: dict[int, asyncio.Lock] = {}
         self.tables: dict[int, Table] = {}
-        # told the chat of every commit, once it is committed (the Mini App's pages)
-        self.listeners: list[Callable[[int], None]] = []
+        # every commit, published once for the channels that read it (the Mini App's pages,
+        # the other workers): :meth:`publish`
+        self.feed = Feed()
 
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[Any]:
         """The one lock of a chat's table."""
@@ -127,8 +130,10 @@ class Tables:
         ``redraw=False``: a change of the record the table message already shows (the
         courier is rung only for what it must send)."""
         # a shallow copy: nothing below changes a field of the record in place (a changed
-        # field gets a new value), so the committed table's record is never touched
-        meta = (meta or table.meta).model_copy()
+        # field gets a new value), so the committed table's record is never touched; what
+        # the facts of presence say of its decision (its clock, its delivered prompts) is
+        # kept in it from here on (:meth:`bot.table.clock.Clock.shown`)
+        meta = (await self.clock.shown(table, meta)).model_copy()
         drafts = list(outbox)
         chat_id = table.chat_id
         rec = table.rec
@@ -143,9 +148,7 @@ class Tables:
             self.tables[chat_id] = Table(rec.model_copy(update={"meta_json": meta_json,
                                                                 "rev": rec.rev + 1}),
                                          meta, table.engine, table.state, table.cached_sight)
-            if redraw or drafts:
-                self.doorbell.ring(chat_id, bool(drafts))
-            self.changed(chat_id)
+            self.publish(chat_id, bool(drafts), redraw=redraw)
             return meta
         if timed_out:  # one more decision nobody took (docs/rules.md §0.12, idle_close)
             meta.idle += 1
@@ -233,15 +236,18 @@ class Tables:
         clock.stepped(chat_id, step.state.version, deadline, meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
-        self.doorbell.ring(chat_id, bool(drafts))
-        self.changed(chat_id)
+        self.publish(chat_id, bool(drafts))
         return meta
 
-    def changed(self, chat_id: int) -> None:
-        """Tell the listeners (the Mini App's pages) that the chat's table was committed,
-        opened or closed."""
-        for listener in self.listeners:
-            listener(chat_id)
+    def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True) -> None:
+        """The chat's table was committed (opened, changed, closed): published once, to the
+        courier (its doorbell, when ``outbox`` got items or the table message may show
+        something new: ``redraw``) and to every reader of the :attr:`feed` (the pages, the
+        other workers), who take it from there in their own tasks."""
+        if outbox or redraw:
+            self.doorbell.ring(chat_id, outbox)
+        table = self.tables.get(chat_id)
+        self.feed.publish(chat_id, table.state.version if table is not None else 0)
 
 
 def booked_coups(step: Step[Any], settled: int | None) -> tuple[int, list[int]]:
