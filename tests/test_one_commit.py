@@ -41,30 +41,25 @@ from games import cards
 from storage.sqlite import SqliteStorage
 
 
+def counting(method: str, kind: str) -> Any:
+    """``method`` of the real storage, its calls counted as ``kind``."""
+    async def write(self: Counted, **kwargs: Any) -> Any:
+        self.writes.append(kind)
+        return await getattr(SqliteStorage, method)(self, **kwargs)
+    return write
+
+
 class Counted(SqliteStorage):
     """The real SQLite storage, counting its writes of a table's row by kind."""
 
-    writes: list[str]
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.writes = []
+        self.writes: list[str] = []
 
-    async def commit_step(self, **kwargs: Any) -> int:
-        self.writes.append("step")
-        return await super().commit_step(**kwargs)
-
-    async def update_meta(self, **kwargs: Any) -> int:
-        self.writes.append("record")
-        return await super().update_meta(**kwargs)
-
-    async def create_table(self, **kwargs: Any) -> Any:
-        self.writes.append("open")
-        return await super().create_table(**kwargs)
-
-    async def close_table(self, **kwargs: Any) -> int:
-        self.writes.append("close")
-        return await super().close_table(**kwargs)
+    commit_step = counting("commit_step", "step")
+    update_meta = counting("update_meta", "record")
+    create_table = counting("create_table", "open")
+    close_table = counting("close_table", "close")
 
 
 @pytest.fixture(autouse=True)
