@@ -166,3 +166,25 @@ async def test_an_app_action_commits_once(served: Any) -> None:  # noqa: F811
         assert storage.writes == ["step"]
         for page in pages.values():
             await page.ws.close()
+
+
+async def test_a_clock_started_from_the_facts_runs_on_after_a_restart(
+        make_host: Any) -> None:  # noqa: F811
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await anns_stake_is_next(host, bot)
+    _, shown, due = await shown_to(host)
+    table = await host.tables.load(CHAT)
+    # her clock runs from the facts alone: the record has no deadline yet
+    assert shown == {(ANN, "group"), (ANN, "prompt")} and due is not None
+    assert table.meta.due is None and table.rec.deadline is None
+    await host.courier.stop(1)
+    host.tables.clock.deadlines.stop()
+    # a restart a moment later (no downtime to give back): the facts are read again
+    again = await make_host(bot)
+    assert await again.lifecycle.resume_all() == 1
+    assert again.tables.clock.deadlines.pending(CHAT)
+    assert await again.tables.clock.due(await again.tables.load(CHAT)) == due
+    # her prompt, delivered before the restart, is kept open by the next commit
+    assert await press(again, bot, ANN, ["stake"]) == "Stake · now Bob"
+    assert [m.markup for m in bot.chat(ANN)][-1] is None  # it lost its buttons

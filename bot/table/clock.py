@@ -102,10 +102,11 @@ class Clock:
         # per chat, the players who have the table's Mini App open on this worker (its
         # server says: :meth:`page_opened`): his page shows him his turn, live
         self.pages: dict[int, set[int]] = {}
-        # per chat, the facts of presence of one decision as stored, when this process is
-        # the only one appending them (not ``shared``): read from storage once per decision
+        # per chat, the facts of presence of one decision of one table (when it opened, the
+        # decision) as stored, when this process is the only one appending them (not
+        # ``shared``): read from storage once per decision
         self.shared = shared
-        self.facts: dict[int, tuple[int, list[Shown]]] = {}
+        self.facts: dict[int, tuple[tuple[float | None, int], list[Shown]]] = {}
         # closes a table nobody plays at any more (its lifecycle sets it:
         # :meth:`bot.table.lifecycle.Lifecycle.close_idle`)
         self.on_idle: Callable[[int], Awaitable[Any]] = _nothing
@@ -214,21 +215,25 @@ class Clock:
         turn, as a private prompt would)."""
         return player in self.pages.get(chat_id, ())
 
-    async def presence(self, chat_id: int, decision: int) -> list[Shown]:
-        """The facts of presence of the chat's ``decision``."""
-        kept = self.facts.get(chat_id)
-        if kept is not None and kept[0] == decision:
+    async def presence(self, table: Table, decision: int) -> list[Shown]:
+        """The facts of presence of the table's ``decision`` (a table opened since in the
+        chat has facts of its own: a closed table's went with it)."""
+        key = (table.meta.opened, decision)
+        kept = self.facts.get(table.chat_id)
+        if kept is not None and kept[0] == key:
             return kept[1]
-        facts = await self.tables.storage.presence(chat_id=chat_id, decision=decision)
+        facts = await self.tables.storage.presence(chat_id=table.chat_id, decision=decision)
         if not self.shared:
-            self.facts[chat_id] = (decision, facts)
+            self.facts[table.chat_id] = (key, facts)
         return facts
 
-    async def _append(self, chat_id: int, decision: int, facts: list[Shown]) -> None:
-        await self.tables.storage.add_presence(chat_id=chat_id, decision=decision, shown=facts)
-        kept = self.facts.get(chat_id)
-        if kept is not None and kept[0] == decision:
-            self.facts[chat_id] = (decision, kept[1] + facts)
+    async def _append(self, table: Table, decision: int, facts: list[Shown]) -> None:
+        await self.tables.storage.add_presence(chat_id=table.chat_id, decision=decision,
+                                               shown=facts)
+        key = (table.meta.opened, decision)
+        kept = self.facts.get(table.chat_id)
+        if kept is not None and kept[0] == key:
+            self.facts[table.chat_id] = (key, kept[1] + facts)
 
     def _start(self, table: Table, facts: Sequence[Shown]) -> float | None:
         """When the clock of the table's decision started, by these facts of it: the moment
@@ -248,7 +253,7 @@ class Clock:
         meta = meta or table.meta
         if meta.due is not None or meta.paused or not table.engine.awaiting(table.state):
             return meta
-        start = self._start(table, await self.presence(table.chat_id, meta.decision))
+        start = self._start(table, await self.presence(table, meta.decision))
         if start is None:
             return meta
         return meta.model_copy(update={"due": start + self.timeout_of(meta)})
@@ -263,7 +268,7 @@ class Clock:
             return meta
         delivered = {f.player: OpenPrompt(message_id=f.message_id, decision=meta.decision,
                                           digest=f.digest or "")
-                     for f in await self.presence(table.chat_id, meta.decision)
+                     for f in await self.presence(table, meta.decision)
                      if f.channel == PROMPT and f.message_id is not None
                      and f.player in awaited and f.player not in meta.prompts
                      and f.player not in meta.dm_blocked}
@@ -359,7 +364,7 @@ class Clock:
                            digest=prompt.digest if prompt is not None else None)
                      for p in players]
             before = await self.started(table)
-            await self._append(chat_id, decision, facts)
+            await self._append(table, decision, facts)
             if before.due is not None or table.meta.paused:
                 return
             meta = await self.started(table)
