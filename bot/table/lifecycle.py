@@ -277,10 +277,11 @@ class Lifecycle:
         meta = await self.clock.started(table)
         due = None
         if not meta.paused and table.engine.awaiting(table.state):
-            # a turn nobody has been shown yet: its clock starts when this drawing is
-            # delivered (turn_seen), so it shows the time left as from now. The drawing
-            # after the clock's commit then reads the same (the deadline a few ms later,
-            # the same seconds): one edit per turn, not one without the time and one with it
+            # its clock as the facts of presence say; a turn nobody has been shown yet: its
+            # clock starts when this drawing is delivered (turn_seen), so it shows the time
+            # left as from now. The drawing after the clock's start then reads the same (the
+            # deadline a few ms later, the same seconds): one edit per turn, not one without
+            # the time and one with it
             due = self.clock.drawn_due(meta)
         links = self.clock.links
         return screens.table_render(lang, chat_id, table.sight, due,
