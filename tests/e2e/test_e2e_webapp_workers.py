@@ -424,11 +424,23 @@ class TwoWorkers:
         return page
 
     async def stored(self) -> tuple[int, dict[str, Any]] | None:
-        """The table's version and record as committed now (None: no table)."""
+        """The table's version and record as committed now (None: no table), with what its
+        next commit keeps in it of the facts of presence: its decision's deadline (the
+        stored one, which a clock started from them sets) and the prompts delivered."""
         assert self.conn is not None
-        row = await self.conn.fetchrow("SELECT version, meta::text FROM tables"
+        row = await self.conn.fetchrow("SELECT version, meta::text, due FROM tables"
                                        " WHERE chat_id = $1", CHAT)
-        return None if row is None else (int(row[0]), json.loads(row[1]))
+        if row is None:
+            return None
+        meta = json.loads(row[1])
+        if meta.get("due") is None:
+            meta["due"] = row[2]
+        prompts = meta.setdefault("prompts", {})
+        for player, message_id in await self.conn.fetch(
+                "SELECT player, message_id FROM presence WHERE chat_id = $1 AND decision = $2"
+                " AND channel = 'prompt'", CHAT, meta.get("decision", 0)):
+            prompts.setdefault(str(player), {"message_id": message_id})
+        return int(row[0]), meta
 
     async def close(self) -> None:
         for page in self.pages:
