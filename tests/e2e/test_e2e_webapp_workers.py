@@ -217,10 +217,13 @@ class Page:
 
 async def move(session: aiohttp.ClientSession, url: str, snap: dict[str, Any],
                player: Player) -> dict[str, Any]:
-    """``player`` answers his snapshot's decision through the proxy (his first action that
-    the table takes); the answer."""
+    """``player`` answers his snapshot's decision through the proxy (his first action, by
+    kind, that the table takes: not as the page orders them, which is the chat's wording's
+    order); the answer."""
     answer: dict[str, Any] = {}
-    for action in (a for a in snap["actions"] if a["input"] != "utility"):
+    moves = sorted((a for a in snap["actions"] if a["input"] != "utility"),
+                   key=lambda a: a["kind"])
+    for action in moves:
         body: dict[str, Any] = {"table": None, "kind": action["kind"],
                                 "coup": snap["table"]["coup"], "decision": snap["decision"],
                                 "key": uuid.uuid4().hex}
