@@ -29,6 +29,7 @@ fact) with its version, the screen, what it showed and what the truth says.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import time
@@ -48,6 +49,7 @@ from harness import (
     cards_in,
     decode_action,
     synced_now,
+    until,
 )
 from test_e2e_webapp import CHROMIUM, PHONE, AppPage, is_amount, tap
 from test_e2e_webhook import free_port
@@ -70,7 +72,6 @@ DECISION = 600.0  # seconds to decide: no deadline falls during the test
 SHOW = 8.0  # how long a screen may take to show a version before it counts as behind
 SLACK = 2.0  # seconds two screens' clocks may differ by
 SETTLED = re.compile(r"(?:coup|hand) #(\d+) settled")
-SECONDS = re.compile(r"(\d+)\s*s\b")
 
 
 def number_re(key: str) -> re.Pattern[str]:
@@ -81,7 +82,7 @@ def number_re(key: str) -> re.Pattern[str]:
 
 BANK, POT = number_re("bank"), number_re("pot")
 TO_ACT = i18n.word("en", "to_act", "status")
-YOUR_MOVE = "Your move"
+YOUR_MOVE = i18n.plain(i18n.t("en", "decide_private"))  # his prompt's (his view's) ask
 
 
 @dataclass
@@ -188,7 +189,7 @@ def read_text(text: str, entities: list[dict[str, Any]], truth: Truth, own: bool
         clock = [e for e in entities if e.get("type") == "date_time"]
         if clock:
             seen.due = float(clock[0].get("unix_time", 0))
-    if own and YOUR_MOVE in text and viewer is not None:
+    if own and viewer is not None and YOUR_MOVE in text:
         marked.add(truth.names[viewer])
     seen.awaiting = [n for n in truth.names.values() if n in marked]
     if own:
@@ -215,6 +216,7 @@ def read_buttons(message: dict[str, Any] | None) -> dict[str, int]:
 
 
 def buttons_of(message: dict[str, Any] | None) -> list[tuple[str, str | None]]:
+    """(label, callback data) of every inline button of a message (or of none)."""
     if not message or not message.get("reply_markup"):
         return []
     return [(b["text"], b.get("callback_data"))
@@ -298,22 +300,30 @@ def result_facts(result: Settlement, names: dict[int, str]) -> dict[str, str]:
     return facts
 
 
-def normalized(text: str) -> str:
-    return text.replace("\u2212", "−").replace("\n", " ")
+def one_line(text: str) -> str:
+    """A text's lines as one (the page breaks a net's name from its sum)."""
+    return text.replace("\n", " ")
 
 
 def compare_result(found: Disagreements, version: int, screen: str, text: str | None,
                    result: Settlement, names: dict[int, str], cards: list[str]) -> None:
     """A screen's result against the settlement: every fact there, and the hands' cards
     (as the group's settlement shows them)."""
-    shown = normalized(text or "")
+    shown = one_line(text or "")
     facts = result_facts(result, names)
-    wanted_cards = sorted(cards)
     found.check(version, screen, "result", [f for f, pattern in facts.items()
                                             if re.search(pattern, shown)], list(facts),
                 text or "")
-    found.check(version, screen, "result's hands", sorted(set(cards_in(shown)) & set(cards))
-                if cards else [], wanted_cards and sorted(set(wanted_cards)), text or "")
+    found.check(version, screen, "result's hands", sorted(set(cards_in(shown)) & set(cards)),
+                sorted(set(cards)), text or "")
+
+
+def last_step_cards(bot: BotProcess) -> list[str]:
+    """The cards of the public events of the table's last committed step (the bot's test
+    hook): the hands a settlement turned up."""
+    rows = [json.loads(line) for line in (bot.data_dir / "shown.jsonl").read_text().splitlines()
+            if line.strip()]
+    return next((r["cards"] for r in reversed(rows) if r.get("chat") == CHAT), [])
 
 
 class Table:
@@ -327,9 +337,12 @@ class Table:
         self.pages = pages
         self.progress = progress
         self.found = Disagreements()
-        self.behind: set[str] = set()  # screens that once did not show a version in time
+        # what a screen once did not show in time: looked at again without waiting
+        self.behind: set[tuple[str, str]] = set()
+        self.up_seen: set[str] = set()  # every card face up on a seat during the coup
 
     def truth(self) -> Truth:
+        """The stored version, as the engine and the host see it."""
         row = self.bot.db_table(CHAT)
         assert row is not None
         engine = registry.engine(row[0])
@@ -340,16 +353,16 @@ class Table:
     async def within(self, screen: str, what: Callable[[], Awaitable[Any]], version: int,
                      text: Callable[[], Awaitable[str]], fact: str = "shows the version"
                      ) -> Any:
-        """What ``what`` gives once it gives something, within :data:`SHOW` s (a screen
-        already found behind once is looked at without waiting); None and a disagreement
-        when it does not."""
-        deadline = time.monotonic() + (0 if screen in self.behind else SHOW)
+        """What ``what`` gives once it gives something, within :data:`SHOW` s (what a
+        screen once did not show in time is looked for again without waiting); None and a
+        disagreement when it does not."""
+        deadline = time.monotonic() + (0 if (screen, fact) in self.behind else SHOW)
         while True:
             got = await what()
             if got:
                 return got
             if time.monotonic() >= deadline:
-                self.behind.add(screen)
+                self.behind.add((screen, fact))
                 self.found.check(version, screen, fact, "not within "
                                  f"{SHOW:g} s", "shown", await text())
                 return None
@@ -358,6 +371,7 @@ class Table:
     # --- reading the screens ---------------------------------------------------------------
 
     async def group_message(self, version: int) -> dict[str, Any] | None:
+        """The group's table message once it shows ``version`` (the bot's test hook)."""
         m = await synced_now(self.game)
         return m if m is not None and self.bot.shown_version(CHAT, m["message_id"]) == (
             version) else None
@@ -367,6 +381,7 @@ class Table:
         return m["text"] if m else "(no message)"
 
     async def prompt(self, player: Player, decision: int) -> dict[str, Any] | None:
+        """His newest private message with buttons of ``decision``."""
         for m in reversed(await self.sb.bot_messages(player.id)):
             for _, data in buttons_of(m):
                 a = decode_action(data)
@@ -388,17 +403,26 @@ class Table:
                 return m
         return None
 
-    async def open_view(self, player: Player, decision: int) -> bool:
+    async def open_view(self, player: Player, truth: Truth, decision: int) -> bool:
         """He presses *My cards* on the group's table, unless his view of this decision is
-        there already; False when the table has no *My cards* (no hidden card yet: he
-        decides on the group's buttons)."""
+        there already; False when he holds no hidden card yet (the cut, the bank: he decides
+        on the group's buttons), or when the group's table offers no *My cards* in time (a
+        disagreement)."""
         if await self.view(player, decision) is not None:
             return True
-        message = await self.game.table_message()
-        mine = next((d for _, d in buttons_of(message) if d and d.startswith("m|")), None)
-        if message is None or mine is None:
+        if not truth.cards(player.id):
             return False
-        await self.sb.press(CHAT, message["message_id"], player.id, mine, wait=10)
+
+        async def my_cards() -> tuple[int, str] | None:
+            message = await self.game.table_message()
+            mine = next((d for _, d in buttons_of(message) if d and d.startswith("m|")), None)
+            return None if message is None or mine is None else (message["message_id"], mine)
+
+        button = await self.within("group table (Ann)", my_cards, truth.version,
+                                   self.newest_group_text, "offers My cards")
+        if button is None:
+            return False
+        await self.sb.press(CHAT, button[0], player.id, button[1], wait=10)
         return True
 
     async def newest_view(self, player: Player) -> str:
@@ -406,6 +430,7 @@ class Table:
         return m["text"] if m else "(no view)"
 
     async def page_at(self, app: AppPage, version: int) -> dict[str, Any] | None:
+        """The page's DOM read back once it has drawn ``version``."""
         if app.version < version or not await app.drawn():
             return None
         dom: dict[str, Any] = await app.page.evaluate(PAGE_JS)
@@ -421,6 +446,7 @@ class Table:
         v = truth.version
         decision = int(self.bot.db_meta(CHAT).get("decision", 0))
         awaiting = truth.sight.view().awaiting
+        self.up_seen.update(c for cards in truth.up().values() for c in cards)
         group = await self.within("group table (Ann)", lambda: self.group_message(v), v,
                                   self.newest_group_text)
         # the clock starts once the turn is shown (the host's ``due``): read it now
@@ -437,7 +463,7 @@ class Table:
                                  BOB.id)
                 seen.costs = read_buttons(prompt)
                 compare(self.found, truth, "Bob's private prompt", BOB.id, seen)
-        if CID.id in awaiting and await self.open_view(CID, decision):
+        if CID.id in awaiting and await self.open_view(CID, truth, decision):
             view = await self.within("Cid's view in the group",
                                      lambda: self.view(CID, decision), v,
                                      lambda: self.newest_view(CID))
@@ -455,6 +481,7 @@ class Table:
                 compare(self.found, truth, screen, who.id if who is DEE else None, seen)
 
     def group_seen(self, message: dict[str, Any], truth: Truth) -> Seen:
+        """The group's table as Ann reads it, with the amounts of her own presses."""
         seen = read_text(message["text"], message.get("entities") or [], truth, False)
         mine = [(label, d) for label, d in buttons_of(message)
                 if (a := decode_action(d)) is not None and a[2] in truth.fixed_costs(ANN.id)]
@@ -478,7 +505,10 @@ class Table:
 
         group = await self.within("group table (Ann)", settlement, v, self.newest_group_text,
                                   "shows the result")
-        cards = cards_in(group["text"]) if group else []
+        # the hands: what the group's result shows of the cards the coup turned up, before
+        # or by its last step (not the cards of the log before it, nor of the next coup)
+        turned = self.up_seen | set(last_step_cards(self.bot))
+        cards = [c for c in cards_in(group["text"]) if c in turned] if group else []
         if group is not None:
             compare_result(self.found, v, "group table (Ann)", group["text"], result,
                            names, cards)
@@ -487,7 +517,7 @@ class Table:
 
         async def told(text: Callable[[], Awaitable[str]]) -> str | None:
             got = await text()
-            return got if normalized(headline) in normalized(got) else None
+            return got if headline in one_line(got) else None
 
         screens: list[tuple[str, Callable[[], Awaitable[str | None]]]] = [
             ("Bob's private chat", lambda: told(lambda: self.newest_dm(BOB))),
@@ -529,10 +559,13 @@ class Table:
             await self.on_group(ANN, prefer, truth.version)
 
     async def moved(self, version: int) -> None:
+        """Until the table has committed past ``version`` (his press made a step)."""
         await self.sb.wait_for(lambda: (self.bot.db_table(CHAT) or ("", "", version))[2]
                                != version, timeout=20)
 
     async def on_group(self, player: Player, prefer: list[str], version: int) -> None:
+        """He presses the group table's button; a decision on his hidden cards (no button
+        for it there), on his view."""
         message = await self.game.table_message()
         assert message is not None
         if await self.game._press_first(player, prefer, CHAT, message, "min") is None:
@@ -541,6 +574,7 @@ class Table:
         await self.moved(version)
 
     async def on_prompt(self, prefer: list[str], version: int) -> None:
+        """Bob presses on his turn prompt in his private chat."""
         decision = int(self.bot.db_meta(CHAT).get("decision", 0))
         prompt = await self.sb.wait_for(lambda: self.prompt(BOB, decision), timeout=20)
         done = await self.game._press_first(BOB, prefer, BOB.id, prompt, "min")
@@ -552,7 +586,7 @@ class Table:
         acts on his view; with no hidden card yet (the cut, the bank), on the group's
         buttons."""
         decision = int(self.bot.db_meta(CHAT).get("decision", 0))
-        if not await self.open_view(player, decision):
+        if not await self.open_view(player, self.truth(), decision):
             message = await self.game.table_message()
             assert message is not None
             assert await self.game._press_first(player, prefer, CHAT, message, "min"), (
@@ -565,6 +599,8 @@ class Table:
 
     async def press_in_view(self, player: Player, view: dict[str, Any], prefer: list[str]
                             ) -> None:
+        """He presses the first preferred action of his view; a choice of his cards turns
+        the view into his selection, which he confirms as it is."""
         number = view["ephemeral_message_id"]
         for kind in prefer:
             for label, data in buttons_of(view):
@@ -582,6 +618,7 @@ class Table:
         raise AssertionError(f"{player.name} could do none of {prefer}: {view['text']}")
 
     async def selection(self, player: Player, number: int) -> dict[str, Any] | None:
+        """His view ``number`` once it is his selection of cards (its confirm button)."""
         for m in await self.sb.view(CHAT, player.id):
             if m.get("ephemeral_message_id") == number and any(
                     d and d.startswith("a|") and d.split("|")[5].startswith("k")
@@ -590,6 +627,7 @@ class Table:
         return None
 
     async def on_page(self, prefer: list[str]) -> None:
+        """Dee taps, on her page, the first preferred action it offers (the least amount)."""
         app = self.pages[DEE.id]
         snap = app.snap
         assert snap is not None
@@ -630,6 +668,8 @@ async def start_pages(sb: Any, browser: Any, link: str, progress: asyncio.Event
         app.record()
         await app.page.goto(opened["url"])
         pages[user.id] = app
+    for app in pages.values():
+        await until(app.drawn, progress, f"{app.user.name}'s first snapshot", 20)
     return pages
 
 
