@@ -112,6 +112,13 @@ class Truth:
     def awaiting(self) -> list[str]:
         return [self.names[p] for p in self.sight.view().awaiting]
 
+    def turn_words(self) -> set[str]:
+        """The seat statuses that say a seat is to play ("to act", banchok's "to stake"):
+        what the awaited seats show now, besides the turn's marks."""
+        view = self.sight.view()
+        return {TO_ACT} | {i18n.word("en", s.status, "status") for s in view.seats
+                           if s.player in view.awaiting and s.status}
+
     def fixed_costs(self, viewer: int) -> dict[str, int]:
         """The viewer's presses that cost one known sum (a call): kind -> amount."""
         if viewer not in self.sight.view().awaiting:
@@ -168,8 +175,9 @@ def seat_lines(text: str, names: dict[int, str]) -> dict[str, str]:
 def read_text(text: str, entities: list[dict[str, Any]], truth: Truth, own: bool,
               viewer: int | None = None) -> Seen:
     """A table text as its reader reads it: the header's bank or pot, each seat's up
-    cards, whose turn it is (the seats marked to act, the ⏳ line's names, and, on his own
-    screen, his move asked) with its clock, and (``own``) his cards."""
+    cards, whose turn it is (the seats marked ▶ or with a status of a seat to play, the ⏳
+    line's names, and, on his own screen, his move asked) with its clock, and (``own``) his
+    cards."""
     lines = text.splitlines()
     header = lines[0] if lines else ""
     seen = Seen(text)
@@ -177,9 +185,10 @@ def read_text(text: str, entities: list[dict[str, Any]], truth: Truth, own: bool
         m = pattern.search(header)
         seen.money[key] = int(m.group(1)) if m else 0
     marked = set()
+    turn_words = truth.turn_words()
     for name, line in seat_lines(text, truth.names).items():
         seen.up[name] = cards_in(line)
-        if line.startswith("▶") or line.endswith(f" · {TO_ACT}"):
+        if line.startswith("▶") or line.rsplit(" · ", 1)[-1] in turn_words:
             marked.add(name)
     turn = next((ln for ln in lines if ln.startswith("⏳")), None)
     if turn is not None:
