@@ -359,6 +359,15 @@ class Table:
         return Truth(row[2], Sight(engine, engine.state_type.model_validate_json(row[1])),
                      meta.get("due"), last_result(meta.get("last_result")))
 
+    async def due(self) -> float | None:
+        """The host's deadline of the decision: it starts once every awaited player has been
+        shown his turn (a prompt, a view, a page delivered), a moment after that screen; a
+        second at most is waited for it."""
+        deadline = time.monotonic() + 1.0
+        while (due := self.bot.db_meta(CHAT).get("due")) is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return None if due is None else float(due)
+
     async def within(self, screen: str, what: Callable[[], Awaitable[Any]], version: int,
                      text: Callable[[], Awaitable[str]], fact: str = "shows the version"
                      ) -> Any:
@@ -458,8 +467,7 @@ class Table:
         self.up_seen.update(c for cards in truth.up().values() for c in cards)
         group = await self.within("group table (Ann)", lambda: self.group_message(v), v,
                                   self.newest_group_text)
-        # the clock starts once the turn is shown (the host's ``due``): read it now
-        truth.due = self.bot.db_meta(CHAT).get("due")
+        truth.due = await self.due()
         if group is not None:
             compare(self.found, truth, "group table (Ann)", ANN.id,
                     self.group_seen(group, truth))
@@ -468,6 +476,7 @@ class Table:
                                        lambda: self.prompt(BOB, decision), v,
                                        lambda: self.newest_dm(BOB))
             if prompt is not None:
+                truth.due = await self.due()
                 seen = read_text(prompt["text"], prompt.get("entities") or [], truth, True,
                                  BOB.id)
                 seen.costs = read_buttons(prompt)
@@ -477,6 +486,7 @@ class Table:
                                      lambda: self.view(CID, decision), v,
                                      lambda: self.newest_view(CID))
             if view is not None:
+                truth.due = await self.due()
                 seen = read_text(view["text"], view.get("entities") or [], truth, True, CID.id)
                 seen.costs = read_buttons(view)
                 compare(self.found, truth, "Cid's view in the group", CID.id, seen)
