@@ -140,6 +140,18 @@ class OutboxItem(BaseModel):
     attempts: int = 0
 
 
+class Shown(BaseModel):
+    """A fact of presence: ``player``'s turn of a decision was shown on ``channel`` at
+    ``shown_at``; a delivered turn prompt also says which message it is and what it showed."""
+
+    model_config = ConfigDict(frozen=True)
+    player: int
+    channel: str
+    shown_at: float
+    message_id: int | None = None
+    digest: str | None = None
+
+
 class LedgerEntry(BaseModel):
     """One ledger row: ``delta`` chips on ``account`` in step ``step_id``. A player's rows
     are those of his wallet, stack and stake, and of a bank while it is his."""
@@ -364,4 +376,15 @@ class Storage(Protocol):
 
     async def last_alive(self, *, other_than: str | None = None) -> float | None:
         """The newest mark of any process but ``other_than`` (None: none was ever made)."""
+        ...
+
+    async def add_presence(self, *, chat_id: int, decision: int, shown: Sequence[Shown]
+                           ) -> None:
+        """Append facts of presence of the chat's ``decision`` (a fact already there for its
+        player and channel stays as it was: the first showing counts). Not a write of the
+        table: its version and revision stay. The chat's facts of earlier decisions go."""
+        ...
+
+    async def presence(self, *, chat_id: int, decision: int) -> list[Shown]:
+        """The facts of presence of the chat's ``decision``, earliest first."""
         ...

@@ -33,6 +33,7 @@ from .base import (
     OutboxDraft,
     OutboxItem,
     OutboxItemNotFound,
+    Shown,
     StaleVersion,
     StorageError,
     TableExists,
@@ -420,6 +421,7 @@ class PostgresStorage:
                 raise InsufficientFunds("chips are still on the table")
             await conn.execute("DELETE FROM table_accounts WHERE chat_id = $1", chat_id)
             await conn.execute("DELETE FROM tables WHERE chat_id = $1", chat_id)
+            await conn.execute("DELETE FROM presence WHERE chat_id = $1", chat_id)
             await _queue(conn, chat_id, outbox)
         return step_id
 
@@ -690,6 +692,28 @@ class PostgresStorage:
             value = await conn.fetchval(
                 "SELECT max(at) FROM alive WHERE worker IS DISTINCT FROM $1", other_than)
         return None if value is None else float(value)
+
+    async def add_presence(self, *, chat_id: int, decision: int, shown: Sequence[Shown]
+                           ) -> None:
+        """See :meth:`storage.base.Storage.add_presence`."""
+        async with self._tx() as conn:
+            await conn.execute("DELETE FROM presence WHERE chat_id = $1 AND decision < $2",
+                               chat_id, decision)
+            await conn.executemany(
+                "INSERT INTO presence (chat_id, decision, player, channel, shown_at,"
+                " message_id, digest) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                " ON CONFLICT DO NOTHING",
+                [(chat_id, decision, s.player, s.channel, s.shown_at, s.message_id, s.digest)
+                 for s in shown])
+
+    async def presence(self, *, chat_id: int, decision: int) -> list[Shown]:
+        """See :meth:`storage.base.Storage.presence`."""
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT player, channel, shown_at, message_id, digest FROM presence"
+                " WHERE chat_id = $1 AND decision = $2 ORDER BY shown_at", chat_id, decision)
+        return [Shown(player=r[0], channel=r[1], shown_at=r[2], message_id=r[3], digest=r[4])
+                for r in rows]
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""

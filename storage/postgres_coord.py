@@ -164,6 +164,14 @@ class PgCoordination:
             " due_claimed_for = CASE WHEN due <= $2 THEN due END"
             " WHERE chat_id = $1", chat_id, now, retry)
 
+    async def clock_started(self, chat_id: int, decision: int, due: float) -> None:
+        """The clock of the table's ``decision`` started from the facts of presence (no
+        commit): ``due`` is its deadline while the record's decision is that one and keeps
+        none of its own (migration 010); the row's revision stays."""
+        await self._get_pool().execute(
+            "UPDATE tables SET clock_decision = $2, clock_due = $3 WHERE chat_id = $1",
+            chat_id, decision, due)
+
     async def next_due(self) -> float | None:
         """The earliest deadline nobody is claiming."""
         value = await self._get_pool().fetchval(

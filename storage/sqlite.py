@@ -46,6 +46,7 @@ from .base import (
     OutboxDraft,
     OutboxItem,
     OutboxItemNotFound,
+    Shown,
     StaleVersion,
     StorageError,
     TableExists,
@@ -530,6 +531,7 @@ class SqliteStorage:
                 raise InsufficientFunds("chips are still on the table")
             conn.execute("DELETE FROM table_accounts WHERE chat_id = ?", (chat_id,))
             conn.execute("DELETE FROM tables WHERE chat_id = ?", (chat_id,))
+            conn.execute("DELETE FROM presence WHERE chat_id = ?", (chat_id,))
             _queue(conn, chat_id, outbox, now)
             return step_id
 
@@ -778,6 +780,27 @@ class SqliteStorage:
         rows = await self._run(_fetchall, "SELECT max(at) FROM alive WHERE worker IS NOT ?",
                                (other_than,))
         return float(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def add_presence(self, *, chat_id: int, decision: int, shown: Sequence[Shown]
+                           ) -> None:
+        """See :meth:`storage.base.Storage.add_presence`."""
+        def unit(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM presence WHERE chat_id = ? AND decision < ?",
+                         (chat_id, decision))
+            conn.executemany(
+                "INSERT INTO presence (chat_id, decision, player, channel, shown_at,"
+                " message_id, digest) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [(chat_id, decision, s.player, s.channel, s.shown_at, s.message_id, s.digest)
+                 for s in shown])
+        await self._write(unit)
+
+    async def presence(self, *, chat_id: int, decision: int) -> list[Shown]:
+        """See :meth:`storage.base.Storage.presence`."""
+        rows = await self._run(
+            _fetchall, "SELECT player, channel, shown_at, message_id, digest FROM presence"
+            " WHERE chat_id = ? AND decision = ? ORDER BY shown_at", (chat_id, decision))
+        return [Shown(player=r[0], channel=r[1], shown_at=r[2], message_id=r[3], digest=r[4])
+                for r in rows]
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""

@@ -313,7 +313,7 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
             # an idle player's time runs out; so does that of a player without a private
             # chat whose decision is on his hidden cards (taken in private only, as in the
             # chat), on the clock the group's table started when it showed him his turn
-            assert table.meta.due is not None
+            assert (await host.tables.clock.started(table)).due is not None
             host.tables.clock.now = lambda: time.time() + 61
             await host.tables.clock.on_deadline(CHAT, table.state.version)
             host.tables.clock.now = time.time
@@ -331,7 +331,8 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
         fresh = table.meta.decision == table.state.version and awaited
         if fresh and not awaited & bot.no_dm:
             # the group may have got the coup's card, but no prompt has reached anybody
-            assert table.meta.due is None, "a clock runs before the turn was shown"
+            assert (await host.tables.clock.started(table)).due is None, \
+                "a clock runs before the turn was shown"
             assert not host.tables.clock.deadlines.pending(CHAT)
         shown = time.time()
         assert bot.dm_gate is not None
@@ -339,7 +340,8 @@ async def play_coups(host: Host, bot: AppBot, coups: int, prefer: list[str] = PR
         await host.idle()
         table = await host.tables.load(CHAT)
         if fresh and not awaited & bot.no_dm:
-            assert table.meta.due is not None and table.meta.due >= shown + 60
+            due = (await host.tables.clock.started(table)).due
+            assert due is not None and due >= shown + 60
     raise AssertionError("the coups did not end")
 
 
@@ -764,18 +766,23 @@ async def test_the_app_showing_a_turn_starts_its_clock_as_a_delivered_prompt_doe
     await group_done(host)
     table = await host.tables.load(CHAT)
     [nxt] = table.engine.awaiting(table.state)
-    assert table.meta.decision == table.state.version and table.meta.due is None
+    clock = host.tables.clock
+
+    async def due() -> float | None:
+        return (await clock.started(await host.tables.load(CHAT))).due
+
+    assert table.meta.decision == table.state.version and await due() is None
     await host.lifecycle.turn_shown(CHAT, table.meta.decision - 1, [nxt])  # an older decision
-    assert (await host.tables.load(CHAT)).meta.due is None
+    assert await due() is None
     before = time.time()
     await host.lifecycle.turn_shown(CHAT, table.meta.decision, [nxt])
-    table = await host.tables.load(CHAT)
-    assert table.meta.due is not None and before + 60 <= table.meta.due <= time.time() + 60
-    assert host.tables.clock.deadlines.pending(CHAT)
+    started = await due()
+    assert started is not None and before + 60 <= started <= time.time() + 60
+    assert clock.deadlines.pending(CHAT)
     # his prompt, delivered after, starts nothing anew
     bot.dm_gate.set()
     await host.idle()
-    assert (await host.tables.load(CHAT)).meta.due == table.meta.due
+    assert await due() == started
 
 
 async def test_a_stand_up_in_the_app_is_told_by_the_coups_result_not_a_message(
@@ -876,7 +883,8 @@ async def test_a_page_stands_in_for_the_private_prompt_until_it_closes(
     async with chemin_with_pages(make_app_host, monkeypatch, bot) as (host, session, url):
         page, frame = await his_turn_on_his_page(host, bot, session, url, BOB)
         assert live(BOB) == []  # his page shows his turn: no prompt in private
-        assert (await host.tables.load(CHAT)).meta.due is not None  # his clock runs
+        table = await host.tables.load(CHAT)
+        assert (await host.tables.clock.started(table)).due is not None  # his clock runs
         await page.ws.close()
         for _ in range(300):
             await asyncio.sleep(0.01)

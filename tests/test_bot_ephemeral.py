@@ -280,7 +280,7 @@ async def test_his_view_in_the_group_tells_him_what_his_turn_prompt_tells_him(
     assert shown == prompted
     assert keyboard is not None and labels(keyboard) == labels(prompt.markup)
     # the facts themselves, from the table as stored
-    due = host.tables.clock.due(table)
+    due = await host.tables.clock.due(table)
     assert due is not None and [u for u, _ in clocks] == [int(due)]
     assert [u for u, _ in prompt_clocks] in ([int(due)], [int(due) - 1])
     assert 58 <= clocks[0][1] <= 60

@@ -73,7 +73,8 @@ async def test_leave_pressed_fifty_times_on_an_awaited_seat_is_one_step_and_no_n
     player = awaited[0]
     await host.idle()
     before = await host.tables.load(CHAT)
-    assert before.meta.due is not None  # his clock runs: he has been shown his turn
+    due = (await host.tables.clock.started(before)).due
+    assert due is not None  # his clock runs: he has been shown his turn
     dms = {p: [m.text for m in bot.chat(p)] for p in (ANN, BOB, CID)}
     leave = next(b for b in buttons(table_message(bot)) if b.kind == "leave")
 
@@ -89,7 +90,7 @@ async def test_leave_pressed_fifty_times_on_an_awaited_seat_is_one_step_and_no_n
     assert after.state.version == before.state.version + 1  # one step, the first press's
     assert after.engine.awaiting(after.state) == [player]
     # his decision goes on: the same decision, the same deadline, no prompt sent again
-    assert (after.meta.decision, after.meta.due) == (before.meta.decision, before.meta.due)
+    assert (after.meta.decision, after.meta.due) == (before.meta.decision, due)
     new = {p: [m.text for m in bot.chat(p)][len(dms[p]):] for p in (ANN, BOB, CID)}
     assert new == {ANN: [], BOB: [], CID: []}
     # Leave is offered to him no more (the group's button stays: the others may leave)

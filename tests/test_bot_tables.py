@@ -465,7 +465,7 @@ async def test_a_kicked_bot_pauses_the_table_and_resumes_it_when_added_back(
     assert len(resumed.engine.awaiting(resumed.state)) == 1
     assert host.tables.clock.deadlines.pending(CHAT)
     assert resumed.meta.grace_until is not None
-    due = host.tables.clock.due(resumed)
+    due = await host.tables.clock.due(resumed)
     assert due is not None and due >= resumed.meta.grace_until
 
 
@@ -591,7 +591,9 @@ async def test_a_turn_clock_starts_when_the_turn_reaches_the_player(make_host: A
     bot.slow.set()
     await host.idle()
     table = await host.tables.load(CHAT)
-    assert table.meta.due is not None and before + 60 <= table.meta.due <= time.time() + 60
+    # the clock runs from the facts of presence (no commit): the table's next commit keeps it
+    due = (await host.tables.clock.started(table)).due
+    assert table.meta.due is None and due is not None and before + 60 <= due <= time.time() + 60
     assert host.tables.clock.deadlines.pending(CHAT)
     prompt = [m for m in bot.chat(cutter) if m.markup is not None][-1]
     assert prompt.text.endswith("Your move at the table — choose here:")  # his prompt too

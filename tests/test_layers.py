@@ -134,3 +134,120 @@ def test_bot_names_no_game_no_game_event_and_no_game_fact() -> None:
         if named:
             found[name] = sorted(named)
     assert found == {}
+
+
+# ------------------------------------------- calls go one way, by any path
+
+HIGHER = ("bot.workers", "bot.gateway")
+"""The layers above the table service: they call it; it never calls them."""
+
+
+def table_names(tree: ast.Module) -> set[str]:
+    """The names a module imports from the table service (its classes, mostly)."""
+    return {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+            and n.module and n.module.startswith("bot.table") for a in n.names}
+
+
+def root(node: ast.expr) -> tuple[str, list[str]]:
+    """The name an attribute chain starts from, and the attributes after it."""
+    attrs: list[str] = []
+    while isinstance(node, ast.Attribute):
+        attrs.insert(0, node.attr)
+        node = node.value
+    return (node.id if isinstance(node, ast.Name) else "", attrs)
+
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def handed_down(path: Path) -> list[str]:
+    """What a module of a higher layer does that makes the table service call it back: a
+    function of its own (a method, a nested function, a lambda) put into another object's
+    attribute or list, or any attribute of a table-layer object assigned (a patched
+    collaborator). Table-layer objects: parameters annotated with a class imported from
+    ``bot.table``, and ``self``'s attributes set from them."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions = [f for f in ast.walk(tree) if isinstance(f, Function)]
+    # functions defined inside a function: handed down by their bare name
+    nested = {n.name for f in functions for n in ast.walk(f)
+              if n is not f and isinstance(n, Function)}
+    found: set[str] = set()
+    for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef))]:
+        found |= {f"{path.name}:{n.lineno} {ast.unparse(n)}"
+                  for n in Scope(scope, table_names(tree), nested).findings()}
+    return sorted(found, key=lambda f: int(f.split(":")[1].split()[0]))
+
+
+class Scope:
+    """A class (or a module) read for :func:`handed_down`."""
+
+    def __init__(self, node: ast.Module | ast.ClassDef, table_types: set[str],
+                 nested: set[str]) -> None:
+        self.node = node
+        self.nested = nested
+        self.methods = {f.name for f in node.body if isinstance(f, Function)}
+        self.typed = {a.arg for f in ast.walk(node) if isinstance(f, Function)
+                      for a in f.args.args + f.args.kwonlyargs
+                      if a.annotation is not None and any(
+                          isinstance(n, ast.Name) and n.id in table_types
+                          for n in ast.walk(a.annotation))}
+        self.held = {t.attr for n in ast.walk(node) if isinstance(n, ast.Assign)
+                     for t in n.targets if isinstance(t, ast.Attribute)
+                     and root(t) == ("self", [t.attr]) and root(n.value)[0] in self.typed}
+
+    def own_function(self, value: ast.expr) -> bool:
+        name, attrs = root(value)
+        return isinstance(value, ast.Lambda) or (
+            name == "self" and len(attrs) == 1 and attrs[0] in self.methods) or (
+            not attrs and name in self.nested)
+
+    def table_object(self, target: ast.expr) -> bool:
+        name, attrs = root(target)
+        return (name in self.typed and bool(attrs)) or (
+            name == "self" and len(attrs) >= 2 and attrs[0] in self.held)
+
+    def findings(self) -> list[ast.AST]:
+        out: list[ast.AST] = []
+        for node in ast.walk(self.node):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if not isinstance(target, ast.Attribute):
+                        continue
+                    mine = root(target) == ("self", [target.attr])
+                    if self.table_object(target) or (self.own_function(node.value)
+                                                     and not mine):
+                        out.append(node)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("append", "add", "extend", "insert") \
+                    and any(self.own_function(a) for a in node.args):
+                out.append(node)
+        return out
+
+
+@pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith(HIGHER)))
+def test_nothing_above_the_table_service_hands_it_a_callback_or_patches_it(
+        name: str) -> None:
+    assert handed_down(modules()[name]) == []
+
+
+def test_a_callback_handed_down_is_found(tmp_path: Path) -> None:
+    # the check above can fail: the two ways the Mini App's server once had the table
+    # service call it in the middle of a commit, and a nested function handed to a list
+    module = tmp_path / "server.py"
+    module.write_text(
+        "from bot.table.lifecycle import Lifecycle\n"
+        "class WebApp:\n"
+        "    def __init__(self, lifecycle: Lifecycle) -> None:\n"
+        "        self.tables = lifecycle.tables\n"
+        "        self.tables.listeners.append(self.changed)\n"
+        "        lifecycle.clock.watching = self.watching\n"
+        "        self.pages = {}\n"
+        "    def changed(self, chat_id: int) -> None: ...\n"
+        "    def watching(self, chat_id: int, user_id: int) -> bool: ...\n"
+        "def follow(tables: object) -> None:\n"
+        "    def committed(chat_id: int) -> None: ...\n"
+        "    tables.listeners.append(committed)\n", encoding="utf-8")
+    assert handed_down(module) == [
+        "server.py:5 self.tables.listeners.append(self.changed)",
+        "server.py:6 lifecycle.clock.watching = self.watching",
+        "server.py:12 tables.listeners.append(committed)"]

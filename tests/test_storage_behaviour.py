@@ -28,6 +28,7 @@ from storage.base import (
     STALE_MARK,
     BonusAlreadyClaimed,
     InsufficientFunds,
+    Shown,
     StaleVersion,
     TableExists,
     TableNotFound,
@@ -345,7 +346,7 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
         (1, "initial"), (2, "outbox"), *shared, (3 + len(shared), "live_messages"),
         (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings"),
         (6 + len(shared), "kept_updates"), (7 + len(shared), "twin_floor"),
-        (8 + len(shared), "alive")]
+        (8 + len(shared), "alive"), (9 + len(shared), "presence")]
 
 
 async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(
@@ -368,6 +369,31 @@ async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(
                                   done=[8, 9])
     assert [(k.update_id, k.done) for k in await db.storage.kept_updates()] == [
         (9, True), (10, False)]
+
+
+async def test_presence_is_appended_apart_from_the_table_and_goes_with_it(
+        db: Backend) -> None:
+    await open_table(db)
+    await step(db, 0)
+    before = await db.storage.load_table(chat_id=CHAT)
+    page = Shown(player=1, channel="page", shown_at=10.0)
+    prompt = Shown(player=2, channel="prompt", shown_at=11.5, message_id=77, digest="d")
+    await db.storage.add_presence(chat_id=CHAT, decision=1, shown=[page, prompt])
+    # shown again on the same channel: the first showing stays
+    await db.storage.add_presence(chat_id=CHAT, decision=1, shown=[
+        Shown(player=1, channel="page", shown_at=30.0),
+        Shown(player=1, channel="group", shown_at=12.0)])
+    assert await db.storage.presence(chat_id=CHAT, decision=1) == [
+        page, prompt, Shown(player=1, channel="group", shown_at=12.0)]
+    assert await db.storage.presence(chat_id=CHAT, decision=2) == []
+    # no write of the table: its version and revision are as they were
+    after = await db.storage.load_table(chat_id=CHAT)
+    assert (after.version, after.rev) == (before.version, before.rev)
+    # a later decision's fact: the earlier decision's go
+    await db.storage.add_presence(chat_id=CHAT, decision=3, shown=[page])
+    assert await db.storage.presence(chat_id=CHAT, decision=1) == []
+    await db.storage.close_table(chat_id=CHAT, expected_version=1, transfers=[], coup=1)
+    assert await count(db, "presence") == 0
 
 
 async def test_alive_marks_say_since_when_no_process_ran(db: Backend) -> None:

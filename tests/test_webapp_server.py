@@ -34,8 +34,10 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 from bot import compose
 from bot.gateway.webapp.auth import Members
 from bot.gateway.webapp.server import WebApp
+from bot.ops.hooks import Hooks
 from bot.view import applink, codec, screens
 from games import cards
+from games.engine import Engine, GameState
 
 TOKEN = "123456:TEST-TOKEN"
 EVE = 5  # a member of the group who is not seated
@@ -258,13 +260,13 @@ def record_hidden(host: Any) -> None:
     """Keep every seat's hidden cards at every committed version, from the engine."""
     host.hidden = {}
 
-    def record(chat_id: int) -> None:
-        table = host.tables.tables[chat_id]
-        for seat in table.sight.view().seats:
-            mine = table.engine.view(table.state, seat.player).my_cards
-            host.hidden[(seat.player, table.state.version)] = mine
+    class Recording(Hooks):
+        def hidden_cards(self, chat_id: int, engine: Engine[Any], state: GameState) -> None:
+            for seat in engine.view(state, None).seats:
+                host.hidden[(seat.player, state.version)] = engine.view(
+                    state, seat.player).my_cards
 
-    host.tables.listeners.append(record)
+    host.tables.hooks = Recording()
 
 
 async def current(session: aiohttp.ClientSession, url: str, player: int) -> dict[str, Any]:

@@ -1,11 +1,16 @@
 """The decision clock: when an awaited player's time runs out, and what happens then.
 
-A decision's clock starts only once every awaited player has been shown it (his turn
-prompt, or the group's table message, delivered; or the Mini App's page, open, showed it:
-:meth:`bot.table.lifecycle.Lifecycle.turn_shown`; all of them :meth:`Clock.turn_seen`), and
-never runs out before a resume's grace ends. When it does, the engine's safe defaults are committed
-(:meth:`Clock.on_deadline`). Every committed step's deadline is stored with it and
-scheduled here (:meth:`bot.table.tables.Tables.commit` asks the clock for it).
+A decision's clock starts only once every awaited player has been shown it. Where each
+player's turn is showing is data, recorded with the table as appended facts of presence
+(:class:`storage.base.Shown`, one per decision, player and channel): the courier appends one
+when his turn prompt, or the group's table message, is delivered; the Mini App's server when
+his open page showed it (:meth:`Clock.turn_seen`). Appending a fact commits nothing: the
+clock reads the facts, and once every awaited player's turn was shown, the decision is due
+its timeout after the last of them (:meth:`Clock.started`), never before a resume's grace
+ends. That deadline is scheduled at once (:meth:`bot.table.deadlines.Deadlines.started`);
+the table's record learns it at its next commit (which folds the facts in:
+:meth:`Clock.shown`), and a start-up reads it from the facts again. When it runs out, the
+engine's safe defaults are committed (:meth:`Clock.on_deadline`).
 """
 
 from __future__ import annotations
@@ -26,14 +31,28 @@ from bot.view import i18n, screens
 from bot.view.applink import AppLinks
 from bot.view.sight import Sight
 from games.engine import GameState, Step
-from storage.base import InsufficientFunds, OutboxDraft, StaleVersion, StorageError, TableNotFound
+from storage.base import (
+    InsufficientFunds,
+    OutboxDraft,
+    Shown,
+    StaleVersion,
+    Storage,
+    StorageError,
+    TableNotFound,
+)
+
+GROUP, PROMPT, PAGE = "group", "prompt", "page"
+"""The channels a turn is shown on (a fact of presence's ``channel``): the group's table
+message, the player's private prompt, his open page of the Mini App."""
 
 
 class Committing(Protocol):
     """What the clock needs of the tables (:class:`bot.table.tables.Tables`, which owns the
-    clock): a chat's table under its lock, and the one commit path a timeout goes through."""
+    clock): a chat's table under its lock, the storage its facts of presence are kept in, the one
+    commit path a timeout goes through, and the feed a started clock is published on."""
 
     languages: Languages
+    storage: Storage
 
     def locked(self, chat_id: int) -> AbstractAsyncContextManager[Table | None]:
         """The chat's table as committed (None: no table), under the chat's lock."""
@@ -43,6 +62,10 @@ class Committing(Protocol):
                      meta: TableMeta | None = None, outbox: Sequence[OutboxDraft] = (),
                      timed_out: Sequence[int] = (), redraw: bool = True) -> TableMeta:
         """Commit a step (or a change of the record) with what it must send."""
+        ...
+
+    def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True) -> None:
+        """Tell the channels the chat's table has something new to show."""
         ...
 
 log = logging.getLogger(__name__)
@@ -63,7 +86,8 @@ class Clock:
 
     def __init__(self, tables: Committing, deadlines: Deadlines, *, decision_timeout: float,
                  turn_dms: bool, now: Callable[[], float] = time.time,
-                 links: AppLinks | None = None, idle_close: int = IDLE_CLOSE) -> None:
+                 links: AppLinks | None = None, idle_close: int = IDLE_CLOSE,
+                 shared: bool = False) -> None:
         self.tables = tables
         self.deadlines = deadlines
         self.decision_timeout = decision_timeout
@@ -72,11 +96,14 @@ class Clock:
         self.now = now
         # the Mini App's links when the bot has one (WEBAPP_URL and WEBAPP_SHORT_NAME)
         self.links = links
-        # whether a player has the table's Mini App open on this worker (its server says):
-        # his page shows him his turn, as a private prompt would
-        self.watching: Callable[[int, int], bool] = lambda chat_id, player: False
-        # per chat: the decision being shown, and the awaited players it was shown to
-        self.seen: dict[int, tuple[int, set[int]]] = {}
+        # per chat, the players who have the table's Mini App open on this worker (its
+        # server says: :meth:`page_opened`): his page shows him his turn, live
+        self.pages: dict[int, set[int]] = {}
+        # per chat, the facts of presence of one decision of one table (when it opened, the
+        # decision) as stored, when this process is the only one appending them (not
+        # ``shared``): read from storage once per decision
+        self.shared = shared
+        self.facts: dict[int, tuple[tuple[float | None, int], list[Shown]]] = {}
         # closes a table nobody plays at any more (its lifecycle sets it:
         # :meth:`bot.table.lifecycle.Lifecycle.close_idle`)
         self.on_idle: Callable[[int], Awaitable[Any]] = _nothing
@@ -159,12 +186,92 @@ class Clock:
         clock waits for every awaited player to see it, the time left as from now."""
         return self.due_of(meta) or self.due_from_now(meta)
 
-    def due(self, table: Table) -> float | None:
+    async def due(self, table: Table) -> float | None:
         """When the table's deadline really falls (None: nobody is awaited, or the turn is
         not visible yet to every awaited player)."""
         if not table.engine.awaiting(table.state):
             return None
-        return self.due_of(table.meta)
+        return self.due_of(await self.started(table))
+
+    # ------------------------------------------------------------ presence
+
+    def page_opened(self, chat_id: int, player: int) -> None:
+        """``player`` has the table's Mini App open on this worker."""
+        self.pages.setdefault(chat_id, set()).add(player)
+
+    def page_gone(self, chat_id: int, player: int) -> None:
+        """``player``'s last page of the table on this worker closed."""
+        players = self.pages.get(chat_id)
+        if players is not None:
+            players.discard(player)
+            if not players:
+                del self.pages[chat_id]
+
+    def watching(self, chat_id: int, player: int) -> bool:
+        """Whether ``player`` has the table's page open on this worker (it shows him his
+        turn, as a private prompt would)."""
+        return player in self.pages.get(chat_id, ())
+
+    async def presence(self, table: Table, decision: int) -> list[Shown]:
+        """The facts of presence of the table's ``decision`` (a table opened since in the
+        chat has facts of its own: a closed table's went with it)."""
+        key = (table.meta.opened, decision)
+        kept = self.facts.get(table.chat_id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        facts = await self.tables.storage.presence(chat_id=table.chat_id, decision=decision)
+        if not self.shared:
+            self.facts[table.chat_id] = (key, facts)
+        return facts
+
+    async def _append(self, table: Table, decision: int, facts: list[Shown]) -> None:
+        await self.tables.storage.add_presence(chat_id=table.chat_id, decision=decision,
+                                               shown=facts)
+        key = (table.meta.opened, decision)
+        kept = self.facts.get(table.chat_id)
+        if kept is not None and kept[0] == key:
+            self.facts[table.chat_id] = (key, kept[1] + facts)
+
+    def _start(self, table: Table, facts: Sequence[Shown]) -> float | None:
+        """When the clock of the table's decision started, by these facts of it: the moment
+        the last awaited player's turn was first shown (None: someone's is not yet)."""
+        awaited = set(table.engine.awaiting(table.state))
+        first: dict[int, float] = {}
+        for fact in facts:
+            first[fact.player] = min(fact.shown_at, first.get(fact.player, fact.shown_at))
+        if not awaited or not awaited <= first.keys():
+            return None
+        return max(first[p] for p in awaited)
+
+    async def started(self, table: Table, meta: TableMeta | None = None) -> TableMeta:
+        """``meta`` (the table's record by default) with its decision's deadline as the facts
+        of presence say: ``due`` set once every awaited player's turn was shown. A record
+        that has it already, or a paused table's, is returned as it is."""
+        meta = meta or table.meta
+        if meta.due is not None or meta.paused or not table.engine.awaiting(table.state):
+            return meta
+        start = self._start(table, await self.presence(table, meta.decision))
+        if start is None:
+            return meta
+        return meta.model_copy(update={"due": start + self.timeout_of(meta)})
+
+    async def shown(self, table: Table, meta: TableMeta | None = None) -> TableMeta:
+        """``meta`` with what the facts of presence say of its decision folded in: its
+        deadline (:meth:`started`), and the turn prompts delivered to awaited players,
+        open (kept from here on in ``prompts``, edited and closed by the next steps)."""
+        meta = await self.started(table, meta)
+        awaited = table.sight.view().awaiting
+        if not any(p not in meta.prompts and p not in meta.dm_blocked for p in awaited):
+            return meta
+        delivered = {f.player: OpenPrompt(message_id=f.message_id, decision=meta.decision,
+                                          digest=f.digest or "")
+                     for f in await self.presence(table, meta.decision)
+                     if f.channel == PROMPT and f.message_id is not None
+                     and f.player in awaited and f.player not in meta.prompts
+                     and f.player not in meta.dm_blocked}
+        if not delivered:
+            return meta
+        return meta.model_copy(update={"prompts": {**meta.prompts, **delivered}})
 
     def told_elsewhere(self, chat_id: int, meta: TableMeta, sight: Sight) -> frozenset[int]:
         """The awaited players who see their turn away from the group: in their private
@@ -218,70 +325,63 @@ class Clock:
 
     def stepped(self, chat_id: int, version: int, deadline: float | None,
                 meta: TableMeta) -> None:
-        """A step was committed with ``deadline``: it runs unless the table is paused, and
-        a decision whose clock has not started waits to be shown anew."""
+        """A step was committed with ``deadline``: it runs unless the table is paused (a
+        decision whose clock has not started has none: it starts from the facts of
+        presence, :meth:`turn_seen`)."""
         if not meta.paused:
             self.schedule(chat_id, version, deadline)
-        if meta.due is None:
-            self.seen.pop(chat_id, None)
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
-                        shown: float | None = None,
+                        channel: str, shown: float | None = None,
                         prompt: SeenPrompt | None = None) -> None:
-        """``players`` have been shown decision ``decision`` (their DM prompt, or the group's
-        table message, was delivered): once every awaited player has, its clock starts.
-        ``shown``: the group's table message was delivered counting down to this deadline
-        (drawn as from its drawing, see :meth:`bot.table.lifecycle.Lifecycle.current_render`).
-        ``prompt``: the one player's turn prompt was delivered as this message, showing
-        this digest: it is kept open (and brought up to date if the table moved on
-        meanwhile), or closed at once if its decision is already gone."""
-        seen_decision, seen = self.seen.get(chat_id, (None, set()))
-        if seen_decision != decision:
-            seen = set()
-        seen |= set(players)
-        self.seen[chat_id] = (decision, seen)
+        """``players`` have been shown decision ``decision`` on ``channel`` (their DM prompt,
+        or the group's table message, was delivered; their open page showed it): the facts
+        are appended, and nothing is committed. Once every awaited player's turn was shown
+        the decision's clock starts: its deadline is scheduled, and the table's screens are
+        told (the group's table message only if it was drawn with another deadline than the
+        real one: ``shown``, its deadline as drawn, see
+        :meth:`bot.table.lifecycle.Lifecycle.current_render`).
+        ``prompt``: the one player's turn prompt was delivered as this message: a fact with
+        the table (its next commit keeps it open, and edits or closes it); if the table
+        moved on since it was drawn, it is brought up to date, or closed if its decision is
+        gone, at once (a commit: what it sends is durable)."""
+        at = self.now()
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return
-            meta = table.meta
-            awaited = set(table.engine.awaiting(table.state))
-            start = not (meta.decision != decision or meta.due is not None or meta.paused
-                         or not awaited or not awaited <= seen)
-            if start:
-                meta = meta.model_copy(update={"due": self.now() + self.timeout_of(meta)})
-            outbox: list[OutboxDraft] = []
-            if prompt is not None and len(players) == 1:
-                meta, outbox = await self._prompt_seen(table, meta, decision, players[0],
-                                                       prompt)
-            if not start and not outbox and meta is table.meta:
+            if prompt is not None and (table.meta.decision != decision
+                                       or prompt.version != table.state.version):
+                await self._prompt_moved(table, decision, players[0], prompt)
+            if table.meta.decision != decision:
                 return
+            facts = [Shown(player=p, channel=channel, shown_at=at,
+                           message_id=prompt.message_id if prompt is not None else None,
+                           digest=prompt.digest if prompt is not None else None)
+                     for p in players]
+            before = await self.started(table)
+            await self._append(table, decision, facts)
+            if before.due is not None or table.meta.paused:
+                return
+            meta = await self.started(table)
             real = self.due_of(meta)
-            # drawn to within half a second before the deadline (never after it): the
-            # table message stays; the date-time entity shows whole seconds anyway
-            drawn = shown is not None and real is not None and 0 <= real - shown < SHOWN_SLACK
-            try:
-                await self.tables.commit(table, meta=meta, outbox=outbox,
-                                         redraw=start and not drawn)
-            except StorageError:
-                log.warning("the clock of chat %s was not started", chat_id)
+            if real is None:
                 return
-            if start:
-                self.schedule(chat_id, table.state.version, real)
+            await self.deadlines.started(chat_id, decision, table.state.version, real,
+                                         self.on_deadline)
+        # drawn to within half a second before the deadline (never after it): the table
+        # message stays; the date-time entity shows whole seconds anyway
+        drawn = shown is not None and 0 <= real - shown < SHOWN_SLACK
+        self.tables.publish(chat_id, False, redraw=not drawn)
 
-    async def _prompt_seen(self, table: Table, meta: TableMeta, decision: int, player: int,
-                           seen: SeenPrompt) -> tuple[TableMeta, list[OutboxDraft]]:
-        """A delivered turn prompt: open while its decision is, edited at once if the table
-        moved on since it was drawn; closed if its decision is gone already."""
-        message_id, digest, version = seen
+    async def _prompt_moved(self, table: Table, decision: int, player: int,
+                            seen: SeenPrompt) -> None:
+        """A turn prompt delivered after the table moved on since it was drawn: edited at
+        once while its decision is open, closed if its decision is gone; committed."""
+        message_id, digest, _ = seen
         languages = self.tables.languages
         lang = await languages.of_player(player, await languages.of(table.chat_id))
-        sight = table.sight
-        if meta.decision == decision and version == table.state.version:
-            # the table has not moved since the prompt was drawn: it shows what it would
-            # show drawn now (what happened to him included), and stays as delivered
-            prompts = {**meta.prompts, player: OpenPrompt(
-                message_id=message_id, decision=decision, digest=digest)}
-            return meta.model_copy(update={"prompts": prompts}), []
+        meta, sight = await self.started(table), table.sight
+        drafts: list[OutboxDraft]
         if meta.decision == decision and player in sight.view().awaiting:
             # drawn as its step drew it: the time left as from now until the clock starts
             now = screens.prompt(lang, table.scene(player, self.drawn_due(meta), meta=meta),
@@ -289,18 +389,23 @@ class Clock:
             prompts = {**meta.prompts, player: OpenPrompt(
                 message_id=message_id, decision=decision, digest=now.digest)}
             meta = meta.model_copy(update={"prompts": prompts})
-            return meta, [] if now.digest == digest else [
+            drafts = [] if now.digest == digest else [
                 payloads.prompt_edit(player, message_id, now)]
-        return meta, [sends.closed_prompt(lang, table.chat_id, sight, player, message_id,
+        else:
+            drafts = [sends.closed_prompt(lang, table.chat_id, sight, player, message_id,
                                           meta.coup_log, meta.names,
                                           i18n.t(lang, "prompt_over"))]
+        try:
+            await self.tables.commit(table, meta=meta, outbox=drafts, redraw=False)
+        except StorageError:
+            log.warning("the prompt of chat %s was not brought up to date", table.chat_id)
 
     async def on_deadline(self, chat_id: int, version: int) -> None:
         """The deadline of step ``version`` passed: apply the engine's safe defaults."""
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return
-            due = self.due(table)
+            due = await self.due(table)
             if table.state.version != version or due is None or table.meta.paused:
                 return
             if due > self.now() + 0.05:

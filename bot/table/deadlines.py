@@ -1,8 +1,9 @@
 """Decision deadlines: what runs a table's timeout when its deadline passes.
 
-The deadline itself is stored with every committed step (``TableRecord.deadline``),
-so a restart loses nothing: :meth:`Deadlines.schedule` is called again for each
-open table and a deadline already past fires at once. One process keeps an asyncio
+The deadline itself is stored with every committed step (``TableRecord.deadline``), or,
+a clock started since the table's last commit, found from the facts of presence
+(:mod:`bot.table.clock`), so a restart loses nothing: :meth:`Deadlines.schedule` is called
+again for each open table and a deadline already past fires at once. One process keeps an asyncio
 timer per table (:class:`Timers`); several workers on one database poll it for due
 deadlines instead (:class:`bot.workers.coordination.PolledDeadlines`).
 """
@@ -27,6 +28,12 @@ class Deadlines(Protocol):
     def schedule(self, chat_id: int, version: int, deadline: float | None,
                  on_expiry: Expired) -> None:
         """The table's deadline is now ``deadline`` (None: it has none)."""
+        ...
+
+    async def started(self, chat_id: int, decision: int, version: int, deadline: float,
+                      on_expiry: Expired) -> None:
+        """The clock of the table's ``decision`` (at step ``version``) started from the facts
+        of presence, with no commit: its deadline is ``deadline``."""
         ...
 
     def cancel(self, chat_id: int) -> None:
@@ -63,6 +70,12 @@ class Timers:
         loop = asyncio.get_running_loop()
         self.timers[chat_id] = loop.call_later(delay, self._fire, chat_id, version, on_expiry,
                                                deadline)
+
+    async def started(self, chat_id: int, decision: int, version: int, deadline: float,
+                      on_expiry: Expired) -> None:
+        """A clock started: its deadline is this process's timer (a restart finds it again
+        from the facts of presence)."""
+        self.schedule(chat_id, version, deadline, on_expiry)
 
     def pending(self, chat_id: int) -> bool:
         """Whether the table has a deadline scheduled."""

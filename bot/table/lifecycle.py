@@ -17,6 +17,7 @@ from telegram.helpers import create_deep_linked_url
 from bot.outbox import payloads
 from bot.outbox.kinds import SeenPrompt
 from bot.table import sends, table_settings
+from bot.table.clock import GROUP, PAGE, PROMPT
 from bot.table.liveness import Liveness
 from bot.table.plan import holders_of
 from bot.table.record import Table, TableMeta, load
@@ -74,8 +75,7 @@ class Lifecycle:
                 rec = await tables.storage.load_table(chat_id=chat_id)
                 return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
             tables.tables[chat_id] = Table(rec, meta, engine, state)
-        tables.doorbell.ring(chat_id)
-        tables.changed(chat_id)  # open pages of the chat show the new table
+        tables.publish(chat_id)  # its first post; open pages of the chat show the new table
         return None
 
     async def open_game(self, chat_id: int) -> str | None:
@@ -132,7 +132,7 @@ class Lifecycle:
             step = table.engine.close(table.state)
             names = dict(table.meta.names)
             closed = []  # every open turn prompt says the table is closed, without buttons
-            for player, open_prompt in table.meta.prompts.items():
+            for player, open_prompt in (await self.clock.shown(table)).prompts.items():
                 mine = await tables.languages.of_player(player, lang)
                 closed.append(sends.closed_prompt(
                     mine, chat_id, table.sight, player, open_prompt.message_id,
@@ -153,8 +153,7 @@ class Lifecycle:
                         *closed])
             self.clock.deadlines.cancel(chat_id)
             tables.forget(chat_id)
-        tables.doorbell.ring(chat_id)
-        tables.changed(chat_id)  # every open page, on every worker, shows it closed
+        tables.publish(chat_id)  # its closing post; every open page, on every worker, too
         return None
 
     async def verify(self, chat_id: int, user_id: int | None = None, name: str = "") -> str:
@@ -198,8 +197,9 @@ class Lifecycle:
                 # left to it) goes to its player's private chat, as when he closes the page
                 for player in list(table.meta.on_page):
                     await self.page_closed(rec.chat_id, player)
-            if not table.meta.paused:
-                self.clock.schedule(rec.chat_id, table.state.version, self.clock.due(table))
+            if not table.meta.paused:  # a clock started since the last commit: by the facts
+                self.clock.schedule(rec.chat_id, table.state.version,
+                                    await self.clock.due(table))
             self.tables.doorbell.ring(rec.chat_id)
         return len(records)
 
@@ -214,13 +214,13 @@ class Lifecycle:
             if now is None:
                 return table
             table = now
-            due = clock.due(table)
+            due = await clock.due(table)
             if due is None or table.meta.paused:
                 return table
             grace = clock.now() + max(due - down_since, RESUME_LEFT)
             if grace < due + 1.0:
                 return table  # down for a moment: nothing worth a commit
-            meta = table.meta.model_copy(update={"grace_until": grace})
+            meta = (await clock.shown(table)).model_copy(update={"grace_until": grace})
             meta, drafts = await self._prompts_redrawn(table, meta)
             try:
                 await tables.commit(table, meta=meta, outbox=drafts)
@@ -264,13 +264,14 @@ class Lifecycle:
         if table is None:
             return None
         lang = await self.tables.languages.of(chat_id)
-        meta = table.meta
+        meta = await self.clock.started(table)
         due = None
         if not meta.paused and table.engine.awaiting(table.state):
-            # a turn nobody has been shown yet: its clock starts when this drawing is
-            # delivered (turn_seen), so it shows the time left as from now. The drawing
-            # after the clock's commit then reads the same (the deadline a few ms later,
-            # the same seconds): one edit per turn, not one without the time and one with it
+            # its clock as the facts of presence say; a turn nobody has been shown yet: its
+            # clock starts when this drawing is delivered (turn_seen), so it shows the time
+            # left as from now. The drawing after the clock's start then reads the same (the
+            # deadline a few ms later, the same seconds): one edit per turn, not one without
+            # the time and one with it
             due = self.clock.drawn_due(meta)
         links = self.clock.links
         return screens.table_render(lang, table.scene(
@@ -281,18 +282,26 @@ class Lifecycle:
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
                         shown: float | None = None,
                         prompt: SeenPrompt | None = None) -> None:
-        """These awaited players have been shown their turn: the decision clock hears it
+        """The courier delivered the group's table message (``shown``: the deadline it was
+        drawn with) or one player's turn prompt (``prompt``) showing these awaited players
+        their turn: a fact of presence each, nothing committed
         (:meth:`bot.table.clock.Clock.turn_seen`)."""
-        await self.clock.turn_seen(chat_id, decision, players, shown, prompt)
+        channel = GROUP if prompt is None else PROMPT
+        await self.clock.turn_seen(chat_id, decision, players, channel, shown, prompt)
 
     async def turn_shown(self, chat_id: int, decision: int, players: Sequence[int]) -> None:
         """The Mini App showed ``players`` their turn: the app's server calls this once it
         has pushed to their open pages a snapshot whose ``decision`` is ``decision`` and whose
         ``awaiting`` names them (docs/webapp.md). It is the same news as a turn prompt's
-        delivery in a private chat, and goes the same way
-        (:meth:`bot.table.clock.Clock.turn_seen`): once every awaited player has seen the
-        decision its clock starts; a decision that is no longer current is ignored."""
-        await self.clock.turn_seen(chat_id, decision, players)
+        delivery in a private chat, and goes the same way: a fact of presence each
+        (:meth:`bot.table.clock.Clock.turn_seen`); once every awaited player's turn was shown
+        the decision's clock starts; a decision that is no longer current is ignored."""
+        await self.clock.turn_seen(chat_id, decision, players, PAGE)
+
+    def page_opened(self, chat_id: int, player: int) -> None:
+        """``player`` opened the table's page on this worker: it shows him his turns live,
+        and a step leaves his turn prompt to it (:meth:`bot.table.clock.Clock.page_shows`)."""
+        self.clock.page_opened(chat_id, player)
 
     async def page_closed(self, chat_id: int, player: int) -> None:
         """``player``'s last page of the table closed on this worker. If it was showing him a
@@ -300,10 +309,12 @@ class Lifecycle:
         the record: the page may have been opened on a worker since gone), the prompt goes to
         his private chat now; and the group's table is looked at again (a player without a
         private chat finds his turn there)."""
+        self.clock.page_gone(chat_id, player)
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return
-            meta, clock = table.meta, self.clock
+            clock = self.clock
+            meta = await clock.shown(table)
             if clock.prompt_owed(meta, player):
                 drafts = []
                 if (not meta.paused and player in table.sight.view().awaiting
@@ -354,7 +365,7 @@ class Lifecycle:
             # a clock already running restarts from the grace; one not started yet starts
             # when the reposted table is shown
             self.clock.schedule(chat_id, table.state.version,
-                                self.clock.due(tables.tables[chat_id]))
+                                await self.clock.due(tables.tables[chat_id]))
 
     async def dm_blocked(self, chat_id: int, user_id: int) -> None:
         """The bot may not write to ``user_id``: offer the deep link once per table."""

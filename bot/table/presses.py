@@ -338,8 +338,7 @@ class Presses(Asks):
             return False
         decision = table.meta.decision
         lang = await self.lang_of(chat_id, user_id, None)
-        drawn = sends.Moment.of(table, self.tables.clock.drawn_due(table.meta)).view(
-            lang, chat_id, user_id)
+        drawn = (await self._moment(table)).view(lang, chat_id, user_id)
         if drawn is None:
             return False
         message_id = await send(lang, drawn.text, drawn.markup)
@@ -360,7 +359,7 @@ class Presses(Asks):
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return
-            meta, now = table.meta, sends.Moment.of(table, self.tables.clock.drawn_due(table.meta))
+            meta, now = table.meta, await self._moment(table)
             lang = await self.lang_of(chat_id, user_id, None)
             before = meta.ephemerals.get(user_id)
             drafts = [payloads.ephemeral_delete(chat_id, user_id, before.message_id)] if (
@@ -383,6 +382,12 @@ class Presses(Asks):
                     update={"ephemerals": ephemerals}), outbox=drafts, redraw=False)
             except StorageError:  # another worker's step: the view stays as it was shown
                 log.info("the view of chat %s was not kept", chat_id)
+
+    async def _moment(self, table: Table) -> sends.Moment:
+        """The table's moment as a private screen draws it: its clock as the facts of
+        presence say (started or not yet), not only as last committed."""
+        clock = self.tables.clock
+        return sends.Moment.of(table, clock.drawn_due(await clock.started(table)))
 
     async def my_cards(self, chat_id: int, user_id: int) -> Cards:
         """*My cards*: the presser's own view (his hidden cards, nobody else's)."""

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from bot.ops.hooks import Hooks
 from bot.outbox.courier import Doorbell
+from bot.outbox.feed import Feed
 from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
@@ -65,13 +66,15 @@ class Tables:
         # every committed step's deadline is the clock's, and runs out through this commit
         # links: the Mini App's, when the bot has one (its buttons; /settings screen app)
         self.clock = Clock(self, deadlines, decision_timeout=decision_timeout,
-                           turn_dms=turn_dms, now=now, links=links, idle_close=idle_close)
+                           turn_dms=turn_dms, now=now, links=links, idle_close=idle_close,
+                           shared=chat_locks is not None)
         self.bot_username = bot_username
         self.hooks = hooks or Hooks()
         self.locks: dict[int, asyncio.Lock] = {}
         self.tables: dict[int, Table] = {}
-        # told the chat of every commit, once it is committed (the Mini App's pages)
-        self.listeners: list[Callable[[int], None]] = []
+        # every commit, published once for the channels that read it (the Mini App's pages,
+        # the other workers): :meth:`publish`
+        self.feed = Feed()
 
     def lock(self, chat_id: int) -> AbstractAsyncContextManager[Any]:
         """The one lock of a chat's table."""
@@ -133,8 +136,10 @@ class Tables:
         ``actor``, ``decided`` and ``action`` are its :class:`~bot.table.plan.Cause`).
         ``redraw=False``: a change of the record the table message already shows (the
         courier is rung only for what it must send)."""
-        # a shallow copy: a changed field gets a new value, the committed record is untouched
-        meta = (meta or table.meta).model_copy()
+        # a shallow copy: a changed field gets a new value, the committed record is untouched;
+        # what the facts of presence say of its decision (its clock, its delivered prompts) is
+        # kept in it from here on (:meth:`bot.table.clock.Clock.shown`)
+        meta = (await self.clock.shown(table, meta)).model_copy()
         if step is None:
             return await self._commit_record(table, meta, list(outbox), redraw)
         planned = await plan(self.clock, self.languages, table, step, meta, outbox,
@@ -159,8 +164,7 @@ class Tables:
         self.clock.stepped(chat_id, step.state.version, planned.deadline, planned.meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
-        self.doorbell.ring(chat_id, bool(planned.drafts))
-        self.changed(chat_id)
+        self.publish(chat_id, bool(planned.drafts))
         return planned.meta
 
     async def _commit_record(self, table: Table, meta: TableMeta, drafts: list[OutboxDraft],
@@ -178,14 +182,16 @@ class Tables:
         self.tables[chat_id] = Table(rec.model_copy(update={"meta_json": meta_json,
                                                             "rev": rec.rev + 1}),
                                      meta, table.engine, table.state, table.cached_sight)
-        if redraw or drafts:
-            self.doorbell.ring(chat_id, bool(drafts))
-        self.changed(chat_id)
+        self.publish(chat_id, bool(drafts), redraw=redraw)
         return meta
 
-    def changed(self, chat_id: int) -> None:
-        """Tell the listeners (the Mini App's pages) that the chat's table was committed,
-        opened or closed."""
-        for listener in self.listeners:
-            listener(chat_id)
+    def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True) -> None:
+        """The chat's table was committed (opened, changed, closed): published once, to the
+        courier (its doorbell, when ``outbox`` got items or the table message may show
+        something new: ``redraw``) and to every reader of the :attr:`feed` (the pages, the
+        other workers), who take it from there in their own tasks."""
+        if outbox or redraw:
+            self.doorbell.ring(chat_id, outbox)
+        table = self.tables.get(chat_id)
+        self.feed.publish(chat_id, table.state.version if table is not None else 0)
 

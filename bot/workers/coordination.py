@@ -122,6 +122,13 @@ class PolledDeadlines:
             self.next_wake = deadline
             self.wake.set()
 
+    async def started(self, chat_id: int, decision: int, version: int, deadline: float,
+                      on_expiry: Expired) -> None:
+        """A clock started from the facts of presence, with no commit: its deadline is
+        stored beside the table's record (any worker's poller finds it), then looked for."""
+        await self.coord.clock_started(chat_id, decision, deadline)
+        self.schedule(chat_id, version, deadline, on_expiry)
+
     def cancel(self, chat_id: int) -> None:
         """Nothing to cancel: a table's stored deadline goes with its commit."""
 
@@ -240,9 +247,10 @@ class ChatLeases:
 
 
 class TableNews:
-    """Every worker hears every commit: :meth:`announce` (a :attr:`bot.table.tables.Tables.
-    listeners` callback) tells every worker that a table changed, in the background, the
-    announcements of one turn of the loop in one round trip (a chat's newest version only);
+    """Every worker hears every commit: :meth:`announce` (fed by its own task from the feed
+    of committed tables, :mod:`bot.outbox.feed`) tells every worker that a table changed, in
+    the background, the announcements of one turn of the loop in one round trip (a chat's
+    newest version only);
     :meth:`hear` calls ``changed(chat_id)`` for each announcement heard (this worker's own
     too), and for every chat of ``open_chats()`` when announcements may have been missed.
     An announcement that fails is logged and lost: the commit stands, and the pages of
@@ -252,6 +260,7 @@ class TableNews:
         self.coord = coord
         self.pending: dict[int, int] = {}
         self.sending: asyncio.Task[None] | None = None
+        self.reading: asyncio.Task[None] | None = None
 
     def announce(self, chat_id: int, version: int) -> None:
         """The chat's table was committed at ``version`` here: tell every worker."""
@@ -275,18 +284,16 @@ class TableNews:
 
     async def follow(self, tables: Tables, changed: Callable[[int], None],
                      open_chats: Callable[[], Iterable[int]]) -> None:
-        """Announce every commit of ``tables`` (:meth:`announce`) and :meth:`hear` every
-        worker's."""
+        """Announce every commit ``tables`` publishes (:meth:`announce`, version 0: closed,
+        its pages on every worker show it closed) and :meth:`hear` every worker's."""
+        reader = tables.feed.reader()
 
-        def committed(chat_id: int) -> None:
-            try:
-                table = tables.tables.get(chat_id)
-                # no table here: it was closed (its pages on every worker show it closed)
-                self.announce(chat_id, table.state.version if table is not None else 0)
-            except Exception:  # never the commit's failure
-                log.exception("chat %s: the commit was not announced", chat_id)
+        async def announcing() -> None:
+            while True:
+                for chat_id, version in (await reader.read()).items():
+                    self.announce(chat_id, version)
 
-        tables.listeners.append(committed)
+        self.reading = asyncio.get_running_loop().create_task(announcing())
         await self.hear(changed, open_chats)
 
     async def hear(self, changed: Callable[[int], None],
@@ -308,8 +315,9 @@ class TableNews:
 
     def stop(self) -> None:
         """Stop sending (what is pending is dropped)."""
-        if self.sending is not None:
-            self.sending.cancel()
+        for task in (self.reading, self.sending):
+            if task is not None:
+                task.cancel()
 
 
 class Shared:

@@ -84,6 +84,7 @@ class BotProcess:
     ) -> None:
         self.url = url
         self.data_dir = data_dir
+        self.timeout = timeout
         self.log_path = data_dir / "bot.log"
         self.env = {
             **os.environ,
@@ -160,6 +161,49 @@ class BotProcess:
         finally:
             db.close()
         return json.loads(row[0]) if row and row[0] else {}
+
+    def db_presence(self, chat_id: int) -> list[tuple[int, str, float, int | None]]:
+        """Where the turns of the table's decision under way were shown (player, channel,
+        when, a prompt's message id): the facts of presence, read-only."""
+        decision = self.db_meta(chat_id).get("decision", 0)
+        db = sqlite3.connect(f"file:{self.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
+        try:
+            return db.execute("SELECT player, channel, shown_at, message_id FROM presence"
+                              " WHERE chat_id = ? AND decision = ? ORDER BY shown_at",
+                              (chat_id, decision)).fetchall()
+        finally:
+            db.close()
+
+    def db_due(self, chat_id: int) -> float | None:
+        """When the decision under way times out as the bot's clock runs it: the record's
+        deadline, else, once every awaited player's turn was shown (the facts of presence,
+        which no commit waits for), the timeout after the last of them to be shown."""
+        meta = self.db_meta(chat_id)
+        if meta.get("due") is not None:
+            return max(float(meta["due"]), float(meta.get("grace_until") or 0.0))
+        row = self.db_table(chat_id)
+        if row is None:
+            return None
+        engine = registry.engine(row[0])
+        awaited = engine.awaiting(engine.state_type.model_validate_json(row[1]))
+        first: dict[int, float] = {}
+        for player, _, at, _ in self.db_presence(chat_id):
+            first.setdefault(player, at)
+        if not awaited or any(p not in first for p in awaited):
+            return None
+        timeout = meta.get("timeout") or self.timeout
+        return max(max(first[p] for p in awaited) + timeout,
+                   float(meta.get("grace_until") or 0.0))
+
+    def db_prompts(self, chat_id: int) -> dict[int, int]:
+        """The open turn prompts of the table (player: message id): the record's, and those
+        delivered since its last commit (the facts of presence)."""
+        prompts = {int(p): int(shown["message_id"])
+                   for p, shown in self.db_meta(chat_id).get("prompts", {}).items()}
+        for player, channel, _, message_id in self.db_presence(chat_id):
+            if channel == "prompt" and message_id is not None:
+                prompts.setdefault(player, message_id)
+        return prompts
 
     def shown_version(self, chat_id: int, message_id: int) -> int | None:
         """The step the bot last drew into table message ``message_id`` (its test hook)."""

@@ -64,7 +64,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_is_given_back(
     message = await game.synced()
     awaited = game.awaited(message)
     assert awaited, message["text"]
-    due = await sb.wait_for(lambda: bot.db_meta(CHAT).get("due"), timeout=10)
+    due = await sb.wait_for(lambda: bot.db_due(CHAT), timeout=10)
     version = bot.db_table(CHAT)[2]
 
     assert bot.proc is not None
@@ -124,14 +124,12 @@ async def test_the_time_given_back_shows_on_the_private_prompts(
         await game.step(p, ["join"])
     await game.step(PLAYERS[0], ["start"])
     # the bank's auction: each player bids from the prompt in his private chat
-    def prompted() -> dict[str, Any] | None:  # every prompt delivered, the clock running
-        meta = bot.db_meta(CHAT)
-        return meta if meta.get("due") and len(meta.get("prompts", {})) == 3 else None
+    def prompted() -> tuple[float, dict[int, int]] | None:  # every prompt delivered, the
+        due, prompts = bot.db_due(CHAT), bot.db_prompts(CHAT)  # clock running
+        return (due, prompts) if due and len(prompts) == 3 else None
 
-    meta = await sb.wait_for(prompted, timeout=10)
-    due = meta["due"]
-    prompts = {int(p): shown["message_id"] for p, shown in meta["prompts"].items()}
-    assert sorted(prompts) == [p.id for p in PLAYERS], meta["prompts"]
+    due, prompts = await sb.wait_for(prompted, timeout=10)
+    assert sorted(prompts) == [p.id for p in PLAYERS], prompts
     version = bot.db_table(CHAT)[2]
 
     bot.kill()

@@ -260,7 +260,7 @@ async def test_a_view_never_delivered_leaves_the_pop_up_the_deep_link_and_the_cl
     await sb.set_offline(FAY.id)
     message = await until_fay_decides_privately(game)
     # the group's table showed her turn: her clock runs (it never waits for a view)
-    due = await sb.wait_for(lambda: bot.db_meta(chat).get("due"), timeout=10)
+    due = await sb.wait_for(lambda: bot.db_due(chat), timeout=10)
     mine = next(d for _, d in sb.buttons(message) if d and d.startswith("m|"))
     popup = await sb.press(chat, message["message_id"], FAY.id, mine, wait=10)
     cards = fay_cards(bot, chat)
@@ -276,7 +276,7 @@ async def test_a_view_never_delivered_leaves_the_pop_up_the_deep_link_and_the_cl
     views = await sb.wait_for(sent, timeout=10)
     assert [v["delivered"] for v in views] == [False]
     assert not any(m.get("ephemeral") for m in await sb.view(chat, FAY.id))
-    assert bot.db_meta(chat)["due"] == due
+    assert bot.db_due(chat) == due
     # the durable way: the deep link the group got, then Start in private
     async def deep_link() -> dict[str, Any] | None:
         return next((m for m in await sb.bot_messages(chat) if "?start=t" in (m["text"] or "")),

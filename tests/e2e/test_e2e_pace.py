@@ -30,6 +30,7 @@ from harness import (
 from harness import _chat as chat_of
 
 from bot.view import i18n
+from sandbox.client import SandboxError
 
 GAMES = ["chemin_de_fer", "baccarat", "banchok", "twenty_one", "draw_poker", "stud_poker"]
 # group sends + edits per coup (the coup's table message, its edits and its result)
@@ -111,7 +112,14 @@ class Table:
                 phase = json.loads(row[1]).get("phase", "") if row else ""
                 policy = POLICIES.get(self.name, {})
                 prefer = policy.get(phase, policy.get("", DEFAULT))
-                done = await g._press_first(p, [*prefer, *DEFAULT], p.id, message, "min")
+                try:
+                    done = await g._press_first(p, [*prefer, *DEFAULT], p.id, message, "min")
+                except SandboxError as exc:
+                    # the bot closed the prompt under his finger (its decision went on in a
+                    # newer prompt): he looks again, as Game.step does in the group
+                    if exc.status != 400:
+                        raise
+                    done = None
                 if done is not None:
                     self.answers.append(str(done[1].get("text") or ""))
                 acted = True

@@ -217,10 +217,13 @@ class Page:
 
 async def move(session: aiohttp.ClientSession, url: str, snap: dict[str, Any],
                player: Player) -> dict[str, Any]:
-    """``player`` answers his snapshot's decision through the proxy (his first action that
-    the table takes); the answer."""
+    """``player`` answers his snapshot's decision through the proxy (his first action, by
+    kind, that the table takes: not as the page orders them, which is the chat's wording's
+    order); the answer."""
     answer: dict[str, Any] = {}
-    for action in (a for a in snap["actions"] if a["input"] != "utility"):
+    moves = sorted((a for a in snap["actions"] if a["input"] != "utility"),
+                   key=lambda a: a["kind"])
+    for action in moves:
         body: dict[str, Any] = {"table": None, "kind": action["kind"],
                                 "coup": snap["table"]["coup"], "decision": snap["decision"],
                                 "key": uuid.uuid4().hex}
@@ -424,11 +427,23 @@ class TwoWorkers:
         return page
 
     async def stored(self) -> tuple[int, dict[str, Any]] | None:
-        """The table's version and record as committed now (None: no table)."""
+        """The table's version and record as committed now (None: no table), with what its
+        next commit keeps in it of the facts of presence: its decision's deadline (the
+        stored one, which a clock started from them sets) and the prompts delivered."""
         assert self.conn is not None
-        row = await self.conn.fetchrow("SELECT version, meta::text FROM tables"
+        row = await self.conn.fetchrow("SELECT version, meta::text, due FROM tables"
                                        " WHERE chat_id = $1", CHAT)
-        return None if row is None else (int(row[0]), json.loads(row[1]))
+        if row is None:
+            return None
+        meta = json.loads(row[1])
+        if meta.get("due") is None:
+            meta["due"] = row[2]
+        prompts = meta.setdefault("prompts", {})
+        for player, message_id in await self.conn.fetch(
+                "SELECT player, message_id FROM presence WHERE chat_id = $1 AND decision = $2"
+                " AND channel = 'prompt'", CHAT, meta.get("decision", 0)):
+            prompts.setdefault(str(player), {"message_id": message_id})
+        return int(row[0]), meta
 
     async def close(self) -> None:
         for page in self.pages:

@@ -2,13 +2,14 @@
 
 Every worker serves it (aiohttp, on ``WEBAPP_LISTEN:WEBAPP_PORT``; TLS stays at the proxy).
 A page says who opened it with its raw ``initData`` (:mod:`bot.gateway.webapp.auth`) and
-gets the table as its viewer may see it (:func:`bot.view.webview.snapshot`); after each
-commit of the table (:attr:`bot.table.tables.Tables.listeners`, and with several workers the
-database's announcement of another worker's commit) every page of that table gets its own
-new snapshot, coalesced, never an older one than it has. An action from a page is a press:
-the same decoder and the same commit path as a button (:meth:`bot.table.presses.Presses.press`),
-keyed so that a retried POST acts once. A page that shows a player his turn starts his
-decision's clock as a delivered prompt would (:meth:`bot.table.lifecycle.Lifecycle.turn_seen`).
+gets the table as its viewer may see it (:func:`bot.view.webview.snapshot`). The server's
+own task reads the feed of committed tables (:mod:`bot.outbox.feed`; with several workers
+also the database's announcement of another worker's commit): after each commit every page
+of that table gets its own new snapshot, coalesced, never an older one than it has. Nothing
+of the server runs inside a commit. An action from a page is a press: the same decoder and
+the same commit path as a button (:meth:`bot.table.presses.Presses.press`), keyed so that a
+retried POST acts once. A page that shows a player his turn is a fact of presence, as a
+delivered prompt is (:meth:`bot.table.lifecycle.Lifecycle.turn_shown`): it commits nothing.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ from init_data_py import errors
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.gateway.webapp.auth import Members, Opener, Refusal, Why, opener
+from bot.outbox.feed import Reader
 from bot.table.clock import Clock
 from bot.table.languages import Languages
 from bot.table.lifecycle import Lifecycle
 from bot.table.presses import Presses
-from bot.table.record import Table
+from bot.table.record import Table, TableMeta
 from bot.table.tables import Tables
 from bot.view import answers, applink, i18n, webview
 from bot.view.codec import MAX_AMOUNT, ActionButton
@@ -75,7 +77,9 @@ class Page:
     who: Opener
     chat_id: int
     lang: str
-    sent: tuple[int, int] = (-1, -1)
+    sent: tuple[int, int, bool] = (-1, -1, False)
+    """The version, revision and whether its clock had started, of the newest snapshot
+    sent (a clock started from the facts of presence is no commit: its deadline is news)."""
     shown_turn: int = -1
     """The decision whose turn this page showed its viewer (his clock was told)."""
     opened: float | None = None
@@ -118,8 +122,10 @@ class WebApp:
         self.runner: web.AppRunner | None = None
         self.port = 0
         self.stopping = False
-        self.tables.listeners.append(self.changed)
-        lifecycle.clock.watching = self.watching
+        # the feed of committed tables, read by the server's own task (:meth:`_follow`)
+        self.feed = self.tables.feed
+        self.reader: Reader | None = None
+        self.following: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ serving
 
@@ -142,7 +148,15 @@ class WebApp:
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else port
+        self.reader = self.feed.reader()
+        self.following = asyncio.get_running_loop().create_task(self._follow(self.reader))
         log.info("Mini App served on %s:%s", host, self.port)
+
+    async def _follow(self, reader: Reader) -> None:
+        """Every table the feed publishes: its pages here get their new snapshots."""
+        while True:
+            for chat_id in await reader.read():
+                self.changed(chat_id)
 
     async def stop(self) -> None:
         """Close every page, then the server, in bounded time (:data:`CLOSE_WAIT` for the
@@ -154,6 +168,9 @@ class WebApp:
         closed by the stop is no page its viewer closed: he is not sent his turn
         elsewhere (:meth:`leave`), his page reconnects to the next worker."""
         self.stopping = True
+        if self.following is not None and self.reader is not None:
+            self.following.cancel()
+            self.feed.drop(self.reader)
         chats = list(self.chats.values())
         pushes = [chat.pushing for chat in chats if chat.pushing is not None]
         for push in pushes:
@@ -227,9 +244,10 @@ class WebApp:
 
     # --------------------------------------------------------------- snapshot
 
-    async def snapshot(self, table: Table, who: Opener, lang: str) -> dict[str, Any]:
-        """What ``who`` may see of ``table`` now."""
-        meta = table.meta
+    async def snapshot(self, table: Table, meta: TableMeta, who: Opener, lang: str
+                       ) -> dict[str, Any]:
+        """What ``who`` may see of ``table`` now (``meta``: its record with its clock as the
+        facts of presence say, :meth:`bot.table.clock.Clock.started`)."""
         sight = table.sight
         viewer = webview.Viewer(who.user_id, who.name, webview.seated(sight, who.user_id))
         due = None
@@ -261,7 +279,7 @@ class WebApp:
                     if page is None:
                         break
                 elif frame.get("type") == "resync":
-                    page.sent = (-1, -1)
+                    page.sent = (-1, -1, False)
                     self.changed(page.chat_id)
         finally:
             if page is not None:
@@ -288,10 +306,13 @@ class WebApp:
             return None
         page = Page(ws, who, chat_id, await self.lang(chat_id, who))
         self.chats.setdefault(chat_id, Chat()).pages.add(page)
+        self.lifecycle.page_opened(chat_id, who.user_id)
         if loaded is None:  # closed (since the page was opened): it waits for the next one
             await self.closed(page)
         else:
-            await self.turns_shown(loaded, [page] if await self.push_to(page, loaded) else [])
+            meta = await self.clock.started(loaded)
+            await self.turns_shown(loaded, [page] if await self.push_to(page, loaded, meta)
+                                   else [])
         return page
 
     def watching(self, chat_id: int, user_id: int) -> bool:
@@ -335,7 +356,9 @@ class WebApp:
                     for page in list(chat.pages):
                         await self.closed(page)
                     return
-                shown = [page for page in list(chat.pages) if await self.push_to(page, table)]
+                meta = await self.clock.started(table)
+                shown = [page for page in list(chat.pages)
+                         if await self.push_to(page, table, meta)]
                 await self.turns_shown(table, shown)
                 if not chat.again:
                     return
@@ -346,19 +369,19 @@ class WebApp:
             if not chat.pages:
                 self.chats.pop(chat_id, None)
 
-    async def push_to(self, page: Page, table: Table) -> bool:
-        """The page's snapshot, if newer than what it has. True when it showed its viewer
-        his turn for the first time (his clock is to hear it: :meth:`turns_shown`)."""
+    async def push_to(self, page: Page, table: Table, meta: TableMeta) -> bool:
+        """The page's snapshot, if newer than what it has (``meta``: the table's record with
+        its clock). True when it showed its viewer his turn for the first time (his clock
+        is to hear it: :meth:`turns_shown`)."""
         if page.opened is not None and page.opened != table.meta.opened:
             await self.closed(page)  # the table it showed was closed and another opened
-        mark = (table.state.version, table.rec.rev)
+        mark = (table.state.version, table.rec.rev, meta.due is not None)
         if mark <= page.sent:
             return False
-        snap = await self.snapshot(table, page.who, page.lang)
+        snap = await self.snapshot(table, meta, page.who, page.lang)
         if not await _send(page.ws, snap):
             return False
         page.sent = mark
-        meta = table.meta
         page.opened = meta.opened
         if (page.who.user_id in snap["table"]["awaiting"] and meta.due is None
                 and not meta.paused and page.shown_turn != meta.decision):
@@ -370,7 +393,7 @@ class WebApp:
         """Tell ``page`` its table is closed (``closed``, with the closing text in its
         viewer's language: it shows no table and no action any more); the next table of the
         chat is pushed to it in full."""
-        page.sent, page.shown_turn = (-1, -1), -1
+        page.sent, page.shown_turn = (-1, -1, False), -1
         page.opened = None
         await _send(page.ws, {"type": "closed", "text": i18n.plain(
             i18n.t(page.lang, "closed_table"))})
@@ -422,7 +445,8 @@ class WebApp:
             return _json({"ok": False, **self.refusal(Why.NO_TABLE, lang)}, 403)
         said = _said(outcome, lang, await self.group_lang(chat_id))
         return _json({"ok": bool(outcome.committed), "text": said,
-                      "snapshot": await self.snapshot(table, who, lang)})
+                      "snapshot": await self.snapshot(table, await self.clock.started(table),
+                                                      who, lang)})
 
     async def group_lang(self, chat_id: int) -> str:
         """The group's language."""
