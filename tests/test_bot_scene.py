@@ -65,7 +65,7 @@ async def test_the_screens_of_one_moment_say_what_his_scene_holds(
     amount to call), on the page too."""
     host, _, player = await at_a_decision(make_host, monkeypatch, game)
     table = await host.tables.load(TABLE_CHAT)
-    due = host.tables.clock.due(table)
+    due = await host.tables.clock.due(table)
     assert due is not None
     mine, public = table.scene(player, due), table.scene(None, due)
     assert mine is table.scene(player, due)  # derived once
