@@ -34,6 +34,7 @@ from bot import compose
 from bot.config import Settings
 from bot.table.record import TableMeta, load
 from bot.view import i18n, screens
+from bot.view.scene import scene
 from storage.base import Storage, StorageError, TableNotFound, TableRecord
 from storage.inspect import Inspector, WalletTotal, inspector
 from storage.sqlite import SqliteStorage
@@ -94,8 +95,9 @@ async def cmd_show(storage: Storage, ins: Inspector, args: argparse.Namespace,
     lang = await storage.chat_language(chat_id=args.chat) or settings.default_language
     meta: TableMeta = table.meta
     # the group's own table message: the public view is all it can draw
-    text = i18n.plain(screens.table_render(lang, args.chat, table.sight, None, meta.coup_log,
-                                           meta.names, decision=meta.decision).text)
+    text = i18n.plain(screens.table_render(lang, scene(
+        args.chat, table.sight, None, None, meta.coup_log, meta.names,
+        decision=meta.decision)).text)
     accounts = await storage.table_accounts(chat_id=args.chat)
     ledger = [{"step": e.step_id, "coup": e.coup, "account": e.account, "delta": e.delta,
                "reason": e.reason, "time": when(e.created_at)}

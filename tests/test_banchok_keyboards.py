@@ -28,8 +28,8 @@ from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, Host
 
 from bot.view import answers
 from bot.view.codec import ActionButton, decode
+from bot.view.keyboards import Keyboard
 from bot.view.outcomes import Switched
-from bot.view.render import Keyboard
 
 TEXTS: dict[str, dict[str, Any]] = {
     "en": {

@@ -28,7 +28,7 @@ from test_bot_tables import ANN, BOB, CHAT, CID, NAMES, PREFERRED, Host, Recordi
 
 from bot import compose
 from bot.gateway.webapp.auth import Members
-from bot.view import answers, render
+from bot.view import answers, keyboards
 from bot.view.applink import AppLinks, link_key, start_param, web_app_url
 from bot.view.codec import ActionButton, decode
 from bot.view.outcomes import PickInPrivate, Selection
@@ -733,7 +733,7 @@ async def test_a_players_private_views_carry_the_apps_button(
     text, markup = shown
     assert "Your cards: " in text and text.endswith("Your move at the table — choose here:")
     assert markup is not None and markup.inline_keyboard[-1] == (
-        render.Button("🃏 Open table", web_app=PAGE_URL),)
+        keyboards.Button("🃏 Open table", web_app=PAGE_URL),)
     assert {"check", "bet"} <= {decoded.kind for row in markup.inline_keyboard[:-1]
                                 for b in row if isinstance(decoded := decode(b.callback_data),
                                                            ActionButton)}
@@ -743,11 +743,11 @@ async def test_a_players_private_views_carry_the_apps_button(
     assert opened is not None
     shown = answers.dm_opened("en", opened)
     assert shown is not None and shown[1] is not None
-    assert shown[1].inline_keyboard == ((render.Button("🃏 Open table", web_app=PAGE_URL),),)
+    assert shown[1].inline_keyboard == ((keyboards.Button("🃏 Open table", web_app=PAGE_URL),),)
     picked = answers.answer(PickInPrivate(BOB, Selection(
         CHAT, 1, 5, "discard", ("As", "Kd"), 0, 2, PAGE_URL)), "en", "en")
     assert picked.dm is not None
-    assert picked.dm[2].inline_keyboard[-1] == (render.Button("🃏 Open table",
+    assert picked.dm[2].inline_keyboard[-1] == (keyboards.Button("🃏 Open table",
                                                               web_app=PAGE_URL),)
     assert picked.dm[2].as_dict()["inline_keyboard"][-1] == [
         {"text": "🃏 Open table", "web_app": {"url": PAGE_URL}}]

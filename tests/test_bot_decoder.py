@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from test_poker_draw_rules import AK, JJ, TT, play, three
 
+from bot.view import keyboards
 from bot.view.codec import Act, ActionButton, Forged, PickCards, decode_press
 from bot.view.sight import Sight
 from games.poker.common import Call, Fold
@@ -63,7 +64,6 @@ def test_the_keyboard_and_the_decoder_offer_the_same_choices() -> None:
     is forged (the decoder once accepted any index below the number of choices)."""
     import highcard  # a game of the tests' own, whose spec we stretch to 13 choices
 
-    from bot.view import render
     from bot.view.sight import Buttons
     from games.engine import MAX_CHOICES, ActionSpec, Input
 
@@ -81,7 +81,7 @@ def test_the_keyboard_and_the_decoder_offer_the_same_choices() -> None:
     sight = Sight(engine, state)
     buttons = Buttons()
     buttons.add([spec], 2)
-    keyboard = render.keyboard("en", CHAT, sight.view(), buttons, set(), False)
+    keyboard = keyboards.keyboard("en", CHAT, sight.view(), buttons, set(), False)
     assert keyboard is not None
     drawn = [b.text for row in keyboard.inline_keyboard for b in row]
     assert drawn == [f"Decide: {w}" for w in words[:MAX_CHOICES]]

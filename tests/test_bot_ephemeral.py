@@ -27,7 +27,7 @@ from test_bot_tables import CHAT as TABLE_CHAT
 
 from bot.gateway.ephemeral import Ephemeral
 from bot.view.codec import ActionButton, decode
-from bot.view.render import Button, Keyboard
+from bot.view.keyboards import Button, Keyboard
 from games import cards
 from games.cards import pretty_all
 

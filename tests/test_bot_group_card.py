@@ -15,7 +15,8 @@ from test_bot_pace import Clock
 from test_twenty_one_rules import table as twenty_one_table
 
 from bot.outbox.pace import HELD, Pace
-from bot.view import i18n, screens
+from bot.view import i18n, logbook, results, screens
+from bot.view.scene import scene
 from bot.view.sight import Sight
 from games import twenty_one
 from games.engine import Event, settlement, who
@@ -47,7 +48,7 @@ def test_a_turn_that_is_over_is_taken_off_once_the_coups_refreshes_are_spent() -
 
 def test_two_drawings_awaiting_fewer_players_tell_different_turns() -> None:
     engine, state = stud_after_first_bet()
-    drawn = screens.table_render("en", CHAT, Sight(engine, state), None, [], {})
+    drawn = screens.table_render("en", scene(CHAT, Sight(engine, state), None, None, [], {}))
     assert drawn.turn == (state.version, False, tuple(engine.awaiting(state)))
     fewer = screens.TableScreen(drawn.text, drawn.markup, drawn.coup, drawn.version,
                                 drawn.decision, ())
@@ -60,9 +61,10 @@ def test_the_app_card_shows_nobody_to_act(lang: str) -> None:
     sight = Sight(engine, state)
     awaited = frozenset(engine.awaiting(state))
     to_act = i18n.word(lang, "to act", "status")
-    chat = screens.table_render(lang, CHAT, sight, 1.0e9, [], {}, prompted=awaited)
+    chat = screens.table_render(lang, scene(CHAT, sight, None, 1.0e9, [], {}, prompted=awaited))
     assert f"· {to_act}" in chat.text  # played in the chat, the turn shows
-    card = screens.table_render(lang, CHAT, sight, 1.0e9, [], {}, prompted=awaited, app=True)
+    card = screens.table_render(lang, scene(CHAT, sight, None, 1.0e9, [], {}, prompted=awaited,
+                                            app=True))
     assert card.quiet and card.awaited == ()
     assert to_act not in card.text and "⏳" not in card.text and "▶" not in card.text
     assert i18n.t(lang, "app_card") in card.text
@@ -83,22 +85,23 @@ def twenty_one_private_step() -> Sight:
     ("ru", "👉 p2: ваши кнопки — под «🂠 Мои карты».")])
 def test_a_player_without_a_private_chat_is_sent_to_my_cards(lang: str, line: str) -> None:
     sight = twenty_one_private_step()
-    lines = i18n.plain(screens.table_render(lang, CHAT, sight, None, [], {}, prompted=frozenset(),
-                                            no_dm=frozenset({2})).text).splitlines()
+    lines = i18n.plain(screens.table_render(lang, scene(
+        CHAT, sight, None, None, [], {}, prompted=frozenset(),
+        no_dm=frozenset({2}))).text).splitlines()
     assert lines[lines.index("⏳ p2") + 1] == line
     assert lines[-1] == i18n.plain(i18n.t(lang, "committed_shoe"))
     # with a private chat he decides there, as the group is told
-    told = i18n.plain(screens.table_render(lang, CHAT, sight, None, [], {},
-                                           prompted=frozenset({2})).text)
+    told = i18n.plain(screens.table_render(lang, scene(CHAT, sight, None, None, [], {},
+                                                       prompted=frozenset({2}))).text)
     assert i18n.plain(i18n.t(lang, "turn_private_nodeadline", names="p2")) in told
     assert "👉" not in told
 
 
 def test_a_result_with_no_table_after_it_tells_the_bank_offered() -> None:
     result = settlement("chemin_de_fer_settled", coup=1, nets={7: 5, 8: -5}, winners=[7])
-    offered = [screens.log_entry(Event(kind="bank_offered", data={"player": who(8)}))]
-    text = screens.result_text("en", "chemin_de_fer", result, {7: "Ann", 8: "Bob"}, [],
+    offered = [logbook.log_entry(Event(kind="bank_offered", data={"player": who(8)}))]
+    text = results.result_text("en", "chemin_de_fer", result, {7: "Ann", 8: "Bob"}, [],
                                offered)
     assert text.splitlines()[-1] == "· The bank is offered to Bob"
-    assert "offered" not in screens.result_text("en", "chemin_de_fer", result,
+    assert "offered" not in results.result_text("en", "chemin_de_fer", result,
                                                 {7: "Ann", 8: "Bob"}, [])

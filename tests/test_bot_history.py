@@ -13,7 +13,7 @@ from test_banchok_rules import StackedRng
 from test_bot_tables import ANN, BOB, CID, NAMES, RecordingBot, make_host, press, results
 from test_bot_tables import CHAT as TABLE_CHAT
 
-from bot.view import i18n, render
+from bot.view import i18n, wallets
 from games import cards
 from games.chemin_de_fer import Bid, NameBank, Pass, Stake
 from games.engine import BANK, Action, Cut, Start, Transfer, stack, stake, wallet
@@ -55,18 +55,18 @@ async def test_history_shows_net_per_coup_and_grants_newest_first(tmp_path: Path
                                       version=version + 1, transfers=transfers, coup=coup,
                                       deadline=None)
         entries = await storage.recent_coups(chat_id=CHAT, user_id=1, limit=200)
-        assert render.history_lines("en", entries) == [
+        assert wallets.history_lines("en", entries) == [
             "Chemin de fer · coup #2: +40",
             "Chemin de fer · coup #1: -100",
             "daily bonus: +50",
             "starting chips: +1000",
         ]
-        assert render.history_lines("ru", entries, limit=2) == [
+        assert wallets.history_lines("ru", entries, limit=2) == [
             "Шмен де фер · кон №2: +40",
             "Шмен де фер · кон №1: -100",
         ]
         banker = await storage.recent_coups(chat_id=CHAT, user_id=2, limit=200)
-        assert render.history_lines("en", banker) == [
+        assert wallets.history_lines("en", banker) == [
             "Chemin de fer · coup #1: -100", "starting chips: +1000"]
     finally:
         await storage.close()
@@ -123,7 +123,7 @@ async def test_history_shows_per_coup_what_each_result_showed_bankers_included(
     for player in NAMES:
         entries = await host.storage.recent_coups(chat_id=TABLE_CHAT, user_id=player,
                                                   limit=200)
-        lines = [line for line in render.history_lines("en", entries, limit=50)
+        lines = [line for line in wallets.history_lines("en", entries, limit=50)
                  if line.startswith(name)]
         deal = "hand" if game.endswith("poker") else "coup"
         expected = [f"{name} · {deal} #{c}: {n:+d}" for (c, p), n in
@@ -182,7 +182,7 @@ async def test_a_bankers_history_shows_each_coup_of_his_bank_and_a_new_banker_hi
     async def history(player: int, lang: str) -> list[str]:
         entries = await host.storage.recent_coups(chat_id=TABLE_CHAT, user_id=player,
                                                   limit=200)
-        return list(render.history_lines(lang, entries))
+        return list(wallets.history_lines(lang, entries))
 
     assert await history(ANN, "en") == [
         "Chemin de fer · coup #2: -300", "Chemin de fer · coup #1: +200",

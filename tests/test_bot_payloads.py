@@ -31,7 +31,7 @@ from bot.outbox.payloads import (
     PromptEdit,
     TablePost,
 )
-from bot.view.render import Keyboard
+from bot.view.keyboards import Keyboard
 from bot.view.screens import Prompt
 from storage.base import OutboxDraft, OutboxItem
 

@@ -14,7 +14,8 @@ from test_twenty_one_rules import table as twenty_one_table
 
 from bot.ops.hooks import raw_cards
 from bot.table import sends
-from bot.view import i18n, render, screens
+from bot.view import i18n, keyboards, logbook, render, results, screens
+from bot.view.scene import scene
 from bot.view.sight import Sight, amount_field, collect_buttons
 from games import chemin_de_fer, registry, twenty_one
 from games.cards import pretty
@@ -86,7 +87,7 @@ def test_table_message_and_buttons_never_show_a_hidden_card(name: str) -> None:
             view = engine.view(state, None)
             text = render.table_text("en", view, 1.0e9, [])
             buttons = collect_buttons(Sight(engine, state))
-            markup = render.keyboard("en", -5, view, buttons,
+            markup = keyboards.keyboard("en", -5, view, buttons,
                                      {k for k in buttons.kinds if amount_field(engine, k)},
                                      True)
             shown = text + "".join(b.text + str(b.callback_data)
@@ -110,11 +111,11 @@ def test_dm_shows_only_the_viewers_cards() -> None:
 
 def test_buttons_put_the_awaited_players_actions_first_with_their_amounts() -> None:
     engine, state = stud_after_first_bet()
-    render_ = screens.table_render("en", -1, Sight(engine, state), None, [], {})
+    render_ = screens.table_render("en", scene(-1, Sight(engine, state), None, None, [], {}))
     assert render_.markup is not None
     assert [[b.text for b in row] for row in render_.markup.inline_keyboard] == [
         ["Call 2", "Fold", "Raise to 4"], ["🂠 My cards", "🪑 Join"], ["🚪 Leave"]]
-    ru = screens.table_render("ru", -1, Sight(engine, state), None, [], {})
+    ru = screens.table_render("ru", scene(-1, Sight(engine, state), None, None, [], {}))
     assert ru.markup is not None
     # "Уравнять" is too wide for a third of the narrowest row: two rows, no word broken
     assert [[b.text for b in row] for row in ru.markup.inline_keyboard[:2]] == [
@@ -129,8 +130,8 @@ def test_names_with_markup_characters_stay_text_in_every_template() -> None:
         state = engine.apply(state, p, Join(name=name, buy_in=100)).state
     step = engine.apply(state, 1, Start())
     sight = Sight(engine, step.state)
-    table = screens.table_render("en", -1, sight, 1.0e9, [
-        screens.log_entry(e) for e in step.events if e.to is None], {})
+    table = screens.table_render("en", scene(-1, sight, None, 1.0e9, [
+        logbook.log_entry(e) for e in step.events if e.to is None], {}))
     assert "&lt;b&gt;&amp;" in table.text and "&lt;/code&gt;" in table.text
     assert "a&amp;amp;b" in table.text
     tags = set(re.findall(r"</?([^ >]*)", table.text))
@@ -140,7 +141,7 @@ def test_names_with_markup_characters_stay_text_in_every_template() -> None:
                      table.text)
     assert re.search(r"\n(▶ )?<b>& \(dealer\) · 💰100 · ", i18n.plain(table.text))
     nets = settlement("coup_settled", coup=1, nets={1: 5, 2: -5}, banker=2)
-    settled = render.settlement_text("en", "stud_poker", nets, {1: names[0], 2: names[1]}, [])
+    settled = results.settlement_text("en", "stud_poker", nets, {1: names[0], 2: names[1]}, [])
     assert settled.splitlines()[:3] == [
         "🏆 <b>&lt;b&gt;&amp; wins 5</b>", "Five-card stud · hand #1 settled",
         "&lt;b&gt;&amp; +5 · &lt;/code&gt; (banker) −5"]
@@ -212,15 +213,15 @@ def test_a_settlement_leads_with_the_winner_and_his_hand() -> None:
     pair = Hand(category="pair", ranks=(6,))
     data = settlement("coup_settled", coup=4, nets={1: 42, 2: -2, 3: -40}, hands={1: pair},
                       winners=[1])
-    text = render.settlement_text("en", "stud_poker", data, names, [])
+    text = results.settlement_text("en", "stud_poker", data, names, [])
     assert text.splitlines() == [f"🏆 <b>Dave wins 42 with {i18n.hand_text('en', pair)}</b>",
                                  "Five-card stud · hand #4 settled",
                                  "Dave +42 · Ann −2 · Bob −40"]
-    ru = render.settlement_text("ru", "stud_poker", data, names, [])
+    ru = results.settlement_text("ru", "stud_poker", data, names, [])
     assert ru.splitlines()[0] == f"🏆 <b>Dave выигрывает 42: {i18n.hand_text('ru', pair)}</b>"
     nothing = settlement("coup_settled", coup=5, nets={1: 0, 2: 0}, winners=[2])
-    assert render.settlement_text("en", "stud_poker", nothing, names, []).splitlines()[0] \
+    assert results.settlement_text("en", "stud_poker", nothing, names, []).splitlines()[0] \
         == "🏆 <b>Ann takes his own chips back</b>"  # not "wins 0"
     banked = settlement("coup_settled", coup=2, nets={1: 10, 2: -5, 3: -5}, banker=3)
-    assert render.settlement_text("en", "twenty_one", banked, names, []).splitlines()[2] \
+    assert results.settlement_text("en", "twenty_one", banked, names, []).splitlines()[2] \
         == "Dave +10 · Ann −5 · Bob (banker) −5"

@@ -25,7 +25,8 @@ from bot.gateway import buttons, commands
 from bot.gateway import context as ctx
 from bot.table import sends
 from bot.table.languages import Languages
-from bot.view import i18n, render, screens
+from bot.view import i18n, logbook, render, results, screens
+from bot.view.scene import scene
 from bot.view.sight import Sight
 from games import banchok, chemin_de_fer, twenty_one
 from games.engine import (
@@ -64,10 +65,10 @@ def test_a_banchok_result_names_the_bankers_net() -> None:
     step = banchok.ENGINE.apply(state, 2, banchok.Stake(amount=100))
     data = next(e for e in step.events if isinstance(e, Settlement))
     names = {1: "Ann", 2: "Boris", 3: "Chloé"}
-    assert render.settlement_text("en", "banchok", data, names, []).splitlines() == [
+    assert results.settlement_text("en", "banchok", data, names, []).splitlines() == [
         "🏆 <b>Boris wins 100</b>", "Polish banchok · coup #1 settled",
         "Boris +100 · Ann (banker) −100"]
-    assert render.settlement_text("ru", "banchok", data, names, []).splitlines() == [
+    assert results.settlement_text("ru", "banchok", data, names, []).splitlines() == [
         "🏆 <b>Boris выигрывает 100</b>", "Польский банчок · кон №1: расчёт",
         "Boris +100 · Ann (банкомёт) −100"]
 
@@ -194,8 +195,8 @@ def coup_log(events: list[Event]) -> tuple[list[dict[str, object]], Settlement]:
     for event in events:
         if isinstance(event, Settlement):
             return log, event
-        if event.to is None and screens.logged(event):
-            log.append(screens.log_entry(event))
+        if event.to is None and logbook.logged(event):
+            log.append(logbook.log_entry(event))
     raise AssertionError("no settlement")
 
 
@@ -205,7 +206,7 @@ def test_a_result_leads_its_collapsed_log_with_the_hands() -> None:
     state = chemin_staking(chemin_shoe("4d", "5h", "4h", "4s"), bank=100, events=events)
     step = chemin_de_fer.ENGINE.apply(state, 4, chemin_de_fer.Stake(amount=100))
     log, data = coup_log([*events, *step.events])
-    assert screens.result_text("en", "chemin_de_fer", data, NAMES, log).splitlines() == [
+    assert results.result_text("en", "chemin_de_fer", data, NAMES, log).splitlines() == [
         "🏆 <b>Ann wins 100 with 9 points</b>",
         "Chemin de fer · coup #1 settled",
         "Ann (banker) +100 · Dan −100",
@@ -219,7 +220,7 @@ def test_a_result_leads_its_collapsed_log_with_the_hands() -> None:
         "Coup 1: bank 100, stakes please",
         "Dan stakes 100",
         "Cards dealt to Dan and the banker Ann</blockquote>"]
-    assert screens.result_text("ru", "chemin_de_fer", data, NAMES, log).splitlines()[3:7] \
+    assert results.result_text("ru", "chemin_de_fer", data, NAMES, log).splitlines()[3:7] \
         == ["<blockquote expandable>Dan: натуральная 8 — 4♦ 4♥",
             "Ann: натуральная 9 — 5♥ 4♠",
             "Dan: 4♦ 4♥, очков: 8; банкомёт: 5♥ 4♠, очков: 9",
@@ -237,15 +238,16 @@ def test_the_table_message_leads_its_collapsed_log_with_the_hands() -> None:
                            (4, twenty_one.Stake(amount=10)), (3, twenty_one.Buy()),
                            (3, twenty_one.Stand()), (4, twenty_one.Stand())]:
         step = twenty_one.ENGINE.apply(state, player, action)
-        log += [screens.log_entry(e) for e in step.events if e.to is None]
+        log += [logbook.log_entry(e) for e in step.events if e.to is None]
         state = step.state
     sight = Sight(twenty_one.ENGINE, state)
-    assert screens.table_render("en", -1, sight, None, log, NAMES).text.splitlines()[6:] == [
+    public = scene(-1, sight, None, None, log, NAMES)
+    assert screens.table_render("en", public).text.splitlines()[6:] == [
         "· Chloé buys a card", "· Chloé stands", "· Dan stands",
         "<blockquote expandable>Boris shows a natural: A♥ K♦",
         "Boris stakes 10", "Chloé stakes 10", "Dan stakes 10", "Cards are dealt</blockquote>",
         "🔒 shoe committed · /verify"]
-    assert screens.table_render("ru", -1, sight, None, log, NAMES).text.splitlines()[9:11] == [
+    assert screens.table_render("ru", public).text.splitlines()[9:11] == [
         "<blockquote expandable>Boris: очко! A♥ K♦", "Boris ставит 10"]
 
 

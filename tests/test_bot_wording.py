@@ -25,10 +25,11 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 from test_twenty_one_rules import table as twenty_one_table
 
-from bot.view import answers, i18n, render, screens, webview
+from bot.view import answers, i18n, logbook, render, results, screens, wallets, webview
 from bot.view.codec import ActionButton, decode
 from bot.view.outcomes import HostReason, Refused
 from bot.view.rulebook import game_of, rules_text, to_html
+from bot.view.scene import scene
 from bot.view.sight import Sight
 from games import cards, registry, twenty_one
 from games.engine import (
@@ -57,7 +58,8 @@ NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
 
 def first_line(lang: str, engine: Any, state: Any) -> str:
     """The table message's header as a person reads it."""
-    text = screens.table_render(lang, -1, Sight(engine, state), None, [], NAMES).text
+    text = screens.table_render(lang, scene(-1, Sight(engine, state), None, None, [],
+                                            NAMES)).text
     return i18n.plain(text.splitlines()[0])
 
 
@@ -168,9 +170,9 @@ async def test_one_timeout_is_one_line(
         "ru": ["🔒 Новый шуз перетасован и зафиксирован", "⏰ Ann срезает шуз (время вышло)",
                "Кон №1 начинается", "⏰ Cid пропускает кон (время вышло)"]}[lang]
     # banchok: a bank let pass by a timeout is told once that it was one
-    passed = screens.timeouts_folded([timed_out(ANN),
+    passed = logbook.timeouts_folded([timed_out(ANN),
                                       Event(kind="bank_passed_over", data={"player": who(ANN)})])
-    assert screens.log_lines(lang, [screens.log_entry(e, t) for e, t in passed], NAMES) == [{
+    assert logbook.log_lines(lang, [logbook.log_entry(e, t) for e, t in passed], NAMES) == [{
         "en": "⏰ Ann lets the bank pass and keeps his seat (timed out)",
         "ru": "⏰ Ann пропускает банк и остаётся за столом (время вышло)"}[lang]]
 
@@ -179,8 +181,8 @@ async def test_one_timeout_is_one_line(
 def test_a_seat_line_says_its_stake_once_and_ends_with_no_semicolon(lang: str) -> None:
     state = twenty_one_table({1: 300, 2: 100, 3: 100}, [])
     state = twenty_one.ENGINE.apply(state, 2, twenty_one.Stake(amount=10)).state
-    text = i18n.plain(screens.table_render(lang, -1, Sight(twenty_one.ENGINE, state), None,
-                                           [], NAMES).text)
+    text = i18n.plain(screens.table_render(lang, scene(
+        -1, Sight(twenty_one.ENGINE, state), None, None, [], NAMES)).text)
     assert text.splitlines()[3] == {"en": "p2 (punter) · 💰90 · stake 10",
                                     "ru": "p2 (понтёр) · 💰90 · ставка 10"}[lang]
     # a stud hand showing no possible straight or flush yet
@@ -225,13 +227,13 @@ async def test_poker_says_hand_where_the_banking_games_say_coup(
     table = await host.tables.load(CHAT)
     assert i18n.plain(render.dm_text(lang, table.sight.view(BOB), [])).splitlines()[0] == title
     won = Settlement(kind="coup_settled", coup=4, nets={2: 8, 1: -8}, winners=(2,))
-    assert render.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[1] \
+    assert results.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[1] \
         == settled.format(4)
-    assert i18n.plain(render.result_line(lang, "draw_poker", won, NAMES)).startswith(
+    assert i18n.plain(results.result_line(lang, "draw_poker", won, NAMES)).startswith(
         f"🏆 {deal.format(4)}: ")
     entry = LedgerEntry(step_id=1, chat_id=CHAT, coup=4, account="stack:2", delta=8,
                         reason="settle", game="draw_poker", created_at=0)
-    assert render.history_lines(lang, [entry]) == [history.format(4)]
+    assert wallets.history_lines(lang, [entry]) == [history.format(4)]
     assert webview.ui(lang, "draw_poker")["coup"] == deal.replace("{}", "{n}")
     # the banking games keep their coups
     assert webview.ui(lang, "twenty_one")["coup"] == {"en": "Coup #{n}", "ru": "Кон №{n}"}[lang]
@@ -382,7 +384,8 @@ def banchok_staking(lang: str) -> tuple[Any, Any, list[list[str]]]:
         data = {"kind": spec.kind, "offset": spec.min} if spec.kind == "cut" else {
             "kind": spec.kind}
         state = engine.apply(state, player, parse_action(engine, data)).state
-    markup = screens.table_render(lang, CHAT, Sight(engine, state), None, [], NAMES).markup
+    markup = screens.table_render(lang, scene(CHAT, Sight(engine, state), None, None, [],
+                                              NAMES)).markup
     assert markup is not None
     return engine, state, [[b.text for b in row] for row in markup.inline_keyboard]
 
@@ -449,10 +452,10 @@ def test_a_winner_of_nothing_is_told_what_really_happened(lang: str, alone: str,
     queens = Hand(category="pair", ranks=(10,))
     won = Settlement(kind="coup_settled", coup=1, nets={2: 0, 1: 0}, winners=(2,),
                      hands={2: queens})
-    assert render.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[0] == alone
+    assert results.settlement_text(lang, "draw_poker", won, NAMES, []).splitlines()[0] == alone
     tied = Settlement(kind="coup_settled", coup=1, nets={2: 0, 3: 0}, winners=(2, 3),
                       hands={2: queens, 3: queens})
-    assert render.settlement_text(lang, "draw_poker", tied, NAMES, []).splitlines()[0] == split
+    assert results.settlement_text(lang, "draw_poker", tied, NAMES, []).splitlines()[0] == split
 
 
 @pytest.mark.parametrize(("lang", "game", "stale", "over"), [

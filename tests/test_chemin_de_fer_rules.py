@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.view import render
+from bot.view import results
 from games.banking import Bid, Decline, Draw, Pass, Retire, Stake, Stand
 from games.cards import Shoe, timeout_cut
 from games.chemin_de_fer import ENGINE, banker_hint
@@ -203,10 +203,10 @@ def test_rule_1_3_banco_ends_staking_and_caller_plays_alone() -> None:
     assert settled.hands == {3: points(9), 1: points(5)}
     assert settled.banker == 1
     names = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
-    assert render.settlement_text("en", "chemin_de_fer", settled, names, []).splitlines() == [
+    assert results.settlement_text("en", "chemin_de_fer", settled, names, []).splitlines() == [
         "🏆 <b>Cy wins 100 with 9 points</b>", "Chemin de fer · coup #1 settled",
         "Cy +100 · Ann (banker) −100"]
-    assert render.headline("ru", settled, names) == "Cy выигрывает 100: 9 очков"
+    assert results.headline("ru", settled, names) == "Cy выигрывает 100: 9 очков"
 
 
 def test_rule_1_3_stake_cannot_exceed_the_punters_stack() -> None:

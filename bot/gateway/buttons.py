@@ -25,6 +25,7 @@ from bot.outbox.ratelimit import is_stopping, retry_seconds
 from bot.view import answers, i18n, outcomes
 from bot.view.answers import Answer
 from bot.view.codec import ActionButton, Malformed, MyCards, NewTable, SetLanguage, decode
+from bot.view.keyboards import Keyboard
 from bot.view.outcomes import (
     AmountAsked,
     Cards,
@@ -36,7 +37,6 @@ from bot.view.outcomes import (
     PickInPrivate,
     Refused,
 )
-from bot.view.render import Keyboard
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from telegram.error import TelegramError
 from bot.gateway.context import Context, Services, clean, is_group, reply, say, services
 from bot.outbox.kinds import GROUP
 from bot.table.table_settings import parse_setting
-from bot.view import answers, i18n, render
+from bot.view import answers, i18n, wallets
 from bot.view.codec import NewTable, SetLanguage, encode
 from bot.view.rulebook import chunks, game_of, rules_text, to_html
 from games import registry
@@ -153,7 +153,7 @@ async def cmd_balance(update: Update, context: Context) -> None:
     name = clean(user.full_name)
     if chat.type == ChatType.PRIVATE:
         held = await services(context).storage.wallets_of(user_id=user.id)
-        await reply(update, render.balances_text(
+        await reply(update, wallets.balances_text(
             lang, name, [w for w in held if w.wallet.chat_id != chat.id]))
         return
     w = await services(context).storage.wallet(chat_id=chat.id, user_id=user.id, name=name)
@@ -197,12 +197,12 @@ async def cmd_history(update: Update, context: Context) -> None:
     if chat.type == ChatType.PRIVATE:
         held = [w for w in await storage.wallets_of(user_id=user.id)
                 if w.wallet.chat_id != chat.id]
-        await reply(update, render.histories_text(lang, clean(user.full_name), [
-            (w, render.history_lines(lang, await storage.recent_coups(
+        await reply(update, wallets.histories_text(lang, clean(user.full_name), [
+            (w, wallets.history_lines(lang, await storage.recent_coups(
                 chat_id=w.wallet.chat_id, user_id=user.id, limit=200))) for w in held]))
         return
     entries = await storage.recent_coups(chat_id=chat.id, user_id=user.id, limit=200)
-    lines = render.history_lines(lang, entries)
+    lines = wallets.history_lines(lang, entries)
     if not lines:
         await say(update, context, i18n.t(lang, "history_empty", name=clean(user.full_name)))
         return

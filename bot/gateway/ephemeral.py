@@ -28,7 +28,7 @@ from telegram.error import TelegramError
 from bot.ops import metrics
 from bot.outbox.telegram import HTML, BotApi
 from bot.view import i18n
-from bot.view.render import Keyboard
+from bot.view.keyboards import Keyboard
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot.outbox.kinds import CLOSE, DM, DM_EDIT, EPHEMERAL, GROUP, SETTLE, TABLE
 from bot.view import render
 from bot.view.codec import ActionButton, encode
-from bot.view.render import Keyboard
+from bot.view.keyboards import Keyboard
 from bot.view.screens import Prompt, markup_json
 from storage.base import OutboxDraft, OutboxItem
 

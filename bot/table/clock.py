@@ -384,8 +384,7 @@ class Clock:
         drafts: list[OutboxDraft]
         if meta.decision == decision and player in sight.view().awaiting:
             # drawn as its step drew it: the time left as from now until the clock starts
-            now = screens.prompt(lang, table.chat_id, sight, player, self.drawn_due(meta),
-                                 meta.coup_log, meta.names, decision=decision,
+            now = screens.prompt(lang, table.scene(player, self.drawn_due(meta), meta=meta),
                                  app=self.app_url(table.chat_id))
             prompts = {**meta.prompts, player: OpenPrompt(
                 message_id=message_id, decision=decision, digest=now.digest)}

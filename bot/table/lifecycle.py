@@ -244,8 +244,7 @@ class Lifecycle:
             if shown.decision != meta.decision or player not in awaited:
                 continue
             lang = await languages.of_player(player, group)
-            now = screens.prompt(lang, table.chat_id, table.sight, player, clock.drawn_due(meta),
-                                 meta.coup_log, meta.names, decision=meta.decision,
+            now = screens.prompt(lang, table.scene(player, clock.drawn_due(meta), meta=meta),
                                  app=clock.app_url(table.chat_id))
             prompts[player] = shown.model_copy(update={"digest": now.digest})
             drafts.append(payloads.prompt_edit(player, shown.message_id, now))
@@ -275,14 +274,10 @@ class Lifecycle:
             # the time and one with it
             due = self.clock.drawn_due(meta)
         links = self.clock.links
-        return screens.table_render(lang, chat_id, table.sight, due,
-                                    meta.coup_log, meta.names, decision=meta.decision,
-                                    prompted=self.clock.told_elsewhere(chat_id, meta,
-                                                                       table.sight),
-                                    last=meta.last_result,
-                                    open_url=links.group_url(chat_id) if links else None,
-                                    app=self.clock.in_app(meta),
-                                    no_dm=frozenset(meta.dm_blocked))
+        return screens.table_render(lang, table.scene(
+            None, due, prompted=self.clock.told_elsewhere(chat_id, meta, table.sight),
+            open_url=links.group_url(chat_id) if links else None, app=self.clock.in_app(meta),
+            no_dm=frozenset(meta.dm_blocked)))
 
     async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
                         shown: float | None = None,

@@ -23,7 +23,7 @@ from bot.table import sends
 from bot.table.clock import Clock
 from bot.table.languages import Languages
 from bot.table.record import OpenPrompt, Table, TableMeta
-from bot.view import render, screens
+from bot.view import keyboards, screens
 from bot.view.sight import Sight
 from games.banking import bank_holders
 from games.engine import IllegalAction, Step, Transfer
@@ -189,6 +189,6 @@ def _offer(sight: Sight, player: int) -> tuple[Any, ...]:
     """What a player's decision offers him (his legal actions but the utilities, which do
     not make a decision), to tell when it changes."""
     try:
-        return tuple(s for s in sight.legal(player) if s.kind not in render.UTILITIES)
+        return tuple(s for s in sight.legal(player) if s.kind not in keyboards.UTILITIES)
     except IllegalAction:
         return ()

@@ -24,8 +24,9 @@ from bot.table.asks import Asks
 from bot.table.languages import Languages
 from bot.table.record import OpenEphemeral, Table
 from bot.table.tables import Tables
-from bot.view import answers, codec, i18n, render, screens
+from bot.view import answers, codec, i18n, keyboards, render, screens
 from bot.view.codec import Act, ActionButton, AskAmount, Forged, NotOffered, PickCards, Switch
+from bot.view.keyboards import Keyboard
 from bot.view.outcomes import (
     Accepted,
     Cards,
@@ -47,7 +48,6 @@ from bot.view.outcomes import (
     WhichAmount,
     YourMove,
 )
-from bot.view.render import Keyboard
 from bot.view.sight import amount_field, choice_data, union_choices
 from games.engine import (
     Action,
@@ -160,7 +160,7 @@ class Presses(Asks):
         """Choices among the presser's own cards: a keyboard in his private chat only (the
         pressed private message itself turns into it), or in his view shown to him alone in
         the group (its Mini App button is taken off there, as from every group keyboard, by
-        :meth:`bot.view.render.Keyboard.in_group`)."""
+        :meth:`bot.view.keyboards.Keyboard.in_group`)."""
         app = self.tables.clock.app_url(table.chat_id) or ""
         selection = Selection(table.chat_id, table.state.coup, table.meta.decision, kind,
                               tuple(pick.spec.choices), pick.mask or 0, pick.spec.max, app)
@@ -228,7 +228,7 @@ class Presses(Asks):
                 "done": {**dict(kept), key: answers.done_label(lang, done)}})
         try:
             await self.tables.commit(table, step, meta=meta, actor=user_id,
-                                     decided=action.kind not in render.UTILITIES,
+                                     decided=action.kind not in keyboards.UTILITIES,
                                      action=action.kind)
         except StaleVersion:
             return Refused(HostReason.STALE)

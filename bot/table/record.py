@@ -19,9 +19,10 @@ from pydantic import (
 )
 from pydantic_core import to_json
 
+from bot.view.scene import Scene, scene
 from bot.view.sight import Sight
 from games import registry
-from games.engine import Engine, GameState
+from games.engine import Engine, GameState, PlayerId
 from storage.base import TableRecord
 
 
@@ -174,7 +175,7 @@ _SPLICED_EPHEMERALS: set[str] = {*_SPLICED, "ephemerals"}
 
 # The JSON of the coup-log entries and of the last results, by the object (held, so that no
 # other object can have its id while it is here; a record's entries and results are never
-# changed, see bot.view.screens.log_entry and bot.table.sends.step_drafts). The oldest
+# changed, see bot.view.logbook.log_entry and bot.table.sends.step_drafts). The oldest
 # written go first (a live table's are written again with each step and come back at once).
 _JSON: dict[int, tuple[dict[str, Any], str]] = {}
 _JSON_MAX = 16384
@@ -209,6 +210,18 @@ class Table:
             object.__setattr__(self, "cached_sight", Sight(self.engine, self.state))
         assert self.cached_sight is not None
         return self.cached_sight
+
+    def scene(self, viewer: PlayerId | None, deadline: float | None, *,
+              prompted: frozenset[int] = frozenset(), no_dm: frozenset[int] = frozenset(),
+              app: bool = False, open_url: str | None = None, meta: TableMeta | None = None
+              ) -> Scene:
+        """``viewer``'s scene of the table as committed (None: the public's), counting down to
+        ``deadline`` (:func:`bot.view.scene.scene`: derived once for the same arguments);
+        ``meta``: its record as about to be committed, if not as committed."""
+        meta = self.meta if meta is None else meta
+        return scene(self.chat_id, self.sight, viewer, deadline, meta.coup_log, meta.names,
+                     decision=meta.decision, last=meta.last_result, prompted=prompted,
+                     no_dm=no_dm, app=app, open_url=open_url)
 
     @property
     def chat_id(self) -> int:

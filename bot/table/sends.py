@@ -25,7 +25,8 @@ from bot.outbox.payloads import (
     turn_prompt,
 )
 from bot.table.record import Ask, OpenEphemeral, Proof, Table, TableMeta
-from bot.view import i18n, proofs, render, screens
+from bot.view import i18n, logbook, proofs, render, results, screens
+from bot.view.scene import scene
 from bot.view.screens import Prompt, decision_keyboard, prompt
 from bot.view.sight import Sight
 from games.cards import pretty_all
@@ -80,10 +81,10 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     # host's line only for an awaited player whose engine said nothing of it
     told = {e.player for e in public if isinstance(e, TimedOut)}
     if untold := [p for p in timed_out if p not in told]:
-        log.append({"kind": screens.TIMED_OUT, "data": {"players": untold}})
+        log.append({"kind": logbook.TIMED_OUT, "data": {"players": untold}})
     settled: tuple[Settlement, list[dict[str, Any]]] | None = None
     announcements = []
-    for event, by_timeout in screens.timeouts_folded(screens.deals_merged(public)):
+    for event, by_timeout in logbook.timeouts_folded(logbook.deals_merged(public)):
         if isinstance(event, ShoeRevealed):
             meta.revealed = proofs.revealed_record(event)
             if event.purpose is Purpose.BANK_DRAW:
@@ -96,8 +97,8 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
         if isinstance(event, Settlement):
             settled = (event, log)
             log = []
-        elif screens.logged(event):
-            log.append(screens.log_entry(event, by_timeout))
+        elif logbook.logged(event):
+            log.append(logbook.log_entry(event, by_timeout))
     if new.coup != old.coup and settled is None and new.coup > 0:
         log = log[-4:]  # a new coup began without a result (a void coup, a stand-off)
     meta.coup_log = log[-MAX_COUP_LINES:]
@@ -105,9 +106,9 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     between = new.coup == meta.msg_coup and in_app and elsewhere
     if settled is not None:
         result, coup_log = settled
-        meta.last_result = screens.kept_result(result, coup_log)
+        meta.last_result = results.kept_result(result, coup_log)
         # with no table posted before the next coup, the result tells what came after it
-        drafts.append(settlement(chat_id, screens.result_text(
+        drafts.append(settlement(chat_id, results.result_text(
             lang, view.game, result, names, coup_log, log if between else ())))
     if not in_app:  # in the app the coup's log tells a stand-up (its result shows it)
         drafts += [group_message(chat_id, text) for text in announcements]
@@ -174,15 +175,13 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         shown = open_prompts.get(player) if player in awaited else None
         markup = None if player in on_page and shown is None else decision_keyboard(
             lang, chat_id, sight, player, decision, player in prompts or shown is not None)
-        if markup is not None and shown is not None:
-            turn = prompt(lang, chat_id, sight, player, deadline, log, names,
-                          decision=decision, lines=lines, app=app)
-            if turn.digest != shown[1]:
-                out.append(prompt_edit(player, shown[0], turn))
-            continue
         if markup is not None:
-            turn = prompt(lang, chat_id, sight, player, deadline, log, names,
-                          decision=decision, lines=lines, app=app)
+            turn = prompt(lang, scene(chat_id, sight, player, deadline, log, names,
+                                      decision=decision), lines=lines, app=app)
+            if shown is not None:
+                if turn.digest != shown[1]:
+                    out.append(prompt_edit(player, shown[0], turn))
+                continue
             out.append(turn_prompt(player, sight.state.version if decision is None
                                    else decision, sight.state.version, turn))
             continue
@@ -225,8 +224,9 @@ class Moment:
     def view(self, lang: str, chat_id: int, player: int, last: Markup | None = None
              ) -> Prompt | None:
         """``player``'s view in the group now (:func:`bot.view.screens.ephemeral_view`)."""
-        return screens.ephemeral_view(lang, chat_id, self.sight, player, self.deadline,
-                                      self.log, self.names, self.decision, last=last)
+        return screens.ephemeral_view(lang, scene(chat_id, self.sight, player, self.deadline,
+                                                  self.log, self.names,
+                                                  decision=self.decision), last=last)
 
 
 def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Moment, after: Moment,
@@ -298,5 +298,5 @@ def closed_prompt(lang: str, chat_id: int, sight: Sight, player: int, message_id
                   ) -> OutboxDraft:
     """A delivered turn prompt whose decision is gone, edited: the table as it was, no
     keyboard, and ``last``, what became of the decision."""
-    return prompt_edit(player, message_id, prompt(lang, chat_id, sight, player, None, log,
-                                                  names, keyboard=False, last=last))
+    return prompt_edit(player, message_id, prompt(
+        lang, scene(chat_id, sight, player, None, log, names), keyboard=False, last=last))

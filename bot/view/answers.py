@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from bot.view import i18n, render, screens
+from bot.view import i18n, keyboards, render, screens
+from bot.view.keyboards import Keyboard
 from bot.view.outcomes import (
     Accepted,
     AmountAsked,
@@ -38,7 +39,7 @@ from bot.view.outcomes import (
     WhichAmount,
     YourMove,
 )
-from bot.view.render import Keyboard
+from bot.view.scene import scene
 from games.engine import Reason
 
 ALERTS = frozenset({HostReason.WALLET_LOW})
@@ -123,7 +124,7 @@ def dm_opened(lang: str, opened: DmOpened) -> tuple[str, Keyboard | None] | None
         return None
     lines = [i18n.t(lang, "decide_private")] if markup is not None else []
     if opened.app:
-        markup = render.with_app(lang, markup or Keyboard(()), opened.app)
+        markup = keyboards.with_app(lang, markup or Keyboard(()), opened.app)
     return render.dm_text(lang, view, lines), markup
 
 
@@ -206,19 +207,19 @@ def _switched(switched: Switched, lang: str, group: str) -> Answer:
     language), or the presser's own (with the app's button in his private chat)."""
     o, way = switched.options, switched.way
     if switched.group:
-        keyboard = screens.table_render(group, o.chat_id, o.sight, None, (), {},
-                                        decision=o.decision, prompted=switched.prompted,
-                                        open_url=switched.open_url, app=switched.app,
-                                        switch=way).markup
+        keyboard = screens.table_render(group, scene(
+            o.chat_id, o.sight, None, None, (), {}, decision=o.decision,
+            prompted=switched.prompted, open_url=switched.open_url, app=switched.app,
+            switch=way)).markup
     else:
-        keyboard = render.with_app(lang, screens.decision_keyboard(
+        keyboard = keyboards.with_app(lang, screens.decision_keyboard(
             lang, o.chat_id, o.sight, o.player, o.decision, True, way), switched.page)
     text = i18n.t(lang, "switch_done", way=i18n.choice_label(lang, switched.choice))
     return Answer(i18n.plain(text), keyboard=keyboard)
 
 
 def _keyboard(lang: str, selection: Selection) -> Keyboard:
-    return render.selection_keyboard(lang, selection.chat_id, selection.coup,
+    return keyboards.selection_keyboard(lang, selection.chat_id, selection.coup,
                                      selection.decision, selection.kind,
                                      list(selection.choices), selection.mask, selection.limit,
                                      selection.app)

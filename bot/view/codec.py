@@ -18,7 +18,7 @@ Anything else, or anything over 64 bytes, is malformed (a forged press).
 And back from a press to an engine action, strictly (:func:`decode_press`):
 
 A button's data must be exactly one our renderer could have drawn for the
-presser's legal actions now (:func:`bot.view.render.keyboard`): an amount only on an
+presser's legal actions now (:func:`bot.view.keyboards.keyboard`): an amount only on an
 amount button, a choice only where there are choices, a card selection only
 where the choices are the presser's own cards. Anything else is forged and
 refused, never read as a plainer press (``leave`` with a selection is not

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, get_args, get_origin
 
@@ -61,6 +61,8 @@ class Sight:
         self._views: dict[PlayerId | None, TableView] = {}
         self._legal: dict[PlayerId, tuple[ActionSpec, ...] | IllegalAction] = {}
         self._private: bool | None = None
+        self.scenes: dict[Hashable, Any] = {}
+        """Its viewers' scenes, derived once (:func:`bot.view.scene.scene` keeps them)."""
 
     def view(self, viewer: PlayerId | None = None) -> TableView:
         """``engine.view(state, viewer)``; None: the public view."""

@@ -1,8 +1,8 @@
-"""The Mini App's snapshot of a table for one viewer (docs/webapp.md): pure, from the typed
-view the engine gives that viewer and his legal actions, nothing else.
+"""The Mini App's snapshot of a table for one viewer (docs/webapp.md): pure, drawn from his
+scene (:class:`bot.view.scene.Scene`), as the chat's screens are, nothing else.
 
-Deny by default: the snapshot is built from ``sight.view(viewer)`` (a seated player's seat
-view, else the public view) and ``sight.legal(viewer)``; another seat's hidden card has no
+Deny by default: the scene holds the view the engine gives that viewer (a seated player's
+seat view, else the public view) and his legal actions; another seat's hidden card has no
 field in either (:class:`games.engine.SeatView`), so it cannot reach a page. Texts are worded
 here, in the viewer's language, as the chat words them.
 """
@@ -10,11 +10,13 @@ here, in the viewer's language, as the chat words them.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.view import i18n, render, screens
+from bot.view import i18n, keyboards, logbook, results
 from bot.view.codec import HOST_FILLED, ActionButton, amount_bounds, amounts_for, decode
+from bot.view.scene import Scene
 from bot.view.sight import (
     OUTSIDER,
     Buttons,
@@ -56,16 +58,15 @@ def seated(sight: Sight, user_id: PlayerId) -> bool:
     return any(s.player == user_id for s in sight.view().seats)
 
 
-def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, *,
-             rev: int, decision: int, deadline: float | None, now: float,
-             log: list[dict[str, Any]], names: dict[int, str],
-             last: dict[str, Any] | None, is_open: bool = True) -> dict[str, Any]:
-    """The whole table as ``viewer`` may see it now, with his actions (docs/webapp.md)."""
-    view = sight.view(viewer.user_id if viewer.seated else None)
-    names = {**names, **render.names_of(view)}
+def snapshot(lang: str, title: str, scene: Scene, viewer: Viewer, *, rev: int, now: float,
+             is_open: bool = True) -> dict[str, Any]:
+    """The whole table as ``viewer`` may see it now, with his actions (docs/webapp.md),
+    drawn from his ``scene`` (the public one's facts, his cards and his actions) in his
+    language, as the chat words them."""
+    view, names = scene.seen, scene.names
     awaiting = set(view.awaiting)
     table = {
-        "chat_id": chat_id, "title": title, "open": is_open,
+        "chat_id": scene.chat_id, "title": title, "open": is_open,
         "game": view.game, "game_name": i18n.game_name(lang, view.game), "coup": view.coup,
         "phase": i18n.word(lang, view.phase, "phase"), "bank": view.bank, "pot": view.pot,
         "seats": [{"player": s.player, "name": s.name, "stack": s.stack, "stake": s.stake,
@@ -76,38 +77,36 @@ def snapshot(lang: str, chat_id: int, title: str, sight: Sight, viewer: Viewer, 
                   for s in view.seats],
         "facts": _facts(lang, view.facts, names),
         "awaiting": list(view.awaiting),
-        "deadline": deadline if awaiting else None,
-        "log": [str(line) for line in screens.log_lines(lang, log, names)],
-        "result": settled(lang, last, view.coup, names),
+        "deadline": scene.deadline,
+        "log": [str(line) for line in logbook.log_lines(lang, scene.log, names)],
+        "result": settled(lang, scene),
     }
     return {
         "type": "snapshot", "version": view.version, "rev": rev, "server_time": now,
         "lang": lang, "ui": ui(lang, view.game), "table": table,
         "me": {"id": viewer.user_id, "name": viewer.name, "seated": viewer.seated,
-               "cards": list(view.my_cards), "facts": _facts(lang, view.my_facts, names)},
-        "decision": decision,
-        "actions": actions(lang, sight, viewer.user_id),
+               "cards": list(scene.my_cards), "facts": _facts(lang, scene.my_facts, names)},
+        "decision": scene.decision,
+        "actions": actions(lang, scene),
     }
 
 
-def settled(lang: str, last: dict[str, Any] | None, coup: int, names: dict[int, str]
-            ) -> dict[str, Any] | None:
-    """The last settled coup (the table record's ``last``) while the table is at it or at
-    the coup after it, as the group's result words it: its headline, the hands shown
-    (:func:`bot.view.screens.log_lines` of the entries that showed them, each line as the
+def settled(lang: str, scene: Scene) -> dict[str, Any] | None:
+    """The last settled coup while the table is at it or at the coup after it
+    (:attr:`Scene.result`), as the group's result words it: its headline, the hands shown
+    (:func:`bot.view.logbook.log_lines` of the entries that showed them, each line as the
     group's result has it), every net."""
-    result = screens.last_result(last)
-    if last is None or result is None or coup > result.coup + 1:
+    result, names = scene.result, scene.names
+    if result is None:
         return None
-    return {"coup": result.coup, "headline": str(render.headline(lang, result, names)),
-            "hands": [str(line) for line in screens.log_lines(lang, last.get("shown", ()),
-                                                                names)],
+    return {"coup": result.coup, "headline": str(results.headline(lang, result, names)),
+            "hands": [str(line) for line in logbook.log_lines(lang, scene.shown, names)],
             "nets": [{"player": p, "name": names.get(p, str(p)), "net": n,
                       "banker": p == result.banker}
                      for p, n in sorted(result.nets.items(), key=lambda kv: -kv[1])]}
 
 
-def _facts(lang: str, facts: dict[str, Any], names: dict[int, str]) -> list[dict[str, str]]:
+def _facts(lang: str, facts: Mapping[str, Any], names: dict[int, str]) -> list[dict[str, str]]:
     return [{"label": i18n.info_label(lang, key),
              "text": str(i18n.format_value(value, names, key, lang))}
             for key, value in facts.items() if not i18n.empty(value)]
@@ -125,22 +124,22 @@ def fixed_amount(sight: Sight, player: PlayerId, kind: str) -> int | None:
     return presets[0]
 
 
-def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
-    """The viewer's own legal actions, one entry per kind, as his private keyboard offers
-    them (:func:`bot.view.sight.player_buttons`: what an action's choice index and preset
-    are read against when it comes back), in its order and in its words: a plain action's
-    ``label`` is its button's ("Call 2", "Banco! 250"), an amount's ``confirm`` its
-    buttons' words around the amount ("Raise to {amount}")."""
+def actions(lang: str, scene: Scene) -> list[dict[str, Any]]:
+    """The viewer's own legal actions (:attr:`Scene.buttons`), one entry per kind, as his
+    private keyboard offers them (:func:`bot.view.sight.player_buttons`: what an action's
+    choice index and preset are read against when it comes back), in its order and in its
+    words: a plain action's ``label`` is its button's ("Call 2", "Banco! 250"), an amount's
+    ``confirm`` its buttons' words around the amount ("Raise to {amount}")."""
     out = []
-    engine = sight.engine
-    buttons = player_buttons(sight, player)
-    words = worded(lang, sight, player, buttons)
+    buttons = scene.buttons
+    kinds = tuple((kind, tuple(specs)) for kind, specs in buttons.kinds.items())
+    words = dict(_worded(lang, kinds, scene.amount_kinds))
     for kind, specs in buttons.kinds.items():
         label = i18n.action_label(lang, kind)
         entry: dict[str, Any] = {"kind": kind, "label": words.get(kind, label),
                                  "input": "plain", "min": None, "max": None, "presets": [],
                                  "choices": [], "pick": None}
-        if kind in render.UTILITIES:
+        if kind in keyboards.UTILITIES:
             entry["input"] = "utility"
         elif any(s.input is Input.OWN_CARDS for s in specs):
             spec = specs[0]
@@ -150,7 +149,7 @@ def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
             choices = union_choices(specs) if kind not in HOST_FILLED else []
             entry["choices"] = [{"index": i, "label": i18n.choice_label(lang, c)}
                                 for i, c in enumerate(choices)]
-            if amount_field(engine, kind) and kind not in HOST_FILLED and any(
+            if kind in scene.amount_kinds and kind not in HOST_FILLED and any(
                     s.min is not None or s.max is not None or s.presets for s in specs):
                 presets, ranged = amounts_for(specs)
                 lo, hi = amount_bounds(specs) if ranged else (min(presets), max(presets))
@@ -160,7 +159,7 @@ def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
                              min=lo, max=hi, presets=presets)
                 if entry["input"] == "amount":
                     entry.update(label=label,
-                                 confirm=render.amount_template(lang, kind, label))
+                                 confirm=keyboards.amount_template(lang, kind, label))
             elif choices:
                 entry.update(input="choice", label=label)
         out.append(entry)
@@ -168,24 +167,19 @@ def actions(lang: str, sight: Sight, player: PlayerId) -> list[dict[str, Any]]:
     return sorted(out, key=lambda entry: order.get(entry["kind"], len(order)))
 
 
-def worded(lang: str, sight: Sight, player: PlayerId, buttons: Buttons) -> dict[str, str]:
-    """Each of ``player``'s action kinds as his private keyboard words its first button
-    ("Call 2", "Banco! 250", "Raise to 4"), in the keyboard's order."""
-    return dict(_worded(lang, tuple((kind, tuple(specs)) for kind, specs in buttons.kinds.items()),
-                        frozenset(k for k in buttons.kinds if amount_field(sight.engine, k))))
-
-
 @functools.lru_cache(maxsize=4096)
 def _worded(lang: str, kinds: tuple[tuple[str, tuple[ActionSpec, ...]], ...],
             amount_kinds: frozenset[str]) -> tuple[tuple[str, str], ...]:
-    """:func:`worded`, drawn once for what the labels depend on: the keyboard of one
-    awaited player (no button of his labelled with his role for others), read back. A page
-    is pushed each version, and a player's choices change far less often."""
+    """Each action kind as the viewer's private keyboard words its first button ("Call 2",
+    "Banco! 250", "Raise to 4"), in the keyboard's order; drawn once for what the labels
+    depend on: the keyboard of one awaited player (no button of his labelled with his role
+    for others), read back. A page is pushed each version, and a player's choices change
+    far less often."""
     view = TableView(game="", version=0, coup=0, phase="", viewer=None, seats=(),
                      awaiting=(OUTSIDER,))
     buttons = Buttons({kind: list(specs) for kind, specs in kinds},
                       {kind: {OUTSIDER} for kind, _ in kinds})
-    markup = render.keyboard(lang, 0, view, buttons, set(amount_kinds), False)
+    markup = keyboards.keyboard(lang, 0, view, buttons, set(amount_kinds), False)
     words: dict[str, str] = {}
     for row in markup.inline_keyboard if markup is not None else ():
         for button in row:

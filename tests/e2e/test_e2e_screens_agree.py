@@ -54,8 +54,8 @@ from harness import (
 from test_e2e_webapp import CHROMIUM, PHONE, AppPage, is_amount, tap
 from test_e2e_webhook import free_port
 
-from bot.view import i18n, render
-from bot.view.screens import last_result
+from bot.view import i18n, render, results
+from bot.view.results import last_result
 from bot.view.sight import Sight
 from games import registry
 from games.engine import IllegalAction, Settlement
@@ -299,7 +299,7 @@ def result_facts(result: Settlement, names: dict[int, str]) -> dict[str, str]:
     number, who won what with which hand (the headline), and every player's net (his
     name, maybe his role, the signed sum)."""
     facts = {f"coup #{result.coup}": rf"#{result.coup}\b"}
-    headline = str(i18n.plain(render.headline("en", result, names)))
+    headline = str(i18n.plain(results.headline("en", result, names)))
     facts[headline] = re.escape(headline)
     for p, n in result.nets.items():
         sign = "+" if n > 0 else "−" if n < 0 else "±"
@@ -532,7 +532,7 @@ class Table:
             compare_result(self.found, v, "group table (Ann)", group["text"], result,
                            names, cards)
 
-        headline = str(i18n.plain(render.headline("en", result, names)))
+        headline = str(i18n.plain(results.headline("en", result, names)))
 
         async def told(text: Callable[[], Awaitable[str]]) -> str | None:
             got = await text()

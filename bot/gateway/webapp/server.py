@@ -254,10 +254,8 @@ class WebApp:
         if not meta.paused and table.engine.awaiting(table.state):
             due = self.clock.drawn_due(meta)
         title = await self.title_of(table.chat_id)
-        return webview.snapshot(lang, table.chat_id, title, sight, viewer,
-                                rev=table.rec.rev,
-                                decision=meta.decision, deadline=due, now=self.now(),
-                                log=meta.coup_log, names=meta.names, last=meta.last_result)
+        return webview.snapshot(lang, title, table.scene(who.user_id, due), viewer,
+                                rev=table.rec.rev, now=self.now())
 
     # ---------------------------------------------------------------- the socket
 
