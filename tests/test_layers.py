@@ -251,3 +251,14 @@ def test_a_callback_handed_down_is_found(tmp_path: Path) -> None:
         "server.py:5 self.tables.listeners.append(self.changed)",
         "server.py:6 lifecycle.clock.watching = self.watching",
         "server.py:12 tables.listeners.append(committed)"]
+
+
+MOST_LINES = 500
+"""A module of bot/ a newcomer can read whole: past this, it holds more than one thing and is
+cut (README, "The code")."""
+
+
+def test_no_module_of_bot_is_longer_than_a_newcomer_reads_whole() -> None:
+    long = {name: n for name, path in modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
+    assert long == {}
