@@ -21,6 +21,15 @@ or pot, the amount to call (a press that costs one known sum), whose turn it is,
 seconds left (within 2 s of the deadline), and, once the coup settles, its result on every
 screen: its coup number, who won what with which hand, and the hands' cards.
 
+The group's table message is held against the version it shows (the bot's test hook tells
+which), not the newest: its edits are paced by the group's budget and coalesced, and in app
+mode it is the coup's card (its line: moves are made in the app or the private chat), which
+shows no turn and no clock and is redrawn only when a player without a private chat must see
+his turn; a turn it does show must be true at its version. The pages' result, folded under
+the next coup, is tapped open and read. Bob's private chat and Cid's view show the result
+where his prompt or view was still open when the coup settled (its closing text carries it);
+else the group's result, which they see in the group, stands for it.
+
 A screen that does not show a version in time, or shows it otherwise, is a disagreement;
 all of them are gathered and the test fails listing each (first occurrence per screen and
 fact) with its version, the screen, what it showed and what the truth says.
