@@ -443,6 +443,23 @@ class Table:
                     return m
         return None
 
+    async def drawn_at(self, screen: str, find: Callable[[], Awaitable[dict[str, Any] | None]],
+                       truth: Truth, player: Player, text: Callable[[], Awaitable[str]]
+                       ) -> dict[str, Any] | None:
+        """His prompt (his view) of this decision once it shows ``truth``'s version: one
+        decision's prompt is edited as the table moves (another's bid), and an edit takes a
+        moment to arrive. Its version is known by what it shows: whose turn, the bank or
+        pot, the up cards (one that never shows them in time is a disagreement)."""
+        async def current() -> dict[str, Any] | None:
+            m = await find()
+            if m is None:
+                return None
+            seen = read_text(m["text"], m.get("entities") or [], truth, True, player.id)
+            return m if (seen.awaiting or [], seen.money, seen.up) == (
+                truth.awaiting(), truth.money(), truth.up()) else None
+
+        return await self.within(screen, current, truth.version, text)
+
     async def newest_dm(self, player: Player) -> str:
         m = await self.sb.last_bot_message(player.id)
         return m["text"] if m else "(no private message)"
@@ -506,9 +523,9 @@ class Table:
         truth.due = await self.due()
         await self.look_at_group()
         if BOB.id in awaiting:
-            prompt = await self.within("Bob's private prompt",
-                                       lambda: self.prompt(BOB, decision), v,
-                                       lambda: self.newest_dm(BOB))
+            prompt = await self.drawn_at("Bob's private prompt",
+                                         lambda: self.prompt(BOB, decision), truth, BOB,
+                                         lambda: self.newest_dm(BOB))
             if prompt is not None:
                 truth.due = await self.due()
                 seen = read_text(prompt["text"], prompt.get("entities") or [], truth, True,
@@ -516,9 +533,9 @@ class Table:
                 seen.costs = read_buttons(prompt)
                 compare(self.found, truth, "Bob's private prompt", BOB.id, seen)
         if CID.id in awaiting and await self.open_view(CID, truth, decision):
-            view = await self.within("Cid's view in the group",
-                                     lambda: self.view(CID, decision), v,
-                                     lambda: self.newest_view(CID))
+            view = await self.drawn_at("Cid's view in the group",
+                                       lambda: self.view(CID, decision), truth, CID,
+                                       lambda: self.newest_view(CID))
             if view is not None:
                 self.cid_viewed = v
                 truth.due = await self.due()
