@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from test_bot_prompts import seeded_three
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
     BOB,
@@ -308,3 +309,35 @@ async def test_my_cards_in_stud_names_his_up_cards_too(
     host, _, player = await at_a_decision(make_host, monkeypatch, "stud_poker")
     outcome = await host.presses.my_cards(TABLE_CHAT, player)
     assert worded(outcome).text == "Your cards: 6♣ · face up: 4♥\nYour hand: six high"
+
+
+async def test_his_view_closed_by_the_settlement_shows_the_coups_result(
+        make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """The banker stands last from his view in the group: the step settles the coup, and his
+    view, closed, ends with its result as the group's result words it (the same coup as
+    the prompts' test: its seeded shoe, its presses)."""
+    host, bot = await seeded_three(make_host, monkeypatch, "prompts")
+    await press(host, bot, ANN, ["start"])
+    for _ in range(40):
+        table = await host.tables.load(TABLE_CHAT)
+        awaited = table.engine.awaiting(table.state)
+        if awaited == [ANN] and table.sight.private:
+            break
+        await press(host, bot, awaited[0], PREFERRED)
+    else:
+        raise AssertionError("the banker was never to buy or stand")
+    _, keyboard = await shown_to(host, ANN)
+    assert keyboard is not None
+    stand = next(b for row in keyboard.inline_keyboard for k in row
+                 if isinstance(b := decode(k.callback_data), ActionButton) and b.kind == "stand")
+    outcome = await host.presses.press(TABLE_CHAT, ANN, NAMES[ANN], stand, True, here=True)
+    assert outcome.committed, worded(outcome).text
+    await host.idle()
+    [(method, edit)] = [(m, e) for m, e in bot.ephemeral if e.get("receiver_user_id") == ANN]
+    assert method == "editEphemeralMessageText" and "reply_markup" not in edit
+    assert edit["text"].split("\n✅ Ann stands\n\n")[1] == (
+        "🏆 <b>Cid wins 1 with 18 points</b>\n"
+        "Twenty-one · coup #1 settled\n"
+        "Cid +1 · Bob ±0 · Ann (banker) −1\n"
+        "<blockquote expandable>Hands: Bob: 10♦ 5♦ (15 points); Cid: 8♠ 10♥ (18 points); "
+        "Ann: 10♣ 5♥ (15 points)</blockquote>")

@@ -99,13 +99,21 @@ async def test_a_prompt_whose_decision_is_taken_loses_its_buttons_and_says_so(
         # that prompt keeps the table as it was, without buttons, and says what he did as
         # the table's log says it: his stake with its amount, not the button's bare label
         assert live.markup is None, live.text
-        done.append(live.text.splitlines()[-1])
+        done.append(next(ln for ln in reversed(live.text.splitlines()) if ln.startswith("✅")))
         for p in (ANN, BOB, CID):  # never a stack of live-looking keyboards
             assert len(keyboards(bot, p)) <= 1
     else:
         raise AssertionError("the first coup did not end")
     assert done == ["✅ Cid cuts the shoe", "✅ Bob ставит 1", "✅ Cid stakes 1", "✅ Bob: хватит",
                     "✅ Cid stands", "✅ Ann stands"]
+    # the prompt closed by the step that settled the coup ends with its result, as the
+    # group's result words it: headline, coup number, nets, hands
+    assert live.text.split("\n✅ Ann stands\n\n")[1] == (
+        "🏆 <b>Cid wins 1 with 18 points</b>\n"
+        "Twenty-one · coup #1 settled\n"
+        "Cid +1 · Bob ±0 · Ann (banker) −1\n"
+        "<blockquote expandable>Hands: Bob: 10♦ 5♦ (15 points); Cid: 8♠ 10♥ (18 points); "
+        "Ann: 10♣ 5♥ (15 points)</blockquote>")
 
 
 async def at_the_cut(make_host: Any) -> tuple[Any, RecordingBot, Any, int, Any]:  # noqa: F811

@@ -73,13 +73,6 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
                | set(meta.ephemerals))
     langs = {p: await languages.of_player(p, lang) for p in readers}
 
-    def outcome(p: int) -> Markup:
-        """What became of ``p``'s decision, as his closed prompt or view says it."""
-        return screens.prompt_outcome(
-            langs[p], p, cause.actor if cause.decided else None, cause.action,
-            cause.timed_out, table.state.coup != step.state.coup, step.events, meta.names,
-            game=table.game, coup=table.state.coup)
-
     prompts, on_page, going_on, closed = _prompts(clock, table, sight, meta, fresh, awaited)
     settled, new_drafts = sends.step_drafts(
         lang, langs, table, step, sight, meta, cause.timed_out, prompts,
@@ -90,6 +83,17 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
         elsewhere=bool(awaited) and awaited <= clock.told_elsewhere(chat_id, meta, sight))
     drafts += new_drafts
     coup, coups = booked_coups(step, settled)
+
+    def outcome(p: int) -> Markup:
+        """What became of ``p``'s decision, as his closed prompt or view says it; when the
+        step settled the coup, with its result (his screen shows why he won or lost)."""
+        line = screens.prompt_outcome(
+            langs[p], p, cause.actor if cause.decided else None, cause.action,
+            cause.timed_out, table.state.coup != step.state.coup, step.events, meta.names,
+            game=table.game, coup=table.state.coup)
+        return line if settled is None else sends.settled_outcome(
+            langs[p], table.game, meta.last_result, meta.names, line)
+
     if meta.prompts:
         edited = {d.target: PromptEdit.of(d).digest for d in new_drafts
                   if d.kind == kinds.DM_EDIT}

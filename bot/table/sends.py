@@ -264,6 +264,19 @@ def ephemeral_closed(lang: str, chat_id: int, moment: Moment, player: int, messa
     return [] if closed is None else [ephemeral_edit(chat_id, player, message_id, closed)]
 
 
+def settled_outcome(lang: str, game: str, last: dict[str, Any] | None,
+                    names: dict[int, str], line: Markup) -> Markup:
+    """The last lines of a prompt or a view closed by the step that settled its coup:
+    what became of his decision (``line``), then the coup's result as the group's result
+    words it (``last``, the record's: its headline, coup number, nets and the hands
+    shown), so that a player on his own screen sees why he won or lost."""
+    result = screens.last_result(last)
+    if last is None or result is None:
+        return line
+    return line + Markup("\n\n") + Markup(screens.result_text(
+        lang, game, result, names, last.get("shown", ())))
+
+
 def _private(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:
     """Each reader of private events, in order of first mention, with his events."""
     readers: dict[int, list[Event]] = {}

@@ -21,6 +21,15 @@ or pot, the amount to call (a press that costs one known sum), whose turn it is,
 seconds left (within 2 s of the deadline), and, once the coup settles, its result on every
 screen: its coup number, who won what with which hand, and the hands' cards.
 
+The group's table message is held against the version it shows (the bot's test hook tells
+which), not the newest: its edits are paced by the group's budget and coalesced, and in app
+mode it is the coup's card (its line: moves are made in the app or the private chat), which
+shows no turn and no clock and is redrawn only when a player without a private chat must see
+his turn; a turn it does show must be true at its version. The pages' result, folded under
+the next coup, is tapped open and read. Bob's private chat and Cid's view show the result
+where his prompt or view was still open when the coup settled (its closing text carries it);
+else the group's result, which they see in the group, stands for it.
+
 A screen that does not show a version in time, or shows it otherwise, is a disagreement;
 all of them are gathered and the test fails listing each (first occurrence per screen and
 fact) with its version, the screen, what it showed and what the truth says.
@@ -82,6 +91,7 @@ def number_re(key: str) -> re.Pattern[str]:
 
 BANK, POT = number_re("bank"), number_re("pot")
 TO_ACT = i18n.word("en", "to_act", "status")
+APP_CARD = i18n.plain(i18n.t("en", "app_card"))  # the line of the group's card in app mode
 YOUR_MOVE = i18n.plain(i18n.t("en", "decide_private"))  # his prompt's (his view's) ask
 
 
@@ -100,7 +110,12 @@ class Truth:
         return render.names_of(self.sight.view())
 
     def cards(self, viewer: int | None) -> list[str]:
-        return list(self.sight.view(viewer).my_cards)
+        """His cards as his screens show them: his hidden ones, then his up cards (stud's
+        *My cards* has both)."""
+        view = self.sight.view(viewer)
+        mine = list(view.my_cards)
+        up = next((s.face_up for s in view.seats if s.player == viewer), ())
+        return mine + [c for c in up if c not in mine]
 
     def up(self) -> dict[str, list[str]]:
         return {s.name: list(s.face_up) for s in self.sight.view().seats}
@@ -255,11 +270,19 @@ PAGE_JS = """() => {
 }"""
 
 
+# a player taps the folded result (under the next coup's table) to open it
+OPEN_RESULT = """() => { const box = document.getElementById('result-box');
+  if (box && !box.open && box.offsetParent !== null) box.querySelector('summary').click(); }"""
+
+
 def read_page(dom: dict[str, Any], truth: Truth, viewer: int) -> Seen:
     """A page's DOM as its reader reads it."""
     seen = Seen(dom["text"])
-    seen.cards = [c for c in dom["hand"] if c]
     seen.up = {s["name"]: [c for c in s["cards"] if c] for s in dom["seats"]}
+    # his cards: those in his hand, then his up cards, which his seat shows
+    seen.cards = [c for c in dom["hand"] if c]
+    seen.cards += [c for c in seen.up.get(truth.names.get(viewer, ""), [])
+                   if c not in seen.cards]
     seen.money = {"bank": int(dom["bank"] or 0), "pot": int(dom["pot"] or 0)}
     if dom["turn"]:  # the line of whose turn it is, and the seats it marks
         seen.awaiting = [s["name"] for s in dom["seats"] if s["awaiting"]]
@@ -282,6 +305,11 @@ def compare(found: Disagreements, truth: Truth, screen: str, viewer: int | None,
     found.check(v, screen, "up cards", seen.up, truth.up(), seen.text)
     found.check(v, screen, "bank/pot", seen.money, truth.money(), seen.text)
     awaiting = truth.awaiting()
+    if APP_CARD in seen.text:  # the group's card in app mode: no turn, no clock, by design;
+        # a turn it does show (a player without a private chat) must be true at its version
+        found.check(v, screen, "a turn that is not", [n for n in seen.awaiting or []
+                                                      if n not in awaiting], [], seen.text)
+        return
     found.check(v, screen, "whose turn", seen.awaiting or [], awaiting, seen.text)
     if awaiting and truth.due is not None:
         shown = seen.due is not None and abs(seen.due - truth.due) <= SLACK
@@ -349,6 +377,9 @@ class Table:
         # what a screen once did not show in time: looked at again without waiting
         self.behind: set[tuple[str, str]] = set()
         self.up_seen: set[str] = set()  # every card face up on a seat during the coup
+        self.truths: dict[int, Truth] = {}  # every version looked at, for the group's card
+        self.last: Truth | None = None  # the last version looked at before the result
+        self.cid_viewed: int | None = None  # the last version Cid's open view was read at
 
     def truth(self) -> Truth:
         """The stored version, as the engine and the host see it."""
@@ -388,11 +419,16 @@ class Table:
 
     # --- reading the screens ---------------------------------------------------------------
 
-    async def group_message(self, version: int) -> dict[str, Any] | None:
-        """The group's table message once it shows ``version`` (the bot's test hook)."""
+    async def look_at_group(self) -> None:
+        """The group's table message as it is now, against the truth of the version it
+        shows (the bot's test hook tells which): its edits are paced by the group's budget
+        and coalesced, and its card in app mode is not redrawn at every version, so it may
+        show an earlier version than the table's, never a wrong one."""
         m = await synced_now(self.game)
-        return m if m is not None and self.bot.shown_version(CHAT, m["message_id"]) == (
-            version) else None
+        shown = None if m is None else self.bot.shown_version(CHAT, m["message_id"])
+        if m is not None and shown in self.truths:
+            truth = self.truths[shown]
+            compare(self.found, truth, "group table (Ann)", ANN.id, self.group_seen(m, truth))
 
     async def newest_group_text(self) -> str:
         m = await self.game.table_message() or await self.sb.last_bot_message(CHAT)
@@ -406,6 +442,23 @@ class Table:
                 if a and data and data.split("|")[1] == str(CHAT) and a[1] == decision:
                     return m
         return None
+
+    async def drawn_at(self, screen: str, find: Callable[[], Awaitable[dict[str, Any] | None]],
+                       truth: Truth, player: Player, text: Callable[[], Awaitable[str]]
+                       ) -> dict[str, Any] | None:
+        """His prompt (his view) of this decision once it shows ``truth``'s version: one
+        decision's prompt is edited as the table moves (another's bid), and an edit takes a
+        moment to arrive. Its version is known by what it shows: whose turn, the bank or
+        pot, the up cards (one that never shows them in time is a disagreement)."""
+        async def current() -> dict[str, Any] | None:
+            m = await find()
+            if m is None:
+                return None
+            seen = read_text(m["text"], m.get("entities") or [], truth, True, player.id)
+            return m if (seen.awaiting or [], seen.money, seen.up) == (
+                truth.awaiting(), truth.money(), truth.up()) else None
+
+        return await self.within(screen, current, truth.version, text)
 
     async def newest_dm(self, player: Player) -> str:
         m = await self.sb.last_bot_message(player.id)
@@ -465,16 +518,14 @@ class Table:
         decision = int(self.bot.db_meta(CHAT).get("decision", 0))
         awaiting = truth.sight.view().awaiting
         self.up_seen.update(c for cards in truth.up().values() for c in cards)
-        group = await self.within("group table (Ann)", lambda: self.group_message(v), v,
-                                  self.newest_group_text)
+        self.truths[v] = truth
+        self.last = truth
         truth.due = await self.due()
-        if group is not None:
-            compare(self.found, truth, "group table (Ann)", ANN.id,
-                    self.group_seen(group, truth))
+        await self.look_at_group()
         if BOB.id in awaiting:
-            prompt = await self.within("Bob's private prompt",
-                                       lambda: self.prompt(BOB, decision), v,
-                                       lambda: self.newest_dm(BOB))
+            prompt = await self.drawn_at("Bob's private prompt",
+                                         lambda: self.prompt(BOB, decision), truth, BOB,
+                                         lambda: self.newest_dm(BOB))
             if prompt is not None:
                 truth.due = await self.due()
                 seen = read_text(prompt["text"], prompt.get("entities") or [], truth, True,
@@ -482,10 +533,11 @@ class Table:
                 seen.costs = read_buttons(prompt)
                 compare(self.found, truth, "Bob's private prompt", BOB.id, seen)
         if CID.id in awaiting and await self.open_view(CID, truth, decision):
-            view = await self.within("Cid's view in the group",
-                                     lambda: self.view(CID, decision), v,
-                                     lambda: self.newest_view(CID))
+            view = await self.drawn_at("Cid's view in the group",
+                                       lambda: self.view(CID, decision), truth, CID,
+                                       lambda: self.newest_view(CID))
             if view is not None:
+                self.cid_viewed = v
                 truth.due = await self.due()
                 seen = read_text(view["text"], view.get("entities") or [], truth, True, CID.id)
                 seen.costs = read_buttons(view)
@@ -534,19 +586,28 @@ class Table:
 
         headline = str(i18n.plain(results.headline("en", result, names)))
 
-        async def told(text: Callable[[], Awaitable[str]]) -> str | None:
-            got = await text()
-            return got if headline in one_line(got) else None
+        async def told(messages: Callable[[], Awaitable[list[dict[str, Any]]]]
+                       ) -> str | None:
+            return next((m["text"] for m in reversed(await messages())
+                         if headline in one_line(m.get("text") or "")), None)
 
-        screens: list[tuple[str, Callable[[], Awaitable[str | None]]]] = [
-            ("Bob's private chat", lambda: told(lambda: self.newest_dm(BOB))),
-            ("Cid's view in the group", lambda: told(lambda: self.newest_view(CID)))]
+        # a prompt or a view open when the coup settled closes with its result; one closed
+        # before (he had acted) does not, and the group's result is what he sees
+        last = self.last.sight.view().awaiting if self.last is not None else ()
+        screens: list[tuple[str, Callable[[], Awaitable[str | None]]]] = []
+        if BOB.id in last:
+            screens.append(("Bob's private chat", lambda: told(
+                lambda: self.sb.bot_messages(BOB.id))))
+        if CID.id in last and self.last is not None and self.cid_viewed == self.last.version:
+            screens.append(("Cid's view in the group", lambda: told(
+                lambda: self.sb.view(CHAT, CID.id))))
         for who in (DEE, EVE):
             app = self.pages[who.id]
 
             async def on_page(app: AppPage = app) -> str | None:
                 if not await app.drawn():
                     return None
+                await app.page.evaluate(OPEN_RESULT)
                 dom = await app.page.evaluate(PAGE_JS)
                 return dom["result"] or None
 
