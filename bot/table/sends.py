@@ -270,10 +270,10 @@ def settled_outcome(lang: str, game: str, last: dict[str, Any] | None,
     what became of his decision (``line``), then the coup's result as the group's result
     words it (``last``, the record's: its headline, coup number, nets and the hands
     shown), so that a player on his own screen sees why he won or lost."""
-    result = screens.last_result(last)
+    result = results.last_result(last)
     if last is None or result is None:
         return line
-    return line + Markup("\n\n") + Markup(screens.result_text(
+    return line + Markup("\n\n") + Markup(results.result_text(
         lang, game, result, names, last.get("shown", ())))
 
 
