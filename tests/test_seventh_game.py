@@ -120,7 +120,12 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     assert shown(table_message(bot))[1] == ("🏆 Coup #1: Bob wins 100 with 6 points, Cid wins 30 "
                                            "with 13 points (Bob +100 · Cid +30 · Ann (banker) "
                                            "−130)")
-    assert shown(bot.chat(CID)[-2])[-1] == "⏰ Time ran out; the table decided for you: Cid stays"
+    # his prompt, closed by the settling step, ends with the coup's result as the group's
+    assert shown(bot.chat(CID)[-2])[-6:] == [
+        "⏰ Time ran out; the table decided for you: Cid stays", "",
+        "🏆 <b>Bob wins 100 with 6 points, Cid wins 30 with 13 points</b>",
+        "High card · coup #1 settled", "Bob +100 · Cid +30 · Ann (banker) −130",
+        "<blockquote expandable>Ann turns up 4♥</blockquote>"]
 
     # /history: each player's net of the coup, the banker's too
     histories = [[s.text for s in await command(host, tg, commands.cmd_history, "/history", p)]
