@@ -98,6 +98,7 @@ async def make_app_host(tmp_path: Path) -> AsyncIterator[Any]:
                                 daily_bonus=100)
         await storage.open()
         host = composed(storage, bot, links=links)
+        host.lifecycle.start()
         await host.courier.start()
         opened.append(host)
         return host
@@ -105,6 +106,7 @@ async def make_app_host(tmp_path: Path) -> AsyncIterator[Any]:
     yield make
     for host in opened:
         await host.courier.stop(1)
+        await host.lifecycle.stop()
         host.deadlines.stop()
         await host.storage.close()
 
@@ -169,7 +171,8 @@ async def group_done(host: Host) -> None:
     for _ in range(400):
         await asyncio.sleep(0.01)
         chat = host.courier.chats.get(CHAT)
-        if host.courier.doorbell.queue.empty() and (chat is None or not chat.sending()):
+        if (host.courier.doorbell.queue.empty() and host.reports.idle()
+                and (chat is None or not chat.sending())):
             return
     raise AssertionError("the group's messages did not go out")
 
