@@ -476,7 +476,8 @@ def test_meta_is_plain_json() -> None:
                      asks={5: Ask(kind="stake", coup=2, expires=10.5)}, done={"q7": "Stake"})
     assert json.loads(meta.stored()) == {
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
-        "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "paused": False,
+        "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "hinted": {},
+        "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
         "idle_close": None, "idle": 0,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,

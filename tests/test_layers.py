@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 import asyncio
-from collections.abc import Sequence
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest

@@ -221,7 +221,8 @@ class Tables:
         scene = functools.partial(
             table.scene, None, prompted=clock.told_elsewhere(chat_id, meta, table.sight),
             open_url=links.group_url(chat_id) if links else None, app=clock.in_app(meta),
-            no_dm=frozenset(meta.dm_blocked), meta=meta)
+            no_dm=frozenset(meta.dm_blocked), told=frozenset(
+                p for p, at in meta.hinted.items() if at != meta.decision), meta=meta)
         running = not meta.paused and bool(table.engine.awaiting(table.state))
         due = clock.due_of(meta) if running else None
         now, timeout, grace = clock.now, clock.timeout_of(meta), meta.grace_until or 0.0
