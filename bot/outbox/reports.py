@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from bot.outbox.kinds import SeenPrompt
 
-GROUP, PROMPT, PAGE = "group", "prompt", "page"
+GROUP, PROMPT, PAGE, VIEW = "group", "prompt", "page", "view"
 """The channels a turn is shown on (a fact of presence's ``channel``): the group's table
-message, the player's private prompt, his open page of the Mini App."""
+message, the player's private prompt, his open page of the Mini App, his view shown to him
+alone in the group (under *My cards*)."""
 
 
 @dataclass(frozen=True)
