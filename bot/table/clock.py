@@ -353,6 +353,11 @@ class Clock:
                 await self._prompt_moved(table, decision, players[0], prompt)
             if table.meta.decision != decision:
                 return
+            if prompt is None:  # a showing told already says nothing new (the first counts)
+                known = {(f.player, f.channel) for f in await self.presence(table, decision)}
+                players = [p for p in players if (p, channel) not in known]
+                if not players:
+                    return
             facts = [Shown(player=p, channel=channel, shown_at=at,
                            message_id=prompt.message_id if prompt is not None else None,
                            digest=prompt.digest if prompt is not None else None)
