@@ -219,7 +219,7 @@ class Lifecycle:
             if not table.meta.paused:  # a clock started since the last commit: by the facts
                 self.clock.schedule(rec.chat_id, table.state.version,
                                     await self.clock.due(table))
-            self.tables.doorbell.ring(rec.chat_id)
+            await self.republish(rec.chat_id)  # its message redrawn, its outbox sent
         return len(records)
 
     async def _time_back(self, table: Table, down_since: float) -> Table:
