@@ -110,7 +110,8 @@ def host(table_service: Service, bot: Bot, *, pace: Pace | None = None,
     pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
     courier = Courier(bot, table_service.storage, table_service.doorbell,
                       table_service.tables.feed, table_service.reports, pace, hooks,
-                      None if shared is None else shared.leases)
+                      None if shared is None else shared.leases,
+                      None if shared is None else shared.chat_locks)
     return Host(**vars(table_service), courier=courier, pace=pace)
 
 

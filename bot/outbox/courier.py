@@ -44,7 +44,7 @@ from bot.outbox.payloads import (
     read,
 )
 from bot.outbox.reports import PROMPT, DmBlocked, GroupLost, Reports, TurnShown
-from bot.outbox.table_message import NotPublished, TableMessage
+from bot.outbox.table_message import NotPublished, Revisions, TableMessage
 from bot.outbox.telegram import (
     HTML,
     Blocked,
@@ -135,7 +135,7 @@ class Courier:
 
     def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, feed: Feed,
                  reports: Reports, pace: Pace | None = None, hooks: Hooks | None = None,
-                 leases: Leases | None = None) -> None:
+                 leases: Leases | None = None, revisions: Revisions | None = None) -> None:
         self.bot = bot
         self.api = BotApi(bot)
         self.leases = leases
@@ -146,7 +146,8 @@ class Courier:
         self.reports = reports
         self.table = TableMessage(bot, self.api, storage, doorbell, feed, reports,
                                   pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0),
-                                  self.hooks, self._delivers, lambda: self.stopping)
+                                  self.hooks, self._delivers, lambda: self.stopping,
+                                  revisions)
         """The chats' table messages, kept up."""
         self.chats: dict[int, Chat] = {}
         """What the courier keeps of each chat it has been rung for (:meth:`_chat`)."""

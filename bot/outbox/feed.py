@@ -25,8 +25,11 @@ class Published:
     message as it should look (None: no table), drawn once, when first read (a burst of
     commits that the courier shows with one edit is drawn once, not once per commit)."""
 
-    def __init__(self, version: int, draw: Callable[[], TableScreen] | None) -> None:
+    def __init__(self, version: int, draw: Callable[[], TableScreen] | None,
+                 rev: int | None = None) -> None:
         self.version = version
+        self.rev = rev
+        """The table row's revision it was published at (None: closed)."""
         self._draw = draw
         self._screen: TableScreen | None = None
 
@@ -73,11 +76,12 @@ class Feed:
             self.readers.remove(reader)
 
     def publish(self, chat_id: int, version: int,
-                draw: Callable[[], TableScreen] | None = None, *, news: bool = True) -> None:
-        """The chat's table is now at ``version`` (0: closed), its table message drawn by
-        ``draw``; ``news``: a new commit, which every reader hears (else only drawn anew:
-        the same version, asked for by the courier)."""
-        self.published[chat_id] = Published(version, draw)
+                draw: Callable[[], TableScreen] | None = None, *, rev: int | None = None,
+                news: bool = True) -> None:
+        """The chat's table is now at ``version`` (0: closed) and row revision ``rev``, its
+        table message drawn by ``draw``; ``news``: a new commit, which every reader hears
+        (else only drawn anew: the same version, asked for by the courier)."""
+        self.published[chat_id] = Published(version, draw, rev)
         if not news:
             return
         for reader in self.readers:

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from telegram import Bot
 from telegram.error import RetryAfter, TelegramError
@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+class Revisions(Protocol):
+    """Whether a table's revision is the committed one, where several workers commit
+    (:class:`bot.workers.coordination.ChatLocks`)."""
+
+    async def current(self, chat_id: int, rev: int | None) -> bool:
+        """Whether the chat's table at ``rev`` is the committed one."""
+        ...
+
+
 class NotPublished(Exception):
     """The chat's table has no publication here yet: the courier waits for it (asked for
     with :class:`bot.outbox.reports.Unpublished`; its ring brings the worker back)."""
@@ -46,10 +55,13 @@ class TableMessage(GroupPosts):
 
     def __init__(self, bot: Bot, api: BotApi, storage: Storage, doorbell: Doorbell,
                  feed: Feed, reports: Reports, pace: Pace, hooks: Hooks,
-                 delivers: Callable[[int], bool], stopping: Callable[[], bool]) -> None:
+                 delivers: Callable[[int], bool], stopping: Callable[[], bool],
+                 revisions: Revisions | None = None) -> None:
         super().__init__(api, storage, pace)
         self.bot, self.doorbell, self.hooks = bot, doorbell, hooks
         self.feed, self.reports = feed, reports
+        # with several workers: whether a publication is still the table as committed
+        self.revisions = revisions
         self._delivers = delivers
         self._stopping = stopping
 
@@ -91,7 +103,7 @@ class TableMessage(GroupPosts):
         """The coup's result replaces the table message (an edit: safe to repeat), its link kept."""
         chat = self._chat(item.chat_id)
         text = payload.text
-        table = self.published(item.chat_id).screen()
+        table = (await self.published(item.chat_id)).screen()
         opener = table.opener.as_json() if table is not None and table.opener else None
         message_id = await self._table_id(item.chat_id)
         if message_id is not None and await self._edit(item.chat_id, message_id, text, opener):
@@ -161,7 +173,7 @@ class TableMessage(GroupPosts):
     async def post_table(self, item: OutboxItem, payload: TablePost) -> None:
         chat_id = item.chat_id
         chat = self._chat(chat_id)
-        render = self.published(chat_id).screen()
+        render = (await self.published(chat_id)).screen()
         if render is None:  # the table closed before its message went out
             chat.twins |= item.attempts > 0  # an attempt's floor stays: see _resolve_twins
             await self.storage.finish_outbox(item_id=item.id)
@@ -250,7 +262,7 @@ class TableMessage(GroupPosts):
         rules allow (:class:`bot.outbox.pace.Pace`); otherwise look again when they will."""
         chat = self._chat(chat_id)
         try:
-            render = self.published(chat_id).screen()
+            render = (await self.published(chat_id)).screen()
         except NotPublished:
             return  # drawn once it is published: that rings again
         if render is None or chat.shown == render:
@@ -279,10 +291,16 @@ class TableMessage(GroupPosts):
             chat.reposting = True
             self.reports.report(TableMissing(chat_id))
 
-    def published(self, chat_id: int) -> Published:
+    async def published(self, chat_id: int) -> Published:
         """The chat's table as last published here; raises :class:`NotPublished` (and asks
-        for it) when there is none."""
+        for it) when there is none, or when another worker has committed the table since
+        (:attr:`revisions`; its news may have been lost with a worker)."""
         published = self.feed.latest(chat_id)
+        if published is not None and published.rev is not None and (
+                self.revisions is not None
+                and not await self.revisions.current(chat_id, published.rev)):
+            self.feed.forget(chat_id)
+            published = None
         if published is None:
             self.reports.report(Unpublished(chat_id))
             raise NotPublished(chat_id)

@@ -203,7 +203,8 @@ class Tables:
             self.feed.publish(chat_id, 0, news=news)
         else:
             self.feed.publish(chat_id, table.state.version,
-                              await self.drawing(table, meta or table.meta), news=news)
+                              await self.drawing(table, meta or table.meta),
+                              rev=table.rec.rev, news=news)
         if outbox or redraw:
             self.doorbell.ring(chat_id, outbox)
 
