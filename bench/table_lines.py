@@ -78,7 +78,8 @@ async def play(game: str, coups: int, seed: int, lang: str) -> dict[str, Any]:
             table = await tables.load(CHAT)
             if table.state.coup > coups:
                 break
-            render = await lifecycle.current_render(CHAT)
+            published = tables.feed.latest(CHAT)  # the table message, as published
+            render = published.screen() if published is not None else None
             assert render is not None
             most = max(most, outside_log(render.text))
             order = list(engine.awaiting(table.state)) or list(PLAYERS)

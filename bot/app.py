@@ -192,6 +192,7 @@ async def post_init(app: App) -> None:
     resumed = await host.lifecycle.resume_all()
     if shared is not None:
         shared.deadlines.start(host.clock.on_deadline)
+    host.lifecycle.start()  # it hears what the courier reports of its deliveries
     await host.courier.start()
     if not settings.webhook_url and isinstance(app.bot, ScreeningBot):
         await keep_polled(app, storage)

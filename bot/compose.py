@@ -30,6 +30,7 @@ from bot.ops.hooks import Hooks
 from bot.outbox.courier import Courier, Doorbell
 from bot.outbox.pace import Pace
 from bot.outbox.ratelimit import GroupWindowLimiter
+from bot.outbox.reports import Reports
 from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines, Timers
 from bot.table.languages import Languages
@@ -51,6 +52,7 @@ class Service:
     storage: Storage
     languages: Languages
     doorbell: Doorbell
+    reports: Reports
     deadlines: Deadlines
     clock: Clock
     tables: Tables
@@ -92,9 +94,10 @@ def service(storage: Storage, *, language: str = "en", decision_timeout: float =
                     turn_dms=turn_dms, chat_locks=None if shared is None else shared.chat_locks,
                     links=links)
     liveness = Liveness(storage, shared=shared is not None, now=now) if alive else None
-    return Service(storage=storage, languages=languages, doorbell=doorbell,
+    reports = Reports()
+    return Service(storage=storage, languages=languages, doorbell=doorbell, reports=reports,
                    deadlines=deadlines, clock=tables.clock, tables=tables,
-                   lifecycle=Lifecycle(tables, liveness),
+                   lifecycle=Lifecycle(tables, reports, liveness),
                    presses=Presses(tables, storage, languages, clock=now),
                    bot_username=bot_username)
 
@@ -106,8 +109,9 @@ def host(table_service: Service, bot: Bot, *, pace: Pace | None = None,
     (none: every edit at once)."""
     pace = pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0)
     courier = Courier(bot, table_service.storage, table_service.doorbell,
-                      table_service.lifecycle, pace, hooks,
-                      None if shared is None else shared.leases)
+                      table_service.tables.feed, table_service.reports, pace, hooks,
+                      None if shared is None else shared.leases,
+                      None if shared is None else shared.chat_locks)
     return Host(**vars(table_service), courier=courier, pace=pace)
 
 

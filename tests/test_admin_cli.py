@@ -232,11 +232,13 @@ async def pg_host(tmp_path: Path) -> AsyncIterator[tuple[Host, RecordingBot, str
     async with backend("postgres", tmp_path) as db:
         bot = RecordingBot()
         host = composed(db.storage, bot)
+        host.lifecycle.start()
         await host.courier.start()
         try:
             yield host, bot, f"{PG_DSN}?schema={db.schema}"
         finally:
             await host.courier.stop(1)
+            await host.lifecycle.stop()
             host.deadlines.stop()
 
 

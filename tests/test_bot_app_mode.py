@@ -98,6 +98,7 @@ async def make_app_host(tmp_path: Path) -> AsyncIterator[Any]:
                                 daily_bonus=100)
         await storage.open()
         host = composed(storage, bot, links=links)
+        host.lifecycle.start()
         await host.courier.start()
         opened.append(host)
         return host
@@ -105,6 +106,7 @@ async def make_app_host(tmp_path: Path) -> AsyncIterator[Any]:
     yield make
     for host in opened:
         await host.courier.stop(1)
+        await host.lifecycle.stop()
         host.deadlines.stop()
         await host.storage.close()
 
@@ -169,7 +171,8 @@ async def group_done(host: Host) -> None:
     for _ in range(400):
         await asyncio.sleep(0.01)
         chat = host.courier.chats.get(CHAT)
-        if host.courier.doorbell.queue.empty() and (chat is None or not chat.sending()):
+        if (host.courier.doorbell.queue.empty() and host.reports.idle()
+                and (chat is None or not chat.sending())):
             return
     raise AssertionError("the group's messages did not go out")
 
@@ -571,6 +574,14 @@ async def test_a_player_without_a_private_chat_sees_his_turn_on_the_group_table(
     assert result2.text.split("\n")[:3] == CHEMIN["result2"]
     assert "\n⏰ Cid draws a card (timed out)\n" in result2.text
     assert all(c.markup.inline_keyboard[0][0].url == OPEN_URL for c in (card1, card2, card3))
+    # told once: at his next decision in private (coup 3's draw) his turn shows, the
+    # hint does not
+    later = len(bot.group)
+    await play_coups(host, bot, 1, timeouts=timeouts)
+    assert timeouts == [2, 3]
+    his_next = [c.text for c in bot.group[later:] if "🂠🂠 · to act" in c.text]
+    assert len(his_next) == 1 and "\n⏳ Cid · <tg-time" in his_next[0]
+    assert "👉" not in his_next[0] and "deciding privately" not in his_next[0]
     no_web_app_in_the_group(bot)
     audit = await host.storage.audit()
     assert (audit["wallets"] + audit["on_tables"], audit["unbalanced_steps"]) == (3000, 0)

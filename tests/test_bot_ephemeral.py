@@ -159,6 +159,9 @@ async def test_his_view_holds_his_decision_and_loses_it_once_he_stands(
     assert kinds[-2:] == ["stand", "leave"] and set(kinds[:-2]) <= {"buy"}
     kept = (await host.tables.load(TABLE_CHAT)).meta.ephemerals[player]
     assert (kept.message_id, kept.decision) == (5, table.meta.decision)
+    # where his turn shows is recorded with the table: his view too
+    facts = await host.storage.presence(chat_id=TABLE_CHAT, decision=table.meta.decision)
+    assert [(f.player, f.channel) for f in facts if f.channel == "view"] == [(player, "view")]
     # he stands from it (his own keyboard, pressed where he alone sees it)
     stand = next(b for row in keyboard.inline_keyboard for k in row
                  if isinstance(b := decode(k.callback_data), ActionButton) and b.kind == "stand")

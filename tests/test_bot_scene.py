@@ -74,7 +74,9 @@ async def test_the_screens_of_one_moment_say_what_his_scene_holds(
     assert mine.awaited == (player,) and mine.my_cards
     now = host.tables.clock.now()
     seconds = (round(due - now), round(due - now) - 1)
-    group = await host.lifecycle.current_render(TABLE_CHAT)
+    published = host.tables.feed.latest(TABLE_CHAT)  # as the courier draws it
+    assert published is not None and published.version == table.state.version
+    group = published.screen()
     assert group is not None
     told(group.text, public, seconds)
     prompt = screens.prompt("en", mine)

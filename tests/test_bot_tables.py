@@ -166,7 +166,7 @@ class Host(compose.Host):
         for _ in range(400):
             await asyncio.sleep(0.01)
             busy = any(chat.sending() for chat in self.courier.chats.values())
-            if not busy and self.courier.doorbell.queue.empty() and not (
+            if not busy and self.courier.doorbell.queue.empty() and self.reports.idle() and not (
                     await self.storage.pending_outbox()):
                 return
         raise AssertionError("the outbox did not drain")
@@ -190,6 +190,7 @@ async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
         await storage.open()
         host = composed(storage, bot)
         if deliver:
+            host.lifecycle.start()
             await host.courier.start()
         opened.append(host)
         return host
@@ -197,6 +198,7 @@ async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
     yield make
     for host in opened:
         await host.courier.stop(1)
+        await host.lifecycle.stop()
         host.deadlines.stop()
         await host.storage.close()
 
@@ -474,7 +476,8 @@ def test_meta_is_plain_json() -> None:
                      asks={5: Ask(kind="stake", coup=2, expires=10.5)}, done={"q7": "Stake"})
     assert json.loads(meta.stored()) == {
         "opener": 5, "timeout": None, "settings": {}, "names": {"5": "Ann"}, "coup_log": [],
-        "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "paused": False,
+        "msg_coup": 0, "revealed": None, "proofs": {}, "dm_blocked": [5], "hinted": {},
+        "paused": False,
         "grace_until": None, "decision": 0, "due": None, "turn_dm": None,
         "idle_close": None, "idle": 0,
         "asks": {"5": {"kind": "stake", "coup": 2, "expires": 10.5, "private": False,

@@ -13,7 +13,9 @@ gateway, delivery never imports the service.
 from __future__ import annotations
 
 import ast
+import asyncio
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -251,6 +253,64 @@ def test_a_callback_handed_down_is_found(tmp_path: Path) -> None:
         "server.py:5 self.tables.listeners.append(self.changed)",
         "server.py:6 lifecycle.clock.watching = self.watching",
         "server.py:12 tables.listeners.append(committed)"]
+
+
+SERVICE = ("bot.table.tables", "bot.table.lifecycle", "bot.table.clock", "bot.table.presses",
+           "bot.table.asks")
+"""The table service's modules: their classes' methods are what a channel would call back."""
+BELOW = ("bot.outbox", "bot.view")
+"""The layers under the table service, the channels' delivery and drawing among them."""
+
+
+def defined(names: Sequence[str]) -> set[str]:
+    """The methods and functions the modules ``names`` define (a protocol's stub, whose body
+    is ``...``, defines nothing: it names what another module's object does)."""
+    return {f.name for n in names
+            for f in ast.walk(ast.parse(modules()[n].read_text(encoding="utf-8")))
+            if isinstance(f, Function) and not all(
+                isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)
+                for b in f.body)}
+
+
+def service_calls(path: Path, service: set[str]) -> list[str]:
+    """The calls in ``path`` of a method only the table service has (a name of
+    ``service``): the call back into it of a channel that holds it under some protocol."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted(f"{path.name}:{n.lineno} {ast.unparse(n.func)}" for n in ast.walk(tree)
+                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and n.func.attr in service)
+
+
+def service_only() -> set[str]:
+    """The table service's own method names: those no module below it defines too (``stop``
+    or ``publish`` are also the courier's and the feed's), nor a lock, a dict or a list
+    (``locked``, ``get``)."""
+    below = [n for n in modules() if n.startswith(BELOW)]
+    common = {*dir(asyncio.Lock), *dir(dict), *dir(list), *dir(set)}
+    return {m for m in defined(SERVICE) - defined(below) - common if not m.startswith("_")}
+
+
+@pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith(BELOW)))
+def test_nothing_below_the_table_service_calls_it_back(name: str) -> None:
+    # what a delivery teaches the table goes as a report (bot/outbox/reports.py), and the
+    # table message is drawn from the feed's publication: no callback into the service
+    assert service_calls(modules()[name], service_only()) == []
+
+
+def test_a_call_back_into_the_service_is_found(tmp_path: Path) -> None:
+    # the check above can fail: how the courier once drew the table message and started
+    # a turn's clock
+    module = tmp_path / "courier.py"
+    module.write_text(
+        "class Courier:\n"
+        "    async def edit(self, chat_id: int) -> None:\n"
+        "        render = await self.tables.current_render(chat_id)\n"
+        "        await self.tables.turn_seen(chat_id, 3, [5])\n"
+        "        self.feed.publish(chat_id, 3)\n", encoding="utf-8")
+    assert {"current_render", "turn_seen", "group_lost", "commit"} - service_only() == {
+        "current_render"}  # gone from the service since: a name of the past
+    assert service_calls(module, service_only() | {"current_render"}) == [
+        "courier.py:3 self.tables.current_render", "courier.py:4 self.tables.turn_seen"]
 
 
 MOST_LINES = 500

@@ -80,6 +80,7 @@ async def keyboards_of(game: str, lang: str, folder: Path) -> list[tuple[str, di
     storage = SqliteStorage(folder / "banco.sqlite3", starting_grant=1000, daily_bonus=100)
     await storage.open()
     host = composed(storage, bot, lang)
+    host.lifecycle.start()
     await host.courier.start()
     try:
         assert await host.lifecycle.open_table(CHAT, game, ANN, lang) is None
@@ -94,6 +95,7 @@ async def keyboards_of(game: str, lang: str, folder: Path) -> list[tuple[str, di
     finally:
         cards.secure_rng = real  # type: ignore[assignment]
         await host.courier.stop(1)
+        await host.lifecycle.stop()
         host.deadlines.stop()
         await storage.close()
     kept: dict[tuple[tuple[str, ...], ...], tuple[str, dict[str, Any]]] = {}

@@ -80,6 +80,7 @@ class Worker:
             self.courier.stopping = True
             await self.shared.close()
             await self.courier.stop(0.1)
+            await self.lifecycle.stop()
             await self.storage.close()
 
 
@@ -109,6 +110,7 @@ async def cluster() -> AsyncIterator[Any]:
                 timeouts.append(before)
 
         shared.deadlines.start(counted)
+        host.lifecycle.start()
         await host.courier.start()
         worker = Worker(name, storage, shared, host.tables, host.lifecycle, host.presses,
                         host.courier, timeouts)

@@ -27,6 +27,7 @@ from telegram import Bot
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
+from bot.outbox.feed import Feed
 from bot.outbox.kinds import SeenPrompt
 from bot.outbox.pace import Pace
 from bot.outbox.payloads import (
@@ -42,7 +43,8 @@ from bot.outbox.payloads import (
     TablePost,
     read,
 )
-from bot.outbox.table_message import TableMessage
+from bot.outbox.reports import PROMPT, DmBlocked, GroupLost, Reports, TurnShown
+from bot.outbox.table_message import NotPublished, Revisions, TableMessage
 from bot.outbox.telegram import (
     HTML,
     Blocked,
@@ -51,7 +53,6 @@ from bot.outbox.telegram import (
     Refused,
     markup_param,
 )
-from bot.view.screens import TableScreen
 from storage.base import OutboxItem, Storage
 
 log = logging.getLogger(__name__)
@@ -77,34 +78,6 @@ class Doorbell:
         """Every ring, in order."""
         while True:
             yield await self.queue.get()
-
-
-class TableSide(Protocol):
-    """What the courier needs from the tables (:class:`bot.table.lifecycle.Lifecycle`)."""
-
-    async def current_render(self, chat_id: int) -> TableScreen | None:
-        """The chat's table message as it should look now; None without a table."""
-        ...
-
-    async def group_lost(self, chat_id: int) -> None:
-        """The bot may no longer write in the group: pause its table."""
-        ...
-
-    async def dm_blocked(self, chat_id: int, user_id: int) -> None:
-        """A player does not accept the bot's messages: give him the deep link."""
-        ...
-
-    async def table_missing(self, chat_id: int) -> None:
-        """The chat has a table but no live table message: queue a new post."""
-        ...
-
-    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
-                        shown: float | None = None,
-                        prompt: SeenPrompt | None = None) -> None:
-        """These awaited players have been shown their turn: their clock may start.
-        ``shown``: the group's table message showing it counts down to this deadline.
-        ``prompt``: one player's turn prompt was delivered (its message id and digest)."""
-        ...
 
 
 class Leases(Protocol):
@@ -160,19 +133,21 @@ class Chat:
 class Courier:
     """Sends every chat's outbox in order; one worker task per chat with work."""
 
-    def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, tables: TableSide,
-                 pace: Pace | None = None, hooks: Hooks | None = None,
-                 leases: Leases | None = None) -> None:
+    def __init__(self, bot: Bot, storage: Storage, doorbell: Doorbell, feed: Feed,
+                 reports: Reports, pace: Pace | None = None, hooks: Hooks | None = None,
+                 leases: Leases | None = None, revisions: Revisions | None = None) -> None:
         self.bot = bot
         self.api = BotApi(bot)
         self.leases = leases
         self.hooks = hooks or Hooks()
         self.storage = storage
         self.doorbell = doorbell
-        self.tables = tables
-        self.table = TableMessage(bot, self.api, storage, doorbell, tables,
+        # what it tells the table service of its deliveries (never a call into it)
+        self.reports = reports
+        self.table = TableMessage(bot, self.api, storage, doorbell, feed, reports,
                                   pace or Pace(gap=0.0, per_coup=1 << 30, reserve=0),
-                                  self.hooks, self._delivers, lambda: self.stopping)
+                                  self.hooks, self._delivers, lambda: self.stopping,
+                                  revisions)
         """The chats' table messages, kept up."""
         self.chats: dict[int, Chat] = {}
         """What the courier keeps of each chat it has been rung for (:meth:`_chat`)."""
@@ -254,7 +229,9 @@ class Courier:
         self._wake(chat_id)
 
     def rung_elsewhere(self, chat_id: int) -> None:
-        """Another worker committed a step of a chat this process delivers."""
+        """Another worker committed a step of a chat this process delivers: its table as
+        published here is out of date (asked for again when drawn)."""
+        self.table.feed.forget(chat_id)
         chat = self._chat(chat_id)
         chat.lost = False  # a step there means the table is back
         chat.unsent = True
@@ -333,9 +310,11 @@ class Courier:
                 await self.table.edit_table(chat_id)
                 if not chat.again or self.stopping:
                     return
+        except NotPublished:  # the table's publication rings again (outbox: read anew)
+            chat.unsent = True
         except Lost:
             chat.lost = True
-            await self.tables.group_lost(chat_id)
+            self.reports.report(GroupLost(chat_id))
 
     async def _read(self, items: Sequence[OutboxItem]) -> list[tuple[OutboxItem, Payload]]:
         """Each item with its payload, parsed by its kind. One that is not its kind's (of a
@@ -370,12 +349,9 @@ class Courier:
                 chat.dms_on_way.discard(item.id)
             self._finish_soon()
             if sent is not None and isinstance(payload, DirectMessage) and payload.turn is not None:
-                try:
-                    await self.tables.turn_seen(chat_id, payload.turn, [item.target],
-                                                prompt=SeenPrompt(sent, payload.digest,
-                                                                  payload.version))
-                except Exception:  # the clock starts with the group's table instead
-                    log.exception("turn of chat %s not marked seen", chat_id)
+                self.reports.report(TurnShown(chat_id, payload.turn, (item.target,), PROMPT,
+                                              prompt=SeenPrompt(sent, payload.digest,
+                                                                payload.version)))
 
     def _finish_soon(self) -> None:
         if self.finisher is None and not self.stopping:
@@ -438,7 +414,7 @@ class Courier:
             msg = await self.api.request("sendMessage", private=True, chat_id=item.target,
                                       text=text, reply_markup=markup, parse_mode=HTML)
         except Blocked:
-            await self.tables.dm_blocked(item.chat_id, item.target)
+            self.reports.report(DmBlocked(item.chat_id, item.target))
             return None
         except Refused as exc:
             if exc.says("not modified"):

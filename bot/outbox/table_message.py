@@ -11,36 +11,57 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from telegram import Bot
 from telegram.error import RetryAfter, TelegramError
 
 from bot.ops import metrics
 from bot.ops.hooks import Hooks
+from bot.outbox.feed import Feed, Published
 from bot.outbox.group_posts import GroupPosts
 from bot.outbox.kinds import TABLE
 from bot.outbox.pace import HELD, Pace
 from bot.outbox.payloads import Closing, CoupResult, TablePost
+from bot.outbox.reports import GROUP, Reports, TableMissing, TurnShown, Unpublished
 from bot.outbox.telegram import BotApi, Lost, Refused, Unanswered, markup_param
 from bot.view.screens import TableScreen
 from storage.base import OutboxItem, Storage
 
 if TYPE_CHECKING:
-    from bot.outbox.courier import Doorbell, TableSide
+    from bot.outbox.courier import Doorbell
 
 log = logging.getLogger(__name__)
 
 
+class Revisions(Protocol):
+    """Whether a table's revision is the committed one, where several workers commit
+    (:class:`bot.workers.coordination.ChatLocks`)."""
+
+    async def current(self, chat_id: int, rev: int | None) -> bool:
+        """Whether the chat's table at ``rev`` is the committed one."""
+        ...
+
+
+class NotPublished(Exception):
+    """The chat's table has no publication here yet: the courier waits for it (asked for
+    with :class:`bot.outbox.reports.Unpublished`; its ring brings the worker back)."""
+
+
 class TableMessage(GroupPosts):
-    """Every chat's table message, for the courier that delivers the chat (``delivers``)
-    until it stops (``stopping``)."""
+    """Every chat's table message, drawn as the chat's table was last published
+    (``feed``), for the courier that delivers the chat (``delivers``) until it stops
+    (``stopping``); what a delivery teaches the table goes on ``reports``."""
 
     def __init__(self, bot: Bot, api: BotApi, storage: Storage, doorbell: Doorbell,
-                 tables: TableSide, pace: Pace, hooks: Hooks,
-                 delivers: Callable[[int], bool], stopping: Callable[[], bool]) -> None:
+                 feed: Feed, reports: Reports, pace: Pace, hooks: Hooks,
+                 delivers: Callable[[int], bool], stopping: Callable[[], bool],
+                 revisions: Revisions | None = None) -> None:
         super().__init__(api, storage, pace)
-        self.bot, self.doorbell, self.tables, self.hooks = bot, doorbell, tables, hooks
+        self.bot, self.doorbell, self.hooks = bot, doorbell, hooks
+        self.feed, self.reports = feed, reports
+        # with several workers: whether a publication is still the table as committed
+        self.revisions = revisions
         self._delivers = delivers
         self._stopping = stopping
 
@@ -57,7 +78,9 @@ class TableMessage(GroupPosts):
         chat.can_pin = None
 
     def take_over(self, chat_id: int) -> None:
-        """This process delivers the chat from now: what the chat shows is read anew."""
+        """This process delivers the chat from now: what the chat shows is read anew, and
+        its table as published (another worker's commits may be newer)."""
+        self.feed.forget(chat_id)
         chat = self._chat(chat_id)
         chat.table_known = False
         chat.shown = None
@@ -80,7 +103,7 @@ class TableMessage(GroupPosts):
         """The coup's result replaces the table message (an edit: safe to repeat), its link kept."""
         chat = self._chat(item.chat_id)
         text = payload.text
-        table = await self.tables.current_render(item.chat_id)
+        table = (await self.published(item.chat_id)).screen()
         opener = table.opener.as_json() if table is not None and table.opener else None
         message_id = await self._table_id(item.chat_id)
         if message_id is not None and await self._edit(item.chat_id, message_id, text, opener):
@@ -150,7 +173,7 @@ class TableMessage(GroupPosts):
     async def post_table(self, item: OutboxItem, payload: TablePost) -> None:
         chat_id = item.chat_id
         chat = self._chat(chat_id)
-        render = await self.tables.current_render(chat_id)
+        render = (await self.published(chat_id)).screen()
         if render is None:  # the table closed before its message went out
             chat.twins |= item.attempts > 0  # an attempt's floor stays: see _resolve_twins
             await self.storage.finish_outbox(item_id=item.id)
@@ -194,7 +217,7 @@ class TableMessage(GroupPosts):
         self.pace.posted(chat_id, render.coup, render.turn)
         self.hooks.table_shown(chat_id, message_id, render.version)
         chat.reposting = False
-        await self._turn_shown(chat_id, render)
+        self._turn_shown(chat_id, render)
         # every earlier table message still live loses its buttons, the one this replaces
         # and any a crash left live (the retirement is durable: see _table_id)
         await self._retire_all(chat_id, [m for m in await self.storage.live_sent(
@@ -238,7 +261,10 @@ class TableMessage(GroupPosts):
         """Edit the live table message to the table as it is now, when the group budget's
         rules allow (:class:`bot.outbox.pace.Pace`); otherwise look again when they will."""
         chat = self._chat(chat_id)
-        render = await self.tables.current_render(chat_id)
+        try:
+            render = (await self.published(chat_id)).screen()
+        except NotPublished:
+            return  # drawn once it is published: that rings again
         if render is None or chat.shown == render:
             return
         # a turn shown only here that is over: its buttons go at once, like the turn came
@@ -259,11 +285,26 @@ class TableMessage(GroupPosts):
             chat.shown = render
             self.pace.edited(chat_id, render.coup, render.turn)
             self.hooks.table_shown(chat_id, message_id, render.version)
-            await self._turn_shown(chat_id, render)
+            self._turn_shown(chat_id, render)
             return
         if not chat.reposting:  # once until a table message is posted again
             chat.reposting = True
-            await self.tables.table_missing(chat_id)
+            self.reports.report(TableMissing(chat_id))
+
+    async def published(self, chat_id: int) -> Published:
+        """The chat's table as last published here; raises :class:`NotPublished` (and asks
+        for it) when there is none, or when another worker has committed the table since
+        (:attr:`revisions`; its news may have been lost with a worker)."""
+        published = self.feed.latest(chat_id)
+        if published is not None and published.rev is not None and (
+                self.revisions is not None
+                and not await self.revisions.current(chat_id, published.rev)):
+            self.feed.forget(chat_id)
+            published = None
+        if published is None:
+            self.reports.report(Unpublished(chat_id))
+            raise NotPublished(chat_id)
+        return published
 
     def _look_again(self, chat_id: int, delay: float) -> None:
         """Ring for the chat's table again in ``delay`` seconds (once)."""
@@ -277,8 +318,8 @@ class TableMessage(GroupPosts):
 
         chat.later = asyncio.get_running_loop().call_later(delay, ring)
 
-    async def _turn_shown(self, chat_id: int, render: TableScreen) -> None:
+    def _turn_shown(self, chat_id: int, render: TableScreen) -> None:
         """The group now shows ``render``: every player it awaits can see his turn."""
         if render.awaited:
-            await self.tables.turn_seen(chat_id, render.decision, render.awaited,
-                                        render.deadline)
+            self.reports.report(TurnShown(chat_id, render.decision, render.awaited, GROUP,
+                                          drawn=render.deadline))

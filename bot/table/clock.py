@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from bot.outbox import payloads
 from bot.outbox.kinds import SeenPrompt
+from bot.outbox.reports import PROMPT
 from bot.table import sends
 from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
@@ -40,10 +41,6 @@ from storage.base import (
     StorageError,
     TableNotFound,
 )
-
-GROUP, PROMPT, PAGE = "group", "prompt", "page"
-"""The channels a turn is shown on (a fact of presence's ``channel``): the group's table
-message, the player's private prompt, his open page of the Mini App."""
 
 
 class Committing(Protocol):
@@ -64,8 +61,10 @@ class Committing(Protocol):
         """Commit a step (or a change of the record) with what it must send."""
         ...
 
-    def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True) -> None:
-        """Tell the channels the chat's table has something new to show."""
+    async def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True,
+                      meta: TableMeta | None = None, news: bool = True) -> None:
+        """Tell the channels the chat's table has something new to show (``meta``: its
+        record with its clock started, if not as committed)."""
         ...
 
 log = logging.getLogger(__name__)
@@ -354,6 +353,11 @@ class Clock:
                 await self._prompt_moved(table, decision, players[0], prompt)
             if table.meta.decision != decision:
                 return
+            if prompt is None:  # a showing told already says nothing new (the first counts)
+                known = {(f.player, f.channel) for f in await self.presence(table, decision)}
+                players = [p for p in players if (p, channel) not in known]
+                if not players:
+                    return
             facts = [Shown(player=p, channel=channel, shown_at=at,
                            message_id=prompt.message_id if prompt is not None else None,
                            digest=prompt.digest if prompt is not None else None)
@@ -371,7 +375,7 @@ class Clock:
         # drawn to within half a second before the deadline (never after it): the table
         # message stays; the date-time entity shows whole seconds anyway
         drawn = shown is not None and 0 <= real - shown < SHOWN_SLACK
-        self.tables.publish(chat_id, False, redraw=not drawn)
+        await self.tables.publish(chat_id, False, redraw=not drawn, meta=meta)
 
     async def _prompt_moved(self, table: Table, decision: int, player: int,
                             seen: SeenPrompt) -> None:

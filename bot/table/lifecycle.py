@@ -8,6 +8,7 @@ or, opening and closing, a row created or closed with what it must send.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -15,15 +16,22 @@ from typing import Any
 from telegram.helpers import create_deep_linked_url
 
 from bot.outbox import payloads
-from bot.outbox.kinds import SeenPrompt
+from bot.outbox.reports import (
+    PAGE,
+    DmBlocked,
+    GroupLost,
+    Report,
+    Reports,
+    TableMissing,
+    TurnShown,
+    Unpublished,
+)
 from bot.table import sends, table_settings
-from bot.table.clock import GROUP, PAGE, PROMPT
 from bot.table.liveness import Liveness
 from bot.table.plan import holders_of
 from bot.table.record import Table, TableMeta, load
 from bot.table.tables import Tables
 from bot.view import i18n, proofs, screens
-from bot.view.screens import TableScreen
 from games import registry
 from games.engine import IllegalAction
 from storage.base import OutboxDraft, StorageError, TableExists
@@ -39,8 +47,13 @@ class Lifecycle:
     """Every chat's table as the commands and the courier see it: opened, shown, set,
     verified, paused and resumed, closed."""
 
-    def __init__(self, tables: Tables, liveness: Liveness | None = None) -> None:
+    def __init__(self, tables: Tables, reports: Reports,
+                 liveness: Liveness | None = None) -> None:
         self.tables = tables
+        # what the courier reports of its deliveries, heard in a task of this service's
+        self.reports = reports
+        self.hearing: asyncio.Task[None] | None = None
+        self.acting: set[asyncio.Task[None]] = set()
         self.clock = tables.clock
         self.clock.on_idle = self.close_idle
         # this process's alive marks, which tell a start after downtime (None: not kept)
@@ -75,7 +88,7 @@ class Lifecycle:
                 rec = await tables.storage.load_table(chat_id=chat_id)
                 return i18n.t(lang, "table_exists", game=i18n.game_name(lang, rec.game))
             tables.tables[chat_id] = Table(rec, meta, engine, state)
-        tables.publish(chat_id)  # its first post; open pages of the chat show the new table
+        await tables.publish(chat_id)  # its first post; open pages of the chat show the new table
         return None
 
     async def open_game(self, chat_id: int) -> str | None:
@@ -94,7 +107,13 @@ class Lifecycle:
     async def set_language(self, chat_id: int, lang: str) -> None:
         """/language: the chat's language; the table is drawn again in it."""
         await self.tables.languages.choose(chat_id, lang)
-        self.tables.doorbell.ring(chat_id)
+        await self.republish(chat_id)
+
+    async def republish(self, chat_id: int) -> None:
+        """The chat's table as stored, published anew for the courier (nothing committed:
+        the same version, drawn as it is now; the courier is rung to read its outbox)."""
+        await self.tables.find(chat_id)  # held by this process from here on, or None
+        await self.tables.publish(chat_id, news=False)
 
     async def settings(self, chat_id: int, key: str | None, value: str | None) -> str:
         """/settings [KEY VALUE]: show, or change one setting of the open table
@@ -153,7 +172,7 @@ class Lifecycle:
                         *closed])
             self.clock.deadlines.cancel(chat_id)
             tables.forget(chat_id)
-        tables.publish(chat_id)  # its closing post; every open page, on every worker, too
+        await tables.publish(chat_id)  # its closing post; every open page, on every worker, too
         return None
 
     async def verify(self, chat_id: int, user_id: int | None = None, name: str = "") -> str:
@@ -200,7 +219,7 @@ class Lifecycle:
             if not table.meta.paused:  # a clock started since the last commit: by the facts
                 self.clock.schedule(rec.chat_id, table.state.version,
                                     await self.clock.due(table))
-            self.tables.doorbell.ring(rec.chat_id)
+            await self.republish(rec.chat_id)  # its message redrawn, its outbox sent
         return len(records)
 
     async def _time_back(self, table: Table, down_since: float) -> Table:
@@ -253,41 +272,52 @@ class Lifecycle:
     async def stop(self) -> None:
         """This process stops running the tables' clocks (its deadlines stopped): its last
         alive mark (:meth:`bot.table.liveness.Liveness.stop`)."""
+        if self.hearing is not None:
+            self.hearing.cancel()
+            await asyncio.gather(self.hearing, return_exceptions=True)
+            self.hearing = None
         if self.liveness is not None:
             await self.liveness.stop()
 
     # ----------------------------------------------------------- what the courier reports
 
-    async def current_render(self, chat_id: int) -> TableScreen | None:
-        """The chat's table message as it should look now; None without a table."""
-        table = await self.tables.find(chat_id)
-        if table is None:
-            return None
-        lang = await self.tables.languages.of(chat_id)
-        meta = await self.clock.started(table)
-        due = None
-        if not meta.paused and table.engine.awaiting(table.state):
-            # its clock as the facts of presence say; a turn nobody has been shown yet: its
-            # clock starts when this drawing is delivered (turn_seen), so it shows the time
-            # left as from now. The drawing after the clock's start then reads the same (the
-            # deadline a few ms later, the same seconds): one edit per turn, not one without
-            # the time and one with it
-            due = self.clock.drawn_due(meta)
-        links = self.clock.links
-        return screens.table_render(lang, table.scene(
-            None, due, prompted=self.clock.told_elsewhere(chat_id, meta, table.sight),
-            open_url=links.group_url(chat_id) if links else None, app=self.clock.in_app(meta),
-            no_dm=frozenset(meta.dm_blocked)))
+    def start(self) -> None:
+        """Hear the courier's reports (:meth:`hear`) from now until :meth:`stop`."""
+        if self.hearing is None:
+            self.hearing = asyncio.get_running_loop().create_task(self.hear())
 
-    async def turn_seen(self, chat_id: int, decision: int, players: Sequence[int],
-                        shown: float | None = None,
-                        prompt: SeenPrompt | None = None) -> None:
-        """The courier delivered the group's table message (``shown``: the deadline it was
-        drawn with) or one player's turn prompt (``prompt``) showing these awaited players
-        their turn: a fact of presence each, nothing committed
-        (:meth:`bot.table.clock.Clock.turn_seen`)."""
-        channel = GROUP if prompt is None else PROMPT
-        await self.clock.turn_seen(chat_id, decision, players, channel, shown, prompt)
+    async def hear(self) -> None:
+        """Act on each of the courier's reports (:mod:`bot.outbox.reports`) in a task of its
+        own, as they come: the courier never waits for the table service."""
+        reports = self.reports
+        while True:
+            report = await reports.next()
+            task = asyncio.get_running_loop().create_task(self._heard(report))
+            self.acting.add(task)
+            task.add_done_callback(self._acted)
+
+    def _acted(self, task: asyncio.Task[None]) -> None:
+        self.acting.discard(task)
+        self.reports.done()
+
+    async def _heard(self, report: Report) -> None:
+        """What a delivery teaches the table, committed or published under the chat's lock."""
+        try:
+            match report:
+                case TurnShown():
+                    await self.clock.turn_seen(report.chat_id, report.decision, report.players,
+                                               report.channel, report.drawn, report.prompt)
+                case GroupLost():
+                    await self.group_lost(report.chat_id)
+                case DmBlocked():
+                    await self.dm_blocked(report.chat_id, report.user_id)
+                case TableMissing():
+                    await self.repost(report.chat_id)
+                case Unpublished():
+                    await self.republish(report.chat_id)
+        except Exception:  # a turn's clock then starts with the group's table, a post is
+            # asked for again by the next delivery: nothing of a commit is lost
+            log.exception("chat %s: %s not acted on", report.chat_id, type(report).__name__)
 
     async def turn_shown(self, chat_id: int, decision: int, players: Sequence[int]) -> None:
         """The Mini App showed ``players`` their turn: the app's server calls this once it
@@ -333,7 +363,8 @@ class Lifecycle:
                     log.warning("the prompt of chat %s was not drafted", chat_id)
                 if drafts:
                     return
-        self.tables.doorbell.ring(chat_id, False)
+            # a player who sees his turn nowhere else finds it on the group's table again
+            await self.tables.publish(chat_id, False, news=False)
 
     async def group_lost(self, chat_id: int) -> None:
         """The group refuses the bot (kicked, blocked): the table pauses, no deadline runs,

@@ -69,6 +69,9 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
     fresh, deadline = _decision(clock, table, step, meta, cause)
     sight = Sight(table.engine, step.state)
     awaited = set(sight.view().awaiting)
+    if sight.private and (untold := awaited & set(meta.dm_blocked) - set(meta.hinted)):
+        # the group's table tells him where his buttons are, this decision only
+        meta.hinted = {**meta.hinted, **dict.fromkeys(untold, meta.decision)}
     readers = ({p for e in step.events for p in e.to or ()} | awaited | set(meta.prompts)
                | set(meta.ephemerals))
     langs = {p: await languages.of_player(p, lang) for p in readers}

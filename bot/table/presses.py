@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.outbox import payloads
+from bot.outbox.reports import VIEW
 from bot.table import sends
 from bot.table.asks import Asks
 from bot.table.languages import Languages
@@ -382,6 +383,9 @@ class Presses(Asks):
                     update={"ephemerals": ephemerals}), outbox=drafts, redraw=False)
             except StorageError:  # another worker's step: the view stays as it was shown
                 log.info("the view of chat %s was not kept", chat_id)
+                return
+        if kept:  # it shows him his turn: a fact of presence, as a delivered prompt is
+            await self.tables.clock.turn_seen(chat_id, decision, [user_id], VIEW)
 
     async def _moment(self, table: Table) -> sends.Moment:
         """The table's moment as a private screen draws it: its clock as the facts of

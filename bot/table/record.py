@@ -98,6 +98,9 @@ class TableMeta(BaseModel):
     private chat when he asks (not a message of its own after every hand)."""
     dm_blocked: list[int] = Field(default_factory=list)
     """Players the bot may not write to; each got the deep link once."""
+    hinted: dict[int, int] = Field(default_factory=dict)
+    """Each of ``dm_blocked`` told on the group's table where his buttons are (under *My
+    cards*), with the decision he was told at: his first private one, and only that one."""
     paused: bool = False
     """The bot cannot write in the group (kicked or blocked): no deadline runs."""
     grace_until: float | None = None
@@ -213,15 +216,15 @@ class Table:
 
     def scene(self, viewer: PlayerId | None, deadline: float | None, *,
               prompted: frozenset[int] = frozenset(), no_dm: frozenset[int] = frozenset(),
-              app: bool = False, open_url: str | None = None, meta: TableMeta | None = None
-              ) -> Scene:
+              told: frozenset[int] = frozenset(), app: bool = False,
+              open_url: str | None = None, meta: TableMeta | None = None) -> Scene:
         """``viewer``'s scene of the table as committed (None: the public's), counting down to
         ``deadline`` (:func:`bot.view.scene.scene`: derived once for the same arguments);
         ``meta``: its record as about to be committed, if not as committed."""
         meta = self.meta if meta is None else meta
         return scene(self.chat_id, self.sight, viewer, deadline, meta.coup_log, meta.names,
                      decision=meta.decision, last=meta.last_result, prompted=prompted,
-                     no_dm=no_dm, app=app, open_url=open_url)
+                     no_dm=no_dm, told=told, app=app, open_url=open_url)
 
     @property
     def chat_id(self) -> int:

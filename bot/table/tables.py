@@ -14,6 +14,7 @@ through the contract in :mod:`games.engine`. Each table's decision clock is
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -27,7 +28,9 @@ from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
 from bot.table.plan import Cause, plan
 from bot.table.record import Table, TableMeta, load
+from bot.view import screens
 from bot.view.applink import AppLinks
+from bot.view.screens import TableScreen
 from games.engine import Step, visible_events
 from storage.base import OutboxDraft, Storage, StorageError, TableNotFound
 
@@ -154,6 +157,7 @@ class Tables:
                 meta_json=meta_json, outbox=planned.drafts, expected_rev=rec.rev)
         except StorageError:
             self.forget(chat_id)
+            self.feed.forget(chat_id)  # drawn as the other writer left it
             self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
             raise
         # committed: from here on nothing can lose the step
@@ -164,7 +168,7 @@ class Tables:
         self.clock.stepped(chat_id, step.state.version, planned.deadline, planned.meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
-        self.publish(chat_id, bool(planned.drafts))
+        await self.publish(chat_id, bool(planned.drafts))
         return planned.meta
 
     async def _commit_record(self, table: Table, meta: TableMeta, drafts: list[OutboxDraft],
@@ -182,16 +186,51 @@ class Tables:
         self.tables[chat_id] = Table(rec.model_copy(update={"meta_json": meta_json,
                                                             "rev": rec.rev + 1}),
                                      meta, table.engine, table.state, table.cached_sight)
-        self.publish(chat_id, bool(drafts), redraw=redraw)
+        await self.publish(chat_id, bool(drafts), redraw=redraw)
         return meta
 
-    def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True) -> None:
-        """The chat's table was committed (opened, changed, closed): published once, to the
-        courier (its doorbell, when ``outbox`` got items or the table message may show
-        something new: ``redraw``) and to every reader of the :attr:`feed` (the pages, the
-        other workers), who take it from there in their own tasks."""
+    async def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True,
+                      meta: TableMeta | None = None, news: bool = True) -> None:
+        """The chat's table as this process holds it (opened, changed, closed: none) is
+        published once on the :attr:`feed`, with the group's table message drawn from it
+        (:meth:`drawing`; ``meta``: its record with its clock started, if not as
+        committed): every reader of the feed (the pages, the other workers) takes it from
+        there in its own task, and so does the courier, rung when ``outbox`` got items or
+        the table message may show something new (``redraw``). ``news=False``: no commit,
+        the same version drawn anew for the courier (it had none)."""
+        table = self.tables.get(chat_id)
+        if table is None:
+            self.feed.publish(chat_id, 0, news=news)
+        else:
+            self.feed.publish(chat_id, table.state.version,
+                              await self.drawing(table, meta or table.meta),
+                              rev=table.rec.rev, news=news)
         if outbox or redraw:
             self.doorbell.ring(chat_id, outbox)
-        table = self.tables.get(chat_id)
-        self.feed.publish(chat_id, table.state.version if table is not None else 0)
+
+    async def drawing(self, table: Table, meta: TableMeta) -> Callable[[], TableScreen]:
+        """The group's table message of ``table`` with the record ``meta``, as the view draws
+        it from the public scene, in the chat's language, when first read. Its clock is the
+        facts of presence's; a turn nobody has been shown yet has none: its clock starts
+        when this drawing is delivered, so it shows the time left as from the drawing.
+        The drawing after the clock's start then reads the same (the deadline a few ms
+        later, the same seconds): one edit per turn, not one without the time and one
+        with it."""
+        chat_id, clock = table.chat_id, self.clock
+        lang = await self.languages.of(chat_id)
+        links = clock.links
+        scene = functools.partial(
+            table.scene, None, prompted=clock.told_elsewhere(chat_id, meta, table.sight),
+            open_url=links.group_url(chat_id) if links else None, app=clock.in_app(meta),
+            no_dm=frozenset(meta.dm_blocked), told=frozenset(
+                p for p, at in meta.hinted.items() if at != meta.decision), meta=meta)
+        running = not meta.paused and bool(table.engine.awaiting(table.state))
+        due = clock.due_of(meta) if running else None
+        now, timeout, grace = clock.now, clock.timeout_of(meta), meta.grace_until or 0.0
+
+        def draw() -> TableScreen:
+            from_now = max(now() + timeout, grace) if running and due is None else None
+            return screens.table_render(lang, scene(due if from_now is None else from_now))
+
+        return draw
 

@@ -111,7 +111,7 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
                private: bool = False, now: float | None = None,
                committed: bool = False, own: Sequence[Markup] = (),
                under: Sequence[Markup] = (), lead: int = 0, turn: bool = True,
-               by_cards: Sequence[int] = ()) -> str:
+               by_cards: Sequence[int] = (), told: frozenset[int] = frozenset()) -> str:
     """The one group message of a table, edited in place: a header, one line per seat,
     whose turn and the time left, the last few events, the rest of the coup log collapsed
     (its first ``lead`` lines first: see :func:`fit`). With ``own``, a player's turn
@@ -119,7 +119,8 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
     beside his keyboard. ``under``: lines right under the header (the last coup's
     result). Without ``turn``: no line of whose turn it is (the group's card of a coup
     played in the Mini App, which is not edited as turns pass). ``by_cards``: awaited players
-    of a private step without a private chat: told their buttons are under *My cards*."""
+    of a private step without a private chat: their turn is not "deciding privately", and
+    they are told their buttons are under *My cards*, but for those ``told`` already."""
     names = names_of(view)
     lines = [header(lang, view), *under]
     facts = info_lines(lang, view.facts, names)
@@ -138,9 +139,9 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
                 lang, deadline, time.time() if now is None else now)))
         else:
             lines.append(i18n.t(lang, key + "_nodeadline", names=who))
-        if by_cards:
+        if hint := [p for p in by_cards if p not in told]:
             lines.append(i18n.t(lang, "buttons_in_cards", names=", ".join(
-                names.get(p, str(p)) for p in by_cards)))
+                names.get(p, str(p)) for p in hint)))
     lines.extend(Markup("· ") + line for line in log[-RECENT:])
     tail = [i18n.t(lang, "committed_shoe")] if committed else []
     return fit(lines, log[:-RECENT], [*tail, *own], lead)

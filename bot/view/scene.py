@@ -67,6 +67,9 @@ class Scene:
     """Awaited players told of their turn elsewhere than the group."""
     no_dm: frozenset[int] = frozenset()
     """Players the bot cannot write to in private."""
+    told: frozenset[int] = frozenset()
+    """Those of :attr:`no_dm` told already, at an earlier decision, that their buttons are
+    under *My cards* (the group's table tells each once)."""
     app: bool = False
     """The table is played in the Mini App (a coup's group message is its card)."""
     open_url: str | None = None
@@ -141,20 +144,22 @@ def scene(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: float |
           log: Sequence[dict[str, Any]], names: Mapping[int, str], *,
           decision: int | None = None, last: dict[str, Any] | None = None,
           prompted: frozenset[int] = frozenset(), no_dm: frozenset[int] = frozenset(),
-          app: bool = False, open_url: str | None = None, switch: int = 0) -> Scene:
+          told: frozenset[int] = frozenset(), app: bool = False, open_url: str | None = None,
+          switch: int = 0) -> Scene:
     """``viewer``'s scene of ``sight``'s state (None: the public's), from what the host keeps
     beside it: the clock's ``deadline``, the coup's ``log``, the ``names``, the ``decision``
     (None: this step's), the ``last`` result as the record keeps it, and the table's flags.
     Derived once for one key (see the module's decision)."""
     held = tuple(log)
     key: Hashable = (chat_id, viewer, deadline, decision, tuple(map(id, held)),
-                     tuple(names.items()), id(last), prompted, no_dm, app, open_url, switch)
+                     tuple(names.items()), id(last), prompted, no_dm, told, app, open_url,
+                     switch)
     kept = sight.scenes.get(key)
     if kept is not None:
         known: Scene = kept[1]
         return known
     made = _derived(chat_id, sight, viewer, deadline, held, names, decision, last,
-                    prompted, no_dm, app, open_url, switch)
+                    prompted, no_dm, told, app, open_url, switch)
     if len(sight.scenes) >= SCENES_KEPT:
         sight.scenes.clear()
     sight.scenes[key] = (last, made)  # the record's dict held: no other can take its id
@@ -168,7 +173,7 @@ SCENES_KEPT = 32
 def _derived(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: float | None,
              log: tuple[dict[str, Any], ...], names: Mapping[int, str], decision: int | None,
              last: dict[str, Any] | None, prompted: frozenset[int], no_dm: frozenset[int],
-             app: bool, open_url: str | None, switch: int) -> Scene:
+             told: frozenset[int], app: bool, open_url: str | None, switch: int) -> Scene:
     view, result = sight.view(), last_result(last)
     buttons = collect_buttons(sight) if viewer is None else player_buttons(sight, viewer)
     seated = any(s.player == viewer for s in view.seats)
@@ -191,5 +196,5 @@ def _derived(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: floa
         buttons=buttons,
         amount_kinds=frozenset(k for k in buttons.kinds if amount_field(sight.engine, k)),
         private=sight.private, committed=view.shoe is not None and bool(view.shoe.commitments),
-        prompted=prompted, no_dm=no_dm, app=app, open_url=open_url, switch=switch,
+        prompted=prompted, no_dm=no_dm, told=told, app=app, open_url=open_url, switch=switch,
         quiet=quiet, card=card)

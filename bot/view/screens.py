@@ -109,7 +109,7 @@ def table_render(lang: str, scene: Scene) -> TableScreen:
     message is drawn as in the chat, his turn and buttons on it, and that edit goes out at
     once (it counts against the group's budget), as does the card's offer of a move to the
     others (banchok's joining). :attr:`Scene.no_dm`: players the bot cannot write to: a
-    private step tells them their buttons are under *My cards*."""
+    private step tells them their buttons are under *My cards*, once (:attr:`Scene.told`)."""
     view, card = scene.table, scene.card
     show_cards = any(s.face_down for s in view.seats)
     under = [results.drawn_result_line(lang, view.game, scene.result, scene.names)] \
@@ -117,7 +117,7 @@ def table_render(lang: str, scene: Scene) -> TableScreen:
     text = _table_text(lang, scene, under=under, turn=not card,
                        own=[i18n.t(lang, "app_card")] if card else (),
                        by_cards=[p for p in view.awaiting if p in scene.no_dm]
-                       if scene.private else ())
+                       if scene.private else (), told=scene.told)
     markup = keyboards.keyboard(lang, scene.chat_id, view, scene.buttons,
                                 set(scene.amount_kinds), show_cards, scene.decision,
                                 scene.switch)
@@ -135,7 +135,7 @@ def table_render(lang: str, scene: Scene) -> TableScreen:
 
 def _table_text(lang: str, scene: Scene, own: Sequence[Markup] = (),
                 under: Sequence[Markup] = (), turn: bool = True,
-                by_cards: Sequence[int] = ()) -> str:
+                by_cards: Sequence[int] = (), told: frozenset[int] = frozenset()) -> str:
     """The public table as the group sees it (``own``: a player's lines below it,
     ``under``: lines under its header; without ``turn``, no line of whose turn it is). The
     last few entries of the coup's log show as they came; the hands lead the collapsed
@@ -145,7 +145,7 @@ def _table_text(lang: str, scene: Scene, own: Sequence[Markup] = (),
     return render.table_text(lang, scene.table, scene.deadline,
                              log_lines(lang, [*older, *log[-render.RECENT:]], scene.names),
                              scene.private, committed=scene.committed, own=own, under=under,
-                             lead=lead, turn=turn, by_cards=by_cards)
+                             lead=lead, turn=turn, by_cards=by_cards, told=told)
 
 
 @dataclass(frozen=True)
