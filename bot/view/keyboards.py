@@ -82,8 +82,13 @@ class Keyboard:
                                      for b in row] for row in self.inline_keyboard]}
 
     def as_json(self) -> str:
-        """The ``reply_markup`` parameter as the Bot API takes it: a JSON string."""
-        return json.dumps(self.as_dict(), ensure_ascii=False, separators=(",", ":"))
+        """The ``reply_markup`` parameter as the Bot API takes it: a JSON string, written
+        once (a prompt's digest and its send both read it; the keyboard never changes)."""
+        written: str | None = self.__dict__.get("_json")
+        if written is None:
+            written = json.dumps(self.as_dict(), ensure_ascii=False, separators=(",", ":"))
+            object.__setattr__(self, "_json", written)
+        return written
 
     def markup(self) -> InlineKeyboardMarkup:
         """PTB's object, for PTB's own methods."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -120,30 +122,95 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
     result). Without ``turn``: no line of whose turn it is (the group's card of a coup
     played in the Mini App, which is not edited as turns pass). ``by_cards``: awaited players
     of a private step without a private chat: told their buttons are under *My cards*."""
+    return table_layout(lang, view, log, private, committed, own, under, lead, turn,
+                        by_cards).text(lang, deadline, now)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A table's text (:func:`table_text`) but the time left to decide, which is drawn last
+    (:meth:`text`): what a screen keeps of one drawing for the next, whatever the
+    deadline and the moment."""
+
+    head: tuple[Markup, ...]
+    """The header, the lines under it, the public facts and the seats."""
+    turn: tuple[str, str] | None
+    """The turn line's text key and whose turn it is; None: no turn line."""
+    then: tuple[Markup, ...]
+    """The lines after the turn line: who finds his buttons under *My cards*, the last
+    few events."""
+    log: tuple[Markup, ...]
+    """The rest of the coup's log, collapsed."""
+    tail: tuple[Markup, ...]
+    """The lines last (the committed shoe, a player's own)."""
+    lead: int
+    """How many of :attr:`log`'s first lines lead it (see :func:`fit`)."""
+
+    def text(self, lang: str, deadline: float | None, now: float | None = None) -> str:
+        """The text counting down to ``deadline`` as of ``now`` (None: the time now)."""
+        lines = list(self.head)
+        if self.turn is not None:
+            key, who = self.turn
+            if deadline:
+                lines.append(i18n.t(lang, key, names=who, left=time_left(
+                    lang, deadline, time.time() if now is None else now)))
+            else:
+                lines.append(i18n.t(lang, key + "_nodeadline", names=who))
+        lines += self.then
+        return fit(lines, self.log, self.tail, self.lead)
+
+
+def table_layout(lang: str, view: TableView, log: Sequence[Markup], private: bool = False,
+                 committed: bool = False, own: Sequence[Markup] = (),
+                 under: Sequence[Markup] = (), lead: int = 0, turn: bool = True,
+                 by_cards: Sequence[int] = ()) -> Layout:
+    """:func:`table_text` (the same arguments) but its time left."""
     names = names_of(view)
-    lines = [header(lang, view), *under]
-    facts = info_lines(lang, view.facts, names)
+    head = table_head(lang, view, turn)
+    if under:
+        head = (head[0], *under, *head[1:])
+    turn_line, then = None, []
+    if view.awaiting and turn:
+        who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
+        # a private step reads the same for every awaited player, whoever holds what
+        turn_line = ("turn_private" if private and not by_cards else "turn", who)
+        if by_cards:
+            then.append(i18n.t(lang, "buttons_in_cards", names=", ".join(
+                names.get(p, str(p)) for p in by_cards)))
+    then.extend(Markup("· ") + line for line in log[-RECENT:])
+    tail = (i18n.t(lang, "committed_shoe"), *own) if committed else tuple(own)
+    return Layout(head, turn_line, tuple(then), tuple(log[:-RECENT]), tail, lead)
+
+
+# The header, facts and seat lines of the views drawn lately, by the view (each value holds
+# it, so that no other view can have its id while it is here), language and turn: a
+# version's table message, its turn prompts and its views shown to one player all lead
+# with them.
+_HEADS: OrderedDict[tuple[int, str, bool], tuple[TableView, tuple[Markup, ...]]] = (
+    OrderedDict())
+_HEADS_MAX = 256
+
+
+def table_head(lang: str, view: TableView, turn: bool = True) -> tuple[Markup, ...]:
+    """A table's first lines: its header, its public facts in one line, a line per seat (no
+    seat: a line saying so); without ``turn``, no turn marker on them (:func:`seat_line`)."""
+    key = (id(view), lang, turn)
+    known = _HEADS.get(key)
+    if known is not None and known[0] is view:
+        return known[1]
+    lines = [header(lang, view)]
+    facts = info_lines(lang, view.facts, names_of(view))
     if facts:
         lines.append(Markup(" · ").join(facts))
     if view.seats:
         lines.extend(seat_line(lang, s, view, turn) for s in view.seats)
     else:
         lines.append(i18n.t(lang, "no_seats"))
-    if view.awaiting and turn:
-        who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
-        # a private step reads the same for every awaited player, whoever holds what
-        key = "turn_private" if private and not by_cards else "turn"
-        if deadline:
-            lines.append(i18n.t(lang, key, names=who, left=time_left(
-                lang, deadline, time.time() if now is None else now)))
-        else:
-            lines.append(i18n.t(lang, key + "_nodeadline", names=who))
-        if by_cards:
-            lines.append(i18n.t(lang, "buttons_in_cards", names=", ".join(
-                names.get(p, str(p)) for p in by_cards)))
-    lines.extend(Markup("· ") + line for line in log[-RECENT:])
-    tail = [i18n.t(lang, "committed_shoe")] if committed else []
-    return fit(lines, log[:-RECENT], [*tail, *own], lead)
+    head = tuple(lines)
+    _HEADS[key] = (view, head)
+    if len(_HEADS) > _HEADS_MAX:
+        _HEADS.popitem(last=False)
+    return head
 
 
 def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = (),
