@@ -151,3 +151,20 @@ def test_a_keyboard_is_written_once_as_it_is() -> None:
     assert keyboards.Keyboard.from_dict(board.as_dict()) == board
 
 
+
+
+def test_facts_and_the_header_drawn_before_change_with_what_they_show() -> None:
+    """Public facts and the header are kept by what they show: another player offered the
+    bank, another name for him, another language, another bank draw their own lines."""
+    offered = {"offered_to": Players(ids=(2,))}
+    assert render.info_lines("en", offered, {2: "Bob"}) == ["Bank offered to: Bob"]
+    assert render.info_lines("en", {"offered_to": Players(ids=(1,))}, {1: "Ann"}) == [
+        "Bank offered to: Ann"]
+    assert render.info_lines("en", offered, {2: "<Bo>"}) == ["Bank offered to: &lt;Bo&gt;"]
+    assert render.info_lines("ru", offered, {2: "Bob"}) == ["Банк предложен: Bob"]
+    view = TableView(game="chemin_de_fer", version=3, coup=2, phase="bank", viewer=None,
+                     seats=(), bank=40, facts=offered)
+    assert render.header("en", view) == "<b>Chemin de fer · coup #2</b> · <i>bank</i> · bank 40"
+    assert render.header("en", view.model_copy(update={"bank": 55})) == (
+        "<b>Chemin de fer · coup #2</b> · <i>bank</i> · bank 55")
+    assert render.header("ru", view) == "<b>Шмен де фер · кон №2</b> · <i>bank</i> · банк 40"

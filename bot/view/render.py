@@ -63,7 +63,7 @@ def _seat_line(lang: str, seat: Any, awaited: bool, turn: bool = True) -> Markup
         parts.append(i18n.html(cards))
     if seat.status and (turn or seat.status != TURN_STATUS):
         parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
-    return Markup(" · ").join(parts)
+    return i18n.joined(" · ", parts)
 
 
 # Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
@@ -74,9 +74,31 @@ _drawn_seat_line = functools.lru_cache(maxsize=4096)(_seat_line)
 def info_lines(lang: str, facts: Mapping[str, Value], names: dict[int, str]) -> list[Markup]:
     """Facts of the game (a view's public ``facts`` or the viewer's ``my_facts``), each
     labelled by the game's texts and worded by its type."""
+    try:
+        key = (lang, tuple(facts.items()), tuple(names.items()))
+        known = _FACTS.get(key)
+    except TypeError:  # a value holding a dict (a list of players' lines): drawn each time
+        return _info_lines(lang, facts, names)
+    if known is None:
+        known = _FACTS[key] = tuple(_info_lines(lang, facts, names))
+        if len(_FACTS) > _FACTS_MAX:
+            _FACTS.popitem(last=False)
+    else:
+        _FACTS.move_to_end(key)
+    return list(known)
+
+
+def _info_lines(lang: str, facts: Mapping[str, Value], names: dict[int, str]) -> list[Markup]:
     return [i18n.fill("{}: {}", i18n.info_label(lang, key),
                       i18n.format_value(value, names, key, lang))
             for key, value in facts.items() if not i18n.empty(value)]
+
+
+# Facts' lines already drawn, by language, facts (their typed values are frozen, and equal
+# when they say the same) and names: a table's public facts mostly outlast its steps.
+_FACTS: OrderedDict[tuple[str, tuple[tuple[str, Value], ...], tuple[tuple[int, str], ...]],
+                    tuple[Markup, ...]] = OrderedDict()
+_FACTS_MAX = 4096
 
 
 def header(lang: str, view: TableView) -> Markup:
@@ -87,18 +109,24 @@ def header(lang: str, view: TableView) -> Markup:
 @functools.lru_cache(maxsize=4096)
 def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot: int) -> Markup:
     # drawn once for what it shows: a coup's steps mostly keep its header
+    parts = [*_title(lang, game_key, phase_key, coup)]
+    parts += [i18n.t(lang, key, amount=n) for key, n in (("bank", bank), ("pot", pot)) if n]
+    return i18n.joined(" · ", parts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _title(lang: str, game_key: str, phase_key: str, coup: int) -> tuple[Markup, ...]:
+    # the header but the bank and the pot, which change from step to step
     game = i18n.game_name(lang, game_key)
     # the phase in italics: the one italic of the header (the e2e policies read it)
     phase = i18n.fill("<i>{}</i>", i18n.word(lang, phase_key, "phase"))
     if phase_key == "idle":  # its word plain, as the Mini App shows it too
-        parts = [i18n.t(lang, "idle_table", game=game, phase=i18n.word(lang, phase_key, "phase"))]
-    elif coup:
-        parts = [i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
-                 phase]
-    else:  # the auction, banker draw or cut before the first coup
-        parts = [i18n.fill("<b>{}</b>", game), phase]
-    parts += [i18n.t(lang, key, amount=n) for key, n in (("bank", bank), ("pot", pot)) if n]
-    return Markup(" · ").join(parts)
+        return (i18n.t(lang, "idle_table", game=game, phase=i18n.word(lang, phase_key, "phase")),)
+    if coup:
+        return (i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
+                phase)
+    # the auction, banker draw or cut before the first coup
+    return (i18n.fill("<b>{}</b>", game), phase)
 
 
 def time_left(lang: str, deadline: float, now: float) -> Markup:
@@ -201,7 +229,7 @@ def table_head(lang: str, view: TableView, turn: bool = True) -> tuple[Markup, .
     lines = [header(lang, view)]
     facts = info_lines(lang, view.facts, names_of(view))
     if facts:
-        lines.append(Markup(" · ").join(facts))
+        lines.append(i18n.joined(" · ", facts))
     if view.seats:
         lines.extend(seat_line(lang, s, view, turn) for s in view.seats)
     else:
