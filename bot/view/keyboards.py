@@ -232,8 +232,14 @@ def label_fits(labels: Sequence[str]) -> bool:
     line (a label may wrap between words, never inside one)."""
     n = len(labels)
     room = (ROW_PX - BUTTON_GAP_PX * (n - 1)) / n - BUTTON_PAD_PX
-    return all(sum(_glyph_px(c) for c in word) <= room
-               for label in labels for word in label.split())
+    return all(_word_px(word) <= room for label in labels for word in label.split())
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_px(word: str) -> float:
+    """A word's width: measured once (a row of amounts measured anew, its amounts changed,
+    mostly holds words measured before)."""
+    return sum(_glyph_px(c) for c in word)
 
 
 def fitted(buttons: Sequence[Button], most: int = MOST_IN_ROW) -> list[list[Button]]:
