@@ -403,7 +403,7 @@ def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
     """One HTML line describing ``event`` (already filtered for its reader): the first of
     its templates whose fields the event carries, else a generic line of its data."""
     lang = _lang(lang)
-    fields = _Fields({k: str(escape(format_value(v, names, k, lang)))
+    fields = _Fields({k: escaped(format_value(v, names, k, lang))
                       for k, v in event.data.items()}, lang, event.data)
     fields.update(_typed_fields(event))
     line = _templated(lang, event, fields)
@@ -444,7 +444,7 @@ def _templated(lang: str, event: Event, fields: _Fields) -> Markup | None:
         if i < len(found) - 1 and any(field in template for field in gone):
             continue
         try:
-            return Markup(template.format_map(fields))
+            return markup(template.format_map(fields))
         except (KeyError, IndexError, ValueError):
             continue
     return None

@@ -286,9 +286,11 @@ def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
     return amount_template(lang, kind, label).replace("{amount}", str(amount))
 
 
+@functools.lru_cache(maxsize=1024)
 def amount_template(lang: str, kind: str, label: str) -> str:
     """:func:`amount_label` with ``{amount}`` left to fill ("Raise to {amount}"): the Mini
-    App fills it as its player picks the amount."""
+    App fills it as its player picks the amount. Looked up once (the games' texts never
+    change), as every amount button asks it."""
     template = i18n.games_texts().actions.get(i18n.lang_of(lang), {}).get(f"{kind}:amount")
     return template or f"{label} {{amount}}"
 

@@ -134,7 +134,13 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
     counting in his own terms; the text inside is what older apps show."""
     seconds = max(0, round(deadline - now))
     return i18n.fill('<tg-time unix="{}" format="r">{}</tg-time>',
-        int(deadline), i18n.t(lang, "seconds", n=seconds))
+        int(deadline), _seconds(lang, seconds))
+
+
+@functools.lru_cache(maxsize=1024)
+def _seconds(lang: str, n: int) -> Markup:
+    # "12 s": worded once for a number of seconds (a turn's clock shows the same few)
+    return i18n.t(lang, "seconds", n=n)
 
 
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
