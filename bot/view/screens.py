@@ -148,13 +148,17 @@ T = TypeVar("T")
 def _kept(scene: Scene, key: Hashable, draw: Callable[[], T]) -> T:
     """What ``draw`` draws of ``scene`` that its deadline does not change, drawn once for
     ``key`` (:attr:`bot.view.scene.Scene.drawn`)."""
-    known = scene.drawn.get(key)
-    if known is None:
+    known = scene.drawn.get(key, _UNDRAWN)
+    if known is _UNDRAWN:
         if len(scene.drawn) >= DRAWN_KEPT:
             scene.drawn.clear()
         known = scene.drawn[key] = draw()
     drawing: T = known
     return drawing
+
+
+_UNDRAWN = object()
+"""What :func:`_kept` finds for a drawing not kept (a drawing may be None: no keyboard)."""
 
 
 DRAWN_KEPT = 16
@@ -284,7 +288,7 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
     if not (sight.private or prompted):
         return None
     return own_keyboard(lang, scene_of(chat_id, sight, player, None, (), {},
-                                        decision=decision, switch=switch))
+                                       decision=decision, switch=switch))
 
 
 def ephemeral_view(lang: str, scene: Scene, *, last: Markup | None = None) -> Prompt | None:
