@@ -16,6 +16,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.ops import metrics
@@ -197,3 +198,25 @@ def test_sandbox_asked_for_explicitly_starts_it_even_in_the_container(tmp_path: 
     finally:
         proc.kill()  # a graceful stop would wait out the long poll; start-up is what counts
         proc.wait(20)
+
+
+def test_messages_and_presses_are_counted_under_their_labels() -> None:
+    """Each message sent and press counts once under its own label (their children are
+    looked up once, the counts go on)."""
+    def count(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    before = (count("banco_messages_total", kind=metrics.DM),
+              count("banco_messages_total", kind=metrics.TABLE_EDIT),
+              count("banco_presses_total", outcome="refused"),
+              count("banco_refusals_total", reason="stale"))
+    for _ in range(3):
+        metrics.sent(metrics.DM)
+    metrics.sent(metrics.TABLE_EDIT)
+    metrics.pressed(False, "stale")
+    metrics.pressed(False, "stale")
+    after = (count("banco_messages_total", kind=metrics.DM),
+             count("banco_messages_total", kind=metrics.TABLE_EDIT),
+             count("banco_presses_total", outcome="refused"),
+             count("banco_refusals_total", reason="stale"))
+    assert [a - b for a, b in zip(after, before, strict=True)] == [3, 1, 2, 2]

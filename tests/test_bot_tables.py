@@ -492,6 +492,12 @@ def test_meta_is_plain_json() -> None:
     for _ in range(2):
         assert json.loads(logged.stored())["coup_log"] == log
         assert TableMeta.model_validate_json(logged.stored()) == logged
+    # the last revealed shoe, spliced in as its JSON, reads back as it was, again and again
+    shoe = {"decks": 1, "order": ["Ah", "2c"], "salt": "ab", "cut": 1, "burned": []}
+    revealed = meta.model_copy(update={"revealed": shoe})
+    for _ in range(2):
+        assert json.loads(revealed.stored())["revealed"] == shoe
+        assert TableMeta.model_validate_json(revealed.stored()) == revealed
     # a table that chose its screen keeps it
     assert json.loads(meta.model_copy(update={"screen": "app"}).stored())["screen"] == "app"
     # a view shown in the group to one player is kept while there is one

@@ -10,11 +10,13 @@ database (the outbox's depth and age, open tables per game) is read at scrape ti
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client.metrics import MetricWrapperBase
 
 from games import registry
 from storage.base import InsufficientFunds, StaleVersion, Storage, TableNotFound
@@ -51,19 +53,26 @@ EPHEMERAL = "ephemeral"
 """A private view shown in the group to one player (sent or edited)."""
 
 
+@functools.cache
+def _child(metric: MetricWrapperBase, label: str) -> Any:
+    """``metric.labels(label)``, looked up once: a label's child never changes, and
+    ``labels`` takes a lock and a look-up with every message sent, press and commit."""
+    return metric.labels(label)
+
+
 def sent(kind: str) -> None:
     """One message of ``kind`` went out (a send, or an edit Telegram took)."""
-    MESSAGES.labels(kind).inc()
+    _child(MESSAGES, kind).inc()
 
 
 def pressed(committed: bool, refusal: str = "") -> None:
     """A button press was refused for ``refusal``, or accepted (it committed), or answered
     without a step (an amount prompt, a choice of cards, *My cards*)."""
     if refusal:
-        PRESSES.labels("refused").inc()
-        REFUSALS.labels(refusal).inc()
+        _child(PRESSES, "refused").inc()
+        _child(REFUSALS, refusal).inc()
     else:
-        PRESSES.labels("accepted" if committed else "answered").inc()
+        _child(PRESSES, "accepted" if committed else "answered").inc()
 
 
 def retry_after(method: str) -> None:
@@ -112,7 +121,7 @@ class TimedStorage:
                                        if isinstance(exc, cls))).inc()
             raise
         finally:
-            COMMIT_SECONDS.labels(op).observe(time.perf_counter() - start)
+            _child(COMMIT_SECONDS, op).observe(time.perf_counter() - start)
 
     async def commit_step(self, **kwargs: Any) -> int:
         """:meth:`storage.base.Storage.commit_step`, timed; counted once committed."""

@@ -158,27 +158,30 @@ class TableMeta(BaseModel):
         """The record as stored (JSON): ``screen`` only once a table set it, ``ephemerals``
         only while there is one (exclusions at the dump, not a wrapping serializer, which
         would take every dump through Python).
-        The coup log is joined from its entries' JSON, and the last result spliced in, each
-        written once (:func:`_json_of`): every step stores the whole log again, one entry
-        longer, and the same result until the next coup's (twice a step: the clock's start
-        too), and the untyped result's dump was the costliest part of the record's."""
+        The coup log is joined from its entries' JSON, and the last result and the last
+        revealed shoe spliced in, each written once (:func:`_json_of`): every step stores the
+        whole log again, one entry longer, and the same result and shoe until the next
+        coup's (twice a step: the clock's start too), and the untyped result's and shoe's
+        dumps were the costliest part of the record's."""
         left_out = _SPLICED if self.screen is None else _WRITTEN
         if not self.ephemerals:
             left_out = _SPLICED_EPHEMERALS if self.screen is None else _WRITTEN_EPHEMERALS
         rest = self.model_dump_json(exclude=left_out)
         log = ",".join([_json_of(entry) for entry in self.coup_log])
         last = "null" if self.last_result is None else _json_of(self.last_result)
-        return f'{rest[:-1]},"last_result":{last},"coup_log":[{log}]}}'
+        shoe = "null" if self.revealed is None else _json_of(self.revealed)
+        return f'{rest[:-1]},"revealed":{shoe},"last_result":{last},"coup_log":[{log}]}}'
 
 
-_WRITTEN: set[str] = {"coup_log", "last_result"}
+_WRITTEN: set[str] = {"coup_log", "last_result", "revealed"}
 _SPLICED: set[str] = {*_WRITTEN, "screen"}
 _WRITTEN_EPHEMERALS: set[str] = {*_WRITTEN, "ephemerals"}
 _SPLICED_EPHEMERALS: set[str] = {*_SPLICED, "ephemerals"}
 
-# The JSON of the coup-log entries and of the last results, by the object (held, so that no
-# other object can have its id while it is here; a record's entries and results are never
-# changed, see bot.view.logbook.log_entry and bot.table.sends.step_drafts). The oldest
+# The JSON of the coup-log entries, of the last results and of the revealed shoes, by the
+# object (held, so that no other object can have its id while it is here; a record's
+# entries, results and shoes are never changed, see bot.view.logbook.log_entry and
+# bot.table.sends.step_drafts). The oldest
 # written go first (a live table's are written again with each step and come back at once).
 _JSON: dict[int, tuple[dict[str, Any], str]] = {}
 _JSON_MAX = 16384
@@ -186,7 +189,7 @@ _JSON_MAX = 16384
 
 
 def _json_of(value: dict[str, Any]) -> str:
-    """A coup-log entry or a last result in JSON."""
+    """A coup-log entry, a last result or a revealed shoe in JSON."""
     known = _JSON.get(id(value))
     if known is None or known[0] is not value:
         known = _JSON[id(value)] = (value, to_json(value).decode())

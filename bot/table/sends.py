@@ -27,7 +27,7 @@ from bot.outbox.payloads import (
 from bot.table.record import Ask, OpenEphemeral, Proof, Table, TableMeta
 from bot.view import i18n, logbook, proofs, render, results, screens
 from bot.view.scene import scene
-from bot.view.screens import Prompt, decision_keyboard, prompt
+from bot.view.screens import Prompt, own_keyboard, prompt
 from bot.view.sight import Sight
 from games.cards import pretty_all
 from games.engine import (
@@ -173,11 +173,13 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         lang, view = langs[player], sight.view(player)
         lines = _told(lang, mine, names, hand_shown=bool(view.my_cards))
         shown = open_prompts.get(player) if player in awaited else None
-        markup = None if player in on_page and shown is None else decision_keyboard(
-            lang, chat_id, sight, player, decision, player in prompts or shown is not None)
-        if markup is not None:
-            turn = prompt(lang, scene(chat_id, sight, player, deadline, log, names,
-                                      decision=decision), lines=lines, app=app)
+        # his decision keyboard (as screens.decision_keyboard draws it), drawn from the
+        # scene his prompt is drawn from
+        mine_now = None if (player in on_page and shown is None) or not (
+            sight.private or player in prompts or shown is not None) else scene(
+            chat_id, sight, player, deadline, log, names, decision=decision)
+        if mine_now is not None and own_keyboard(lang, mine_now) is not None:
+            turn = prompt(lang, mine_now, lines=lines, app=app)
             if shown is not None:
                 if turn.digest != shown[1]:
                     out.append(prompt_edit(player, shown[0], turn))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -194,8 +195,36 @@ def fill(template: str, /, *args: Any, **params: Any) -> Markup:
     ``str.format`` (markupsafe's formatter is ``string.Formatter``, pure Python, and drawing
     a table fills some thirty templates). Fields are plain ``{name}`` or ``{}`` (no format
     spec: a spec would apply to the escaped text)."""
-    return Markup(template.format(*[escape(a) for a in args],
-                                  **{k: escape(v) for k, v in params.items()}))
+    return markup(template.format(*[escaped(a) for a in args],
+                                  **{k: escaped(v) for k, v in params.items()}))
+
+
+def escaped(value: Any) -> str:
+    """``str(escape(value))`` without the ``Markup`` objects: a name or a number with none of
+    the characters HTML escapes (most of them) as it is, an int as its digits, a ``Markup``
+    (anything with ``__html__``) as its HTML."""
+    kind = type(value)
+    if kind is str:
+        if "&" in value or "<" in value or ">" in value or '"' in value or "'" in value:
+            return str(escape(value))
+        return value  # type: ignore[no-any-return]
+    if kind is int:
+        return str(value)
+    if hasattr(value, "__html__"):
+        return value.__html__()  # type: ignore[no-any-return]
+    return str(escape(value))
+
+
+def markup(html: str) -> Markup:
+    """``Markup(html)`` for a ``str`` known to be HTML already (filled from escaped values):
+    markupsafe's constructor, a Python function that asks for ``__html__``, skipped."""
+    return str.__new__(Markup, html)
+
+
+def joined(sep: str, parts: Iterable[Markup]) -> Markup:
+    """``Markup(sep).join(parts)``: the parts joined by ``sep`` (HTML), each escaped unless it
+    is a ``Markup`` (which markupsafe's join would copy, one object each)."""
+    return markup(sep.join([p if type(p) is Markup else escape(p) for p in parts]))
 
 
 def plain(text: str) -> str:
@@ -374,7 +403,7 @@ def event_text(lang: str, event: Event, names: dict[int, str]) -> Markup:
     """One HTML line describing ``event`` (already filtered for its reader): the first of
     its templates whose fields the event carries, else a generic line of its data."""
     lang = _lang(lang)
-    fields = _Fields({k: str(escape(format_value(v, names, k, lang)))
+    fields = _Fields({k: escaped(format_value(v, names, k, lang))
                       for k, v in event.data.items()}, lang, event.data)
     fields.update(_typed_fields(event))
     line = _templated(lang, event, fields)
@@ -415,7 +444,7 @@ def _templated(lang: str, event: Event, fields: _Fields) -> Markup | None:
         if i < len(found) - 1 and any(field in template for field in gone):
             continue
         try:
-            return Markup(template.format_map(fields))
+            return markup(template.format_map(fields))
         except (KeyError, IndexError, ValueError):
             continue
     return None

@@ -82,8 +82,13 @@ class Keyboard:
                                      for b in row] for row in self.inline_keyboard]}
 
     def as_json(self) -> str:
-        """The ``reply_markup`` parameter as the Bot API takes it: a JSON string."""
-        return json.dumps(self.as_dict(), ensure_ascii=False, separators=(",", ":"))
+        """The ``reply_markup`` parameter as the Bot API takes it: a JSON string, written
+        once (a prompt's digest and its send both read it; the keyboard never changes)."""
+        written: str | None = self.__dict__.get("_json")
+        if written is None:
+            written = json.dumps(self.as_dict(), ensure_ascii=False, separators=(",", ":"))
+            object.__setattr__(self, "_json", written)
+        return written
 
     def markup(self) -> InlineKeyboardMarkup:
         """PTB's object, for PTB's own methods."""
@@ -227,8 +232,14 @@ def label_fits(labels: Sequence[str]) -> bool:
     line (a label may wrap between words, never inside one)."""
     n = len(labels)
     room = (ROW_PX - BUTTON_GAP_PX * (n - 1)) / n - BUTTON_PAD_PX
-    return all(sum(_glyph_px(c) for c in word) <= room
-               for label in labels for word in label.split())
+    return all(_word_px(word) <= room for label in labels for word in label.split())
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_px(word: str) -> float:
+    """A word's width: measured once (a row of amounts measured anew, its amounts changed,
+    mostly holds words measured before)."""
+    return sum(_glyph_px(c) for c in word)
 
 
 def fitted(buttons: Sequence[Button], most: int = MOST_IN_ROW) -> list[list[Button]]:
@@ -275,9 +286,11 @@ def amount_label(lang: str, kind: str, label: str, amount: int) -> str:
     return amount_template(lang, kind, label).replace("{amount}", str(amount))
 
 
+@functools.lru_cache(maxsize=1024)
 def amount_template(lang: str, kind: str, label: str) -> str:
     """:func:`amount_label` with ``{amount}`` left to fill ("Raise to {amount}"): the Mini
-    App fills it as its player picks the amount."""
+    App fills it as its player picks the amount. Looked up once (the games' texts never
+    change), as every amount button asks it."""
     template = i18n.games_texts().actions.get(i18n.lang_of(lang), {}).get(f"{kind}:amount")
     return template or f"{label} {{amount}}"
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -61,7 +63,7 @@ def _seat_line(lang: str, seat: Any, awaited: bool, turn: bool = True) -> Markup
         parts.append(i18n.html(cards))
     if seat.status and (turn or seat.status != TURN_STATUS):
         parts.append(i18n.html(i18n.word(lang, seat.status, "status")))
-    return Markup(" · ").join(parts)
+    return i18n.joined(" · ", parts)
 
 
 # Seat lines already drawn, by language, seat (a frozen view) and whether it is awaited: a
@@ -72,9 +74,31 @@ _drawn_seat_line = functools.lru_cache(maxsize=4096)(_seat_line)
 def info_lines(lang: str, facts: Mapping[str, Value], names: dict[int, str]) -> list[Markup]:
     """Facts of the game (a view's public ``facts`` or the viewer's ``my_facts``), each
     labelled by the game's texts and worded by its type."""
+    try:
+        key = (lang, tuple(facts.items()), tuple(names.items()))
+        known = _FACTS.get(key)
+    except TypeError:  # a value holding a dict (a list of players' lines): drawn each time
+        return _info_lines(lang, facts, names)
+    if known is None:
+        known = _FACTS[key] = tuple(_info_lines(lang, facts, names))
+        if len(_FACTS) > _FACTS_MAX:
+            _FACTS.popitem(last=False)
+    else:
+        _FACTS.move_to_end(key)
+    return list(known)
+
+
+def _info_lines(lang: str, facts: Mapping[str, Value], names: dict[int, str]) -> list[Markup]:
     return [i18n.fill("{}: {}", i18n.info_label(lang, key),
                       i18n.format_value(value, names, key, lang))
             for key, value in facts.items() if not i18n.empty(value)]
+
+
+# Facts' lines already drawn, by language, facts (their typed values are frozen, and equal
+# when they say the same) and names: a table's public facts mostly outlast its steps.
+_FACTS: OrderedDict[tuple[str, tuple[tuple[str, Value], ...], tuple[tuple[int, str], ...]],
+                    tuple[Markup, ...]] = OrderedDict()
+_FACTS_MAX = 4096
 
 
 def header(lang: str, view: TableView) -> Markup:
@@ -85,18 +109,24 @@ def header(lang: str, view: TableView) -> Markup:
 @functools.lru_cache(maxsize=4096)
 def _header(lang: str, game_key: str, phase_key: str, coup: int, bank: int, pot: int) -> Markup:
     # drawn once for what it shows: a coup's steps mostly keep its header
+    parts = [*_title(lang, game_key, phase_key, coup)]
+    parts += [i18n.t(lang, key, amount=n) for key, n in (("bank", bank), ("pot", pot)) if n]
+    return i18n.joined(" · ", parts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _title(lang: str, game_key: str, phase_key: str, coup: int) -> tuple[Markup, ...]:
+    # the header but the bank and the pot, which change from step to step
     game = i18n.game_name(lang, game_key)
     # the phase in italics: the one italic of the header (the e2e policies read it)
     phase = i18n.fill("<i>{}</i>", i18n.word(lang, phase_key, "phase"))
     if phase_key == "idle":  # its word plain, as the Mini App shows it too
-        parts = [i18n.t(lang, "idle_table", game=game, phase=i18n.word(lang, phase_key, "phase"))]
-    elif coup:
-        parts = [i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
-                 phase]
-    else:  # the auction, banker draw or cut before the first coup
-        parts = [i18n.fill("<b>{}</b>", game), phase]
-    parts += [i18n.t(lang, key, amount=n) for key, n in (("bank", bank), ("pot", pot)) if n]
-    return Markup(" · ").join(parts)
+        return (i18n.t(lang, "idle_table", game=game, phase=i18n.word(lang, phase_key, "phase")),)
+    if coup:
+        return (i18n.t(lang, "table_title", game=game, deal=i18n.deal(lang, game_key, coup)),
+                phase)
+    # the auction, banker draw or cut before the first coup
+    return (i18n.fill("<b>{}</b>", game), phase)
 
 
 def time_left(lang: str, deadline: float, now: float) -> Markup:
@@ -104,7 +134,13 @@ def time_left(lang: str, deadline: float, now: float) -> Markup:
     counting in his own terms; the text inside is what older apps show."""
     seconds = max(0, round(deadline - now))
     return i18n.fill('<tg-time unix="{}" format="r">{}</tg-time>',
-        int(deadline), i18n.t(lang, "seconds", n=seconds))
+        int(deadline), _seconds(lang, seconds))
+
+
+@functools.lru_cache(maxsize=1024)
+def _seconds(lang: str, n: int) -> Markup:
+    # "12 s": worded once for a number of seconds (a turn's clock shows the same few)
+    return i18n.t(lang, "seconds", n=n)
 
 
 def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence[Markup],
@@ -121,30 +157,95 @@ def table_text(lang: str, view: TableView, deadline: float | None, log: Sequence
     played in the Mini App, which is not edited as turns pass). ``by_cards``: awaited players
     of a private step without a private chat: their turn is not "deciding privately", and
     they are told their buttons are under *My cards*, but for those ``told`` already."""
+    return table_layout(lang, view, log, private, committed, own, under, lead, turn,
+                        by_cards, told).text(lang, deadline, now)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A table's text (:func:`table_text`) but the time left to decide, which is drawn last
+    (:meth:`text`): what a screen keeps of one drawing for the next, whatever the
+    deadline and the moment."""
+
+    head: tuple[Markup, ...]
+    """The header, the lines under it, the public facts and the seats."""
+    turn: tuple[str, str] | None
+    """The turn line's text key and whose turn it is; None: no turn line."""
+    then: tuple[Markup, ...]
+    """The lines after the turn line: who finds his buttons under *My cards*, the last
+    few events."""
+    log: tuple[Markup, ...]
+    """The rest of the coup's log, collapsed."""
+    tail: tuple[Markup, ...]
+    """The lines last (the committed shoe, a player's own)."""
+    lead: int
+    """How many of :attr:`log`'s first lines lead it (see :func:`fit`)."""
+
+    def text(self, lang: str, deadline: float | None, now: float | None = None) -> str:
+        """The text counting down to ``deadline`` as of ``now`` (None: the time now)."""
+        lines = list(self.head)
+        if self.turn is not None:
+            key, who = self.turn
+            if deadline:
+                lines.append(i18n.t(lang, key, names=who, left=time_left(
+                    lang, deadline, time.time() if now is None else now)))
+            else:
+                lines.append(i18n.t(lang, key + "_nodeadline", names=who))
+        lines += self.then
+        return fit(lines, self.log, self.tail, self.lead)
+
+
+def table_layout(lang: str, view: TableView, log: Sequence[Markup], private: bool = False,
+                 committed: bool = False, own: Sequence[Markup] = (),
+                 under: Sequence[Markup] = (), lead: int = 0, turn: bool = True,
+                 by_cards: Sequence[int] = (), told: frozenset[int] = frozenset()) -> Layout:
+    """:func:`table_text` (the same arguments) but its time left."""
     names = names_of(view)
-    lines = [header(lang, view), *under]
-    facts = info_lines(lang, view.facts, names)
+    head = table_head(lang, view, turn)
+    if under:
+        head = (head[0], *under, *head[1:])
+    turn_line, then = None, []
+    if view.awaiting and turn:
+        who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
+        # a private step reads the same for every awaited player, whoever holds what
+        turn_line = ("turn_private" if private and not by_cards else "turn", who)
+        if hint := [p for p in by_cards if p not in told]:
+            then.append(i18n.t(lang, "buttons_in_cards", names=", ".join(
+                names.get(p, str(p)) for p in hint)))
+    then.extend(Markup("· ") + line for line in log[-RECENT:])
+    tail = (i18n.t(lang, "committed_shoe"), *own) if committed else tuple(own)
+    return Layout(head, turn_line, tuple(then), tuple(log[:-RECENT]), tail, lead)
+
+
+# The header, facts and seat lines of the views drawn lately, by the view (each value holds
+# it, so that no other view can have its id while it is here), language and turn: a
+# version's table message, its turn prompts and its views shown to one player all lead
+# with them.
+_HEADS: OrderedDict[tuple[int, str, bool], tuple[TableView, tuple[Markup, ...]]] = (
+    OrderedDict())
+_HEADS_MAX = 256
+
+
+def table_head(lang: str, view: TableView, turn: bool = True) -> tuple[Markup, ...]:
+    """A table's first lines: its header, its public facts in one line, a line per seat (no
+    seat: a line saying so); without ``turn``, no turn marker on them (:func:`seat_line`)."""
+    key = (id(view), lang, turn)
+    known = _HEADS.get(key)
+    if known is not None and known[0] is view:
+        return known[1]
+    lines = [header(lang, view)]
+    facts = info_lines(lang, view.facts, names_of(view))
     if facts:
-        lines.append(Markup(" · ").join(facts))
+        lines.append(i18n.joined(" · ", facts))
     if view.seats:
         lines.extend(seat_line(lang, s, view, turn) for s in view.seats)
     else:
         lines.append(i18n.t(lang, "no_seats"))
-    if view.awaiting and turn:
-        who = ", ".join(names.get(p, str(p)) for p in view.awaiting)
-        # a private step reads the same for every awaited player, whoever holds what
-        key = "turn_private" if private and not by_cards else "turn"
-        if deadline:
-            lines.append(i18n.t(lang, key, names=who, left=time_left(
-                lang, deadline, time.time() if now is None else now)))
-        else:
-            lines.append(i18n.t(lang, key + "_nodeadline", names=who))
-        if hint := [p for p in by_cards if p not in told]:
-            lines.append(i18n.t(lang, "buttons_in_cards", names=", ".join(
-                names.get(p, str(p)) for p in hint)))
-    lines.extend(Markup("· ") + line for line in log[-RECENT:])
-    tail = [i18n.t(lang, "committed_shoe")] if committed else []
-    return fit(lines, log[:-RECENT], [*tail, *own], lead)
+    head = tuple(lines)
+    _HEADS[key] = (view, head)
+    if len(_HEADS) > _HEADS_MAX:
+        _HEADS.popitem(last=False)
+    return head
 
 
 def fit(head: Sequence[Markup], log: Sequence[Markup], tail: Sequence[Markup] = (),

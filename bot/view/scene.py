@@ -13,13 +13,17 @@ draws its prompts from it before a record exists, the ephemeral views' moments c
 so a scene kept there is derived once for all of them. What the host keeps beside the
 state (the coup's log, the names, the last result, the clock's deadline, who was told of
 his turn elsewhere) may change without a new state (a clock's commit): it is part of the
-key a scene is kept under, so a scene never outlives what it was derived from.
+key a scene is kept under, so a scene never outlives what it was derived from. The clock's
+deadline is not: a turn's clock starts once its turn was shown, and until then every
+drawing counts down from its own moment, so a scene is derived once without it and each
+deadline is that scene with another :attr:`Scene.deadline` (sharing :attr:`Scene.drawn`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.view.codec import HOST_FILLED
@@ -81,6 +85,10 @@ class Scene:
     card: bool = False
     """The group's message is the coup's card: every awaited player decides in the app or
     in private, none on it."""
+    drawn: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+    """What :mod:`bot.view.screens` drew of this scene that its deadline does not change (a
+    keyboard, a text but its time left), by what was drawn: kept for its next drawings,
+    and shared by the scene's copies for other deadlines (:func:`scene`)."""
 
     @property
     def seen(self) -> TableView:
@@ -151,23 +159,33 @@ def scene(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: float |
     (None: this step's), the ``last`` result as the record keeps it, and the table's flags.
     Derived once for one key (see the module's decision)."""
     held = tuple(log)
-    key: Hashable = (chat_id, viewer, deadline, decision, tuple(map(id, held)),
-                     tuple(names.items()), id(last), prompted, no_dm, told, app, open_url,
-                     switch)
+    key: Hashable = (chat_id, viewer, decision, tuple(map(id, held)), tuple(names.items()),
+                     id(last), prompted, no_dm, told, app, open_url, switch)
     kept = sight.scenes.get(key)
-    if kept is not None:
-        known: Scene = kept[1]
-        return known
-    made = _derived(chat_id, sight, viewer, deadline, held, names, decision, last,
-                    prompted, no_dm, told, app, open_url, switch)
-    if len(sight.scenes) >= SCENES_KEPT:
-        sight.scenes.clear()
-    sight.scenes[key] = (last, made)  # the record's dict held: no other can take its id
-    return made
+    if kept is None:
+        made = _derived(chat_id, sight, viewer, deadline, held, names, decision, last,
+                        prompted, no_dm, told, app, open_url, switch)
+        if len(sight.scenes) >= SCENES_KEPT:
+            sight.scenes.clear()
+        # the record's dict held: no other can take its id; the scene by its deadline
+        kept = sight.scenes[key] = (last, {made.deadline: made})
+    dated: dict[float | None, Scene] = kept[1]
+    base = next(iter(dated.values()))
+    shown = deadline if base.awaited else None
+    known = dated.get(shown)
+    if known is None:
+        if len(dated) >= DEADLINES_KEPT:
+            del dated[next(iter(dated))]
+        known = dated[shown] = dataclasses.replace(base, deadline=shown)
+    return known
 
 
 SCENES_KEPT = 32
-"""Scenes kept for one state at most (its viewers, a deadline or two each)."""
+"""Scenes kept for one state at most (its viewers, with what the host keeps beside it)."""
+
+DEADLINES_KEPT = 4
+"""Deadlines one scene is kept for at most (a turn's clock counts down from each drawing's
+moment until it starts; then from its start)."""
 
 
 def _derived(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: float | None,

@@ -8,11 +8,12 @@ sends, as outbox items, is :mod:`bot.table.sends`'s to say.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from markupsafe import Markup
 
@@ -110,14 +111,22 @@ def table_render(lang: str, scene: Scene) -> TableScreen:
     once (it counts against the group's budget), as does the card's offer of a move to the
     others (banchok's joining). :attr:`Scene.no_dm`: players the bot cannot write to: a
     private step tells them their buttons are under *My cards*, once (:attr:`Scene.told`)."""
+    layout, screen = _kept(scene, ("table", lang), lambda: _table_screen(lang, scene))
+    return dataclasses.replace(screen, text=layout.text(lang, scene.deadline),
+                               deadline=None if scene.card else scene.deadline)
+
+
+def _table_screen(lang: str, scene: Scene) -> tuple[render.Layout, TableScreen]:
+    """:func:`table_render` of ``scene`` but its time left: the text's layout, and the
+    screen (its text and deadline still to fill in)."""
     view, card = scene.table, scene.card
     show_cards = any(s.face_down for s in view.seats)
     under = [results.drawn_result_line(lang, view.game, scene.result, scene.names)] \
         if scene.result is not None else []
-    text = _table_text(lang, scene, under=under, turn=not card,
-                       own=[i18n.t(lang, "app_card")] if card else (),
-                       by_cards=[p for p in view.awaiting if p in scene.no_dm]
-                       if scene.private else (), told=scene.told)
+    layout = _table_layout(lang, scene, under=under, turn=not card,
+                           own=[i18n.t(lang, "app_card")] if card else (),
+                           by_cards=[p for p in view.awaiting if p in scene.no_dm]
+                           if scene.private else (), told=scene.told)
     markup = keyboards.keyboard(lang, scene.chat_id, view, scene.buttons,
                                 set(scene.amount_kinds), show_cards, scene.decision,
                                 scene.switch)
@@ -128,24 +137,49 @@ def table_render(lang: str, scene: Scene) -> TableScreen:
             if markup is not None else opener
     called = (card or not view.awaiting) and any(
         k not in keyboards.UTILITIES for k in scene.buttons.kinds)
-    return TableScreen(text, markup, view.coup, view.version, scene.decision,
-                       () if card else tuple(view.awaiting), scene.prompted,
-                       None if card else scene.deadline, called, scene.quiet, opener)
+    return layout, TableScreen("", markup, view.coup, view.version, scene.decision,
+                               () if card else tuple(view.awaiting), scene.prompted,
+                               None, called, scene.quiet, opener)
 
 
-def _table_text(lang: str, scene: Scene, own: Sequence[Markup] = (),
-                under: Sequence[Markup] = (), turn: bool = True,
-                by_cards: Sequence[int] = (), told: frozenset[int] = frozenset()) -> str:
+T = TypeVar("T")
+
+
+def _kept(scene: Scene, key: Hashable, draw: Callable[[], T]) -> T:
+    """What ``draw`` draws of ``scene`` that its deadline does not change, drawn once for
+    ``key`` (:attr:`bot.view.scene.Scene.drawn`)."""
+    known = scene.drawn.get(key, _UNDRAWN)
+    if known is _UNDRAWN:
+        if len(scene.drawn) >= DRAWN_KEPT:
+            scene.drawn.clear()
+        known = scene.drawn[key] = draw()
+    drawing: T = known
+    return drawing
+
+
+_UNDRAWN = object()
+"""What :func:`_kept` finds for a drawing not kept (a drawing may be None: no keyboard)."""
+
+
+DRAWN_KEPT = 16
+"""Drawings kept of one scene at most (its screens in a language or two)."""
+
+
+def _table_layout(lang: str, scene: Scene, own: Sequence[Markup] = (),
+                  under: Sequence[Markup] = (), turn: bool = True,
+                  by_cards: Sequence[int] = (), told: frozenset[int] = frozenset()
+                  ) -> render.Layout:
     """The public table as the group sees it (``own``: a player's lines below it,
-    ``under``: lines under its header; without ``turn``, no line of whose turn it is). The
-    last few entries of the coup's log show as they came; the hands lead the collapsed
-    rest."""
+    ``under``: lines under its header; without ``turn``, no line of whose turn it is) but
+    its time left. The last few entries of the coup's log show as they came; the hands
+    lead the collapsed rest."""
     log = scene.log
     older, lead = hands_first(log[:-render.RECENT])
-    return render.table_text(lang, scene.table, scene.deadline,
-                             log_lines(lang, [*older, *log[-render.RECENT:]], scene.names),
-                             scene.private, committed=scene.committed, own=own, under=under,
-                             lead=lead, turn=turn, by_cards=by_cards, told=told)
+    return render.table_layout(lang, scene.table,
+                               log_lines(lang, [*older, *log[-render.RECENT:]], scene.names),
+                               scene.private, committed=scene.committed, own=own,
+                               under=under, lead=lead, turn=turn, by_cards=by_cards,
+                               told=told)
 
 
 @dataclass(frozen=True)
@@ -171,23 +205,31 @@ def prompt(lang: str, scene: Scene, *, lines: Sequence[Markup] = (),
     ``keyboard``: a prompt whose decision is gone, ``last`` saying what became of it.
     ``app``: the Mini App's page for this table, whose ``web_app`` button goes under his
     keyboard."""
-    mine = scene.mine
-    own = [render.own_cards(lang, mine)] if mine is not None and mine.my_cards else []
-    own += render.info_lines(lang, scene.my_facts, render.names_of(scene.table))
-    own += lines
-    buttons = _own_keyboard(lang, scene) if keyboard else None
+    own = [*_kept(scene, ("own", lang), lambda: _own_lines(lang, scene)), *lines]
+    buttons = own_keyboard(lang, scene) if keyboard else None
     if last is not None or buttons is not None:
         own.append(i18n.t(lang, "decide_private") if last is None else last)
-    text = _table_text(lang, scene, own)
+    layout = _kept(scene, ("prompt", lang), lambda: _table_layout(lang, scene))
+    text = dataclasses.replace(layout, tail=(*layout.tail, *own)).text(lang, scene.deadline)
     return drawn(text, keyboards.with_app(lang, buttons, app))
 
 
-def _own_keyboard(lang: str, scene: Scene) -> Keyboard | None:
-    """The viewer's own decision keyboard, while he is awaited."""
+def _own_lines(lang: str, scene: Scene) -> tuple[Markup, ...]:
+    """The viewer's own lines of his private screens: his cards, his private facts."""
+    mine = scene.mine
+    own = [render.own_cards(lang, mine)] if mine is not None and mine.my_cards else []
+    own += render.info_lines(lang, scene.my_facts, render.names_of(scene.table))
+    return tuple(own)
+
+
+def own_keyboard(lang: str, scene: Scene) -> Keyboard | None:
+    """The viewer's own decision keyboard, while he is awaited (his prompt's: drawn once for
+    the scene)."""
     if scene.viewer not in scene.awaited:
         return None
-    return keyboards.keyboard(lang, scene.chat_id, scene.table, scene.buttons,
-                              set(scene.amount_kinds), False, scene.decision, scene.switch)
+    return _kept(scene, ("keyboard", lang), lambda: keyboards.keyboard(
+        lang, scene.chat_id, scene.table, scene.buttons, set(scene.amount_kinds), False,
+        scene.decision, scene.switch))
 
 
 def drawn(text: str, markup: Keyboard | None) -> Prompt:
@@ -247,8 +289,8 @@ def decision_keyboard(lang: str, chat_id: int, sight: Sight, player: int,
     Drawn from his scene, as his prompt's keyboard is."""
     if not (sight.private or prompted):
         return None
-    return _own_keyboard(lang, scene_of(chat_id, sight, player, None, (), {},
-                                        decision=decision, switch=switch))
+    return own_keyboard(lang, scene_of(chat_id, sight, player, None, (), {},
+                                       decision=decision, switch=switch))
 
 
 def ephemeral_view(lang: str, scene: Scene, *, last: Markup | None = None) -> Prompt | None:
