@@ -326,7 +326,10 @@ class Clock:
                 meta: TableMeta) -> None:
         """A step was committed with ``deadline``: it runs unless the table is paused (a
         decision whose clock has not started has none: it starts from the facts of
-        presence, :meth:`turn_seen`)."""
+        presence, :meth:`turn_seen`). A decision begun by this step has no facts yet: kept
+        as none, when this process is the only one appending them (no read to learn it)."""
+        if meta.decision == version and not self.shared:
+            self.facts[chat_id] = ((meta.opened, version), [])
         if not meta.paused:
             self.schedule(chat_id, version, deadline)
 
