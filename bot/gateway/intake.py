@@ -30,6 +30,7 @@ from telegram._utils.types import JSONDict, ODVInput
 from telegram.ext import ExtBot
 
 from bot.gateway.polling import Journal
+from bot.gateway.transport import LeanBot
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +145,9 @@ def _allowed_json(types: tuple[str, ...]) -> str:
     return json.dumps(list(types))
 
 
-class ScreeningBot(ExtBot[Any]):
-    """The bot, with getUpdates batches screened and read update by update.
+class ScreeningBot(LeanBot):
+    """The bot (its raw calls lean, :class:`bot.gateway.transport.LeanBot`), with getUpdates
+    batches screened and read update by update.
 
     ``get_updates`` is PTB's own, but for reading the batch: PTB reads it as a whole
     (:meth:`telegram.Update.de_list`), which one unreadable update fails.

@@ -19,18 +19,26 @@ per-host deque. ``AiohttpRequest`` plugs it in through PTB's own extension point
   ``json.dumps`` does it in C. With files: a multipart form, as ``HTTPXRequest`` sends.
 
 ``TRANSPORT=httpx`` keeps PTB's default ``HTTPXRequest`` (the bench compares the two).
+
+:class:`LeanBot` makes the raw calls (``do_api_request``, the courier's and the answers to
+presses) without PTB's per-parameter encoding: their parameters are plain values, encoded
+once into the body PTB would have sent, then posted under the same rate limiter and read
+with the same errors.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import json
+from typing import Any, cast
 
 import aiohttp
 from aiohttp import payload
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
-from telegram.error import NetworkError, TimedOut
+from telegram import TelegramObject
+from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
+from telegram._utils.types import JSONDict, ODVInput
+from telegram.error import EndPointNotFound, InvalidToken, NetworkError, TimedOut
+from telegram.ext import ExtBot
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
 TRANSPORTS = ("aiohttp", "httpx")
@@ -217,6 +225,93 @@ class AiohttpRequest(BaseRequest):
             raise NetworkError(f"aiohttp.{exc.__class__.__name__}: {exc}") from exc
         finally:
             self._pool.release()
+
+
+class Encoded:
+    """A request's parameters as the JSON body already encoded: what :class:`AiohttpRequest`
+    reads of a ``RequestData`` without files (``RequestData`` encodes it parameter by
+    parameter at every call)."""
+
+    __slots__ = ("json_payload",)
+    multipart_data = None
+
+    def __init__(self, json_payload: bytes) -> None:
+        self.json_payload = json_payload
+
+
+PLAIN = (int, float, bool)
+"""The types of a parameter value, besides ``str``, that PTB sends as its ``json.dumps``."""
+
+
+def encoded(params: JSONDict) -> bytes | None:
+    """The JSON body PTB's ``RequestData`` makes of these parameters (None values left out,
+    a string as it is, any other value as its JSON text, then the whole as one ASCII JSON
+    object); None if a value is not a plain one (a PTB object, a file, a date, a list...),
+    which PTB itself must convert."""
+    out: dict[str, str] = {}
+    for key, value in params.items():
+        if value is None:
+            continue
+        if isinstance(value, str):
+            out[key] = value
+        elif type(value) in PLAIN:
+            out[key] = json.dumps(value)
+        else:
+            return None
+    return json.dumps(out).encode()
+
+
+class LeanBot(ExtBot[Any]):
+    """PTB's bot, whose raw calls with plain parameters skip PTB's object path.
+
+    ``do_api_request`` with no ``return_type`` (the courier's calls, the answers to presses)
+    and plain parameter values (:func:`encoded`) sends the very body PTB's own would,
+    through the same rate limiter and :meth:`BaseRequest.post` (so the same errors, from
+    ``RetryAfter`` to ``EndPointNotFound``), without the layers that make and encode a
+    ``RequestParameter`` per value. Anything else is PTB's own.
+    """
+
+    async def do_api_request(
+        self,
+        endpoint: str,
+        api_kwargs: JSONDict | None = None,
+        return_type: type[TelegramObject] | None = None,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+        rate_limit_args: Any = None,
+    ) -> Any:
+        """See ``telegram.Bot.do_api_request``: the same call, and the same answer."""
+        request = self.request
+        body = None
+        data: JSONDict = {}
+        if (return_type is None and rate_limit_args is None and self.defaults is None
+                and isinstance(request, AiohttpRequest) and "_" not in endpoint
+                and endpoint != "getUpdates"):
+            data = {k: v for k, v in (api_kwargs or {}).items() if v is not None}
+            body = encoded(data)
+        if body is None:
+            return await super().do_api_request(
+                endpoint, api_kwargs, return_type, read_timeout=read_timeout,
+                write_timeout=write_timeout, connect_timeout=connect_timeout,
+                pool_timeout=pool_timeout, rate_limit_args=rate_limit_args)
+        url, encoded_data = f"{self.base_url}/{endpoint}", cast(RequestData, Encoded(body))
+        try:
+            if self.rate_limiter is None:
+                return await request.post(url, encoded_data, read_timeout, write_timeout,
+                                          connect_timeout, pool_timeout)
+            return await self.rate_limiter.process_request(
+                callback=request.post, args=(url, encoded_data, read_timeout, write_timeout,
+                                             connect_timeout, pool_timeout),
+                kwargs={}, endpoint=endpoint, data=data, rate_limit_args=None)
+        except InvalidToken as exc:  # as PTB's: a 404 is an unknown method once the token works
+            if self._bot_initialized:
+                raise EndPointNotFound(f"Endpoint '{endpoint}' not found in Bot API") from exc
+            raise InvalidToken(
+                "Either the bot token was rejected by Telegram or the endpoint "
+                f"'{endpoint}' does not exist.") from exc
 
 
 def api_request(transport: str = "aiohttp") -> BaseRequest:
