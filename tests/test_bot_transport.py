@@ -432,3 +432,29 @@ async def test_an_answer_waits_no_longer_than_its_read_timeout(
         assert await buttons.answer(pressed(lean), "Done") is False
         assert 0.2 <= time.monotonic() - t0 < 2.0
     assert [method for method, _ in server.calls].count("answerCallbackQuery") == 1
+
+
+async def test_ptb_s_own_methods_go_the_lean_way_with_the_same_body_and_answer(
+        server: Server) -> None:
+    server.routes["sendMessage"] = server.ok(MESSAGE)
+    lean, ptb = bots(server.url)
+    async with lean, ptb:
+        sent = [await bot.send_message(-5, "Stake — 10 ♠", parse_mode="HTML",
+                                       disable_notification=True) for bot in (lean, ptb)]
+    assert sent[0] == sent[1] and sent[0].to_dict() == sent[1].to_dict()
+    assert sent[0].text == "Stake — 10 ♠" and sent[0].get_bot() is lean
+    assert server.bodies[-2] == server.bodies[-1] == (
+        b'{"chat_id": "-5", "text": "Stake \\u2014 10 \\u2660", "disable_notification": "true", '
+        b'"parse_mode": "HTML"}')
+
+
+async def test_a_call_s_own_retries_reach_the_rate_limiter_not_the_api(server: Server) -> None:
+    server.routes["sendMessage"] = server.refusing(
+        429, "Too Many Requests: retry after 1", retry_after=1)
+    lean, _ = bots(server.url)  # (its limiter retries no 429 by default)
+    async with lean:
+        with pytest.raises(RetryAfter):
+            await lean.send_message(-5, "x", rate_limit_args=1)
+    # tried twice (the call's one retry), and the retries never sent as a parameter
+    assert server.calls == [("getMe", {}), ("sendMessage", {"chat_id": "-5", "text": "x"}),
+                            ("sendMessage", {"chat_id": "-5", "text": "x"})]

@@ -22,8 +22,8 @@ over aiohttp, which parses HTTP in C. Both keep the contract ``HTTPXRequest`` ke
 
 ``TRANSPORT=httpx`` keeps PTB's default ``HTTPXRequest`` (the bench compares the two).
 
-:class:`LeanBot` makes the raw calls (``do_api_request``, the courier's and the answers to
-presses) without PTB's per-parameter encoding: their parameters are plain values, encoded
+:class:`LeanBot` makes the calls whose parameters are plain values (the courier's, the
+answers to presses, getUpdates) without PTB's per-parameter encoding: they are encoded
 once into the body PTB would have sent, then posted under the same rate limiter and read
 with the same errors.
 """
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable, Coroutine
 from typing import Any, cast
 
 import aiohttp
@@ -278,14 +279,52 @@ def encoded(params: JSONDict) -> bytes | None:
 
 
 class LeanBot(ExtBot[Any]):
-    """PTB's bot, whose raw calls with plain parameters skip PTB's object path.
+    """PTB's bot, whose calls with plain parameters skip PTB's per-parameter encoding.
 
-    ``do_api_request`` with no ``return_type`` (the courier's calls, the answers to presses)
-    and plain parameter values (:func:`encoded`) sends the very body PTB's own would,
-    through the same rate limiter and :meth:`BaseRequest.post` (so the same errors, from
-    ``RetryAfter`` to ``EndPointNotFound``), without the layers that make and encode a
-    ``RequestParameter`` per value. Anything else is PTB's own.
+    Every call whose parameters are plain values (:func:`encoded`) sends the very body
+    PTB's own would, through the same rate limiter (getUpdates, as in PTB, outside it) and
+    :meth:`BaseRequest.post` (so the same errors), without making and encoding a
+    ``RequestParameter`` per value; any other goes PTB's own way. ``do_api_request`` with no
+    ``return_type`` (the courier's calls, the answers to presses) also skips the layers
+    between it and the post: the method-name checks, the warning that names PTB's own
+    method and the merging of its parameters, which plain values do not need.
     """
+
+    async def _do_post(
+        self,
+        endpoint: str,
+        data: JSONDict,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+    ) -> Any:
+        """``ExtBot._do_post``: the call, under the rate limiter but for getUpdates; its
+        body encoded at once where the parameters are plain."""
+        rate_limit_args = self._extract_rl_kwargs(data)
+        if not self.rate_limiter and rate_limit_args is not None:
+            raise ValueError(
+                "`rate_limit_args` can only be used if a `ExtBot.rate_limiter` is set.")
+        request = self._request[0] if endpoint == "getUpdates" else self._request[1]
+        body = encoded(data) if isinstance(request, AiohttpRequest) else None
+        callback: Callable[..., Coroutine[Any, Any, Any]]
+        if body is None:  # PTB's own encoding: Bot._do_post, under the limiter below
+            callback = super(ExtBot, self)._do_post
+            args: tuple[Any, ...] = (endpoint, data)
+            kwargs: dict[str, Any] = {
+                "read_timeout": read_timeout, "write_timeout": write_timeout,
+                "connect_timeout": connect_timeout, "pool_timeout": pool_timeout}
+        else:
+            callback = request.post
+            args = (f"{self.base_url}/{endpoint}", cast(RequestData, Encoded(body)),
+                    read_timeout, write_timeout, connect_timeout, pool_timeout)
+            kwargs = {}
+        if endpoint == "getUpdates" or not self.rate_limiter:
+            return await callback(*args, **kwargs)
+        return await self.rate_limiter.process_request(
+            callback=callback, args=args, kwargs=kwargs, endpoint=endpoint, data=data,
+            rate_limit_args=rate_limit_args)
 
     async def do_api_request(
         self,
@@ -300,28 +339,17 @@ class LeanBot(ExtBot[Any]):
         rate_limit_args: Any = None,
     ) -> Any:
         """See ``telegram.Bot.do_api_request``: the same call, and the same answer."""
-        request = self.request
-        body = None
-        data: JSONDict = {}
-        if (return_type is None and rate_limit_args is None and self.defaults is None
-                and isinstance(request, AiohttpRequest) and "_" not in endpoint
-                and endpoint != "getUpdates"):
-            data = {k: v for k, v in (api_kwargs or {}).items() if v is not None}
-            body = encoded(data)
-        if body is None:
+        if (return_type is not None or rate_limit_args is not None or self.defaults is not None
+                or "_" in endpoint):
             return await super().do_api_request(
                 endpoint, api_kwargs, return_type, read_timeout=read_timeout,
                 write_timeout=write_timeout, connect_timeout=connect_timeout,
                 pool_timeout=pool_timeout, rate_limit_args=rate_limit_args)
-        url, encoded_data = f"{self.base_url}/{endpoint}", cast(RequestData, Encoded(body))
         try:
-            if self.rate_limiter is None:
-                return await request.post(url, encoded_data, read_timeout, write_timeout,
-                                          connect_timeout, pool_timeout)
-            return await self.rate_limiter.process_request(
-                callback=request.post, args=(url, encoded_data, read_timeout, write_timeout,
-                                             connect_timeout, pool_timeout),
-                kwargs={}, endpoint=endpoint, data=data, rate_limit_args=None)
+            return await self._do_post(
+                endpoint, {k: v for k, v in (api_kwargs or {}).items() if v is not None},
+                read_timeout=read_timeout, write_timeout=write_timeout,
+                connect_timeout=connect_timeout, pool_timeout=pool_timeout)
         except InvalidToken as exc:  # as PTB's: a 404 is an unknown method once the token works
             if self._bot_initialized:
                 raise EndPointNotFound(f"Endpoint '{endpoint}' not found in Bot API") from exc
