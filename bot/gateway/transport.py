@@ -267,13 +267,14 @@ def encoded(params: JSONDict) -> bytes | None:
     which PTB itself must convert."""
     out: dict[str, str] = {}
     for key, value in params.items():
-        if value is None:
-            continue
-        if isinstance(value, str):
+        kind = type(value)
+        if kind is int:  # (its JSON text, without the encoder's call)
+            out[key] = int.__repr__(value)
+        elif isinstance(value, str):
             out[key] = value
-        elif type(value) in PLAIN:
+        elif kind in PLAIN:
             out[key] = json.dumps(value)
-        else:
+        elif value is not None:
             return None
     return json.dumps(out).encode()
 
