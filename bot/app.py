@@ -356,6 +356,9 @@ def build_application(settings: Settings, token: str,
     app = builder.build()
     app.bot_data.settings = settings
     group = filters.ChatType.GROUPS
+    # presses first: most updates are presses, and a handler of group 0 is asked in turn
+    # (no press is a command or a message, so the order decides nothing else)
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
     for name, callback in (("start", commands.cmd_start), ("help", commands.cmd_help),
                            ("newtable", commands.cmd_newtable), ("table", commands.cmd_table),
                            ("balance", commands.cmd_balance), ("bonus", commands.cmd_bonus),
@@ -366,7 +369,6 @@ def build_application(settings: Settings, token: str,
                            ("closetable", commands.cmd_closetable)):
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(TypeHandler(Update, buttons.remember_chat), group=-1)
-    app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(group & filters.TEXT & ~filters.COMMAND,
                                    buttons.on_group_text))
     app.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from telegram import Bot
+from telegram import Bot, Update
+from telegram.ext import Defaults, ExtBot
 
 from bot.gateway.intake import screened
 
@@ -62,3 +64,45 @@ def test_an_ephemeral_message_is_read_not_screened_out() -> None:
     assert (second.message.text, second.message.message_id, second.message.from_user.id) == (
         "25", 0, 7)
     assert second.message.api_kwargs["ephemeral_message_id"] == 5
+
+
+def test_a_press_reads_as_ptb_reads_it_with_its_message_cut() -> None:
+    """What the bot builds of a press itself (its update, query and message) is what PTB's
+    reading makes of the press with its message cut to its id, date and chat, whatever the
+    press holds and whatever zone the bot's dates are in."""
+    plain = press(30, "a|4")
+    ephemeral = press(31, "a|5")
+    ephemeral["callback_query"]["message"].update(message_id=0, ephemeral_message_id=9)
+    zero = press(32, "a|6")
+    zero["callback_query"]["message"]["date"] = 0  # (PTB's mark of an inaccessible message)
+    unknown = {**press(33, "a|7"), "something_new": {"x": 1}}
+    moscow = ExtBot("1:x", defaults=Defaults(tzinfo=ZoneInfo("Europe/Moscow")))
+    for bot in (Bot("1:x"), moscow):
+        items = [plain, ephemeral, zero, unknown]
+        for item, update in zip(items, screened(items, bot), strict=True):
+            message = item["callback_query"]["message"]
+            cut = {k: message[k] for k in ("message_id", "date", "chat", "ephemeral_message_id")
+                   if k in message}
+            expected = Update.de_json({**item, "callback_query": {
+                **item["callback_query"], "message": cut}}, bot)
+            assert update.to_dict() == expected.to_dict()
+            assert update.api_kwargs == expected.api_kwargs
+            query, read = update.callback_query, expected.callback_query
+            assert query is not None and read is not None
+            assert query.message is not None and read.message is not None
+            assert query.message.date == read.message.date
+            assert query.message.api_kwargs == read.message.api_kwargs
+            assert query.message.chat.to_dict() == read.message.chat.to_dict()
+            for made in (update, query, query.message, query.message.chat, query.from_user):
+                assert made.get_bot() is bot
+    assert moscow_date(screened([plain], moscow)[0]) == "2023-11-15 01:13:20+03:00"
+    # a pressed message without its date cannot be read (PTB fails on it): a bare update
+    undated = press(34, "a|8")
+    del undated["callback_query"]["message"]["date"]
+    (bare,) = screened([undated], moscow)
+    assert (bare.update_id, bare.callback_query) == (34, None)
+
+
+def moscow_date(update: Update) -> str:
+    assert update.callback_query is not None and update.callback_query.message is not None
+    return str(update.callback_query.message.date)

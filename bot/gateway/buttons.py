@@ -81,11 +81,15 @@ async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
     asks; a 400 (the query too old, or already answered) ends it."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + ANSWER_WITHIN
-    words = i18n.plain(clean(text))[:200]
+    bot = query.get_bot()
+    # the raw call (answerCallbackQuery's result is a bare true: nothing to build from it)
+    params = {"callback_query_id": query.id, "text": i18n.plain(clean(text))[:200],
+              "show_alert": alert}
     for attempt in range(ANSWER_ATTEMPTS):
         left = give_up - loop.time()
         try:
-            await query.answer(words, show_alert=alert, read_timeout=min(ANSWER_READ, left))
+            await bot.do_api_request("answerCallbackQuery", params,
+                                     read_timeout=min(ANSWER_READ, left))
             metrics.sent(metrics.ANSWER)
             return True
         except RetryAfter as exc:
@@ -101,7 +105,7 @@ async def answer(query: CallbackQuery, text: str, alert: bool = False) -> bool:
         except TelegramError as exc:
             log.warning("answer to a press failed: %s", type(exc).__name__)
             return False
-        if loop.time() + pause + ANSWER_READ_MIN > give_up or is_stopping(query.get_bot()):
+        if loop.time() + pause + ANSWER_READ_MIN > give_up or is_stopping(bot):
             break  # (a stop waits for the handlers: it must not wait for these retries)
         await asyncio.sleep(pause)
     log.warning("a press got no answer (tried %d time(s))", attempt + 1)

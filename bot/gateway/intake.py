@@ -22,14 +22,17 @@ import functools
 import json
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from telegram import Message, Update
+from telegram import CallbackQuery, Chat, Message, Update
+from telegram._utils.datetime import extract_tzinfo_from_defaults, from_timestamp
 from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
 from telegram._utils.types import JSONDict, ODVInput
+from telegram.constants import ZERO_DATE
 from telegram.ext import ExtBot
 
 from bot.gateway.polling import Journal
+from bot.gateway.transport import LeanBot
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +95,25 @@ only its receiver sees, whose ``message_id`` is 0) its ``ephemeral_message_id``,
 python-telegram-bot 22.8 does not know and keeps in ``api_kwargs``."""
 
 
+def _pressed_message(cut: dict[str, Any], bot: ExtBot[Any]) -> Message:
+    """``Message.de_json(cut, bot)`` of a press's message cut to :data:`PRESSED_KEYS`, built
+    from those fields directly: PTB's reading goes through each of a message's hundred
+    fields (and, for the ephemeral id it does not know, fails once to find it out)."""
+    unknown = {k: v for k, v in cut.items() if k not in ("message_id", "date", "chat")}
+    date = cut["date"]  # none: unreadable, as PTB finds it (a null one reads as None)
+    sent = cast(dt.datetime, ZERO_DATE if date == 0 else from_timestamp(
+        date, tzinfo=extract_tzinfo_from_defaults(bot)))
+    message = Message(message_id=cut["message_id"], date=sent,
+                      chat=Chat.de_json(cut["chat"], bot), api_kwargs=unknown or None)
+    message.set_bot(bot)
+    return message
+
+
+UPDATE_KEYS = frozenset(("update_id", "callback_query"))
+"""A press's update holds these alone: it is built directly, not through PTB's reading of
+every kind of update."""
+
+
 def _read(item: dict[str, Any], bot: ExtBot[Any]) -> Update:
     """The update; a press's message cut to what the bot reads of it (id, date, chat) and
     read once per message (PTB would build its hundred fields at every press)."""
@@ -103,16 +125,20 @@ def _read(item: dict[str, Any], bot: ExtBot[Any]) -> Update:
     key = json.dumps(cut, sort_keys=True)
     pressed_on = _PRESSED.get(key)
     if pressed_on is None or getattr(pressed_on, "_bot", None) is not bot:
-        pressed_on = Message.de_json(cut, bot)
+        pressed_on = _pressed_message(cut, bot)
         if len(_PRESSED) >= _PRESSED_MAX:
             _PRESSED.clear()
         _PRESSED[key] = pressed_on
-    update = Update.de_json({**item, "callback_query": {
-        k: v for k, v in query.items() if k != "message"}}, bot)
-    read = update.callback_query
-    if read is not None:
-        with read._unfrozen():
-            read.message = pressed_on
+    read = CallbackQuery.de_json({k: v for k, v in query.items() if k != "message"}, bot)
+    with read._unfrozen():
+        read.message = pressed_on
+    if item.keys() <= UPDATE_KEYS:
+        update = Update(item["update_id"], callback_query=read)
+        update.set_bot(bot)
+        return update
+    update = Update.de_json({k: v for k, v in item.items() if k != "callback_query"}, bot)
+    with update._unfrozen():
+        update.callback_query = read
     return update
 
 
@@ -144,8 +170,9 @@ def _allowed_json(types: tuple[str, ...]) -> str:
     return json.dumps(list(types))
 
 
-class ScreeningBot(ExtBot[Any]):
-    """The bot, with getUpdates batches screened and read update by update.
+class ScreeningBot(LeanBot):
+    """The bot (its raw calls lean, :class:`bot.gateway.transport.LeanBot`), with getUpdates
+    batches screened and read update by update.
 
     ``get_updates`` is PTB's own, but for reading the batch: PTB reads it as a whole
     (:meth:`telegram.Update.de_list`), which one unreadable update fails.

@@ -3,9 +3,11 @@
 PTB's default ``HTTPXRequest`` costs most of the bot's CPU per button press: httpx and
 h11 are pure Python per byte of header, httpcore scans its whole pool (256 connections by
 default) on every request, and it retries ``import sniffio`` (absent) on every call to
-learn the async library. aiohttp parses HTTP in C and keeps idle connections in a
-per-host deque. ``AiohttpRequest`` plugs it in through PTB's own extension point
-(``telegram.request.BaseRequest``) with the contract ``HTTPXRequest`` keeps:
+learn the async library. ``AiohttpRequest`` plugs in a leaner client through PTB's own
+extension point (``telegram.request.BaseRequest``): the Bot API calls, one small JSON POST
+each, go over this module's own kept-alive HTTP/1.1 connections (:mod:`bot.gateway.http1`:
+aiohttp's client objects cost four times the exchange itself), and uploads and downloads
+over aiohttp, which parses HTTP in C. Both keep the contract ``HTTPXRequest`` keeps:
 
 * every timeout is honoured per call, ``DEFAULT_NONE`` meaning this instance's default:
   pool (waiting for a free connection), connect, write (sending the request body) and
@@ -19,19 +21,30 @@ per-host deque. ``AiohttpRequest`` plugs it in through PTB's own extension point
   ``json.dumps`` does it in C. With files: a multipart form, as ``HTTPXRequest`` sends.
 
 ``TRANSPORT=httpx`` keeps PTB's default ``HTTPXRequest`` (the bench compares the two).
+
+:class:`LeanBot` makes the calls whose parameters are plain values (the courier's, the
+answers to presses, getUpdates) without PTB's per-parameter encoding: they are encoded
+once into the body PTB would have sent, then posted under the same rate limiter and read
+with the same errors.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any, cast
 
 import aiohttp
 from aiohttp import payload
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
-from telegram.error import NetworkError, TimedOut
+from telegram import TelegramObject
+from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
+from telegram._utils.types import JSONDict, ODVInput
+from telegram.error import EndPointNotFound, InvalidToken, NetworkError, TimedOut
+from telegram.ext import ExtBot
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
+
+from bot.gateway.http1 import Http1Pool, Malformed
 
 TRANSPORTS = ("aiohttp", "httpx")
 POOL_TIMEOUT_MESSAGE = ("Pool timeout: All connections in the connection pool are occupied. "
@@ -90,7 +103,7 @@ class AiohttpRequest(BaseRequest):
     ``HTTPXRequest`` does. Defaults are ``HTTPXRequest``'s.
     """
 
-    __slots__ = ("_connect_timeout", "_media_write_timeout", "_pool", "_pool_timeout",
+    __slots__ = ("_connect_timeout", "_http1", "_media_write_timeout", "_pool", "_pool_timeout",
                  "_read_timeout", "_session", "_size", "_timeouts", "_write_timeout")
 
     def __init__(
@@ -111,6 +124,7 @@ class AiohttpRequest(BaseRequest):
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
+        self._http1: Http1Pool | None = None
         # our own pool limit (the connector is unlimited) so that waiting for a connection
         # has its own timeout, apart from connecting
         self._pool = asyncio.Semaphore(connection_pool_size)
@@ -131,6 +145,7 @@ class AiohttpRequest(BaseRequest):
         """Open the session (again, after a shutdown)."""
         if self.session is not None:
             return
+        self._http1 = Http1Pool(self.USER_AGENT)
         connector = aiohttp.TCPConnector(
             limit=0,  # the semaphore limits
             # timers fire when due: aiohttp would round timeouts of 5 s and more up to the
@@ -148,6 +163,9 @@ class AiohttpRequest(BaseRequest):
     async def shutdown(self) -> None:
         """Close the session and its connections."""
         session, self._session = self._session, None
+        http1, self._http1 = self._http1, None
+        if http1 is not None:
+            await http1.close()
         if session is not None and not session.closed:
             await session.close()
 
@@ -173,8 +191,8 @@ class AiohttpRequest(BaseRequest):
         pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         """Send one request; (status code, body). See ``BaseRequest.do_request``."""
-        session = self.session
-        if session is None:
+        session, http1 = self.session, self._http1
+        if session is None or http1 is None:
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data.multipart_data if request_data is not None else None
         read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
@@ -185,6 +203,7 @@ class AiohttpRequest(BaseRequest):
         if isinstance(write, DefaultValue):
             write = self._media_write_timeout if files else self._write_timeout
 
+        json_body: bytes | None = None
         body: payload.Payload | None = None
         if request_data is not None:
             if files:
@@ -192,10 +211,12 @@ class AiohttpRequest(BaseRequest):
                 for name, (filename, content, mimetype) in files.items():
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form()
+                if write is not None and (body.size is None or body.size > SOCKET_BUFFERED):
+                    body = _WriteDeadline(body, write)
+            elif method == "POST":
+                json_body = request_data.json_payload
             else:
                 body = payload.BytesPayload(request_data.json_payload, content_type=JSON)
-            if write is not None and (body.size is None or body.size > SOCKET_BUFFERED):
-                body = _WriteDeadline(body, write)
 
         if self._pool.locked():
             try:
@@ -206,17 +227,136 @@ class AiohttpRequest(BaseRequest):
         else:
             await self._pool.acquire()  # a free slot: returns without suspending
         try:
+            if json_body is not None:  # a Bot API call: over the lean connections
+                return await http1.post(url, json_body, JSON, connect=connect, write=write,
+                                        read=read)
             async with session.request(method, url, data=body,
                                        timeout=self._timeout(connect, read)) as response:
                 return response.status, await response.read()
         except TimeoutError as exc:
-            # connect (ConnectionTimeoutError), read (SocketTimeoutError) or our write
-            # deadline; like HTTPXRequest, the plain "Timed out"
+            # connect, read or write; like HTTPXRequest, the plain "Timed out"
             raise TimedOut from exc
         except aiohttp.ClientError as exc:
             raise NetworkError(f"aiohttp.{exc.__class__.__name__}: {exc}") from exc
+        except (OSError, Malformed) as exc:  # (the lean connections')
+            raise NetworkError(f"{exc.__class__.__name__}: {exc}") from exc
         finally:
             self._pool.release()
+
+
+class Encoded:
+    """A request's parameters as the JSON body already encoded: what :class:`AiohttpRequest`
+    reads of a ``RequestData`` without files (``RequestData`` encodes it parameter by
+    parameter at every call)."""
+
+    __slots__ = ("json_payload",)
+    multipart_data = None
+
+    def __init__(self, json_payload: bytes) -> None:
+        self.json_payload = json_payload
+
+
+PLAIN = (int, float, bool)
+"""The types of a parameter value, besides ``str``, that PTB sends as its ``json.dumps``."""
+
+
+def encoded(params: JSONDict) -> bytes | None:
+    """The JSON body PTB's ``RequestData`` makes of these parameters (None values left out,
+    a string as it is, any other value as its JSON text, then the whole as one ASCII JSON
+    object); None if a value is not a plain one (a PTB object, a file, a date, a list...),
+    which PTB itself must convert."""
+    out: dict[str, str] = {}
+    for key, value in params.items():
+        kind = type(value)
+        if kind is int:  # (its JSON text, without the encoder's call)
+            out[key] = int.__repr__(value)
+        elif isinstance(value, str):
+            out[key] = value
+        elif kind in PLAIN:
+            out[key] = json.dumps(value)
+        elif value is not None:
+            return None
+    return json.dumps(out).encode()
+
+
+class LeanBot(ExtBot[Any]):
+    """PTB's bot, whose calls with plain parameters skip PTB's per-parameter encoding.
+
+    Every call whose parameters are plain values (:func:`encoded`) sends the very body
+    PTB's own would, through the same rate limiter (getUpdates, as in PTB, outside it) and
+    :meth:`BaseRequest.post` (so the same errors), without making and encoding a
+    ``RequestParameter`` per value; any other goes PTB's own way. ``do_api_request`` with no
+    ``return_type`` (the courier's calls, the answers to presses) also skips the layers
+    between it and the post: the method-name checks, the warning that names PTB's own
+    method and the merging of its parameters, which plain values do not need.
+    """
+
+    async def _do_post(
+        self,
+        endpoint: str,
+        data: JSONDict,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+    ) -> Any:
+        """``ExtBot._do_post``: the call, under the rate limiter but for getUpdates; its
+        body encoded at once where the parameters are plain."""
+        rate_limit_args = self._extract_rl_kwargs(data)
+        if not self.rate_limiter and rate_limit_args is not None:
+            raise ValueError(
+                "`rate_limit_args` can only be used if a `ExtBot.rate_limiter` is set.")
+        request = self._request[0] if endpoint == "getUpdates" else self._request[1]
+        body = encoded(data) if isinstance(request, AiohttpRequest) else None
+        callback: Callable[..., Coroutine[Any, Any, Any]]
+        if body is None:  # PTB's own encoding: Bot._do_post, under the limiter below
+            callback = super(ExtBot, self)._do_post
+            args: tuple[Any, ...] = (endpoint, data)
+            kwargs: dict[str, Any] = {
+                "read_timeout": read_timeout, "write_timeout": write_timeout,
+                "connect_timeout": connect_timeout, "pool_timeout": pool_timeout}
+        else:
+            callback = request.post
+            args = (f"{self.base_url}/{endpoint}", cast(RequestData, Encoded(body)),
+                    read_timeout, write_timeout, connect_timeout, pool_timeout)
+            kwargs = {}
+        if endpoint == "getUpdates" or not self.rate_limiter:
+            return await callback(*args, **kwargs)
+        return await self.rate_limiter.process_request(
+            callback=callback, args=args, kwargs=kwargs, endpoint=endpoint, data=data,
+            rate_limit_args=rate_limit_args)
+
+    async def do_api_request(
+        self,
+        endpoint: str,
+        api_kwargs: JSONDict | None = None,
+        return_type: type[TelegramObject] | None = None,
+        *,
+        read_timeout: ODVInput[float] = DEFAULT_NONE,
+        write_timeout: ODVInput[float] = DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = DEFAULT_NONE,
+        rate_limit_args: Any = None,
+    ) -> Any:
+        """See ``telegram.Bot.do_api_request``: the same call, and the same answer."""
+        if (return_type is not None or rate_limit_args is not None or self.defaults is not None
+                or "_" in endpoint):
+            return await super().do_api_request(
+                endpoint, api_kwargs, return_type, read_timeout=read_timeout,
+                write_timeout=write_timeout, connect_timeout=connect_timeout,
+                pool_timeout=pool_timeout, rate_limit_args=rate_limit_args)
+        try:
+            return await self._do_post(
+                endpoint, {k: v for k, v in (api_kwargs or {}).items() if v is not None},
+                read_timeout=read_timeout, write_timeout=write_timeout,
+                connect_timeout=connect_timeout, pool_timeout=pool_timeout)
+        except InvalidToken as exc:  # as PTB's: a 404 is an unknown method once the token works
+            if self._bot_initialized:
+                raise EndPointNotFound(f"Endpoint '{endpoint}' not found in Bot API") from exc
+            raise InvalidToken(
+                "Either the bot token was rejected by Telegram or the endpoint "
+                f"'{endpoint}' does not exist.") from exc
 
 
 def api_request(transport: str = "aiohttp") -> BaseRequest:
