@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import shutil
 import socket
-import ssl
-import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
@@ -269,36 +265,3 @@ async def test_a_connection_the_server_closed_while_idle_is_never_written_to(
     with pytest.raises(ConnectionResetError):
         await first.exchange(b"GET / HTTP/1.1\r\n\r\n", None, None)
     await pool.close()
-
-
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
-async def test_https_keeps_its_connection_and_checks_the_server_s_certificate(
-        tmp_path: Path) -> None:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost"], check=True, capture_output=True)
-    srv = Server(scripts=[says(ok(b"1")), says(ok(b"2"))])
-    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    served.load_cert_chain(cert, key)
-    listening = await asyncio.start_server(srv.serve, "127.0.0.1", 0, ssl=served)
-    port = listening.sockets[0].getsockname()[1]
-    try:
-        pool = Http1Pool("UA/1", tls=ssl.create_default_context(cafile=str(cert)))
-        for expected in (b"1", b"2"):
-            assert await pool.post(f"https://localhost:{port}/bot1:x/getMe", b"{}",
-                                   "application/json", connect=5.0, write=5.0, read=5.0
-                                   ) == (200, expected)
-        assert [number for number, _ in srv.requests] == [1, 1]
-        assert srv.requests[0][1].startswith(
-            b"POST /bot1:x/getMe HTTP/1.1\r\nHost: localhost:%d\r\n" % port)
-        # the name it is reached by must be the certificate's, and the certificate trusted
-        with pytest.raises(ssl.SSLCertVerificationError, match="IP address mismatch"):
-            await pool.post(f"https://127.0.0.1:{port}/x", b"{}", "application/json",
-                            connect=5.0, write=5.0, read=5.0)
-        with pytest.raises(ssl.SSLCertVerificationError, match="self-signed"):
-            await Http1Pool("UA/1").post(f"https://localhost:{port}/x", b"{}",
-                                         "application/json", connect=5.0, write=5.0, read=5.0)
-        await pool.close()
-    finally:
-        listening.close()

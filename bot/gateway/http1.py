@@ -292,16 +292,13 @@ class Connection(asyncio.Protocol):
 class Http1Pool:
     """Kept-alive connections per host, for POST requests with a body already encoded."""
 
-    def __init__(self, user_agent: str, keepalive: float = KEEPALIVE,
-                 tls: ssl.SSLContext | None = None) -> None:
+    def __init__(self, user_agent: str, keepalive: float = KEEPALIVE) -> None:
         self.user_agent = user_agent
         self.keepalive = keepalive
         self.idle: dict[tuple[bool, str, int], deque[Connection]] = {}
         self.open: set[Connection] = set()
         self.targets: dict[str, Target] = {}
-        self._tls = tls
-        """HTTPS's context: by default (made at the first HTTPS connection) the system's
-        trusted certificates, the host name checked."""
+        self._tls: ssl.SSLContext | None = None
 
     def target(self, url: str) -> Target:
         """Where ``url``'s requests go (read once per URL)."""
