@@ -241,27 +241,3 @@ def test_a_url_is_read_once_into_its_target() -> None:
     assert b"Host: [::1]:8081\r\n" in pool.target("http://[::1]:8081/bot1:x/getMe?a=1").head
     with pytest.raises(ValueError):
         pool.target("ftp://example.org/")
-
-
-async def test_a_connection_the_server_closed_while_idle_is_never_written_to(
-        server: Server) -> None:
-    async def answer_then_close(writer: asyncio.StreamWriter) -> None:
-        writer.write(ok(b"1"))  # a kept-alive answer, then the server drops the connection
-        await writer.drain()
-        await asyncio.sleep(0.1)
-        writer.close()
-
-    server.scripts = [answer_then_close, says(ok(b"2"))]
-    pool = Http1Pool("UA/1")
-    assert await post(pool, server) == (200, b"1")
-    (first,) = pool.open
-    for _ in range(50):
-        if not first.reusable:
-            break
-        await asyncio.sleep(0.02)
-    assert await post(pool, server, read=None) == (200, b"2")
-    assert [number for number, _ in server.requests] == [1, 2]
-    # written to after its end it would wait for an answer forever (no read timeout here)
-    with pytest.raises(ConnectionResetError):
-        await first.exchange(b"GET / HTTP/1.1\r\n\r\n", None, None)
-    await pool.close()

@@ -123,8 +123,6 @@ class Connection(asyncio.Protocol):
         """Send one request; its answer (status, body). The connection is closed unless
         the exchange ended cleanly."""
         assert self.transport is not None
-        if not self.reusable or self.transport.is_closing():  # lost before the request
-            raise ConnectionResetError("the connection closed before the request")
         answer: asyncio.Future[tuple[int, bytes]] = self.loop.create_future()
         self.answer = answer
         self.buffer.clear()
@@ -199,9 +197,8 @@ class Connection(asyncio.Protocol):
         elif self.length != UNSET and len(self.buffer) >= self.length:
             if len(self.buffer) > self.length:  # more than the answer: not to be trusted
                 self.reusable = False
-            self.body = self.buffer[:self.length] if self.length < len(self.buffer) \
-                else self.buffer
-            self.buffer = bytearray()
+            self.body += self.buffer[:self.length]
+            self.buffer.clear()
             self._complete()
 
     def _head(self, head: bytes) -> None:
@@ -273,7 +270,7 @@ class Connection(asyncio.Protocol):
         """The whole answer is in: its body (decompressed, if the server compressed it
         unasked) to the caller."""
         body = bytes(self.body)
-        self.body = bytearray()
+        self.body.clear()
         if self.encoding in ("gzip", "deflate"):
             try:
                 body = zlib.decompress(body, 16 + zlib.MAX_WBITS if self.encoding == "gzip"
@@ -343,8 +340,7 @@ class Http1Pool:
         now = asyncio.get_running_loop().time()
         while idle:
             conn = idle.pop()
-            if conn.reusable and now - conn.idle_since < self.keepalive and \
-                    conn.transport is not None and not conn.transport.is_closing():
+            if conn.reusable and now - conn.idle_since < self.keepalive:
                 return conn
             self._drop(conn)
         return None
