@@ -3,11 +3,9 @@
 PTB's default ``HTTPXRequest`` costs most of the bot's CPU per button press: httpx and
 h11 are pure Python per byte of header, httpcore scans its whole pool (256 connections by
 default) on every request, and it retries ``import sniffio`` (absent) on every call to
-learn the async library. ``AiohttpRequest`` plugs in a leaner client through PTB's own
-extension point (``telegram.request.BaseRequest``): the Bot API calls, one small JSON POST
-each, go over this module's own kept-alive HTTP/1.1 connections (:mod:`bot.gateway.http1`:
-aiohttp's client objects cost four times the exchange itself), and uploads and downloads
-over aiohttp, which parses HTTP in C. Both keep the contract ``HTTPXRequest`` keeps:
+learn the async library. aiohttp parses HTTP in C and keeps idle connections in a
+per-host deque. ``AiohttpRequest`` plugs it in through PTB's own extension point
+(``telegram.request.BaseRequest``) with the contract ``HTTPXRequest`` keeps:
 
 * every timeout is honoured per call, ``DEFAULT_NONE`` meaning this instance's default:
   pool (waiting for a free connection), connect, write (sending the request body) and
@@ -43,8 +41,6 @@ from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import EndPointNotFound, InvalidToken, NetworkError, TimedOut
 from telegram.ext import ExtBot
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
-
-from bot.gateway.http1 import Http1Pool, Malformed
 
 TRANSPORTS = ("aiohttp", "httpx")
 POOL_TIMEOUT_MESSAGE = ("Pool timeout: All connections in the connection pool are occupied. "
@@ -103,7 +99,7 @@ class AiohttpRequest(BaseRequest):
     ``HTTPXRequest`` does. Defaults are ``HTTPXRequest``'s.
     """
 
-    __slots__ = ("_connect_timeout", "_http1", "_media_write_timeout", "_pool", "_pool_timeout",
+    __slots__ = ("_connect_timeout", "_media_write_timeout", "_pool", "_pool_timeout",
                  "_read_timeout", "_session", "_size", "_timeouts", "_write_timeout")
 
     def __init__(
@@ -124,7 +120,6 @@ class AiohttpRequest(BaseRequest):
         self._pool_timeout = pool_timeout
         self._media_write_timeout = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
-        self._http1: Http1Pool | None = None
         # our own pool limit (the connector is unlimited) so that waiting for a connection
         # has its own timeout, apart from connecting
         self._pool = asyncio.Semaphore(connection_pool_size)
@@ -145,7 +140,6 @@ class AiohttpRequest(BaseRequest):
         """Open the session (again, after a shutdown)."""
         if self.session is not None:
             return
-        self._http1 = Http1Pool(self.USER_AGENT)
         connector = aiohttp.TCPConnector(
             limit=0,  # the semaphore limits
             # timers fire when due: aiohttp would round timeouts of 5 s and more up to the
@@ -163,9 +157,6 @@ class AiohttpRequest(BaseRequest):
     async def shutdown(self) -> None:
         """Close the session and its connections."""
         session, self._session = self._session, None
-        http1, self._http1 = self._http1, None
-        if http1 is not None:
-            await http1.close()
         if session is not None and not session.closed:
             await session.close()
 
@@ -191,8 +182,8 @@ class AiohttpRequest(BaseRequest):
         pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         """Send one request; (status code, body). See ``BaseRequest.do_request``."""
-        session, http1 = self.session, self._http1
-        if session is None or http1 is None:
+        session = self.session
+        if session is None:
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data.multipart_data if request_data is not None else None
         read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
@@ -203,7 +194,6 @@ class AiohttpRequest(BaseRequest):
         if isinstance(write, DefaultValue):
             write = self._media_write_timeout if files else self._write_timeout
 
-        json_body: bytes | None = None
         body: payload.Payload | None = None
         if request_data is not None:
             if files:
@@ -211,12 +201,10 @@ class AiohttpRequest(BaseRequest):
                 for name, (filename, content, mimetype) in files.items():
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form()
-                if write is not None and (body.size is None or body.size > SOCKET_BUFFERED):
-                    body = _WriteDeadline(body, write)
-            elif method == "POST":
-                json_body = request_data.json_payload
             else:
                 body = payload.BytesPayload(request_data.json_payload, content_type=JSON)
+            if write is not None and (body.size is None or body.size > SOCKET_BUFFERED):
+                body = _WriteDeadline(body, write)
 
         if self._pool.locked():
             try:
@@ -227,19 +215,15 @@ class AiohttpRequest(BaseRequest):
         else:
             await self._pool.acquire()  # a free slot: returns without suspending
         try:
-            if json_body is not None:  # a Bot API call: over the lean connections
-                return await http1.post(url, json_body, JSON, connect=connect, write=write,
-                                        read=read)
             async with session.request(method, url, data=body,
                                        timeout=self._timeout(connect, read)) as response:
                 return response.status, await response.read()
         except TimeoutError as exc:
-            # connect, read or write; like HTTPXRequest, the plain "Timed out"
+            # connect (ConnectionTimeoutError), read (SocketTimeoutError) or our write
+            # deadline; like HTTPXRequest, the plain "Timed out"
             raise TimedOut from exc
         except aiohttp.ClientError as exc:
             raise NetworkError(f"aiohttp.{exc.__class__.__name__}: {exc}") from exc
-        except (OSError, Malformed) as exc:  # (the lean connections')
-            raise NetworkError(f"{exc.__class__.__name__}: {exc}") from exc
         finally:
             self._pool.release()
 
