@@ -255,6 +255,21 @@ async def test_room_leaves_out_the_messages_already_on_their_way() -> None:
     assert (limiter.spare(-5), limiter.room(-5)) == (2, 2)
 
 
+async def test_a_group_window_frees_a_message_once_it_is_a_period_old() -> None:
+    limiter = GroupWindowLimiter(3, 2.0)
+
+    async def call() -> bool:
+        return True
+
+    for _ in range(2):
+        await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -5}, None)
+    assert limiter.spare(-5) == 1
+    await asyncio.sleep(2.05)  # both are older than the window's period now
+    assert limiter.spare(-5) == 3
+    await limiter.process_request(call, (), {}, "sendMessage", {"chat_id": -5}, None)
+    assert (limiter.spare(-5), len(limiter.windows.of(-5).times)) == (2, 1)
+
+
 @pytest.mark.parametrize("counted", [True, False])
 async def test_a_message_one_member_sees_counts_in_the_group_window_unless_set_otherwise(
         counted: bool) -> None:

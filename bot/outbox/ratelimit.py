@@ -70,13 +70,20 @@ class Window:
         """This process's messages to the group on their way: waiting for room, or sent
         and not yet answered (not in ``times`` yet)."""
 
+    def count(self, now: float) -> int:
+        """The messages of the window at ``now``; those older than ``period`` are dropped
+        (completion times only grow: one message of a group at a time, so the oldest
+        are first)."""
+        times = self.times
+        while times and now - times[0] >= self.period:
+            times.popleft()
+        return len(times)
+
     async def wait_turn(self) -> None:
         """Sleep until one more message fits in the window."""
         while True:
             now = time.monotonic()
-            while self.times and now - self.times[0] >= self.period:
-                self.times.popleft()
-            if len(self.times) < self.max_messages:
+            if self.count(now) < self.max_messages:
                 return
             await asyncio.sleep(self.times[0] + self.period - now + 0.01)
 
@@ -127,8 +134,7 @@ class Windows:
         w = self.by_group.get(group)
         if w is None:
             return self.max_messages
-        now = time.monotonic()
-        return self.max_messages - sum(1 for t in w.times if now - t < w.period)
+        return self.max_messages - w.count(time.monotonic())
 
     def room(self, group: int) -> int:
         """How many more messages the group's window takes now after the ones already on
