@@ -144,12 +144,12 @@ class OutboxItem(BaseModel):
 @dataclass
 class Queued:
     """What a write put in its chat's outbox, filled in once the write committed (its
-    ``queued`` argument), so that the sender needs no read to learn it.
+    ``queued`` argument): the sender takes the items from here instead of reading them.
 
-    A chat's outbox rows are written under its table's lock (every write that queues
-    takes the table row first), so a chat's ids follow its commits: a sender that has
-    taken every undelivered row of the chat up to id ``after`` knows that ``items`` are
-    all there is after them.
+    The writes that queue are serialized per chat (SQLite: every write; PostgreSQL: by the
+    table's row, locked first), so a chat's ids follow its commits: a sender that has taken
+    every undelivered row of the chat up to id ``after`` knows that, when the write
+    committed, ``items`` were the chat's only other undelivered rows.
     """
 
     after: int | None = None

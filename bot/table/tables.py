@@ -200,9 +200,9 @@ class Tables:
         (:meth:`drawing`; ``meta``: its record with its clock started, if not as
         committed): every reader of the feed (the pages, the other workers) takes it from
         there in its own task, and so does the courier, rung when ``outbox`` got items or
-        the table message may show something new (``redraw``), and handed the items as the
-        commit ``queued`` them, when it says (else it reads them). ``news=False``: no commit,
-        the same version drawn anew for the courier (it had none)."""
+        the table message may show something new (``redraw``), with the items as the
+        commit ``queued`` them (taken instead of read back when the courier can).
+        ``news=False``: no commit, the same version drawn anew for the courier (it had none)."""
         table = self.tables.get(chat_id)
         if table is None:
             self.feed.publish(chat_id, 0, news=news)
