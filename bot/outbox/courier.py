@@ -76,8 +76,8 @@ class Doorbell:
         self.queue: asyncio.Queue[tuple[int, bool, Queued | None]] = asyncio.Queue()
 
     def ring(self, chat_id: int, outbox: bool = True, queued: Queued | None = None) -> None:
-        """The chat's table changed, and with ``outbox`` its outbox got new items, which
-        ``queued`` (their commit's) hands over (the courier reads them without)."""
+        """The chat's table changed, and with ``outbox`` its outbox got new items;
+        ``queued``: them as their commit wrote them (without it, the courier reads them)."""
         self.queue.put_nowait((chat_id, outbox, queued))
 
     async def rings(self) -> AsyncIterator[tuple[int, bool, Queued | None]]:
