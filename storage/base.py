@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -140,6 +141,28 @@ class OutboxItem(BaseModel):
     attempts: int = 0
 
 
+@dataclass
+class Queued:
+    """What a write put in its chat's outbox, filled in once the write committed (its
+    ``queued`` argument): the sender takes the items from here instead of reading them.
+
+    The writes that queue are serialized per chat (SQLite: every write; PostgreSQL: by the
+    table's row, locked first), so a chat's ids follow its commits: a sender that has taken
+    every undelivered row of the chat up to id ``after`` knows that, when the write
+    committed, ``items`` were the chat's only other undelivered rows.
+    """
+
+    after: int | None = None
+    """The chat's newest undelivered outbox row when the write queued (None: none)."""
+    items: list[OutboxItem] = field(default_factory=list)
+    """The rows ``outbox`` became, by id, as :meth:`Storage.pending_outbox` reads them."""
+
+    def fill(self, written: Queued | None) -> None:
+        """Take what a committed write queued (None: it queued nothing)."""
+        if written is not None:
+            self.after, self.items = written.after, written.items
+
+
 class Shown(BaseModel):
     """A fact of presence: ``player``'s turn of a decision was shown on ``channel`` at
     ``shown_at``; a delivered turn prompt also says which message it is and what it showed."""
@@ -210,8 +233,10 @@ class Storage(Protocol):
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None, coups: Sequence[int] = (),
-                          holders: Sequence[int | None] = ()) -> int:
+                          holders: Sequence[int | None] = (), queued: Queued | None = None
+                          ) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
+        ``queued``: filled in with what ``outbox`` became, once committed.
 
         The step is booked under ``coup``, each transfer under its own of ``coups`` when
         given (a step that settles one coup and deals the next); a row on the bank is in the
@@ -226,12 +251,13 @@ class Storage(Protocol):
         ...
 
     async def update_meta(self, *, chat_id: int, meta_json: str, expected_rev: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
+                          outbox: Sequence[OutboxDraft] = (), queued: Queued | None = None
+                          ) -> int:
         """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
 
         Compare-and-set: :class:`StaleVersion` (nothing written) if the rev
         differs, :class:`TableNotFound` without a table. ``outbox`` is written in
-        the same unit.
+        the same unit; ``queued`` is filled in with what it became, once committed.
         """
         ...
 

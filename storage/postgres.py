@@ -33,6 +33,7 @@ from .base import (
     OutboxDraft,
     OutboxItem,
     OutboxItemNotFound,
+    Queued,
     Shown,
     StaleVersion,
     StorageError,
@@ -71,18 +72,31 @@ def _outbox_item(row: asyncpg.Record) -> OutboxItem:
                       payload=json.loads(row[4]), created_at=row[5], attempts=row[6])
 
 
-async def _queue(conn: asyncpg.Connection, chat_id: int, drafts: Sequence[OutboxDraft]) -> None:
-    """Append ``drafts`` to the chat's outbox inside the caller's transaction, in order.
+_INSERT_OUTBOX = (
+    "INSERT INTO outbox (chat_id, kind, target, payload)"
+    " SELECT $1, k, t, p::jsonb FROM unnest($2::text[], $3::bigint[], $4::text[])"
+    "   WITH ORDINALITY AS x(k, t, p, n) ORDER BY n")
+
+
+async def _queue(conn: asyncpg.Connection, chat_id: int, drafts: Sequence[OutboxDraft],
+                 told: bool = False) -> Queued | None:
+    """Append ``drafts`` to the chat's outbox inside the caller's transaction, in order;
+    ``told``: return what it queued (see :class:`storage.base.Queued`), else None.
 
     Callers hold the chat's ``tables`` row lock first, so a chat's ids follow its commits.
     """
+    if told:
+        after = await conn.fetchval(
+            "SELECT max(id) FROM outbox WHERE chat_id = $1 AND sent_at IS NULL", chat_id)
+        rows = await conn.fetch(
+            f"{_INSERT_OUTBOX} RETURNING {_OUTBOX_COLUMNS}", chat_id,
+            [d.kind for d in drafts], [d.target for d in drafts],
+            [json.dumps(d.payload) for d in drafts]) if drafts else []
+        return Queued(after, sorted((_outbox_item(r) for r in rows), key=lambda i: i.id))
     if drafts:
-        await conn.execute(
-            "INSERT INTO outbox (chat_id, kind, target, payload)"
-            " SELECT $1, k, t, p::jsonb FROM unnest($2::text[], $3::bigint[], $4::text[])"
-            "   WITH ORDINALITY AS x(k, t, p, n) ORDER BY n",
-            chat_id, [d.kind for d in drafts], [d.target for d in drafts],
-            [json.dumps(d.payload) for d in drafts])
+        await conn.execute(_INSERT_OUTBOX, chat_id, [d.kind for d in drafts],
+                           [d.target for d in drafts], [json.dumps(d.payload) for d in drafts])
+    return None
 
 
 class PostgresStorage:
@@ -343,8 +357,10 @@ class PostgresStorage:
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None, coups: Sequence[int] = (),
-                          holders: Sequence[int | None] = ()) -> int:
+                          holders: Sequence[int | None] = (), queued: Queued | None = None
+                          ) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
+        ``queued``: filled in with what ``outbox`` became, once committed.
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
         (or, when ``expected_rev`` is given, the stored rev is not it),
@@ -367,7 +383,9 @@ class PostgresStorage:
                 raise await self._stale_or_missing(conn, chat_id)
             step_id = await self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=game,
                                        version=version, booking=booking)
-            await _queue(conn, chat_id, outbox)
+            written = await _queue(conn, chat_id, outbox, queued is not None)
+        if queued is not None:
+            queued.fill(written)
         return step_id
 
     @staticmethod
@@ -378,12 +396,13 @@ class PostgresStorage:
         return StaleVersion(f"table of chat {chat_id} is at version {row[0]}, rev {row[1]}")
 
     async def update_meta(self, *, chat_id: int, meta_json: str, expected_rev: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
+                          outbox: Sequence[OutboxDraft] = (), queued: Queued | None = None
+                          ) -> int:
         """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
 
         Compare-and-set: :class:`StaleVersion` (nothing written) if the rev
         differs, :class:`TableNotFound` without a table. ``outbox`` is written in
-        the same transaction.
+        the same transaction; ``queued`` is filled in with what it became, once committed.
         """
         async with self._tx() as conn:
             rev = await conn.fetchval(
@@ -392,7 +411,9 @@ class PostgresStorage:
                 meta_json, chat_id, expected_rev)
             if rev is None:
                 raise await self._stale_or_missing(conn, chat_id)
-            await _queue(conn, chat_id, outbox)
+            written = await _queue(conn, chat_id, outbox, queued is not None)
+        if queued is not None:
+            queued.fill(written)
         return int(rev)
 
     async def close_table(self, *, chat_id: int, expected_version: int,

@@ -46,6 +46,7 @@ from .base import (
     OutboxDraft,
     OutboxItem,
     OutboxItemNotFound,
+    Queued,
     Shown,
     StaleVersion,
     StorageError,
@@ -202,14 +203,31 @@ def _stale_or_missing(conn: sqlite3.Connection, chat_id: int) -> StorageError:
     return StaleVersion(f"table of chat {chat_id} is at version {row[0]}, rev {row[1]}")
 
 
+_INSERT_OUTBOX = ("INSERT INTO outbox (chat_id, kind, target, payload, created_at)"
+                  " VALUES (?, ?, ?, ?, ?)")
+
+
 def _queue(conn: sqlite3.Connection, chat_id: int, drafts: Sequence[OutboxDraft],
            now: float) -> None:
     """Append ``drafts`` to the chat's outbox inside the caller's unit of work, in order."""
     if drafts:
-        conn.executemany(
-            "INSERT INTO outbox (chat_id, kind, target, payload, created_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(chat_id, d.kind, d.target, json.dumps(d.payload), now) for d in drafts])
+        conn.executemany(_INSERT_OUTBOX, [(chat_id, d.kind, d.target, json.dumps(d.payload), now)
+                                          for d in drafts])
+
+
+def _queue_told(conn: sqlite3.Connection, chat_id: int, drafts: Sequence[OutboxDraft],
+                now: float) -> Queued:
+    """:func:`_queue`, and what it queued (see :class:`storage.base.Queued`)."""
+    row = conn.execute("SELECT max(id) FROM outbox WHERE chat_id = ? AND sent_at IS NULL",
+                       (chat_id,)).fetchone()
+    queued = Queued(after=row[0])
+    for d in drafts:
+        payload = json.dumps(d.payload)
+        item_id = conn.execute(_INSERT_OUTBOX, (chat_id, d.kind, d.target, payload, now)).lastrowid
+        assert item_id is not None
+        queued.items.append(OutboxItem(id=item_id, chat_id=chat_id, kind=d.kind, target=d.target,
+                                       payload=json.loads(payload), created_at=now))
+    return queued
 
 
 def _finish_outbox(conn: sqlite3.Connection, done: Sequence[tuple[int, int | None]],
@@ -446,8 +464,10 @@ class SqliteStorage:
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None, coups: Sequence[int] = (),
-                          holders: Sequence[int | None] = ()) -> int:
+                          holders: Sequence[int | None] = (), queued: Queued | None = None
+                          ) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
+        ``queued``: filled in with what ``outbox`` became, once committed.
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
         (or, when ``expected_rev`` is given, the stored rev is not it),
@@ -463,7 +483,7 @@ class SqliteStorage:
         rev_check = "" if expected_rev is None else " AND rev = ?"
         rev_args = () if expected_rev is None else (expected_rev,)
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: sqlite3.Connection) -> tuple[int, Queued | None]:
             rows = _fetchall(
                 conn,
                 "UPDATE tables SET state = ?, version = ?, deadline = ?,"
@@ -475,22 +495,28 @@ class SqliteStorage:
                 raise _stale_or_missing(conn, chat_id)
             step_id = self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=rows[0][0],
                                  version=version, booking=booking, now=now)
+            if queued is not None:
+                return step_id, _queue_told(conn, chat_id, outbox, now)
             _queue(conn, chat_id, outbox, now)
-            return step_id
+            return step_id, None
 
-        return await self._write(unit)
+        step_id, written = await self._write(unit)
+        if queued is not None:
+            queued.fill(written)
+        return step_id
 
     async def update_meta(self, *, chat_id: int, meta_json: str, expected_rev: int,
-                          outbox: Sequence[OutboxDraft] = ()) -> int:
+                          outbox: Sequence[OutboxDraft] = (), queued: Queued | None = None
+                          ) -> int:
         """Replace the table's host metadata if its rev is ``expected_rev``; returns the new rev.
 
         Compare-and-set: :class:`StaleVersion` (nothing written) if the rev
         differs, :class:`TableNotFound` without a table. ``outbox`` is written in
-        the same unit of work.
+        the same unit of work; ``queued`` is filled in with what it became, once committed.
         """
         now = time.time()
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: sqlite3.Connection) -> tuple[int, Queued | None]:
             rows = _fetchall(
                 conn,
                 "UPDATE tables SET meta = ?, rev = rev + 1, updated_at = ?"
@@ -498,10 +524,15 @@ class SqliteStorage:
                 (meta_json, now, chat_id, expected_rev))
             if not rows:
                 raise _stale_or_missing(conn, chat_id)
+            if queued is not None:
+                return int(rows[0][0]), _queue_told(conn, chat_id, outbox, now)
             _queue(conn, chat_id, outbox, now)
-            return int(rows[0][0])
+            return int(rows[0][0]), None
 
-        return await self._write(unit)
+        rev, written = await self._write(unit)
+        if queued is not None:
+            queued.fill(written)
+        return rev
 
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,

@@ -22,6 +22,7 @@ from storage.base import (
     OutboxDraft,
     OutboxItem,
     OutboxItemNotFound,
+    Queued,
     StaleVersion,
     TableExists,
     TableNotFound,
@@ -94,6 +95,41 @@ async def test_a_steps_drafts_commit_with_it_and_come_back_in_order(db: Backend)
     # A logged item shows no hidden card.
     assert "9h" not in repr(mine[1]) and "9h" not in str(mine[1])
     assert "9h" not in repr(d("dm", 7, **CARDS))
+
+
+async def test_a_write_tells_what_it_queued_as_a_read_returns_it_after_the_newest_pending(
+        db: Backend) -> None:
+    await open_table(db, CHAT, d("group", CHAT, text="table open"))
+    await open_table(db, OTHER)
+    opened = await db.storage.pending_outbox(chat_id=CHAT)
+    queued = Queued()
+    await db.storage.commit_step(chat_id=CHAT, expected_version=0, state_json='{"v": 1}',
+                                 version=1, transfers=[], coup=1, deadline=None,
+                                 outbox=(d("dm", 7, **CARDS), d("table", CHAT, turn=7)),
+                                 queued=queued)
+    assert queued.after == opened[0].id  # the table's post, still pending
+    assert queued.items == (await db.storage.pending_outbox(chat_id=CHAT))[1:]
+    assert shape(queued.items) == [(CHAT, "dm", 7, CARDS, 0), (CHAT, "table", CHAT, {"turn": 7}, 0)]
+    # another chat's rows are not this chat's: it had none pending
+    other = Queued()
+    await step(db, 0, chat=OTHER, outbox=(d("group", OTHER, n=2),))
+    await db.storage.finish_outbox(item_id=(await db.storage.pending_outbox(chat_id=OTHER))[0].id)
+    rev = (await db.storage.load_table(chat_id=OTHER)).rev
+    await db.storage.update_meta(chat_id=OTHER, meta_json='{"a": 1}', expected_rev=rev,
+                                 outbox=(d("group", OTHER, n=3),), queued=other)
+    assert other.after is None
+    assert other.items == await db.storage.pending_outbox(chat_id=OTHER)
+    assert shape(other.items) == [(OTHER, "group", OTHER, {"n": 3}, 0)]
+    # the newest pending row, whichever write made it; nothing queued: nothing told
+    await db.storage.finish_outbox(item_id=queued.items[1].id)
+    told = Queued()
+    await db.storage.update_meta(chat_id=CHAT, meta_json="{}", expected_rev=1, queued=told)
+    assert (told.after, told.items) == (queued.items[0].id, [])
+    refused = Queued()
+    with pytest.raises(StaleVersion):  # a refused write tells nothing
+        await db.storage.update_meta(chat_id=CHAT, meta_json="{}", expected_rev=1,
+                                     outbox=(d("group", CHAT, n=4),), queued=refused)
+    assert (refused.after, refused.items) == (None, [])
 
 
 async def test_a_refused_unit_of_work_leaves_no_outbox_row(db: Backend) -> None:

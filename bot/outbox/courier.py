@@ -8,6 +8,11 @@ done, and, when nothing else waits, edits the live table message to the newest
 state (a burst of steps costs one edit). A crash at any point loses nothing:
 pending items are sent after the restart.
 
+A commit of this process hands its items over with its ring (:class:`storage.base.Queued`):
+the worker takes them with no read of the outbox when every earlier undelivered item of the
+chat is in its hands (:attr:`Chat.known`); else (at start, a chat taken over, another
+worker's commit or one of no hand-off in between, a failed send) it reads the outbox.
+
 The table message's upkeep (its posts, edits, result, closing, and the twins a post of
 unknown outcome may leave) is :mod:`bot.outbox.table_message`'s: the worker hands it the
 table's items in their turn, and the edit.
@@ -53,7 +58,7 @@ from bot.outbox.telegram import (
     Refused,
     markup_param,
 )
-from storage.base import OutboxItem, Storage
+from storage.base import OutboxItem, Queued, Storage
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +73,14 @@ class Doorbell:
     """Tells the courier that a chat has something new to send or show."""
 
     def __init__(self) -> None:
-        self.queue: asyncio.Queue[tuple[int, bool]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[int, bool, Queued | None]] = asyncio.Queue()
 
-    def ring(self, chat_id: int, outbox: bool = True) -> None:
-        """The chat's table changed, and with ``outbox`` its outbox got new items."""
-        self.queue.put_nowait((chat_id, outbox))
+    def ring(self, chat_id: int, outbox: bool = True, queued: Queued | None = None) -> None:
+        """The chat's table changed, and with ``outbox`` its outbox got new items;
+        ``queued``: them as their commit wrote them (without it, the courier reads them)."""
+        self.queue.put_nowait((chat_id, outbox, queued))
 
-    async def rings(self) -> AsyncIterator[tuple[int, bool]]:
+    async def rings(self) -> AsyncIterator[tuple[int, bool, Queued | None]]:
         """Every ring, in order."""
         while True:
             yield await self.queue.get()
@@ -112,6 +118,13 @@ class Chat:
     """Rung while the worker was busy: it looks once more before it ends."""
     unsent: bool = False
     """The outbox has items the worker has not read yet."""
+    known: bool = False
+    """Every undelivered item of the chat is in the worker's hands (being sent, in
+    :attr:`handed`, or a DM's), as its last whole read or the hand-offs since left it."""
+    handed: list[OutboxItem] = field(default_factory=list)
+    """Items handed over (or left to coalesce with them), by id, not taken yet."""
+    seen: int = 0
+    """The highest id taken (read or handed): a late hand-off of items read is dropped."""
     lost: bool = False
     """The group refuses the bot: nothing goes until it is back."""
     dms: deque[tuple[OutboxItem, DirectMessage | PromptEdit]] = field(default_factory=deque)
@@ -120,6 +133,10 @@ class Chat:
     """The ids of the DMs waiting or being sent (a second read of the outbox skips them)."""
     dm_worker: asyncio.Task[None] | None = None
     """The task sending the DMs, apart from the group's messages."""
+
+    def unread(self) -> None:
+        """The outbox may hold items the worker has not in hand: it reads them."""
+        self.unsent, self.known = True, False
 
     def sending(self) -> bool:
         """Whether the worker is sending the outbox."""
@@ -215,17 +232,28 @@ class Courier:
         self.doorbell.ring(chat_id)
 
     async def _listen(self) -> None:
-        async for chat_id, outbox in self.doorbell.rings():
+        async for chat_id, outbox, queued in self.doorbell.rings():
             if outbox:
-                self._chat(chat_id).unsent = True
+                self._hand(chat_id, queued)
             self._wake(chat_id)
+
+    def _hand(self, chat_id: int, queued: Queued | None) -> None:
+        """New items in the chat's outbox: taken as its commit ``queued`` them when every
+        undelivered item written before them is in the worker's hands; else read."""
+        chat = self._chat(chat_id)
+        if (queued is None or not chat.known or not self._delivers(chat_id)
+                or (queued.after is not None and queued.after > chat.seen)):
+            chat.unread()
+            return
+        chat.handed += [item for item in queued.items if item.id > chat.seen]
+        chat.seen = max([chat.seen, *(item.id for item in queued.items)])
 
     def take_over(self, chat_id: int) -> None:
         """This process delivers the chat from now (its lease was granted): what the chat
         shows is read anew, and its outbox sent."""
         chat = self._chat(chat_id)
         self.table.take_over(chat_id)
-        chat.unsent = True
+        chat.unread()
         self._wake(chat_id)
 
     def rung_elsewhere(self, chat_id: int) -> None:
@@ -234,7 +262,7 @@ class Courier:
         self.table.feed.forget(chat_id)
         chat = self._chat(chat_id)
         chat.lost = False  # a step there means the table is back
-        chat.unsent = True
+        chat.unread()
         self._wake(chat_id)
 
     def _delivers(self, chat_id: int) -> bool:
@@ -277,33 +305,20 @@ class Courier:
         try:
             while True:
                 chat.again = False
-                if chat.unsent:
-                    chat.unsent = False
-                    items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
-                    # private messages go their own way, all of them before the group's:
-                    # a turn prompt reaches its player at once, never behind a group post
-                    # that waits for the group's budget
-                    group: list[tuple[OutboxItem, Payload]] = []
-                    for item, payload in await self._read(items):
-                        if isinstance(payload, PRIVATE):
-                            self._queue_dm(item, payload)
-                        else:
-                            group.append((item, payload))
-                    for i, (item, payload) in enumerate(group):
-                        if not self._delivers(chat_id):
-                            return  # the lease went (its connection died): not ours now
-                        if isinstance(payload, TablePost):
-                            if any(isinstance(later, TablePost) for _, later in group[i + 1:]):
-                                await self.table.skip(item)  # the later post shows it
-                                continue
-                            if chat.unsent:
-                                break  # steps committed since: their posts may coalesce
-                        await self._deliver(item, payload)
-                    else:
-                        if len(items) < BATCH:
-                            items = []
-                    if items:  # the rest of the outbox, read again
-                        chat.unsent = True
+                if chat.unsent or chat.handed:
+                    items, whole = await self._take(chat_id, chat)
+                    rest = None
+                    try:
+                        rest = await self._send(chat_id, chat, items)
+                    finally:  # cut short, what it left unsent is not in hand
+                        chat.known &= rest is not None
+                    if rest is None:
+                        return  # the lease went (its connection died): not ours now
+                    if rest:  # waiting for the steps committed since: their posts may coalesce
+                        chat.handed[:0] = rest
+                        continue
+                    if not whole:  # the rest of the outbox, read again
+                        chat.unread()
                         continue
                 if not self._delivers(chat_id):
                     return
@@ -311,10 +326,46 @@ class Courier:
                 if not chat.again or self.stopping:
                     return
         except NotPublished:  # the table's publication rings again (outbox: read anew)
-            chat.unsent = True
+            chat.unread()
         except Lost:
             chat.lost = True
             self.reports.report(GroupLost(chat_id))
+
+    async def _take(self, chat_id: int, chat: Chat) -> tuple[list[OutboxItem], bool]:
+        """The chat's items to send now, and whether they are all it has (else a batch of
+        more): those handed over when they are (:attr:`Chat.known`), else a read's."""
+        if chat.known and not chat.unsent:
+            items, chat.handed = chat.handed, []
+            return items, True
+        chat.unsent, chat.known, chat.handed = False, False, []
+        items = await self.storage.pending_outbox(chat_id=chat_id, limit=BATCH)
+        chat.seen = max([chat.seen, *(item.id for item in items)])
+        chat.known = len(items) < BATCH and not chat.unsent  # (not if rung during the read)
+        return items, len(items) < BATCH
+
+    async def _send(self, chat_id: int, chat: Chat, items: Sequence[OutboxItem]
+                    ) -> list[OutboxItem] | None:
+        """Send ``items``; a table post and the group's items after it wait (returned) for
+        steps committed since: their posts may coalesce. None: the lease went."""
+        # private messages go their own way, all of them before the group's: a turn prompt
+        # reaches its player at once, never behind a group post that waits for its budget
+        group: list[tuple[OutboxItem, Payload]] = []
+        for item, payload in await self._read(items):
+            if isinstance(payload, PRIVATE):
+                self._queue_dm(item, payload)
+            else:
+                group.append((item, payload))
+        for i, (item, payload) in enumerate(group):
+            if not self._delivers(chat_id):
+                return None
+            if isinstance(payload, TablePost):
+                if any(isinstance(later, TablePost) for _, later in group[i + 1:]):
+                    await self.table.skip(item)  # the later post shows it
+                    continue
+                if chat.unsent or chat.handed:
+                    return [left for left, _ in group[i:]]
+            await self._deliver(item, payload)
+        return []
 
     async def _read(self, items: Sequence[OutboxItem]) -> list[tuple[OutboxItem, Payload]]:
         """Each item with its payload, parsed by its kind. One that is not its kind's (of a
@@ -345,6 +396,9 @@ class Courier:
             item, payload = chat.dms.popleft()
             try:
                 self.sent_dms[item.id] = sent = await self._dm(item, payload)
+            except BaseException:
+                chat.unread()  # it stays pending: the next look reads it
+                raise
             finally:
                 chat.dms_on_way.discard(item.id)
             self._finish_soon()

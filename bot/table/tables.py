@@ -32,7 +32,7 @@ from bot.view import screens
 from bot.view.applink import AppLinks
 from bot.view.screens import TableScreen
 from games.engine import Step, visible_events
-from storage.base import OutboxDraft, Storage, StorageError, TableNotFound
+from storage.base import OutboxDraft, Queued, Storage, StorageError, TableNotFound
 
 
 class ChatLocks(Protocol):
@@ -149,12 +149,14 @@ class Tables:
                              Cause(actor, action, decided, timed_out))
         chat_id, rec = table.chat_id, table.rec
         meta_json, state_json = planned.meta.stored(), step.state.model_dump_json()
+        queued = Queued() if planned.drafts else None  # handed to the courier (no read back)
         try:
             await self.storage.commit_step(
                 chat_id=chat_id, expected_version=table.state.version, state_json=state_json,
                 version=step.state.version, transfers=step.transfers, coup=planned.coup,
                 coups=planned.coups, holders=planned.holders, deadline=planned.deadline,
-                meta_json=meta_json, outbox=planned.drafts, expected_rev=rec.rev)
+                meta_json=meta_json, outbox=planned.drafts, expected_rev=rec.rev,
+                queued=queued)
         except StorageError:
             self.forget(chat_id)
             self.feed.forget(chat_id)  # drawn as the other writer left it
@@ -168,7 +170,7 @@ class Tables:
         self.clock.stepped(chat_id, step.state.version, planned.deadline, planned.meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
-        await self.publish(chat_id, bool(planned.drafts))
+        await self.publish(chat_id, bool(planned.drafts), queued=queued)
         return planned.meta
 
     async def _commit_record(self, table: Table, meta: TableMeta, drafts: list[OutboxDraft],
@@ -177,27 +179,30 @@ class Tables:
         send (see :meth:`commit`)."""
         chat_id, rec = table.chat_id, table.rec
         meta_json = meta.stored()
+        queued = Queued() if drafts else None
         try:
             await self.storage.update_meta(chat_id=chat_id, meta_json=meta_json,
-                                           expected_rev=rec.rev, outbox=drafts)
+                                           expected_rev=rec.rev, outbox=drafts, queued=queued)
         except StorageError:
             self.forget(chat_id)
             raise
         self.tables[chat_id] = Table(rec.model_copy(update={"meta_json": meta_json,
                                                             "rev": rec.rev + 1}),
                                      meta, table.engine, table.state, table.cached_sight)
-        await self.publish(chat_id, bool(drafts), redraw=redraw)
+        await self.publish(chat_id, bool(drafts), redraw=redraw, queued=queued)
         return meta
 
     async def publish(self, chat_id: int, outbox: bool = True, *, redraw: bool = True,
-                      meta: TableMeta | None = None, news: bool = True) -> None:
+                      meta: TableMeta | None = None, news: bool = True,
+                      queued: Queued | None = None) -> None:
         """The chat's table as this process holds it (opened, changed, closed: none) is
         published once on the :attr:`feed`, with the group's table message drawn from it
         (:meth:`drawing`; ``meta``: its record with its clock started, if not as
         committed): every reader of the feed (the pages, the other workers) takes it from
         there in its own task, and so does the courier, rung when ``outbox`` got items or
-        the table message may show something new (``redraw``). ``news=False``: no commit,
-        the same version drawn anew for the courier (it had none)."""
+        the table message may show something new (``redraw``), with the items as the
+        commit ``queued`` them (taken instead of read back when the courier can).
+        ``news=False``: no commit, the same version drawn anew for the courier (it had none)."""
         table = self.tables.get(chat_id)
         if table is None:
             self.feed.publish(chat_id, 0, news=news)
@@ -206,7 +211,7 @@ class Tables:
                               await self.drawing(table, meta or table.meta),
                               rev=table.rec.rev, news=news)
         if outbox or redraw:
-            self.doorbell.ring(chat_id, outbox)
+            self.doorbell.ring(chat_id, outbox, queued)
 
     async def drawing(self, table: Table, meta: TableMeta) -> Callable[[], TableScreen]:
         """The group's table message of ``table`` with the record ``meta``, as the view draws
