@@ -411,13 +411,6 @@ class Storage(Protocol):
         table: its version and revision stay. The chat's facts of earlier decisions go."""
         ...
 
-    async def add_presence_many(self, *, facts: Sequence[tuple[int, int, Sequence[Shown]]]
-                                ) -> None:
-        """:meth:`add_presence` for several batches, (chat id, decision, facts) each, in one
-        transaction, applied in their order (a chat's later decision drops its earlier one's
-        facts, as a later call would)."""
-        ...
-
     async def presence(self, *, chat_id: int, decision: int) -> list[Shown]:
         """The facts of presence of the chat's ``decision``, earliest first."""
         ...

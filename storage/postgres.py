@@ -717,21 +717,15 @@ class PostgresStorage:
     async def add_presence(self, *, chat_id: int, decision: int, shown: Sequence[Shown]
                            ) -> None:
         """See :meth:`storage.base.Storage.add_presence`."""
-        await self.add_presence_many(facts=[(chat_id, decision, shown)])
-
-    async def add_presence_many(self, *, facts: Sequence[tuple[int, int, Sequence[Shown]]]
-                                ) -> None:
-        """See :meth:`storage.base.Storage.add_presence_many`: one transaction."""
         async with self._tx() as conn:
-            for chat_id, decision, shown in facts:
-                await conn.execute("DELETE FROM presence WHERE chat_id = $1 AND decision < $2",
-                                   chat_id, decision)
-                await conn.executemany(
-                    "INSERT INTO presence (chat_id, decision, player, channel, shown_at,"
-                    " message_id, digest) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                    " ON CONFLICT DO NOTHING",
-                    [(chat_id, decision, s.player, s.channel, s.shown_at, s.message_id,
-                      s.digest) for s in shown])
+            await conn.execute("DELETE FROM presence WHERE chat_id = $1 AND decision < $2",
+                               chat_id, decision)
+            await conn.executemany(
+                "INSERT INTO presence (chat_id, decision, player, channel, shown_at,"
+                " message_id, digest) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                " ON CONFLICT DO NOTHING",
+                [(chat_id, decision, s.player, s.channel, s.shown_at, s.message_id, s.digest)
+                 for s in shown])
 
     async def presence(self, *, chat_id: int, decision: int) -> list[Shown]:
         """See :meth:`storage.base.Storage.presence`."""

@@ -815,20 +815,14 @@ class SqliteStorage:
     async def add_presence(self, *, chat_id: int, decision: int, shown: Sequence[Shown]
                            ) -> None:
         """See :meth:`storage.base.Storage.add_presence`."""
-        await self.add_presence_many(facts=[(chat_id, decision, shown)])
-
-    async def add_presence_many(self, *, facts: Sequence[tuple[int, int, Sequence[Shown]]]
-                                ) -> None:
-        """See :meth:`storage.base.Storage.add_presence_many`: one unit, one trip."""
         def unit(conn: sqlite3.Connection) -> None:
-            for chat_id, decision, shown in facts:
-                conn.execute("DELETE FROM presence WHERE chat_id = ? AND decision < ?",
-                             (chat_id, decision))
-                conn.executemany(
-                    "INSERT INTO presence (chat_id, decision, player, channel, shown_at,"
-                    " message_id, digest) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    [(chat_id, decision, s.player, s.channel, s.shown_at, s.message_id,
-                      s.digest) for s in shown])
+            conn.execute("DELETE FROM presence WHERE chat_id = ? AND decision < ?",
+                         (chat_id, decision))
+            conn.executemany(
+                "INSERT INTO presence (chat_id, decision, player, channel, shown_at,"
+                " message_id, digest) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [(chat_id, decision, s.player, s.channel, s.shown_at, s.message_id, s.digest)
+                 for s in shown])
         await self._write(unit)
 
     async def presence(self, *, chat_id: int, decision: int) -> list[Shown]:

@@ -160,7 +160,6 @@ async def test_his_view_holds_his_decision_and_loses_it_once_he_stands(
     kept = (await host.tables.load(TABLE_CHAT)).meta.ephemerals[player]
     assert (kept.message_id, kept.decision) == (5, table.meta.decision)
     # where his turn shows is recorded with the table: his view too
-    await host.tables.clock.flush()  # what the clock holds of them, stored
     facts = await host.storage.presence(chat_id=TABLE_CHAT, decision=table.meta.decision)
     assert [(f.player, f.channel) for f in facts if f.channel == "view"] == [(player, "view")]
     # he stands from it (his own keyboard, pressed where he alone sees it)

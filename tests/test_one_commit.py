@@ -62,18 +62,13 @@ class Counted(SqliteStorage):
     close_table = counting("close_table", "close")
 
 
-def hosts_on(monkeypatch: pytest.MonkeyPatch, storage: type[SqliteStorage]) -> None:
-    """Every host of a test keeps its tables in a ``storage`` (a counting SQLite storage),
-    and deals from the same shoe every run."""
-    monkeypatch.setattr(test_bot_tables, "SqliteStorage", storage)
-    seeded = random.Random("one commit")
-    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
-
-
 @pytest.fixture(autouse=True)
 def counted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every host of these tests keeps its tables in a :class:`Counted` storage."""
-    hosts_on(monkeypatch, Counted)
+    """Every host of these tests keeps its tables in a :class:`Counted` storage, and deals
+    from the same shoe every run."""
+    monkeypatch.setattr(test_bot_tables, "SqliteStorage", Counted)
+    seeded = random.Random("one commit")
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
 
 
 async def shown_to(host: Any) -> tuple[int, set[tuple[int, str]], float | None]:
@@ -81,7 +76,6 @@ async def shown_to(host: Any) -> tuple[int, set[tuple[int, str]], float | None]:
     deadline as its clock runs (None: not started)."""
     table = await host.tables.load(CHAT)
     decision = table.meta.decision
-    await host.tables.clock.flush()  # what the clock holds of them, stored
     facts = await host.storage.presence(chat_id=CHAT, decision=decision)
     return (decision, {(f.player, f.channel) for f in facts},
             (await host.tables.clock.started(table)).due)

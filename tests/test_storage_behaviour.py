@@ -396,24 +396,6 @@ async def test_presence_is_appended_apart_from_the_table_and_goes_with_it(
     assert await count(db, "presence") == 0
 
 
-async def test_presence_of_several_chats_is_appended_in_one_unit_in_order(
-        db: Backend) -> None:
-    other = CHAT - 1
-    early = Shown(player=1, channel="page", shown_at=10.0)
-    prompt = Shown(player=2, channel="prompt", shown_at=11.5, message_id=77, digest="d")
-    late = Shown(player=1, channel="group", shown_at=13.0)
-    await db.storage.add_presence_many(facts=[
-        (CHAT, 1, [early]), (other, 4, [prompt]),
-        (CHAT, 1, [Shown(player=1, channel="page", shown_at=30.0)]),  # the first stays
-        (CHAT, 2, [late]),  # the chat's next decision: its first one's facts go
-        (other, 4, [early])])
-    assert await db.storage.presence(chat_id=CHAT, decision=1) == []
-    assert await db.storage.presence(chat_id=CHAT, decision=2) == [late]
-    assert await db.storage.presence(chat_id=other, decision=4) == [early, prompt]
-    await db.storage.add_presence_many(facts=[])
-    assert await count(db, "presence") == 3
-
-
 async def test_alive_marks_say_since_when_no_process_ran(db: Backend) -> None:
     clock = [1000.0]
     shared = db.kind == "postgres"

@@ -11,16 +11,10 @@ ends. That deadline is scheduled at once (:meth:`bot.table.deadlines.Deadlines.s
 the table's record learns it at its next commit (which folds the facts in:
 :meth:`Clock.shown`), and a start-up reads it from the facts again. When it runs out, the
 engine's safe defaults are committed (:meth:`Clock.on_deadline`).
-
-With one worker, the clock's memory of a decision's facts is the truth, and they are stored
-behind it, many chats' in one write (:meth:`Clock.flush`). A crash before that write loses
-them: the turn counts as not yet shown, and its clock starts when it is shown again (a
-deadline never runs before its turn was visible).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -85,11 +79,6 @@ otherwise."""
 # was drawn)
 SHOWN_SLACK = 0.5
 
-# Seconds a fact of presence waits in memory for others to share its write (one worker)
-PRESENCE_DELAY = 0.005
-# Seconds before a failed write of the facts is tried again
-PRESENCE_RETRY = 0.5
-
 
 class Clock:
     """Each table's decision clock: its timeout, when it starts and when it runs out."""
@@ -114,12 +103,6 @@ class Clock:
         # ``shared``): read from storage once per decision
         self.shared = shared
         self.facts: dict[int, tuple[tuple[float | None, int], list[Shown]]] = {}
-        # facts kept there and not stored yet, (chat, decision, facts) in order, and the
-        # write that will store them (:meth:`_append`); once stopped, each is written at once
-        self.behind = not shared
-        self.pending: list[tuple[int, int, list[Shown]]] = []
-        self.writer: asyncio.TimerHandle | None = None
-        self.writing: asyncio.Task[None] | None = None
         # closes a table nobody plays at any more (its lifecycle sets it:
         # :meth:`bot.table.lifecycle.Lifecycle.close_idle`)
         self.on_idle: Callable[[int], Awaitable[Any]] = _nothing
@@ -235,64 +218,18 @@ class Clock:
         kept = self.facts.get(table.chat_id)
         if kept is not None and kept[0] == key:
             return kept[1]
-        await self.flush()  # the storage is read as this process knows it
         facts = await self.tables.storage.presence(chat_id=table.chat_id, decision=decision)
         if not self.shared:
             self.facts[table.chat_id] = (key, facts)
         return facts
 
     async def _append(self, table: Table, decision: int, facts: list[Shown]) -> None:
-        """Append facts of the table's ``decision``: kept in memory and stored soon after,
-        with other chats' (:meth:`flush`), when this process is the only one appending them
-        and holds the decision's; else stored now (a write under the chat's lock)."""
+        await self.tables.storage.add_presence(chat_id=table.chat_id, decision=decision,
+                                               shown=facts)
         key = (table.meta.opened, decision)
         kept = self.facts.get(table.chat_id)
-        behind = self.behind and kept is not None and kept[0] == key
-        if not behind:
-            await self.tables.storage.add_presence(chat_id=table.chat_id, decision=decision,
-                                                   shown=facts)
-            kept = self.facts.get(table.chat_id)
         if kept is not None and kept[0] == key:
             self.facts[table.chat_id] = (key, kept[1] + facts)
-        if behind:
-            self.pending.append((table.chat_id, decision, facts))
-            if self.writer is None and (self.writing is None or self.writing.done()):
-                self.writer = asyncio.get_running_loop().call_later(PRESENCE_DELAY, self._write)
-
-    def _write(self) -> None:
-        self.writer = None
-        self.writing = asyncio.get_running_loop().create_task(self._write_pending())
-
-    async def _write_pending(self) -> None:
-        """Store the facts appended and not yet stored, all in one write; those appended
-        meanwhile in the next. A failed write is tried again (unless stopped)."""
-        while self.pending:
-            batch, self.pending = self.pending, []
-            try:
-                await self.tables.storage.add_presence_many(facts=batch)
-            except Exception:
-                log.exception("%d facts of presence not stored", len(batch))
-                self.pending[:0] = batch
-                if self.behind:
-                    self.writer = asyncio.get_running_loop().call_later(PRESENCE_RETRY,
-                                                                        self._write)
-                return
-
-    async def flush(self) -> None:
-        """Store now the facts of presence kept in memory and not yet stored (one write)."""
-        if self.writer is not None:
-            self.writer.cancel()
-            self._write()
-        elif self.pending and (self.writing is None or self.writing.done()):
-            self._write()
-        if self.writing is not None and not self.writing.done():
-            await asyncio.wait({self.writing})
-
-    async def stop(self) -> None:
-        """This process appends no more facts behind (each is stored at once from here on):
-        those kept are stored now."""
-        self.behind = False
-        await self.flush()
 
     def _start(self, table: Table, facts: Sequence[Shown]) -> float | None:
         """When the clock of the table's decision started, by these facts of it: the moment

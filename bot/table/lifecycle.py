@@ -164,7 +164,6 @@ class Lifecycle:
             if idle:
                 text = "\n\n".join((i18n.t(lang, "closed_idle",
                                             n=self.clock.idle_limit(table.meta)), text))
-            await self.clock.flush()  # the facts of presence kept go with the table
             await tables.storage.close_table(
                 chat_id=chat_id, expected_version=table.state.version,
                 transfers=step.transfers, coup=table.state.coup,
@@ -271,14 +270,12 @@ class Lifecycle:
         return meta.model_copy(update={"prompts": prompts}), drafts
 
     async def stop(self) -> None:
-        """This process stops running the tables' clocks (its deadlines stopped): the facts
-        of presence it kept in memory are stored (:meth:`bot.table.clock.Clock.stop`); its
-        last alive mark (:meth:`bot.table.liveness.Liveness.stop`)."""
+        """This process stops running the tables' clocks (its deadlines stopped): its last
+        alive mark (:meth:`bot.table.liveness.Liveness.stop`)."""
         if self.hearing is not None:
             self.hearing.cancel()
             await asyncio.gather(self.hearing, return_exceptions=True)
             self.hearing = None
-        await self.clock.stop()
         if self.liveness is not None:
             await self.liveness.stop()
 
