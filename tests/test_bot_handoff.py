@@ -8,16 +8,15 @@ hand-off comes in between (as another worker's commit would be).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-import test_bot_tables
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
     BOB,
     CHAT,
     RecordingBot,
+    hosted_on,
     make_host,
     press,
     private_keyboard,
@@ -25,7 +24,6 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 
 from bot.outbox import payloads
-from games import cards
 from storage.base import OutboxItem, Queued
 from storage.sqlite import SqliteStorage
 
@@ -48,9 +46,7 @@ class Reads(SqliteStorage):
 def counted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every host of these tests keeps its tables in a :class:`Reads` storage, and deals
     from the same shoe every run."""
-    monkeypatch.setattr(test_bot_tables, "SqliteStorage", Reads)
-    seeded = random.Random("one commit")
-    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    hosted_on(monkeypatch, Reads)
 
 
 def texts(bot: RecordingBot, chat_id: int) -> list[str]:

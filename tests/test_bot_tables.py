@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import time
 from collections.abc import AsyncIterator
@@ -30,6 +31,7 @@ from bot.view.answers import Answer
 from bot.view.applink import AppLinks
 from bot.view.codec import ActionButton, decode
 from bot.view.outcomes import Outcome, Typed
+from games import cards
 from games.verify.check import compact
 from storage.base import StaleVersion
 from storage.sqlite import SqliteStorage
@@ -201,6 +203,14 @@ async def make_host(tmp_path: Path) -> AsyncIterator[Any]:
         await host.lifecycle.stop()
         host.deadlines.stop()
         await host.storage.close()
+
+
+def hosted_on(monkeypatch: pytest.MonkeyPatch, storage: type[SqliteStorage]) -> None:
+    """Every host a test makes keeps its tables in ``storage`` (the real SQLite storage, or
+    one that counts what it is asked), and deals from the same shoe every run."""
+    monkeypatch.setattr(f"{__name__}.SqliteStorage", storage)
+    seeded = random.Random("one commit")
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
 
 
 def worded(outcome: Outcome, lang: str = "en", group: str | None = None) -> Answer:

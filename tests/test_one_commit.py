@@ -10,19 +10,18 @@ tests/test_webapp_server.py)."""
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
 import aiohttp
 import pytest
-import test_bot_tables
 from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     ANN,
     BOB,
     CHAT,
     CID,
     RecordingBot,
+    hosted_on,
     make_host,
     press,
     private_keyboard,
@@ -37,7 +36,6 @@ from test_webapp_server import (  # noqa: F401 (served is a fixture)
     served,
 )
 
-from games import cards
 from storage.sqlite import SqliteStorage
 
 
@@ -66,9 +64,7 @@ class Counted(SqliteStorage):
 def counted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every host of these tests keeps its tables in a :class:`Counted` storage, and deals
     from the same shoe every run."""
-    monkeypatch.setattr(test_bot_tables, "SqliteStorage", Counted)
-    seeded = random.Random("one commit")
-    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    hosted_on(monkeypatch, Counted)
 
 
 async def shown_to(host: Any) -> tuple[int, set[tuple[int, str]], float | None]:
