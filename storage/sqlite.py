@@ -1,15 +1,16 @@
 """The embedded backend: one SQLite file in WAL mode, through :mod:`aiosqlite`.
 
-One connection per :class:`SqliteStorage`; an :class:`asyncio.Lock` keeps its
-units of work from interleaving on that connection. Every write is a
-``BEGIN IMMEDIATE`` transaction, so it takes the file's writer lock before it
+One connection per :class:`SqliteStorage`, which runs its units of work one after
+the other, in order, those waiting together in one trip to its thread
+(:class:`storage.trips.Trips`). Every write is a ``BEGIN IMMEDIATE`` transaction
+(or a savepoint inside a trip's), so it takes the file's writer lock before it
 reads anything: a second process (or a second storage object on the same
 file) waits up to ``busy_timeout`` and then sees the committed version, which
 is what makes the optimistic version check race-free.
 
 Each public method is one plain function run whole on the connection's thread
 (one round trip from the event loop, transaction included), not a sequence
-of awaited statements: see :func:`_on_thread`.
+of awaited statements: see :func:`storage.trips.on_thread`.
 
 Durability: ``synchronous=NORMAL`` (the default here) in WAL mode never
 corrupts the database and never breaks atomicity, but a power loss (not a
@@ -21,7 +22,6 @@ of an fsync per commit (see ``bench/storage_steps.py`` for the figures).
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import json
 import sqlite3
@@ -57,6 +57,7 @@ from .base import (
 )
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations, sqlite_statements
+from .trips import Trips, on_thread, transaction
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 T = TypeVar("T")
@@ -74,47 +75,6 @@ _PRUNE_SENT = (
 # Items finished by one UPDATE of finish_outbox_many: three parameters each, far below
 # SQLite's limit on parameters per statement (32766 since 3.32, 999 before).
 _FINISH_CHUNK = 300
-
-
-async def _on_thread(db: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(conn, *args)`` run on ``db``'s worker thread, with its raw :class:`sqlite3.Connection`.
-
-    Every public aiosqlite call (execute, a fetch, a cursor's close, BEGIN,
-    COMMIT) is a round trip to that thread: a future, a queue put, a thread
-    wake-up and a ``call_soon_threadsafe`` back to the event loop. A unit of
-    work awaited statement by statement cost some 25 of them per table step;
-    as one synchronous function it costs one. ``Connection._execute`` (queue a
-    function for the thread) and ``Connection._conn`` are private, but they
-    are what aiosqlite's own public methods are built on (checked on 0.22);
-    this is the only place that touches them. ``fn`` runs on the thread that
-    owns the connection, after whatever was queued before it, so nothing else
-    runs on the connection in the middle of it. Once queued it runs to its end
-    even if the awaiting task is cancelled: a cancelled unit of work commits or
-    rolls back whole, and the caller does not learn which.
-    """
-    return cast(T, await db._execute(fn, db._conn, *args))  # type: ignore[no-untyped-call]
-
-
-def _transaction(conn: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(conn, *args)`` as one unit of work: committed if it returns, else rolled back.
-
-    ``BEGIN IMMEDIATE`` takes the file's writer lock before ``fn`` reads anything.
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = fn(conn, *args)
-        conn.execute("COMMIT")
-    except sqlite3.IntegrityError as exc:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        if _is_negative_balance(exc):
-            raise InsufficientFunds("an account would go below zero") from exc
-        raise
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return result
 
 
 def _fetchall(conn: sqlite3.Connection, sql: str, args: Sequence[Any] = ()) -> list[Any]:
@@ -136,12 +96,6 @@ def _outbox_item(row: sqlite3.Row | tuple[Any, ...]) -> OutboxItem:
     item_id, chat_id, kind, target, payload, created_at, attempts = row
     return OutboxItem(id=item_id, chat_id=chat_id, kind=kind, target=target,
                       payload=json.loads(payload), created_at=created_at, attempts=attempts)
-
-
-def _is_negative_balance(exc: sqlite3.IntegrityError) -> bool:
-    # The CHECK (balance >= 0) of wallets or table_accounts: the database, not
-    # Python, is what refuses an overdraft.
-    return "CHECK constraint failed: balance >= 0" in str(exc)
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
@@ -268,7 +222,7 @@ class SqliteStorage:
         self.synchronous = synchronous
         self.busy_timeout_ms = busy_timeout_ms
         self._db: aiosqlite.Connection | None = None
-        self._lock = asyncio.Lock()
+        self._trips: Trips | None = None
 
     # ------------------------------------------------------------ lifecycle
 
@@ -280,11 +234,12 @@ class SqliteStorage:
         # module's implicit deferred BEGIN would take the writer lock too late.
         db = await aiosqlite.connect(self.path, isolation_level=None)
         try:
-            await _on_thread(db, self._setup)
+            await on_thread(db, self._setup)
         except BaseException:
             await db.close()
             raise
         self._db = db
+        self._trips = Trips(db)
 
     def _setup(self, conn: sqlite3.Connection) -> None:
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
@@ -293,29 +248,30 @@ class SqliteStorage:
             raise StorageError(f"could not switch {self.path} to WAL mode")
         conn.execute(f"PRAGMA synchronous = {self.synchronous}")
         conn.execute("PRAGMA foreign_keys = ON")
-        _transaction(conn, _migrate)
+        transaction(conn, _migrate)
 
     async def close(self) -> None:
         """Close the connection (idempotent)."""
         if self._db is not None:
             db, self._db = self._db, None
+            if self._trips is not None:
+                await self._trips.drain()  # what was asked for before runs
+                self._trips = None
             await db.close()
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(conn, *args)`` in one trip to the connection's thread (see :func:`_on_thread`).
-
-        Under the lock, as every unit: a read must not run inside another
-        coroutine's open transaction. (Whole units run on the one thread cannot
-        interleave anyway; the lock keeps that true whatever a unit does.)
-        """
-        if self._db is None:
+        """``fn(conn, *args)`` on the connection's thread, a read, after every unit asked
+        for before it (:class:`storage.trips.Trips`)."""
+        if self._trips is None:
             raise StorageError("storage is not open")
-        async with self._lock:
-            return await _on_thread(self._db, fn, *args)
+        return await self._trips.run(fn, *args, write=False)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(conn, *args)`` as one unit of work (see :func:`_transaction`), in one trip."""
-        return await self._run(_transaction, fn, *args)
+        """``fn(conn, *args)`` as one unit of work (:func:`storage.trips.transaction`), after
+        every unit asked for before it."""
+        if self._trips is None:
+            raise StorageError("storage is not open")
+        return await self._trips.run(fn, *args, write=True)
 
     # -------------------------------------------------------------- wallets
 
@@ -347,7 +303,7 @@ class SqliteStorage:
             if row is not None and (not name or row[0] == name):
                 return Wallet(chat_id=chat_id, user_id=user_id, name=row[0], balance=row[1],
                               on_table=_on_table(conn, chat_id, user_id))
-            return _transaction(conn, created)
+            return transaction(conn, created)
 
         return await self._run(unit)
 
