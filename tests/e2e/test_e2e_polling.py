@@ -16,6 +16,9 @@ from test_e2e_faults import open_table, prefer
 
 SEEDED = {"SHOE_SEED": "polling kill",  # the same deal, the same player awaited, each run
           "PYTHONPATH": f"{Path(__file__).resolve().with_name('seeded')}{os.pathsep}{ROOT}"}
+# steps slow to commit (a slow disk): the bot's next getUpdates reaches the sandbox while
+# they are still under way, however fast the machine
+SLOW = {**SEEDED, "STEP_DELAY": "0.5"}
 
 
 Press = tuple[Game, dict[str, Any], Player, str, int]
@@ -91,7 +94,7 @@ async def test_presses_confirmed_before_their_handling_committed_survive_a_kill(
     getUpdates reaches the sandbox (before the sandbox answers it), then killed; the
     restarted bot handles each press and answers it, and each table moved exactly once."""
     handle, sb = sandbox
-    bot = BotProcess(handle.url, tmp_path / "data", timeout=600, extra=SEEDED)
+    bot = BotProcess(handle.url, tmp_path / "data", timeout=600, extra=SLOW)
     bot_factory.append(bot)
     bot.start()
     # six tables, a press each: the later ones in the batch are still being handled when

@@ -1,7 +1,9 @@
 """Put first on a bot process's PYTHONPATH by an e2e test: with ``SHOE_SEED`` set, every
 shoe the process shuffles comes from one ``random.Random(SHOE_SEED)`` instead of the
 system's secure source (``games.cards.secure_rng``), so the run deals the same cards each
-time. Nothing else changes; without ``SHOE_SEED`` this does nothing."""
+time. With ``STEP_DELAY`` set, each table step waits that many seconds before its commit (a
+slow disk): a test that needs steps still uncommitted at some moment gets them. Nothing else
+changes; without either this does nothing."""
 
 import os
 
@@ -12,3 +14,17 @@ if os.environ.get("SHOE_SEED"):
 
     _seeded = random.Random(os.environ["SHOE_SEED"])
     cards.secure_rng = lambda: _seeded
+
+if os.environ.get("STEP_DELAY"):
+    import asyncio
+    from typing import Any
+
+    from storage.sqlite import SqliteStorage
+
+    _commit_step = SqliteStorage.commit_step
+
+    async def _slow_commit_step(self: SqliteStorage, **kwargs: Any) -> int:
+        await asyncio.sleep(float(os.environ["STEP_DELAY"]))
+        return await _commit_step(self, **kwargs)
+
+    SqliteStorage.commit_step = _slow_commit_step  # type: ignore[method-assign]
