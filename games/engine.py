@@ -330,13 +330,16 @@ class Settlement(Event):
     by its kind's spelling). One schema for every game: ``coup`` (a poker hand's number
     too), each player's ``nets`` (the banker's included), the ``banker`` if one, the
     ``hands`` shown (a poker :class:`Hand` or :class:`Points`) and the ``winners`` (who
-    took the pot or the coup, even of nothing)."""
+    took the pot or the coup, even of nothing). ``feats``: what the coup counts for each
+    player in his standings beyond his net, by names the game declares (its
+    :attr:`GameTexts.feats` words them): ``natural``, ``bust``, ``banco_won``..."""
 
     coup: int = 0
     nets: dict[PlayerId, int] = Field(default_factory=dict)
     banker: PlayerId | None = None
     hands: dict[PlayerId, Hand | Points] = Field(default_factory=dict)
     winners: tuple[PlayerId, ...] = ()
+    feats: dict[PlayerId, tuple[str, ...]] = Field(default_factory=dict)
 
 
 class StoodUp(Event):
@@ -393,10 +396,12 @@ def cut_spec(size: int) -> ActionSpec:
 
 def settlement(kind: str, *, coup: int, nets: dict[PlayerId, int],
                banker: PlayerId | None = None, hands: dict[PlayerId, Hand | Points] | None = None,
-               winners: Sequence[PlayerId] = (), **data: Value) -> Settlement:
+               winners: Sequence[PlayerId] = (),
+               feats: dict[PlayerId, Sequence[str]] | None = None, **data: Value) -> Settlement:
     """The public :class:`Settlement` event; ``data``: what else its text tells."""
     return Settlement(kind=kind, data=data, coup=coup, nets=dict(nets), banker=banker,
-                      hands=dict(hands or {}), winners=tuple(winners))
+                      hands=dict(hands or {}), winners=tuple(winners),
+                      feats={p: tuple(f) for p, f in (feats or {}).items() if f})
 
 
 def stood_up(player: PlayerId, **data: Value) -> StoodUp:
@@ -600,6 +605,8 @@ class GameTexts(BaseModel):
     * ``events``: a template (or several, most specific first) per event kind, filled with
       the event's data worded by type; ``{n_cards}`` is a count ``n`` with its noun;
     * ``facts``: the label of each key of :attr:`TableView.facts` and ``my_facts``;
+    * ``feats``: the label of each feat a settlement counts (:attr:`Settlement.feats`), as
+      a player's statistics list it ("Naturals");
     * ``words``: phases, roles, statuses and word values (:class:`Word`); a key
       ``"context:value"`` (``"phase:draw"``) wins over the plain value;
     * ``values``: word values inside event data (an outcome, a reason), by the word;
@@ -616,6 +623,7 @@ class GameTexts(BaseModel):
     aliases: tuple[str, ...] = ()
     events: dict[str, dict[str, str | tuple[str, ...]]] = Field(default_factory=dict)
     facts: dict[str, dict[str, str]] = Field(default_factory=dict)
+    feats: dict[str, dict[str, str]] = Field(default_factory=dict)
     words: dict[str, dict[str, str]] = Field(default_factory=dict)
     values: dict[str, dict[str, str]] = Field(default_factory=dict)
     numbered: dict[str, dict[str, str]] = Field(default_factory=dict)
@@ -633,7 +641,7 @@ class GameTexts(BaseModel):
                     out.setdefault(lang, {}).update(entries)
             return out
         return self.model_copy(update={f: join(f) for f in
-                                       ("events", "facts", "words", "values",
+                                       ("events", "facts", "feats", "words", "values",
                                                        "numbered", "actions", "settings")})
 
 

@@ -190,6 +190,59 @@ class LedgerEntry(BaseModel):
     created_at: float
 
 
+class SettledCoup(BaseModel):
+    """One settled coup as the standings count it, written with the step that settled it
+    (so that it counts once, whatever is redelivered or killed): the table's ``game``, the
+    coup's number on the table opened at ``opened`` (the two name the coup in the chat),
+    when it settled, its ``banker`` if one, every player dealt in with his net (0: a
+    standoff), the ``winners``, the ``hands`` shown (a poker hand as ``{"category",
+    "ranks"}``, points as ``{"n", "bust"}``: :class:`games.engine.Settlement`'s, dumped) and
+    each player's ``feats`` (names his game declares)."""
+
+    model_config = ConfigDict(frozen=True)
+    game: str
+    coup: int
+    opened: float
+    settled_at: float
+    banker: int | None = None
+    nets: dict[int, int]
+    winners: tuple[int, ...] = ()
+    hands: dict[int, dict[str, Any]] = Field(default_factory=dict)
+    feats: dict[int, tuple[str, ...]] = Field(default_factory=dict)
+
+
+class PlayerStats(BaseModel):
+    """A player's figures over the coups asked for (a chat or all his chats, a game or
+    all): coups played, won (net above 0), lost (below 0), his net, his biggest win and
+    loss (0 if none), coups he held the bank in and his longest run of them in a row (one
+    chat's table, one game), each feat counted, and the best poker hand he showed."""
+
+    model_config = ConfigDict(frozen=True)
+    user_id: int
+    coups: int = 0
+    won: int = 0
+    lost: int = 0
+    net: int = 0
+    best: int = 0
+    worst: int = 0
+    banks: int = 0
+    longest_bank: int = 0
+    feats: dict[str, int] = Field(default_factory=dict)
+    best_hand: dict[str, Any] | None = None
+
+
+class Standing(BaseModel):
+    """One line of a chat's standings: a player, his name as his wallet has it, his coups,
+    wins and net over the period asked for."""
+
+    model_config = ConfigDict(frozen=True)
+    user_id: int
+    name: str
+    coups: int
+    won: int
+    net: int
+
+
 class Storage(Protocol):
     """What the bot needs from persistence. Every method is atomic."""
 
