@@ -113,7 +113,8 @@ class Play:
 
     def nets(self) -> dict[PlayerId, int]:
         """The punters' nets; the banker's (in the same ``nets``) is minus their sum, and
-        each punter's line of ``results`` says the same."""
+        each punter's line of ``results`` says the same, but a baccara declarer's: his
+        stake came back when he declared, he has no line and his net is 0."""
         settled = self.settled()
         assert settled.banker == 1
         punters = {p: n for p, n in settled.nets.items() if p != settled.banker}
@@ -121,8 +122,10 @@ class Play:
         assert settled.data["banker_net"] == signed(-sum(punters.values()))
         results = settled.data["results"]
         assert isinstance(results, Rows)
+        declared = {p for p, feats in settled.feats.items() if "baccara" in feats}
+        assert {p: punters[p] for p in declared} == dict.fromkeys(declared, 0)
         assert {r.player: r.fields["net"] for r in results.rows} == \
-            {p: signed(n) for p, n in punters.items()}
+            {p: signed(n) for p, n in punters.items() if p not in declared}
         return punters
 
 
@@ -345,7 +348,9 @@ def test_rule_2_6_baccara_returns_the_stake_settles_others_and_passes_the_bank()
                                                      "cards": cards("Kd", "Qh"),
                                                      "stake": chips(100)}
     assert play.find("baccara_declared")[0].about is About.SHOWDOWN
-    assert play.nets() == {3: 200, 4: 200}  # 7 and 6 beat the banker's 5
+    assert play.nets() == {2: 0, 3: 200, 4: 200}  # 7 and 6 beat the banker's 5
+    # the declarer counts a baccara, and played the coup (net 0)
+    assert play.settled().feats == {2: ("baccara",)}
     # The old banker keeps what is left of his bank: 600 - 400 = 200 -> stack 600.
     assert play.stacks() == {1: 600, 2: 1000, 3: 1200, 4: 1200}
     assert play.state.phase == POST_BANK and ENGINE.awaiting(play.state) == [2]
