@@ -301,6 +301,7 @@ def test_rule_2_5_banker_best_natural_takes_all_stakes_and_wins_ties() -> None:
     assert play.find("natural_shown")[0].data["points"] == points(9)
     assert {e.about for e in play.find("natural_shown")} == {About.SHOWDOWN}
     assert play.nets() == {2: -100, 3: -100, 4: -100}
+    assert play.settled().feats == {2: ("natural",), 3: ("natural",), 1: ("natural",)}
     assert play.state.bank == 900
     assert "third_card_dealt" not in play.kinds() and play.state.phase == STAKING
     assert play.state.coup == 2
@@ -474,6 +475,15 @@ def test_rule_2_8_decision_six_six_shared_equally_odd_chip_to_the_banker() -> No
     assert play.state.bank == 500
 
 
+def test_rules_2_5_and_2_6_nine_on_three_cards_and_an_undeclared_baccara_count_nothing(
+        ) -> None:
+    # third cards: 3 (0, passed on baccara) draws a ten, 2 (4) a five: 9 on three cards
+    play = coup({1: ("5h", "Ks"), 2: ("4c", "Kc"), 3: ("Kd", "Qd")}, "Th", "5d")
+    play(3, Draw())(2, Draw())(1, Stand())
+    assert play.nets() == {2: 200, 3: -100}
+    assert play.settled().feats == {}
+
+
 # ----------------------------------------------------------------- §2.9 tenure
 
 
@@ -496,6 +506,8 @@ def test_rule_2_9_banker_dealt_baccara_deals_one_more_shoe() -> None:
                 "Tc", "Tc", "Tc", "Tc", pad=False)
     assert play.find("banker_baccara")[0].data == {"player": who(1), "extra_shoes": count(1)}
     assert play.find("banker_baccara")[0].about is About.SHOWDOWN
+    # his earned shoe counts for him; player 2's natural 9 for player 2
+    assert play.settled().feats == {2: ("natural",), 1: ("extra_shoe",)}
     assert "tenure_ended" not in play.kinds()
     assert play.find("extra_shoe_started")[0].data == {"banker": who(1),
                                                        "extra_shoes_left": count(0)}

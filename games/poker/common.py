@@ -673,7 +673,9 @@ class PokerEngine:
                winners: list[PlayerId]) -> dict[PlayerId, list[str]]:
         """What the hand counts for each player beyond his net: ``voluntary`` (he called,
         bet, raised or opened), ``opened`` (the jackpots opener, §5a.2), ``showdown`` (his
-        hand was shown down, §5) and ``showdown_won`` (and he took the pot or part of it)."""
+        hand was shown down, §5) and ``showdown_won`` (and he is among the ``winners``: he
+        came out ahead, or took back a pot of nothing; a side pot that only gives back what
+        he put in is no win)."""
         assert s.kit is not None
         out: dict[PlayerId, list[str]] = {}
         for player in s.kit.players:
