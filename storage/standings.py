@@ -342,9 +342,14 @@ async def record_postgres(conn: asyncpg.Connection, step_id: int, chat_id: int,
         await _write_postgres(conn, fold(rows_of(days, feats, runs), chat_id, coup))
 
 
-async def _write_postgres(conn: asyncpg.Connection, rows: Rows) -> None:
+async def _write_postgres(conn: asyncpg.Connection, rows: Rows, fresh: bool = False) -> None:
+    """Write ``rows`` whole; ``fresh``: none of them is stored yet (a rebuild's), so they
+    go in by ``COPY``, some forty times faster than upserts."""
     for table, values in stored(rows).items():
-        if values:
+        if values and fresh:
+            key, columns = _COLUMNS[table]
+            await conn.copy_records_to_table(table, columns=key + columns, records=values)
+        elif values:
             await conn.executemany(upsert("postgres", table), values)
 
 
@@ -359,7 +364,7 @@ async def rebuild_postgres(conn: asyncpg.Connection) -> int:
                                           " ORDER BY coup_id", chat_id):
             rows.update(fold(rows, chat_id, SettledCoup.model_validate_json(record)))
             count += 1
-        await _write_postgres(conn, rows)
+        await _write_postgres(conn, rows, fresh=True)
     return count
 
 
