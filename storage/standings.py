@@ -133,10 +133,9 @@ def fold(rows: Rows, chat_id: int, coup: SettledCoup) -> Rows:
         r = rows.runs.get((chat_id, coup.game, user), Runs())
         run = r.bank_run + 1 if user == coup.banker else 0
         best_hand, best_key = r.best_hand, r.best_key
-        hand = coup.hands.get(user)
-        key_now = None if hand is None else hand_key(hand)
+        hand = coup.hands.get(user, {})
+        key_now = hand_key(hand)
         if key_now is not None and (best_key is None or key_now > best_key):
-            assert hand is not None
             best_hand = json.dumps({"category": hand["category"],
                                     "ranks": list(hand.get("ranks", ()))})
             best_key = key_now
