@@ -26,7 +26,7 @@ from bot.outbox.feed import Feed
 from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
-from bot.table.plan import Cause, plan
+from bot.table.plan import Cause, Plan, plan
 from bot.table.record import Table, TableMeta, load
 from bot.view import screens
 from bot.view.applink import AppLinks
@@ -156,13 +156,21 @@ class Tables:
                 version=step.state.version, transfers=step.transfers, coup=planned.coup,
                 coups=planned.coups, holders=planned.holders, deadline=planned.deadline,
                 meta_json=meta_json, outbox=planned.drafts, expected_rev=rec.rev,
-                queued=queued)
+                queued=queued, settled=planned.settled)
         except StorageError:
             self.forget(chat_id)
             self.feed.forget(chat_id)  # drawn as the other writer left it
             self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
             raise
-        # committed: from here on nothing can lose the step
+        self._stepped(table, step, planned, state_json, meta_json)
+        await self.publish(chat_id, bool(planned.drafts), queued=queued)
+        return planned.meta
+
+    def _stepped(self, table: Table, step: Step[Any], planned: Plan, state_json: str,
+                 meta_json: str) -> None:
+        """The step is committed (from here on nothing can lose it): this process's copy of
+        the table becomes the committed one, the clock and the tests' hooks learn of it."""
+        chat_id, rec = table.chat_id, table.rec
         self.tables[chat_id] = Table(rec.model_copy(update={
             "state_json": state_json, "version": step.state.version, "deadline": planned.deadline,
             "meta_json": meta_json, "rev": rec.rev + 1}), planned.meta, table.engine, step.state,
@@ -170,8 +178,6 @@ class Tables:
         self.clock.stepped(chat_id, step.state.version, planned.deadline, planned.meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
-        await self.publish(chat_id, bool(planned.drafts), queued=queued)
-        return planned.meta
 
     async def _commit_record(self, table: Table, meta: TableMeta, drafts: list[OutboxDraft],
                              redraw: bool) -> TableMeta:
