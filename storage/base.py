@@ -52,6 +52,11 @@ class StaleVersion(StorageError):
     """The table changed since the state was loaded; nothing was written."""
 
 
+class CoupCounted(StaleVersion):
+    """The step would record a settled coup already recorded (the same chat, table opening,
+    game and coup number: a twin of the step that settled it); nothing was written."""
+
+
 class InsufficientFunds(StorageError):
     """A step would take an account below zero; nothing was written."""
 
@@ -286,10 +291,12 @@ class Storage(Protocol):
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None, coups: Sequence[int] = (),
-                          holders: Sequence[int | None] = (), queued: Queued | None = None
-                          ) -> int:
+                          holders: Sequence[int | None] = (), queued: Queued | None = None,
+                          settled: Sequence[SettledCoup] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
-        ``queued``: filled in with what ``outbox`` became, once committed.
+        ``queued``: filled in with what ``outbox`` became, once committed. ``settled``: the
+        coups the step settles, recorded and counted in the standings in the same unit
+        (:mod:`storage.standings`).
 
         The step is booked under ``coup``, each transfer under its own of ``coups`` when
         given (a step that settles one coup and deals the next); a row on the bank is in the
@@ -297,7 +304,8 @@ class Storage(Protocol):
 
         Raises :class:`StaleVersion` if the stored version is not
         ``expected_version`` (or the stored rev not ``expected_rev``, when given)
-        and :class:`InsufficientFunds` if an account would go negative; in those
+        (:class:`CoupCounted` if a coup of ``settled`` was recorded before) and
+        :class:`InsufficientFunds` if an account would go negative; in those
         cases nothing is written. ``meta_json=None`` keeps the stored metadata. Raises
         the table's ``rev`` by one.
         """
@@ -317,9 +325,10 @@ class Storage(Protocol):
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
                           outbox: Sequence[OutboxDraft] = (),
-                          holders: Sequence[int | None] = ()) -> int:
+                          holders: Sequence[int | None] = (),
+                          settled: Sequence[SettledCoup] = ()) -> int:
         """Book the final transfers (every table chip back to wallets) and close the table
-        (``holders`` as in :meth:`commit_step`).
+        (``holders`` and ``settled`` as in :meth:`commit_step`).
 
         Refuses (``InsufficientFunds``) unless every table account ends at zero.
         ``outbox`` is written in the same unit and outlives the table.
@@ -406,6 +415,27 @@ class Storage(Protocol):
     async def recent_coups(self, *, chat_id: int, user_id: int,
                            limit: int = 10) -> list[LedgerEntry]:
         """The player's latest ledger rows in the chat, newest first."""
+        ...
+
+    async def player_stats(self, *, user_id: int, chat_id: int | None = None,
+                           game: str | None = None) -> PlayerStats:
+        """The player's figures over the settled coups of ``chat_id`` (None: all his chats)
+        and ``game`` (None: all games); zeros if he played none. His longest bank run is the
+        longest of one chat's table and game; his best hand the best of them all."""
+        ...
+
+    async def standings(self, *, chat_id: int, game: str | None = None,
+                        since: dt.date | None = None, until: dt.date | None = None,
+                        min_coups: int = 1, limit: int = 10) -> list[Standing]:
+        """The chat's players who played at least ``min_coups`` coups of ``game`` (None: any)
+        settled on the UTC days from ``since`` to ``until`` (both included; None: no bound),
+        ranked by net (highest first), then coups (most first), then user id; the first
+        ``limit``. Named as their wallet in the chat is (the user id as text if unnamed)."""
+        ...
+
+    async def rebuild_stats(self) -> int:
+        """Recompute the standings from the recorded coups alone (the derived tables deleted,
+        every coup folded again as its step did); returns how many coups were folded."""
         ...
 
     async def chat_language(self, *, chat_id: int) -> str | None:

@@ -33,9 +33,12 @@ from .base import (
     OutboxDraft,
     OutboxItem,
     OutboxItemNotFound,
+    PlayerStats,
     Queued,
+    SettledCoup,
     Shown,
     StaleVersion,
+    Standing,
     StorageError,
     TableExists,
     TableNotFound,
@@ -44,6 +47,14 @@ from .base import (
 )
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations
+from .standings import (
+    player_queries,
+    player_stats_of,
+    rebuild_postgres,
+    record_postgres,
+    standings_of,
+    standings_query,
+)
 
 _BALANCE_CHECKS = {"wallets_balance_nonnegative", "table_accounts_balance_nonnegative"}
 _MIGRATION_LOCK = 0x62616E636F  # "banco": serializes migrations of concurrent starters
@@ -357,13 +368,15 @@ class PostgresStorage:
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None, coups: Sequence[int] = (),
-                          holders: Sequence[int | None] = (), queued: Queued | None = None
-                          ) -> int:
+                          holders: Sequence[int | None] = (), queued: Queued | None = None,
+                          settled: Sequence[SettledCoup] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
-        ``queued``: filled in with what ``outbox`` became, once committed.
+        ``queued``: filled in with what ``outbox`` became, once committed. ``settled``: the
+        coups it settles, recorded and counted (:mod:`storage.standings`).
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
-        (or, when ``expected_rev`` is given, the stored rev is not it),
+        (or, when ``expected_rev`` is given, the stored rev is not it; :class:`CoupCounted`
+        if a coup of ``settled`` was recorded before),
         :class:`InsufficientFunds` if an account would go negative (in those cases
         nothing is written), :class:`TableNotFound`, and ``ValueError`` unless
         ``version > expected_version``. Raises the table's rev by one.
@@ -383,6 +396,7 @@ class PostgresStorage:
                 raise await self._stale_or_missing(conn, chat_id)
             step_id = await self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=game,
                                        version=version, booking=booking)
+            await record_postgres(conn, step_id, chat_id, settled)
             written = await _queue(conn, chat_id, outbox, queued is not None)
         if queued is not None:
             queued.fill(written)
@@ -419,12 +433,14 @@ class PostgresStorage:
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
                           outbox: Sequence[OutboxDraft] = (),
-                          holders: Sequence[int | None] = ()) -> int:
+                          holders: Sequence[int | None] = (),
+                          settled: Sequence[SettledCoup] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
         account ends at zero; the history stays in the ledger, and ``outbox``
-        (written in the same transaction) stays until it is delivered.
+        (written in the same transaction) stays until it is delivered. ``settled`` as in
+        :meth:`commit_step`.
         """
         booking = plan(transfers, holders=holders)
         async with self._tx() as conn:
@@ -436,6 +452,7 @@ class PostgresStorage:
                 raise StaleVersion(f"table of chat {chat_id} is at version {row[1]}")
             step_id = await self._book(conn, chat_id=chat_id, kind="close", coup=coup,
                                        game=row[0], version=expected_version, booking=booking)
+            await record_postgres(conn, step_id, chat_id, settled)
             left = await conn.fetchval("SELECT COUNT(*) FROM table_accounts"
                                        " WHERE chat_id = $1 AND balance <> 0", chat_id)
             if left:
@@ -625,6 +642,31 @@ class PostgresStorage:
         return [ChatWallet(wallet=Wallet(chat_id=r[0], user_id=user_id, name=r[1],
                                          balance=r[2], on_table=r[3]), title=r[4], game=r[5])
                 for r in rows]
+
+    async def player_stats(self, *, user_id: int, chat_id: int | None = None,
+                           game: str | None = None) -> PlayerStats:
+        """See :meth:`storage.base.Storage.player_stats` (one snapshot for its three reads)."""
+        queries = player_queries("postgres", user_id=user_id, chat_id=chat_id, game=game)
+        async with self._read() as conn, conn.transaction(isolation="repeatable_read",
+                                                          readonly=True):
+            totals, feats, runs = [await conn.fetch(sql, *args) for sql, args in queries]
+        return player_stats_of(user_id, totals[0], feats, runs)
+
+    async def standings(self, *, chat_id: int, game: str | None = None,
+                        since: dt.date | None = None, until: dt.date | None = None,
+                        min_coups: int = 1, limit: int = 10) -> list[Standing]:
+        """See :meth:`storage.base.Storage.standings`."""
+        sql, args = standings_query("postgres", chat_id=chat_id, game=game, since=since,
+                                    until=until, min_coups=min_coups, limit=limit)
+        async with self._read() as conn:
+            return standings_of(await conn.fetch(sql, *args))
+
+    async def rebuild_stats(self) -> int:
+        """See :meth:`storage.base.Storage.rebuild_stats` (one transaction; a step of any
+        table waits for it, as the derived tables are locked first)."""
+        async with self._tx() as conn:
+            await conn.execute("LOCK TABLE stat_days, stat_feats, stat_players IN EXCLUSIVE MODE")
+            return await rebuild_postgres(conn)
 
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""

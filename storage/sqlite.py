@@ -46,9 +46,12 @@ from .base import (
     OutboxDraft,
     OutboxItem,
     OutboxItemNotFound,
+    PlayerStats,
     Queued,
+    SettledCoup,
     Shown,
     StaleVersion,
+    Standing,
     StorageError,
     TableExists,
     TableNotFound,
@@ -57,6 +60,14 @@ from .base import (
 )
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations, sqlite_statements
+from .standings import (
+    player_queries,
+    player_stats_of,
+    rebuild_sqlite,
+    record_sqlite,
+    standings_of,
+    standings_query,
+)
 from .trips import Trips, on_thread, transaction
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
@@ -420,13 +431,15 @@ class SqliteStorage:
                           deadline: float | None, meta_json: str | None = None,
                           outbox: Sequence[OutboxDraft] = (),
                           expected_rev: int | None = None, coups: Sequence[int] = (),
-                          holders: Sequence[int | None] = (), queued: Queued | None = None
-                          ) -> int:
+                          holders: Sequence[int | None] = (), queued: Queued | None = None,
+                          settled: Sequence[SettledCoup] = ()) -> int:
         """One table step as one unit of work, ``outbox`` included; returns the step id.
-        ``queued``: filled in with what ``outbox`` became, once committed.
+        ``queued``: filled in with what ``outbox`` became, once committed. ``settled``: the
+        coups it settles, recorded and counted (:mod:`storage.standings`).
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
-        (or, when ``expected_rev`` is given, the stored rev is not it),
+        (or, when ``expected_rev`` is given, the stored rev is not it; :class:`CoupCounted`
+        if a coup of ``settled`` was recorded before),
         :class:`InsufficientFunds` if an account would go negative (in those cases
         nothing is written), :class:`TableNotFound`, and ``ValueError`` unless
         ``version > expected_version`` (a write that keeps the version would let
@@ -451,6 +464,7 @@ class SqliteStorage:
                 raise _stale_or_missing(conn, chat_id)
             step_id = self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=rows[0][0],
                                  version=version, booking=booking, now=now)
+            record_sqlite(conn, step_id, chat_id, settled)
             if queued is not None:
                 return step_id, _queue_told(conn, chat_id, outbox, now)
             _queue(conn, chat_id, outbox, now)
@@ -493,12 +507,14 @@ class SqliteStorage:
     async def close_table(self, *, chat_id: int, expected_version: int,
                           transfers: Sequence[Transfer], coup: int,
                           outbox: Sequence[OutboxDraft] = (),
-                          holders: Sequence[int | None] = ()) -> int:
+                          holders: Sequence[int | None] = (),
+                          settled: Sequence[SettledCoup] = ()) -> int:
         """Book the final transfers and delete the table; returns the step id.
 
         Refuses (:class:`InsufficientFunds`, nothing written) unless every table
         account ends at zero; the history stays in the ledger, and ``outbox``
-        (written in the same unit) stays until it is delivered.
+        (written in the same unit) stays until it is delivered. ``settled`` as in
+        :meth:`commit_step`.
         """
         booking = plan(transfers, holders=holders)
         now = time.time()
@@ -512,6 +528,7 @@ class SqliteStorage:
                 raise StaleVersion(f"table of chat {chat_id} is at version {row[1]}")
             step_id = self._book(conn, chat_id=chat_id, kind="close", coup=coup, game=row[0],
                                  version=expected_version, booking=booking, now=now)
+            record_sqlite(conn, step_id, chat_id, settled)
             left = conn.execute("SELECT COUNT(*) FROM table_accounts"
                                 " WHERE chat_id = ? AND balance <> 0", (chat_id,)).fetchone()
             if left is not None and left[0]:
@@ -684,6 +701,29 @@ class SqliteStorage:
         return [ChatWallet(wallet=Wallet(chat_id=r[0], user_id=user_id, name=r[1],
                                          balance=r[2], on_table=r[3]), title=r[4], game=r[5])
                 for r in rows]
+
+    async def player_stats(self, *, user_id: int, chat_id: int | None = None,
+                           game: str | None = None) -> PlayerStats:
+        """See :meth:`storage.base.Storage.player_stats`."""
+        queries = player_queries("sqlite", user_id=user_id, chat_id=chat_id, game=game)
+
+        def unit(conn: sqlite3.Connection) -> PlayerStats:
+            totals, feats, runs = [conn.execute(sql, args).fetchall() for sql, args in queries]
+            return player_stats_of(user_id, totals[0], feats, runs)
+
+        return await self._run(unit)
+
+    async def standings(self, *, chat_id: int, game: str | None = None,
+                        since: dt.date | None = None, until: dt.date | None = None,
+                        min_coups: int = 1, limit: int = 10) -> list[Standing]:
+        """See :meth:`storage.base.Storage.standings`."""
+        sql, args = standings_query("sqlite", chat_id=chat_id, game=game, since=since,
+                                    until=until, min_coups=min_coups, limit=limit)
+        return standings_of(await self._run(_fetchall, sql, args))
+
+    async def rebuild_stats(self) -> int:
+        """See :meth:`storage.base.Storage.rebuild_stats` (one unit of work)."""
+        return await self._write(rebuild_sqlite)
 
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""

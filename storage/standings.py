@@ -1,0 +1,369 @@
+"""Standings: the settled coups a step records, and the figures derived from them alone.
+
+A step that settles coups writes each one into ``coups`` (append-only, once per chat, table
+opening, game and coup number) and, in the same unit of work, folds it into the derived
+tables: ``stat_days`` (a player's figures per chat, game and UTC day), ``stat_feats`` (his
+feats per chat and game) and ``stat_players`` (his bank run and best hand per chat and
+game). :func:`fold` is the one function that says what a coup changes; a rebuild deletes
+the derived tables and folds every recorded coup again with it, so the two cannot differ.
+
+The SQL is written once for both backends: :class:`Marks` numbers its placeholders in
+SQLite's style (``?``) or PostgreSQL's (``$1``); each backend runs it on its connection
+(:func:`record_sqlite` and :func:`rebuild_sqlite`, :func:`record_postgres` and
+:func:`rebuild_postgres`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from games.poker.ranking import HandCategory
+
+from .base import CoupCounted, PlayerStats, SettledCoup, Standing
+
+if TYPE_CHECKING:
+    import asyncpg
+
+Style = Literal["sqlite", "postgres"]
+Query = tuple[str, list[Any]]
+
+CATEGORY_ORDER: tuple[str, ...] = tuple(str(c) for c in (
+    HandCategory.HIGH_CARD, HandCategory.PAIR, HandCategory.TWO_PAIR, HandCategory.THREE,
+    HandCategory.STRAIGHT, HandCategory.FLUSH, HandCategory.FULL_HOUSE, HandCategory.FOUR,
+    HandCategory.STRAIGHT_FLUSH, HandCategory.ROYAL_FLUSH))
+"""Poker hand categories, lowest first (:class:`games.poker.ranking.HandCategory`)."""
+DERIVED = ("stat_days", "stat_feats", "stat_players")
+"""The tables a rebuild deletes and refills."""
+
+
+class Day(NamedTuple):
+    """A player's figures in one chat, game and day (a ``stat_days`` row's values)."""
+
+    coups: int = 0
+    won: int = 0
+    lost: int = 0
+    net: int = 0
+    best: int = 0
+    worst: int = 0
+    banks: int = 0
+
+
+class Runs(NamedTuple):
+    """What runs across a player's coups in one chat and game (a ``stat_players`` row's
+    values): his current and longest run of coups holding the bank, his best poker hand
+    (JSON) and its :func:`hand_key`."""
+
+    bank_run: int = 0
+    longest_bank: int = 0
+    best_hand: str | None = None
+    best_key: int | None = None
+
+
+DayKey = tuple[int, str, str, int]
+"""(chat, game, day, user)."""
+FeatKey = tuple[int, str, int, str]
+"""(chat, game, user, feat)."""
+RunKey = tuple[int, str, int]
+"""(chat, game, user)."""
+
+
+@dataclass
+class Rows:
+    """Rows of the derived tables, by key (a row not here counts as empty)."""
+
+    days: dict[DayKey, Day] = field(default_factory=dict)
+    feats: dict[FeatKey, int] = field(default_factory=dict)
+    runs: dict[RunKey, Runs] = field(default_factory=dict)
+
+    def update(self, other: Rows) -> None:
+        """Take ``other``'s rows over these."""
+        self.days.update(other.days)
+        self.feats.update(other.feats)
+        self.runs.update(other.runs)
+
+
+def day_of(settled_at: float) -> str:
+    """The UTC day (``YYYY-MM-DD``) of an epoch time."""
+    return dt.datetime.fromtimestamp(settled_at, dt.UTC).strftime("%Y-%m-%d")
+
+
+def hand_key(hand: dict[str, Any]) -> int | None:
+    """A poker hand's rank as one int (higher is better): its category's place in
+    :data:`CATEGORY_ORDER`, then its ranks (most significant first, up to five, missing
+    ones as 0) as base-13 digits. None for anything else (points of a banking game)."""
+    category = hand.get("category")
+    if category not in CATEGORY_ORDER:
+        return None
+    ranks = list(hand.get("ranks", ()))[:5]
+    key = CATEGORY_ORDER.index(category)
+    for rank in ranks + [0] * (5 - len(ranks)):
+        key = key * 13 + int(rank)
+    return key
+
+
+def fold(rows: Rows, chat_id: int, coup: SettledCoup) -> Rows:
+    """The derived rows ``coup`` of chat ``chat_id`` changes, as they are once it counts,
+    from ``rows`` as they were (at least the rows it touches; a missing one is empty).
+
+    For each player in ``nets``: one coup more, won if his net is above 0, lost if below,
+    his net added, his best and worst coup kept, a bank if he is the ``banker``, each of
+    his feats counted; the banker's bank run goes on (his longest kept), every other
+    player's ends; his hand, if a poker hand better than his best, is his best. A banker
+    not in ``nets`` was not dealt in and counts nothing.
+    """
+    day = day_of(coup.settled_at)
+    out = Rows()
+    for user, net in coup.nets.items():
+        d = rows.days.get((chat_id, coup.game, day, user), Day())
+        out.days[(chat_id, coup.game, day, user)] = Day(
+            d.coups + 1, d.won + (net > 0), d.lost + (net < 0), d.net + net,
+            max(d.best, net), min(d.worst, net), d.banks + (user == coup.banker))
+        for feat in coup.feats.get(user, ()):
+            key = (chat_id, coup.game, user, feat)
+            out.feats[key] = out.feats.get(key, rows.feats.get(key, 0)) + 1
+        r = rows.runs.get((chat_id, coup.game, user), Runs())
+        run = r.bank_run + 1 if user == coup.banker else 0
+        best_hand, best_key = r.best_hand, r.best_key
+        hand = coup.hands.get(user)
+        key_now = None if hand is None else hand_key(hand)
+        if key_now is not None and (best_key is None or key_now > best_key):
+            assert hand is not None
+            best_hand = json.dumps({"category": hand["category"],
+                                    "ranks": list(hand.get("ranks", ()))})
+            best_key = key_now
+        out.runs[(chat_id, coup.game, user)] = Runs(run, max(r.longest_bank, run),
+                                                    best_hand, best_key)
+    return out
+
+
+# ------------------------------------------------------------------------- SQL
+
+class Marks:
+    """The placeholders of one statement in ``style`` (``?``, or ``$1``, ``$2``...) and the
+    values they stand for, in the order they were made (write them in reading order)."""
+
+    def __init__(self, style: Style) -> None:
+        self.style = style
+        self.args: list[Any] = []
+
+    def __call__(self, value: Any) -> str:
+        """A placeholder for ``value``."""
+        self.args.append(value)
+        return "?" if self.style == "sqlite" else f"${len(self.args)}"
+
+    def many(self, values: Iterable[Any]) -> str:
+        """Placeholders for ``values``, comma-separated."""
+        return ", ".join(self(v) for v in values)
+
+
+_DAY_KEY = ("chat_id", "game", "day", "user_id")
+_FEAT_KEY = ("chat_id", "game", "user_id", "feat")
+_RUN_KEY = ("chat_id", "game", "user_id")
+_COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "stat_days": (_DAY_KEY, Day._fields),
+    "stat_feats": (_FEAT_KEY, ("n",)),
+    "stat_players": (_RUN_KEY, Runs._fields),
+}
+"""Each derived table's key columns and value columns."""
+
+
+def upsert(style: Style, table: str) -> str:
+    """A statement that writes one row of a derived table, whole (its key, then its values)."""
+    key, values = _COLUMNS[table]
+    columns = key + values
+    marks = Marks(style).many(columns)
+    sets = ", ".join(f"{c} = excluded.{c}" for c in values)
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+            f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {sets}")
+
+
+def insert_coup(style: Style, step_id: int, chat_id: int, coup: SettledCoup) -> Query:
+    """Record ``coup`` of step ``step_id``; returns its id, or no row if it was recorded."""
+    m = Marks(style)
+    marks = m.many((step_id, chat_id, coup.game, coup.coup, coup.opened, coup.settled_at,
+                    coup.banker, coup.model_dump_json()))
+    sql = ("INSERT INTO coups (step_id, chat_id, game, coup, opened, settled_at, banker, record)"
+           f" VALUES ({marks}) ON CONFLICT DO NOTHING RETURNING coup_id")
+    return sql, m.args
+
+
+def touched(style: Style, chat_id: int, coup: SettledCoup) -> tuple[Query, Query, Query]:
+    """Queries for the rows ``coup`` changes, as they are stored (days, feats, runs)."""
+    users = sorted(coup.nets)
+    queries = []
+    for table, fixed in (("stat_days", (chat_id, coup.game, day_of(coup.settled_at))),
+                         ("stat_feats", (chat_id, coup.game)),
+                         ("stat_players", (chat_id, coup.game))):
+        key, values = _COLUMNS[table]
+        m = Marks(style)
+        where = " AND ".join(f"{c} = {m(v)}" for c, v in zip(key, fixed, strict=False))
+        queries.append((f"SELECT {', '.join(key + values)} FROM {table}"
+                        f" WHERE {where} AND user_id IN ({m.many(users)})", m.args))
+    return queries[0], queries[1], queries[2]
+
+
+def rows_of(days: Iterable[Sequence[Any]], feats: Iterable[Sequence[Any]],
+            runs: Iterable[Sequence[Any]]) -> Rows:
+    """Stored rows (whole, as :func:`touched` selects them) as :class:`Rows`."""
+    return Rows(days={(r[0], r[1], r[2], r[3]): Day(*r[4:]) for r in days},
+                feats={(r[0], r[1], r[2], r[3]): r[4] for r in feats},
+                runs={(r[0], r[1], r[2]): Runs(*r[3:]) for r in runs})
+
+
+def stored(rows: Rows) -> dict[str, list[tuple[Any, ...]]]:
+    """``rows`` as whole rows of each derived table, for :func:`upsert`, in key order."""
+    return {"stat_days": [(*k, *v) for k, v in sorted(rows.days.items())],
+            "stat_feats": [(*k, v) for k, v in sorted(rows.feats.items())],
+            "stat_players": [(*k, *v) for k, v in sorted(rows.runs.items())]}
+
+
+def _player_filter(m: Marks, user_id: int, chat_id: int | None, game: str | None) -> str:
+    where = f"user_id = {m(user_id)}"
+    if chat_id is not None:
+        where += f" AND chat_id = {m(chat_id)}"
+    if game is not None:
+        where += f" AND game = {m(game)}"
+    return where
+
+
+def player_queries(style: Style, *, user_id: int, chat_id: int | None,
+                   game: str | None) -> tuple[Query, Query, Query]:
+    """The queries of :meth:`storage.base.Storage.player_stats`: his totals, his feats and
+    his runs; :func:`player_stats_of` reads their rows."""
+    m1, m2, m3 = Marks(style), Marks(style), Marks(style)
+    totals = ("SELECT CAST(COALESCE(SUM(coups), 0) AS BIGINT),"
+              " CAST(COALESCE(SUM(won), 0) AS BIGINT), CAST(COALESCE(SUM(lost), 0) AS BIGINT),"
+              " CAST(COALESCE(SUM(net), 0) AS BIGINT), COALESCE(MAX(best), 0),"
+              " COALESCE(MIN(worst), 0), CAST(COALESCE(SUM(banks), 0) AS BIGINT)"
+              f" FROM stat_days WHERE {_player_filter(m1, user_id, chat_id, game)}")
+    feats = ("SELECT feat, CAST(SUM(n) AS BIGINT) FROM stat_feats"
+             f" WHERE {_player_filter(m2, user_id, chat_id, game)} GROUP BY feat ORDER BY feat")
+    runs = ("SELECT longest_bank, best_hand, best_key FROM stat_players"
+            f" WHERE {_player_filter(m3, user_id, chat_id, game)}")
+    return (totals, m1.args), (feats, m2.args), (runs, m3.args)
+
+
+def player_stats_of(user_id: int, totals: Sequence[Any], feats: Iterable[Sequence[Any]],
+                    runs: Iterable[Sequence[Any]]) -> PlayerStats:
+    """A player's figures from the rows of :func:`player_queries`: the longest bank run of
+    his rows, and the best hand (the first of the highest key, in the order read)."""
+    longest, best_hand, best_key = 0, None, None
+    for run, hand, key in runs:
+        longest = max(longest, int(run))
+        if key is not None and (best_key is None or key > best_key):
+            best_hand, best_key = hand, key
+    coups, won, lost, net, best, worst, banks = (int(v) for v in totals)
+    return PlayerStats(user_id=user_id, coups=coups, won=won, lost=lost, net=net, best=best,
+                       worst=worst, banks=banks, longest_bank=longest,
+                       feats={str(f): int(n) for f, n in feats},
+                       best_hand=None if best_hand is None else json.loads(best_hand))
+
+
+def standings_query(style: Style, *, chat_id: int, game: str | None, since: dt.date | None,
+                    until: dt.date | None, min_coups: int, limit: int) -> Query:
+    """The query of :meth:`storage.base.Storage.standings`: (user, name, coups, won, net)."""
+    m = Marks(style)
+    where = f"chat_id = {m(chat_id)}"
+    if game is not None:
+        where += f" AND game = {m(game)}"
+    if since is not None:
+        where += f" AND day >= {m(since.isoformat())}"
+    if until is not None:
+        where += f" AND day <= {m(until.isoformat())}"
+    sql = ("SELECT s.user_id, COALESCE(NULLIF(w.name, ''), CAST(s.user_id AS TEXT)),"
+           " s.coups, s.won, s.net FROM ("
+           "  SELECT user_id, CAST(SUM(coups) AS BIGINT) AS coups,"
+           "  CAST(SUM(won) AS BIGINT) AS won, CAST(SUM(net) AS BIGINT) AS net"
+           f"  FROM stat_days WHERE {where} GROUP BY user_id"
+           f"  HAVING SUM(coups) >= {m(min_coups)}) s"
+           f" LEFT JOIN wallets w ON w.chat_id = {m(chat_id)} AND w.user_id = s.user_id"
+           f" ORDER BY s.net DESC, s.coups DESC, s.user_id LIMIT {m(limit)}")
+    return sql, m.args
+
+
+def standings_of(rows: Iterable[Sequence[Any]]) -> list[Standing]:
+    """The rows of :func:`standings_query` as standings."""
+    return [Standing(user_id=r[0], name=r[1], coups=r[2], won=r[3], net=r[4]) for r in rows]
+
+
+# ---------------------------------------------------------------------- SQLite
+
+def record_sqlite(conn: sqlite3.Connection, step_id: int, chat_id: int,
+                  settled: Sequence[SettledCoup]) -> None:
+    """Record the coups step ``step_id`` settled and fold each into the derived tables,
+    inside the caller's unit of work; :class:`CoupCounted` if one was recorded before."""
+    for coup in settled:
+        if not conn.execute(*insert_coup("sqlite", step_id, chat_id, coup)).fetchall():
+            raise CoupCounted(f"coup {coup.coup} of {coup.game} in chat {chat_id} counted")
+        before = rows_of(*(conn.execute(sql, args).fetchall()
+                           for sql, args in touched("sqlite", chat_id, coup)))
+        _write_sqlite(conn, fold(before, chat_id, coup))
+
+
+def _write_sqlite(conn: sqlite3.Connection, rows: Rows) -> None:
+    for table, values in stored(rows).items():
+        if values:
+            conn.executemany(upsert("sqlite", table), values)
+
+
+def rebuild_sqlite(conn: sqlite3.Connection) -> int:
+    """Delete the derived tables and fold every recorded coup again, chat by chat, each
+    chat's in ``coup_id`` order (a coup's rows are its chat's: the order across chats
+    changes nothing); returns how many coups. Inside the caller's unit of work."""
+    for table in DERIVED:
+        conn.execute(f"DELETE FROM {table}")
+    count = 0
+    chats = [r[0] for r in conn.execute("SELECT DISTINCT chat_id FROM coups ORDER BY chat_id")]
+    for chat_id in chats:
+        rows = Rows()
+        for (record,) in conn.execute("SELECT record FROM coups WHERE chat_id = ?"
+                                      " ORDER BY coup_id", (chat_id,)).fetchall():
+            rows.update(fold(rows, chat_id, SettledCoup.model_validate_json(record)))
+            count += 1
+        _write_sqlite(conn, rows)
+    return count
+
+
+# ------------------------------------------------------------------ PostgreSQL
+
+async def record_postgres(conn: asyncpg.Connection, step_id: int, chat_id: int,
+                          settled: Sequence[SettledCoup]) -> None:
+    """:func:`record_sqlite` on a PostgreSQL connection, inside the caller's transaction."""
+    for coup in settled:
+        if await conn.fetchval(*_pg(insert_coup("postgres", step_id, chat_id, coup))) is None:
+            raise CoupCounted(f"coup {coup.coup} of {coup.game} in chat {chat_id} counted")
+        days, feats, runs = [await conn.fetch(*_pg(q))
+                             for q in touched("postgres", chat_id, coup)]
+        await _write_postgres(conn, fold(rows_of(days, feats, runs), chat_id, coup))
+
+
+async def _write_postgres(conn: asyncpg.Connection, rows: Rows) -> None:
+    for table, values in stored(rows).items():
+        if values:
+            await conn.executemany(upsert("postgres", table), values)
+
+
+async def rebuild_postgres(conn: asyncpg.Connection) -> int:
+    """:func:`rebuild_sqlite` on a PostgreSQL connection, inside the caller's transaction."""
+    for table in DERIVED:
+        await conn.execute(f"DELETE FROM {table}")
+    count = 0
+    for (chat_id,) in await conn.fetch("SELECT DISTINCT chat_id FROM coups ORDER BY chat_id"):
+        rows = Rows()
+        for (record,) in await conn.fetch("SELECT record FROM coups WHERE chat_id = $1"
+                                          " ORDER BY coup_id", chat_id):
+            rows.update(fold(rows, chat_id, SettledCoup.model_validate_json(record)))
+            count += 1
+        await _write_postgres(conn, rows)
+    return count
+
+
+def _pg(query: Query) -> tuple[Any, ...]:
+    """A query as the positional arguments of an asyncpg call."""
+    sql, args = query
+    return (sql, *args)
