@@ -48,6 +48,7 @@ from .base import (
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations
 from .standings import (
+    REBUILT_CHATS,
     player_queries,
     player_stats_of,
     rebuild_postgres,
@@ -662,11 +663,17 @@ class PostgresStorage:
             return standings_of(await conn.fetch(sql, *args))
 
     async def rebuild_stats(self) -> int:
-        """See :meth:`storage.base.Storage.rebuild_stats` (one transaction; a step of any
-        table waits for it, as the derived tables are locked first)."""
-        async with self._tx() as conn:
-            await conn.execute("LOCK TABLE stat_days, stat_feats, stat_players IN EXCLUSIVE MODE")
-            return await rebuild_postgres(conn)
+        """See :meth:`storage.base.Storage.rebuild_stats`: a transaction per chat, holding
+        the chat's table row (if open) so that its steps wait; each chat's figures are whole
+        at every commit."""
+        async with self._read() as conn:
+            chats = [r[0] for r in await conn.fetch(REBUILT_CHATS)]
+        count = 0
+        for chat_id in chats:
+            async with self._tx() as conn:
+                await conn.execute("SELECT 1 FROM tables WHERE chat_id = $1 FOR UPDATE", chat_id)
+                count += await rebuild_postgres(conn, chat_id)
+        return count
 
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""

@@ -61,6 +61,7 @@ from .base import (
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations, sqlite_statements
 from .standings import (
+    REBUILT_CHATS,
     player_queries,
     player_stats_of,
     rebuild_sqlite,
@@ -722,8 +723,11 @@ class SqliteStorage:
         return standings_of(await self._run(_fetchall, sql, args))
 
     async def rebuild_stats(self) -> int:
-        """See :meth:`storage.base.Storage.rebuild_stats` (one unit of work)."""
-        return await self._write(rebuild_sqlite)
+        """See :meth:`storage.base.Storage.rebuild_stats`: a unit of work per chat, so that
+        the file's writer lock is never held long (a bot running beside waits for one chat's
+        rebuild at most); each chat's figures are whole at every commit."""
+        chats = await self._run(_fetchall, REBUILT_CHATS)
+        return sum([await self._write(rebuild_sqlite, chat_id) for (chat_id,) in chats])
 
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""
