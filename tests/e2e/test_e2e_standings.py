@@ -1,9 +1,12 @@
-"""/stats and /top through the real bot and the sandbox: after three coups of twenty-one,
-what the commands answer is what the group's results showed, counted from their texts."""
+"""/stats and /top through the real bot and the sandbox: after three coups of chemin de fer,
+what the commands answer is what the group's results showed, counted from their texts (and
+the feats the game counted, as the bot recorded each coup)."""
 
 from __future__ import annotations
 
 import re
+import sqlite3
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -11,16 +14,33 @@ from harness import DEFAULT, POLICIES, BotProcess, Game, Player
 from test_e2e_games import open_and_seat
 
 from bot.view import i18n, standings
-from storage.base import PlayerStats, Standing
+from storage.base import PlayerStats, SettledCoup, Standing
 
 PLAYERS = [Player(101, "Ann"), Player(102, "Bob"), Player(103, "Cid")]
 ANN, BOB, CID = PLAYERS
 NET = re.compile(r"(Ann|Bob|Cid)( \(banker\))? ([+−±])(\d+)")
 
 
-def figures(results: list[dict[str, Any]]) -> dict[str, PlayerStats]:
+def recorded_feats(bot: BotProcess) -> dict[int, Counter[str]]:
+    """Each player's feats over the coups the bot recorded (``coups.record``, the settled
+    coup as its step wrote it): what no result's text shows."""
+    db = sqlite3.connect(f"file:{bot.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
+    try:
+        records = [SettledCoup.model_validate_json(r) for (r,) in db.execute(
+            "SELECT record FROM coups ORDER BY coup_id")]
+    finally:
+        db.close()
+    out: dict[int, Counter[str]] = {p.id: Counter() for p in PLAYERS}
+    for coup in records:
+        for player, feats in coup.feats.items():
+            out[player].update(feats)
+    return out
+
+
+def figures(results: list[dict[str, Any]], feats: dict[int, Counter[str]]
+            ) -> dict[str, PlayerStats]:
     """Each player's figures as the results' texts show them: the net line of each (its
-    third line: "Cid +1 · Ann (banker) −1"), coup by coup."""
+    third line: "Cid +1 · Ann (banker) −1"), coup by coup; and his ``feats``."""
     coups: dict[str, list[tuple[int, bool]]] = {p.name: [] for p in PLAYERS}
     for m in results:
         for name, banker, sign, amount in NET.findall(m["text"].splitlines()[2]):
@@ -33,7 +53,7 @@ def figures(results: list[dict[str, Any]]) -> dict[str, PlayerStats]:
             user_id=p.id, coups=len(nets), won=sum(n > 0 for n in nets),
             lost=sum(n < 0 for n in nets), net=sum(nets), best=max([0, *nets]),
             worst=min([0, *nets]), banks=sum(b for _, b in coups[p.name]),
-            longest_bank=max(len(r) for r in runs))
+            longest_bank=max(len(r) for r in runs), feats=dict(feats[p.id]))
     return out
 
 
@@ -56,13 +76,13 @@ async def test_stats_and_top_answer_what_the_results_showed(
     bot_factory.append(bot)
     bot.start()
     game = Game(sb, bot, -1001, PLAYERS)
-    await open_and_seat(game, "twenty_one")
-    policy = POLICIES.get("twenty_one", {})
+    await open_and_seat(game, "chemin_de_fer")
+    policy = POLICIES.get("chemin_de_fer", {})
     for _ in range(3):
         await game.play_until_settled(policy, policy.get("", DEFAULT))
     results = await game.settlements()
     assert len(results) == 3
-    shown = figures(results)
+    shown = figures(results, recorded_feats(bot))
 
     def stats(name: str) -> str:
         return i18n.plain(standings.stats_text("en", name, shown[name], game=None,
@@ -71,8 +91,8 @@ async def test_stats_and_top_answer_what_the_results_showed(
     assert await answer(game, ANN, "/stats") == stats("Ann")
     cid_says = await sb.send(game.chat_id, CID.id, "hello")
     assert await answer(game, ANN, "/stats", reply_to=cid_says["message_id"]) == stats("Cid")
-    assert await answer(game, BOB, "/stats@banco_bot @bob twenty-one") == stats(
-        "Bob").replace("all games", "Twenty-one")
+    assert await answer(game, BOB, "/stats@banco_bot @bob chemin de fer") == stats(
+        "Bob").replace("all games", "Chemin de fer")
     ranked = sorted((Standing(user_id=f.user_id, name=name, coups=f.coups, won=f.won,
                               net=f.net) for name, f in shown.items()
                      if f.coups >= standings.MIN_COUPS),
