@@ -45,7 +45,7 @@ state and the action log, a coup replays exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -397,8 +397,10 @@ def cut_spec(size: int) -> ActionSpec:
 def settlement(kind: str, *, coup: int, nets: dict[PlayerId, int],
                banker: PlayerId | None = None, hands: dict[PlayerId, Hand | Points] | None = None,
                winners: Sequence[PlayerId] = (),
-               feats: dict[PlayerId, Sequence[str]] | None = None, **data: Value) -> Settlement:
-    """The public :class:`Settlement` event; ``data``: what else its text tells."""
+               feats: Mapping[PlayerId, Sequence[str]] | None = None,
+               **data: Value) -> Settlement:
+    """The public :class:`Settlement` event (a player without feats is left out of
+    ``feats``); ``data``: what else its text tells."""
     return Settlement(kind=kind, data=data, coup=coup, nets=dict(nets), banker=banker,
                       hands=dict(hands or {}), winners=tuple(winners),
                       feats={p: tuple(f) for p, f in (feats or {}).items() if f})

@@ -6,7 +6,8 @@ many units wait while one is on the thread (at twenty busy tables, some sixteen 
 average), and each of them, alone, would cost a trip (a future, a queue put, a thread
 wake-up and a ``call_soon_threadsafe`` back) and, if it writes, its own ``BEGIN IMMEDIATE``
 and ``COMMIT``. :class:`Trips` takes all the units waiting when the thread is free, in the
-order they came, to the thread in one trip (:func:`run_batch`):
+order they came, to the thread in one trip (:func:`run_batch`); a unit asked for when
+nothing is on the thread and nothing waits goes at once, taken there by its caller:
 
 * a lone unit runs as it always did: a write in its own transaction (:func:`transaction`),
   a read as it is; so do units that only read;
@@ -142,14 +143,31 @@ class Trips:
         self.db = db
         self.waiting: list[Unit] = []
         self.runner: asyncio.Task[None] | None = None
+        # a caller's unit is on the thread, taken there by the caller himself; and what
+        # :meth:`drain` waits on for it to be back
+        self.alone = False
+        self.back: asyncio.Future[None] | None = None
 
     async def run(self, fn: Callable[..., T], *args: Any, write: bool) -> T:
         """``fn(conn, *args)`` on the connection's thread, after every unit asked for before
-        it: a write as a unit of work that commits or changes nothing, a read as it is."""
+        it: a write as a unit of work that commits or changes nothing, a read as it is.
+
+        With nothing on the thread and nothing waiting, the caller takes his unit there at
+        once, alone; units asked for meanwhile wait and go together once it is back."""
+        if self.runner is None and not self.alone:
+            self.alone = True
+            try:
+                if write:
+                    return await on_thread(self.db, transaction, fn, *args)
+                return await on_thread(self.db, fn, *args)
+            finally:
+                self.alone = False
+                if self.waiting:
+                    self.runner = asyncio.get_running_loop().create_task(self._drain())
+                if self.back is not None and not self.back.done():
+                    self.back.set_result(None)
         unit = Unit(fn, args, write)
         self.waiting.append(unit)
-        if self.runner is None:
-            self.runner = asyncio.get_running_loop().create_task(self._drain())
         return cast(T, await unit.future)
 
     async def _drain(self) -> None:
@@ -187,5 +205,9 @@ class Trips:
 
     async def drain(self) -> None:
         """Wait until every unit asked for has run."""
-        while self.runner is not None:
-            await asyncio.shield(self.runner)
+        while self.runner is not None or self.alone:
+            if self.runner is not None:
+                await asyncio.shield(self.runner)
+                continue
+            self.back = asyncio.get_running_loop().create_future()  # a caller's own unit
+            await self.back

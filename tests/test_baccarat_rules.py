@@ -113,7 +113,8 @@ class Play:
 
     def nets(self) -> dict[PlayerId, int]:
         """The punters' nets; the banker's (in the same ``nets``) is minus their sum, and
-        each punter's line of ``results`` says the same."""
+        each punter's line of ``results`` says the same, but a baccara declarer's: his
+        stake came back when he declared, he has no line and his net is 0."""
         settled = self.settled()
         assert settled.banker == 1
         punters = {p: n for p, n in settled.nets.items() if p != settled.banker}
@@ -121,8 +122,10 @@ class Play:
         assert settled.data["banker_net"] == signed(-sum(punters.values()))
         results = settled.data["results"]
         assert isinstance(results, Rows)
+        declared = {p for p, feats in settled.feats.items() if "baccara" in feats}
+        assert {p: punters[p] for p in declared} == dict.fromkeys(declared, 0)
         assert {r.player: r.fields["net"] for r in results.rows} == \
-            {p: signed(n) for p, n in punters.items()}
+            {p: signed(n) for p, n in punters.items() if p not in declared}
         return punters
 
 
@@ -298,6 +301,7 @@ def test_rule_2_5_banker_best_natural_takes_all_stakes_and_wins_ties() -> None:
     assert play.find("natural_shown")[0].data["points"] == points(9)
     assert {e.about for e in play.find("natural_shown")} == {About.SHOWDOWN}
     assert play.nets() == {2: -100, 3: -100, 4: -100}
+    assert play.settled().feats == {2: ("natural",), 3: ("natural",), 1: ("natural",)}
     assert play.state.bank == 900
     assert "third_card_dealt" not in play.kinds() and play.state.phase == STAKING
     assert play.state.coup == 2
@@ -345,7 +349,9 @@ def test_rule_2_6_baccara_returns_the_stake_settles_others_and_passes_the_bank()
                                                      "cards": cards("Kd", "Qh"),
                                                      "stake": chips(100)}
     assert play.find("baccara_declared")[0].about is About.SHOWDOWN
-    assert play.nets() == {3: 200, 4: 200}  # 7 and 6 beat the banker's 5
+    assert play.nets() == {2: 0, 3: 200, 4: 200}  # 7 and 6 beat the banker's 5
+    # the declarer counts a baccara, and played the coup (net 0)
+    assert play.settled().feats == {2: ("baccara",)}
     # The old banker keeps what is left of his bank: 600 - 400 = 200 -> stack 600.
     assert play.stacks() == {1: 600, 2: 1000, 3: 1200, 4: 1200}
     assert play.state.phase == POST_BANK and ENGINE.awaiting(play.state) == [2]
@@ -469,6 +475,15 @@ def test_rule_2_8_decision_six_six_shared_equally_odd_chip_to_the_banker() -> No
     assert play.state.bank == 500
 
 
+def test_rules_2_5_and_2_6_nine_on_three_cards_and_an_undeclared_baccara_count_nothing(
+        ) -> None:
+    # third cards: 3 (0, passed on baccara) draws a ten, 2 (4) a five: 9 on three cards
+    play = coup({1: ("5h", "Ks"), 2: ("4c", "Kc"), 3: ("Kd", "Qd")}, "Th", "5d")
+    play(3, Draw())(2, Draw())(1, Stand())
+    assert play.nets() == {2: 200, 3: -100}
+    assert play.settled().feats == {}
+
+
 # ----------------------------------------------------------------- §2.9 tenure
 
 
@@ -491,6 +506,8 @@ def test_rule_2_9_banker_dealt_baccara_deals_one_more_shoe() -> None:
                 "Tc", "Tc", "Tc", "Tc", pad=False)
     assert play.find("banker_baccara")[0].data == {"player": who(1), "extra_shoes": count(1)}
     assert play.find("banker_baccara")[0].about is About.SHOWDOWN
+    # his earned shoe counts for him; player 2's natural 9 for player 2
+    assert play.settled().feats == {2: ("natural",), 1: ("extra_shoe",)}
     assert "tenure_ended" not in play.kinds()
     assert play.find("extra_shoe_started")[0].data == {"banker": who(1),
                                                        "extra_shoes_left": count(0)}

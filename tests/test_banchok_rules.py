@@ -97,6 +97,11 @@ def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
 
 
+def feats_of(events: list[Event]) -> list[dict[int, tuple[str, ...]]]:
+    """The feats each settlement among ``events`` counts, in order."""
+    return [e.feats for e in events if isinstance(e, Settlement)]
+
+
 def refused(s: State, player: int, action: Action) -> Reason:
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(s, player, action)
@@ -195,6 +200,7 @@ def test_rule_3_6_joining_each_pays_his_part_total_within_the_bank() -> None:
     assert settled["card"] == cards("Th") and settled["won"] == flag(False)  # 9h < Th
     assert settled["results"] == rows(row(2, net=signed(-50)), row(3, net=signed(-100)),
                                       row(4, net=signed(-150)))
+    assert feats_of(events) == [{3: ("joined",), 4: ("joined",)}]
     assert s.bank == 600 and stacks(s) == {1: 700, 2: 950, 3: 900, 4: 850}
 
 
@@ -237,6 +243,8 @@ def test_rule_3_8_a_tripled_bank_passes_left_who_posts_or_leaves() -> None:
     s = banked({1: 1000, 2: 1000, 3: 1000, 4: 1000},
                ["2c", "2d", "2h", "3c", "3d", "3h", "4c", "4d", "4h", "As", "5s"], joining=False)
     s, events = play(s, (2, Stake(amount=300)), (3, Stake(amount=300)))
+    # 2 staked the whole bank ("bank", §3.4) and lost; 3's 300 is half of it, and triples it
+    assert feats_of(events) == [{2: ("banco",)}, {1: ("bank_tripled",)}]
     ended = next(e.data for e in events if e.kind == "bank_ended")
     assert ended == {"player": who(1), "amount": chips(900), "reason": word("tripled")}
     assert stacks(s) == {1: 1600, 2: 700, 3: 700, 4: 1000}
@@ -254,6 +262,7 @@ def test_rule_3_8_a_tripled_bank_passes_left_who_posts_or_leaves() -> None:
 def test_rule_3_8_a_broken_bank_passes_and_nobody_banks_twice_in_a_row() -> None:
     s = banked({1: 1000, 2: 1000}, ["As", "2c", "Ac", "Ks"])
     s, events = play(s, (2, Stake(amount=300)))
+    assert feats_of(events) == [{2: ("banco", "banco_won")}]
     assert next(e.data for e in events if e.kind == "bank_ended") == {
         "player": who(1), "amount": chips(0), "reason": word("broken")}
     assert stacks(s) == {1: 700, 2: 1300} and ENGINE.awaiting(s) == [2]

@@ -465,6 +465,45 @@ def test_rule_1_8_standoff_returns_stakes_and_replays_with_new_stakes() -> None:
     assert state.coup == coup + 1 and ENGINE.awaiting(state) == [4]
 
 
+def feats_of(events: list[Event]) -> dict[PlayerId, tuple[str, ...]]:
+    """The feats the coup's settlement counts."""
+    settled = first(events, "coup_settled")
+    assert isinstance(settled, Settlement)
+    return settled.feats
+
+
+def test_rules_1_3_and_1_5_a_banco_won_on_a_natural_counts_for_the_caller() -> None:
+    events: list[Event] = []
+    state = act(staking(shoe_of("Kd", "Kh", "9d", "5h"), bank=100), 4, Pass())
+    act(state, 3, Banco(), events)  # punters K 9 (a natural 9), banker K 5
+    assert feats_of(events) == {3: ("natural", "banco", "banco_won")}
+
+
+def test_rules_1_3_and_1_5_a_first_stake_of_the_whole_bank_is_a_banco_lost_to_a_natural(
+        ) -> None:
+    events: list[Event] = []
+    # punters 4 4 (a natural 8), banker 5 4 (a natural 9): both naturals count
+    act(staking(shoe_of("4d", "5h", "4h", "4s"), bank=100), 4, Stake(amount=100), events)
+    assert feats_of(events) == {4: ("natural", "banco"), 1: ("natural",)}
+
+
+def test_rule_1_5_the_punters_natural_counts_for_the_playing_punter_alone() -> None:
+    events: list[Event] = []
+    state = staking(shoe_of("9d", "Kd", "Kh", "7h"), bank=100)  # punters natural 9
+    act(stakes(state, (4, 30), (3, 50)), 2, Pass(), events)
+    assert feats_of(events) == {3: ("natural",)}
+
+
+def test_rule_1_5_nine_on_three_cards_is_no_natural() -> None:
+    events: list[Event] = []
+    # punters 2 2 (4) draw a 9: 3; banker K 6 (6) draws a 3: 9 on three cards
+    state = staking(shoe_of("2d", "Kd", "2h", "6h", "9s", "3c"), bank=100)
+    state = act(stakes(state, (4, 60), (3, 40)), 4, Draw())
+    act(state, 1, Draw(), events)
+    assert first(events, "coup_settled").data["outcome"] == word("banker")
+    assert feats_of(events) == {}
+
+
 # ------------------------------------------------------------------ §1.9
 
 

@@ -124,6 +124,34 @@ def test_every_dealt_coup_ends_with_exactly_one_typed_settlement(game: str) -> N
     assert dealt - settled in (0, 1)
 
 
+#: every feat each game's settlements count (Settlement.feats)
+FEATS: dict[str, set[str]] = {
+    "chemin_de_fer": {"natural", "banco", "banco_won"},
+    "baccarat": {"natural", "baccara", "extra_shoe"},
+    "banchok": {"banco", "banco_won", "joined", "bank_tripled"},
+    "twenty_one": {"natural", "bust"},
+    "draw_poker": {"voluntary", "opened", "showdown", "showdown_won"},
+    "stud_poker": {"voluntary", "showdown", "showdown_won"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_feat_a_settlement_counts_is_a_players_of_the_coup_and_labelled_in_both_languages(
+        game: str) -> None:
+    texts = registry.engine(game).texts
+    seen: set[str] = set()
+    for _, step in session(game, seed=11, steps=3000):
+        for e in step.events:
+            if isinstance(e, Settlement):
+                assert set(e.feats) <= set(e.nets), "a feat of someone not in the coup"
+                for feats in e.feats.values():
+                    assert feats and len(set(feats)) == len(feats)
+                    seen.update(feats)
+    assert seen == FEATS[game]
+    for lang in ("en", "ru"):
+        assert set(texts.feats[lang]) >= seen, lang
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_closing_at_any_point_voids_the_coup_and_gives_everyone_his_chips_back(
         game: str) -> None:

@@ -174,6 +174,8 @@ def test_rule_5a_6_opener_shows_openers_even_when_uncontested() -> None:
     assert not [e for e in step.events if e.kind == "hand_shown"]
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [102, 99, 99]
+    settled = next(e for e in step.events if isinstance(e, Settlement))
+    assert settled.feats == {2: ("voluntary", "opened")}  # uncontested: no showdown
 
 
 def test_rule_5a_6_opener_who_broke_his_openers_still_proves_them() -> None:
@@ -190,6 +192,9 @@ def test_rule_5a_6_opener_who_broke_his_openers_still_proves_them() -> None:
     assert settled.hands == {2: Hand(category="high_card", ranks=(7,)),
                              3: Hand(category="pair", ranks=(8,))}
     assert (settled.coup, settled.nets, settled.winners) == (1, {2: -3, 3: 4, 1: -1}, (3,))
+    # 3's call is voluntary; 1's ante alone is not, nor checking the second round
+    assert settled.feats == {2: ("voluntary", "opened", "showdown"),
+                             3: ("voluntary", "showdown", "showdown_won")}
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [97, 104, 99]
 

@@ -151,10 +151,24 @@ def test_rule_5b_5_fold_turns_up_cards_down_and_hides_the_hole_card() -> None:
     assert (settled.coup, settled.nets, settled.winners, settled.hands) == (
         1, {2: 0, 3: 0, 1: 0}, (2,), {})
     assert settled.data == {"net": each({p: signed(0) for p in (2, 3, 1)})}
+    assert settled.feats == {2: ("voluntary",)}  # he bet; the others only folded
+    assert step.state.coup == 2 and not any(x.voluntary for x in step.state.seats)
     assert all("2c" not in cards_in(e.data) for e in this_hand
                if e.to is None and e.kind != "shoe_revealed")
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [100, 100, 100]
+
+
+def test_rule_5_checked_through_every_hand_shows_down_and_none_entered_voluntarily() -> None:
+    s = table(P2, P3, P1)
+    events = []
+    for _ in range(12):
+        step = ENGINE.apply(s, ENGINE.awaiting(s)[0], Check())
+        s, events = step.state, events + step.events
+    (settled,) = [e for e in events if isinstance(e, Settlement)]
+    assert settled.winners == (2,)  # P2's kings take the pot of nothing
+    assert settled.feats == {2: ("showdown", "showdown_won"), 3: ("showdown",),
+                             1: ("showdown",)}
 
 
 def test_rule_5b_6_small_bet_rounds_1_2_big_bet_3_4() -> None:
@@ -186,9 +200,18 @@ def test_rule_5_three_way_all_in_with_two_side_pots() -> None:
     s = seated(ENGINE, [10, 30, 60, 200], [fixed_shoe(stud_order([b, c, d, a]))],
                {"small_bet": 10, "structure": "pot"})
     assert ENGINE.awaiting(s) == [4]
-    s = play(s, (4, Bet(amount=10)), (1, Call()), (2, Raise(amount=30)),
-             (3, Raise(amount=60)), (4, Call()))
-    assert s.last_hand is not None
+    step = None
+    for player, action in ((4, Bet(amount=10)), (1, Call()), (2, Raise(amount=30)),
+                           (3, Raise(amount=60)), (4, Call())):
+        step = ENGINE.apply(s, player, action)
+        s = step.state
+    assert step is not None and s.last_hand is not None
+    settled = next(e for e in step.events if isinstance(e, Settlement))
+    # C takes back a side pot of 60, as much as he put in: he is no winner, his net is 0
+    assert settled.nets == {2: 30, 3: 0, 4: -60, 1: 30} and settled.winners == (2, 1)
+    assert settled.feats == {
+        2: ("voluntary", "showdown", "showdown_won"), 3: ("voluntary", "showdown"),
+        4: ("voluntary", "showdown"), 1: ("voluntary", "showdown", "showdown_won")}
     # main pot 4 x 10 = 40 to A; side pot 3 x 20 = 60 to B; side pot 2 x 30 = 60 to C
     finishing = dict(zip(s.last_hand.kit.players, s.last_hand.finishing_stacks, strict=True))
     assert finishing == {1: 40, 2: 60, 3: 60, 4: 140}

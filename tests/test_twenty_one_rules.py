@@ -97,6 +97,12 @@ def kinds(events: list) -> list[str]:
     return [e.kind for e in events]
 
 
+def feats_of(events: list) -> dict[int, tuple[str, ...]]:
+    """The feats the one settlement among ``events`` counts."""
+    (settled,) = [e for e in events if isinstance(e, Settlement)]
+    return settled.feats
+
+
 def test_rule_4_1_highest_card_banks_ties_redraw_and_right_hand_cuts() -> None:
     s = ENGINE.new_table({})
     for p in (1, 2, 3):
@@ -188,6 +194,8 @@ def test_rule_4_4_banker_21_takes_every_stake_including_a_punters_21() -> None:
     assert shown == [{"player": who(1), "cards": cards("Ah", "Ts")}]  # the punter's stays hidden
     assert "hands_shown" not in kinds(events)
     assert stacks(s) == {1: 130, 2: 90, 3: 80}
+    # the banker's natural counts; punter 2's 21 stays hidden, so it counts nothing
+    assert feats_of(events) == {1: ("natural",)}
     assert s.phase == "staking" and s.coup == 2
 
 
@@ -202,6 +210,7 @@ def test_rule_4_5_punter_21_paid_double_at_once_whatever_the_banker_makes() -> N
     s, events = play(s, (3, Stand()), (1, Buy()), (1, Stand()))
     assert total(["5h", "6s", "Ts"]) == 21
     assert stacks(s) == {1: 90, 2: 120, 3: 90}
+    assert feats_of(events) == {2: ("natural",)}  # the banker's 21 on three cards is none
 
 
 def test_rule_4_6_buy_up_to_three_cards_in_dealing_order_busts_stay_hidden() -> None:
@@ -295,6 +304,7 @@ def test_rule_4_7_banker_stands_higher_wins_lower_and_bust_lose_equal_is_a_stand
         row(5, outcome=word("bust"), net=signed(-10)),
     )
     assert settled.nets[1] == 10 and settled.banker == 1
+    assert settled.feats == {5: ("bust",)}
     assert stacks(s) == {1: 210, 2: 110, 3: 90, 4: 100, 5: 90}
 
 
@@ -308,6 +318,7 @@ def test_rule_4_7_banker_bust_pays_double_and_a_busted_punter_neither_pays_nor_i
         row(2, outcome=word("banker_bust"), net=signed(20)),
         row(3, outcome=word("both_bust"), net=signed(0)),
     )
+    assert feats_of(events) == {3: ("bust",), 1: ("bust",)}
     assert stacks(s) == {1: 180, 2: 120, 3: 100}
 
 
@@ -316,6 +327,7 @@ def test_rule_4_7_banker_does_not_buy_when_every_punter_is_bust() -> None:
     s, events = play(s, (2, Stake(amount=10)), (2, Buy()), (2, Stand()))
     assert s.seats[0].cards == [] and stacks(s) == {1: 110, 2: 90}
     assert "hands_shown" in kinds(events)
+    assert feats_of(events) == {2: ("bust",)}
 
 
 def test_rule_4_8_talia_ends_below_five_cards_per_player_and_the_bank_passes_left() -> None:

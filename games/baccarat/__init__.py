@@ -494,9 +494,12 @@ class BaccaratEngine:
             ctx.emit(public("banker_baccara", about=About.SHOWDOWN, player=who(st.banker),
                             extra_shoes=count(st.extra_shoes)))
         banker_net = -sum(r.net for r in results)
-        nets = {r.player: r.net for r in results} | {st.banker: banker_net}
+        # a baccara declarer played the coup too: his stake came back (§2.6)
+        declared = {st.declarer: 0} if st.declarer is not None else {}
+        nets = {r.player: r.net for r in results} | declared | {st.banker: banker_net}
         ctx.emit(settlement("coup_settled", coup=st.coup, nets=nets, banker=st.banker,
                             hands={s.player: points(hand_points(s.cards)) for s in hands},
+                            feats=C.feats(st, hands),
                             bank=chips(st.bank), banker_net=signed(banker_net),
                             results=rows(*(r.line() for r in results))))
         for s in hands:

@@ -211,3 +211,19 @@ def settle_showdown(ctx: Ctx) -> list[Result]:
             outcome, net = "win", _win_double(ctx, s)
         results.append(Result(p, amount, outcome, net, pp))
     return results
+
+
+def feats(st: BaccaratState, hands: list[BaccaratSeat]) -> dict[PlayerId, list[str]]:
+    """What the coup counts for each of the ``hands`` shown beyond his net: ``natural``
+    (8 or 9 on two cards, §2.5), ``baccara`` for the punter who declared it (§2.6) and
+    ``extra_shoe`` for a banker dealt baccara, who earns one more shoe (§2.9)."""
+    out: dict[PlayerId, list[str]] = {}
+    for seat in hands:
+        mine = out.setdefault(seat.player, [])
+        if len(seat.cards) == 2 and hand_points(seat.cards) in NATURALS:
+            mine.append("natural")
+        if seat.declared:
+            mine.append("baccara")
+        if seat.player == st.banker and hand_points(seat.cards[:2]) == 0:
+            mine.append("extra_shoe")
+    return out

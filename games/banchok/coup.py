@@ -24,6 +24,7 @@ from games.banchok.model import (
     Ctx,
     LastCoup,
     Seat,
+    State,
     can_join,
     cards_left,
     clockwise_after,
@@ -241,6 +242,16 @@ def advance_staking(ctx: Ctx) -> None:
 # -------------------------------------------------------------- the turn
 
 
+def feats(s: State, punter: Seat, won: bool) -> dict[PlayerId, list[str]]:
+    """What the coup counts for the punters beyond their nets, before it is paid:
+    ``banco`` when the punter staked the whole bank (§3.4: "bank"), ``banco_won`` if his
+    card won, ``joined`` for each player who joined his stake (§3.6)."""
+    out: dict[PlayerId, list[str]] = {j: ["joined"] for j in s.joiners if seat_of(s, j).stake}
+    if punter.stake == s.bank:
+        out[punter.player] = ["banco", "banco_won"] if won else ["banco"]
+    return out
+
+
 def turn_card(ctx: Ctx) -> None:
     """docs/rules.md §3.4, §3.5: turn the banker's top card; it covers the punter or pays him."""
     s = ctx.st
@@ -251,6 +262,7 @@ def turn_card(ctx: Ctx) -> None:
     # The punter's cards are shown: joiners have chips on them and must be able to check.
     ctx.emit(public("cards_shown", About.SHOWDOWN, player=who(p.player),
                     cards=show(*p.cards)))
+    counted = feats(s, p, won)  # before the payment empties the stakes
     results: list[tuple[int, int]] = []
     for x in [p, *(seat_of(s, j) for j in s.joiners)]:
         if not x.stake:
@@ -264,8 +276,10 @@ def turn_card(ctx: Ctx) -> None:
     # the banker's net too: the bank is his, and every result names what each won or lost
     assert s.banker is not None
     nets = dict(results) | {s.banker: -sum(b for _, b in results)}
+    if s.bank >= BANK_LIMIT * s.bank_start:
+        counted[s.banker] = ["bank_tripled"]  # docs/rules.md §3.8
     ctx.emit(settlement("coup_settled", coup=s.coup, nets=nets, banker=s.banker,
-                        winners=[a for a, b in nets.items() if b > 0],
+                        winners=[a for a, b in nets.items() if b > 0], feats=counted,
                         punter=who(p.player), card=show(card), won=flag(won),
                         bank=chips(s.bank),
                         results=rows(*(row(a, net=signed(b)) for a, b in results))))

@@ -283,6 +283,24 @@ def draw_or_stand(ctx: Ctx, player: PlayerId, draw: bool) -> None:
 # ----------------------------------------------------- showdown, payment
 
 
+def feats(st: State, outcome: str) -> dict[PlayerId, list[str]]:
+    """What the coup counts for each player beyond his net, from the hands shown and the
+    stakes: ``natural`` for the holder of each hand with one (the punters' hand is the
+    playing punter's, §1.4–1.5), ``banco`` for a punter whose stake was the whole bank
+    (§1.3: called, or a first stake of it) and ``banco_won`` if the punters won."""
+    assert st.banker is not None and st.playing is not None
+    out: dict[PlayerId, list[str]] = {}
+    for holder, held in ((st.playing, st.punter_cards), (st.banker, st.banker_cards)):
+        if len(held) == 2 and points(held) >= 8:
+            out.setdefault(holder, []).append("natural")
+    for seat in st.seats:
+        if seat.stake == st.bank:
+            out.setdefault(seat.player, []).append("banco")
+            if outcome == "punters":
+                out[seat.player].append("banco_won")
+    return out
+
+
 def showdown(ctx: Ctx) -> None:
     """Both hands face up, then payment exactly as docs/rules.md §1.8."""
     st = ctx.st
@@ -296,15 +314,15 @@ def showdown(ctx: Ctx) -> None:
     punters = [s for s in st.seats if s.stake > 0]
     results: list[tuple[PlayerId, int]] = []
     total = sum(s.stake for s in punters)
+    outcome = "banker" if bp > pp else "punters" if pp > bp else "standoff"
+    counted = feats(st, outcome)  # before the payment empties the stakes
     if bp > pp:
-        outcome = "banker"
         for seat in punters:
             # docs/rules.md §1.8: every stake goes into the bank, which the banker keeps
             results.append((seat.player, -seat.stake))
             ctx.move(stake(seat.player), BANK, seat.stake, "coup_lost")
         results.append((banker, total))
     elif pp > bp:
-        outcome = "punters"
         for seat in punters:
             won = seat.stake
             results.append((seat.player, won))
@@ -314,7 +332,6 @@ def showdown(ctx: Ctx) -> None:
         # the banker takes back what is left of the bank; the bank passes right
         ctx.move(BANK, stack(banker), st.bank, "bank_returned")
     else:
-        outcome = "standoff"
         for seat in punters:
             results.append((seat.player, 0))
             ctx.move(stake(seat.player), stack(seat.player), seat.stake, "standoff")
@@ -324,7 +341,7 @@ def showdown(ctx: Ctx) -> None:
     hands[banker] = score(bp)
     # every player's net, the banker's last (his result is the punters' loss)
     ctx.emit(settlement("coup_settled", coup=st.coup, nets=dict(results), banker=banker,
-                        hands=hands, outcome=word(outcome),
+                        hands=hands, feats=counted, outcome=word(outcome),
                         results=rows(*(row(p, net=signed(n)) for p, n in results)),
                         bank=chips(st.bank)))
     st.last_coup = {"coup": st.coup, "outcome": outcome, "punters": st.punter_cards,

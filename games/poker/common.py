@@ -139,6 +139,9 @@ class PokerSeat(SeatBase):
     pending: list[Card] = Field(default_factory=list)
     """Draw replacements already given to the player, fed to pokerkit once all have drawn."""
     bet: int = 0
+    voluntary: bool = False
+    """He put chips in the pot of his own will this hand: called, bet, raised or opened
+    (antes are forced)."""
 
 
 class FinishedHand(BaseModel):
@@ -480,6 +483,7 @@ class PokerEngine:
             # pot in the winner's stack, so the stacks cannot tell
             assert spec.min is not None
             self._log(s, kit, f"{p} cc")
+            seat.voluntary = seat.voluntary or spec.min > 0
             ctx.events.append(public("called", player=who(seat.player),
                                      amount=chips(spec.min)))
         elif isinstance(action, Fold):
@@ -495,6 +499,7 @@ class PokerEngine:
                 raise IllegalAction(Reason.AMOUNT_OUT_OF_RANGE, min=spec.min, max=spec.max)
             self._before_bet(s, kit, index, seat, action, ctx)
             self._log(s, kit, f"{p} cbr {amount}")
+            seat.voluntary = True
             ctx.events.append(public(f"{action.kind}_made", player=who(seat.player),
                                      to=chips(amount)))
 
@@ -542,7 +547,7 @@ class PokerEngine:
         s.opener, s.opener_cards = None, []
         for seat in s.seats:
             seat.in_hand, seat.folded, seat.cards, seat.discards = False, False, [], []
-            seat.drawn, seat.pending, seat.bet = False, [], 0
+            seat.drawn, seat.pending, seat.bet, seat.voluntary = False, [], 0, False
         for j in order:
             s.seats[j].in_hand = True
         players = [s.seats[j].player for j in order]
@@ -653,6 +658,7 @@ class PokerEngine:
                     shown[e.player] = value
         ctx.events.append(settlement(
             "coup_settled", coup=s.coup, nets=nets, hands=shown, winners=winners,
+            feats=self._feats(s, shown, winners),
             net=each({p: signed(n) for p, n in nets.items()})))
         ctx.settled = len(ctx.transfers)  # the pot is paid; antes of the next hand follow
         ctx.events += self._reveal(s, live, finished=True)
@@ -661,6 +667,24 @@ class PokerEngine:
             names=[s.seats[seat_index(s.seats, p)].name for p in hand.players],
             finishing_stacks=list(kit.stacks), passed_deals=s.passed_deals)
         self._next_hand(s, ctx)
+
+    @staticmethod
+    def _feats(s: PokerState, shown: dict[PlayerId, Hand | Points],
+               winners: list[PlayerId]) -> dict[PlayerId, list[str]]:
+        """What the hand counts for each player beyond his net: ``voluntary`` (he called,
+        bet, raised or opened), ``opened`` (the jackpots opener, §5a.2), ``showdown`` (his
+        hand was shown down, §5) and ``showdown_won`` (and he is among the ``winners``: he
+        came out ahead, or took back a pot of nothing; a side pot that only gives back what
+        he put in is no win)."""
+        assert s.kit is not None
+        out: dict[PlayerId, list[str]] = {}
+        for player in s.kit.players:
+            seat = s.seats[seat_index(s.seats, player)]
+            out[player] = [name for name, held in (
+                ("voluntary", seat.voluntary), ("opened", player == s.opener),
+                ("showdown", player in shown),
+                ("showdown_won", player in shown and player in winners)) if held]
+        return out
 
     def _next_hand(self, s: PokerState, ctx: Ctx) -> None:
         """After a hand (settled, or void when the absent would have anted again): who is

@@ -1,4 +1,4 @@
-"""The six games' texts: one vocabulary of events, facts, words and buttons they share
+"""The six games' texts: one vocabulary of events, facts, feats, words and buttons they share
 (:data:`SHARED`), and each game's name, aliases and rules (:func:`game_texts`).
 
 The host words everything of a game from its :class:`~games.engine.GameTexts` and knows
@@ -20,6 +20,7 @@ SHARED = GameTexts(
     name={},
     events={"en": en.EVENTS, "ru": ru.EVENTS},
     facts={"en": en.INFO, "ru": ru.INFO},
+    feats={"en": en.FEATS, "ru": ru.FEATS},
     words={"en": en.WORDS, "ru": ru.WORDS},
     values={"en": en.VALUES, "ru": ru.VALUES},
     numbered={"en": en.NUMBERED, "ru": ru.NUMBERED},
@@ -51,8 +52,9 @@ def rules(game: str) -> dict[str, str]:
 @functools.cache
 def game_texts(game: str) -> GameTexts:
     """The texts of one of the six games: its name, aliases, rules and own words (poker's
-    hands) over :data:`SHARED`."""
+    hands, twenty-one's natural) over :data:`SHARED`."""
     words = {"en": en.POKER_WORDS, "ru": ru.POKER_WORDS} if game in POKER else {}
     return GameTexts(name={"en": en.GAME_NAMES[game], "ru": ru.GAME_NAMES[game]},
-                     aliases=ALIASES.get(game, ()), rules=rules(game),
-                     words=words).merged(SHARED)
+                     aliases=ALIASES.get(game, ()), rules=rules(game), words=words,
+                     feats={"en": en.GAME_FEATS.get(game, {}),
+                            "ru": ru.GAME_FEATS.get(game, {})}).merged(SHARED)

@@ -1,5 +1,6 @@
-"""English texts of the games: names, event templates, facts' labels, words, values
-and button labels (:class:`games.engine.GameTexts`, assembled in :mod:`games.texts`)."""
+"""English texts of the games: names, event templates, labels of facts and feats,
+words, values and button labels (:class:`games.engine.GameTexts`, assembled in
+:mod:`games.texts`)."""
 
 from __future__ import annotations
 
@@ -268,3 +269,16 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "ante": ("each player's ante", "chip"),
     "ace_four": ("four new cards for a player who keeps an ace", "on | off"),
 }
+
+# What a settled coup counts for a player beyond his net (games.engine.Settlement.feats),
+# as his statistics list it: a count follows each label.
+FEATS: dict[str, str] = {
+    "natural": "Naturals", "banco": "Bancos called", "banco_won": "Bancos won",
+    "baccara": "Baccaras declared", "extra_shoe": "Extra shoes earned with baccara",
+    "bust": "Busts", "joined": "Stakes joined", "bank_tripled": "Banks tripled",
+    "voluntary": "Hands entered voluntarily", "opened": "Jackpots opened",
+    "showdown": "Showdowns", "showdown_won": "Showdowns won",
+}
+
+# A game's own labels over FEATS, where its rules name a feat otherwise.
+GAME_FEATS: dict[str, dict[str, str]] = {"twenty_one": {"natural": "Two-card 21s"}}

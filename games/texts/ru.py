@@ -1,5 +1,6 @@
-"""Russian texts of the games: names, event templates, facts' labels, words, values
-and button labels (:class:`games.engine.GameTexts`, assembled in :mod:`games.texts`)."""
+"""Russian texts of the games: names, event templates, labels of facts and feats,
+words, values and button labels (:class:`games.engine.GameTexts`, assembled in
+:mod:`games.texts`)."""
 
 from __future__ import annotations
 
@@ -255,3 +256,16 @@ SETTINGS: dict[str, tuple[str, str]] = {
     "ante": ("анте каждого игрока", "chip"),
     "ace_four": ("с тузом можно сменить четыре карты", "on | off"),
 }
+
+# Что сыгранный кон засчитывает игроку сверх выигрыша (games.engine.Settlement.feats),
+# как их перечисляет его статистика: за подписью следует число.
+FEATS: dict[str, str] = {
+    "natural": "Натуральные", "banco": "Объявленные банко", "banco_won": "Выигранные банко",
+    "baccara": "Объявленные баккара", "extra_shoe": "Лишние шузы за баккара",
+    "bust": "Переборы", "joined": "Примазки", "bank_tripled": "Утроенные банки",
+    "voluntary": "Добровольные входы в банк", "opened": "Открытые джекпоты",
+    "showdown": "Вскрытия", "showdown_won": "Выигранные вскрытия",
+}
+
+# Подписи игры поверх FEATS, где её правила называют их иначе.
+GAME_FEATS: dict[str, dict[str, str]] = {"twenty_one": {"natural": "21 с двух карт"}}

@@ -298,6 +298,13 @@ def _points(cards: list[str]) -> Points:
     return points(n, n > 21)
 
 
+def feats(cards: list[str]) -> list[str]:
+    """What a hand shown at the settlement counts beyond its net: ``natural`` (21 on two
+    cards, §4.4–4.5) and ``bust`` (over 21, §4.6)."""
+    return [name for name, held in (("natural", is_natural(cards)), ("bust", total(cards) > 21))
+            if held]
+
+
 def _settle(ctx: Ctx, show: bool = True) -> None:
     """Showdown and docs/rules.md §4.7, then the next coup.
 
@@ -341,8 +348,10 @@ def _settle(ctx: Ctx, show: bool = True) -> None:
     totals: dict[PlayerId, Hand | Points] = {
         r.player: _points(r.cards) for r in s.results if show}
     totals[banker.player] = _points(banker.cards)
+    shown = [(r.player, r.cards) for r in s.results if show] + [(banker.player, banker.cards)]
     ctx.emit(settlement("coup_settled", coup=s.coup, nets=nets, banker=banker.player,
                         hands=totals, winners=[p for p, n in nets.items() if n > 0],
+                        feats={p: feats(held) for p, held in shown},
                         results=rows(*(row(r.player, outcome=word(r.outcome),
                                            net=signed(r.net)) for r in s.results))))
     for x in s.seats:
