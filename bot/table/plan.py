@@ -58,7 +58,7 @@ class Plan:
     coup: int
     coups: list[int]
     holders: list[int | None]
-    settled: tuple[SettledCoup, ...] = ()
+    settled: tuple[SettledCoup, ...]
 
 
 async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any],

@@ -1,11 +1,12 @@
 """The tables: one lock per chat, a copy of each table, and the one commit path.
 
 Every change to a table goes through :meth:`Tables.commit` under the chat's lock:
-the engine's step (state, transfers, the next deadline) or a change of the host's
-record alone is committed with the row revision it was computed from, together
-with everything it must send (the outbox, see :mod:`bot.outbox.courier`). Only then is
-the courier rung. A :class:`storage.base.StaleVersion` means someone else's write
-won: nothing of this one happened. The host knows no game: it drives every engine
+the engine's step (state, transfers, the next deadline, the coups it settles as the
+standings count them) or a change of the host's record alone is committed with the row
+revision it was computed from, together with everything it must send (the outbox, see
+:mod:`bot.outbox.courier`). Only then is the courier rung. A
+:class:`storage.base.StaleVersion` means someone else's write won: nothing of this one
+happened. The host knows no game: it drives every engine
 through the contract in :mod:`games.engine`. Each table's decision clock is
 :mod:`bot.table.clock`; a table's life (open, close, pause, /verify) is
 :mod:`bot.table.lifecycle`.
