@@ -115,10 +115,9 @@ async def cmd_stats(update: Update, context: Context) -> None:
         return
     storage = services(context).storage
     if not is_group(update):
-        await reply(update, standings.stats_text(
-            lang, clean(user.full_name), await storage.player_stats(user_id=user.id,
-                                                                   game=ask.game),
-            game=ask.game, everywhere=True))
+        mine = await storage.player_stats(user_id=user.id, game=ask.game)
+        await reply(update, standings.stats_text(lang, clean(user.full_name), mine,
+                                                 game=ask.game, everywhere=True))
         return
     target = ((named[0].id, clean(named[0].full_name)) if named is not None
               else await whose(context, chat.id, user, msg, ask.name))
