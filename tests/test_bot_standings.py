@@ -111,6 +111,17 @@ def test_stats_word_every_figure_and_every_feat_by_the_games_labels_none_dropped
                                 everywhere=False) == expected
 
 
+@pytest.mark.parametrize(("lang", "game", "expected"), [
+    ("en", "twenty_one", ["Two-card 21s: 2", "Busts: 1"]),
+    ("en", None, ["Naturals: 2", "Busts: 1"]),
+    ("ru", "twenty_one", ["21 с двух карт: 2", "Переборы: 1"]),
+    ("ru", None, ["Натуральные: 2", "Переборы: 1"])])
+def test_a_feat_is_worded_by_the_game_asked_for_and_by_the_shared_word_over_all_games(
+        lang: str, game: str | None, expected: list[str]) -> None:
+    # twenty-one names its naturals its own way; over every game they are naturals
+    assert standings.feat_lines(lang, {"bust": 1, "natural": 2}, game) == expected
+
+
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "📊 <b>Bob</b> · all games · all chats\nPlayed: 1 coup · won 0 · lost 1\n"
            "Net: -5\nBiggest win: 0 · biggest loss: -5"),
