@@ -16,6 +16,8 @@ the storage, like the bot's own.
   ``--overwrite``; importing the same file twice changes nothing.
 * ``backup FILE``: an online copy of the SQLite database (SQLite's backup API: a
   consistent snapshot while the bot writes).
+* ``rebuild-stats``: the standings (/stats, /top) recomputed from the recorded coups
+  alone, identical to what the steps counted; prints how many coups were folded.
 """
 
 from __future__ import annotations
@@ -232,10 +234,19 @@ def backup_sqlite(source: Path, target: Path) -> int:
     return pages
 
 
+async def cmd_rebuild_stats(storage: Storage, ins: Inspector, args: argparse.Namespace,
+                            settings: Settings) -> int:
+    """The standings recomputed from the recorded coups."""
+    folded = await storage.rebuild_stats()
+    emit({"coups": folded}, args.json, [f"{folded} coup(s) folded into the standings"])
+    return OK
+
+
 COMMANDS: dict[str, Callable[[Storage, Inspector, argparse.Namespace, Settings],
                              Awaitable[int]]] = {
     "tables": cmd_tables, "show": cmd_show, "close": cmd_close, "audit": cmd_audit,
-    "export": cmd_export, "import": cmd_import, "backup": cmd_backup}
+    "export": cmd_export, "import": cmd_import, "backup": cmd_backup,
+    "rebuild-stats": cmd_rebuild_stats}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -266,6 +277,8 @@ def parser() -> argparse.ArgumentParser:
     backup = sub.add_parser("backup", help="online copy of the SQLite database")
     backup.add_argument("file")
     backup.add_argument("--force", action="store_true", help="replace an existing file")
+    rebuild = sub.add_parser("rebuild-stats", help="recompute the standings from the coups")
+    rebuild.add_argument("--json", action="store_true")
     return p
 
 

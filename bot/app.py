@@ -42,7 +42,7 @@ from telegram.ext import (
 
 from bot import compose
 from bot.config import Settings
-from bot.gateway import buttons, commands
+from bot.gateway import buttons, commands, standings
 from bot.gateway.context import CONTEXT_TYPES, BotData
 from bot.gateway.ephemeral import Ephemeral
 from bot.gateway.intake import ScreeningBot, screened
@@ -58,24 +58,24 @@ from storage.inspect import inspector
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "top", "history", "rules", "verify",
-                  "language", "help")
+GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "stats", "top", "history", "rules",
+                  "verify", "language", "help")
 ADMIN_COMMANDS = (*GROUP_COMMANDS, "settings", "closetable")
-PRIVATE_COMMANDS = ("start", "rules", "help")
+PRIVATE_COMMANDS = ("start", "stats", "rules", "help")
 
 DESCRIPTIONS = {
     "en": {
         "start": "Start: get your cards here", "help": "Commands", "newtable": "Open a table",
         "table": "Show the table again", "balance": "Your chips", "bonus": "Daily bonus",
-        "top": "Richest players", "history": "Your latest results", "rules": "Rules of a game",
-        "verify": "Check the shoe",
+        "stats": "Your stats", "top": "Standings", "history": "Your latest results",
+        "rules": "Rules of a game", "verify": "Check the shoe",
         "language": "Language of the chat", "settings": "Table settings (admins)",
         "closetable": "Close the table (admins)",
     },
     "ru": {
         "start": "Старт: карты будут приходить сюда", "help": "Команды",
         "newtable": "Открыть стол", "table": "Показать стол снова", "balance": "Ваши фишки",
-        "bonus": "Ежедневный бонус", "top": "Самые богатые",
+        "bonus": "Ежедневный бонус", "stats": "Ваша статистика", "top": "Рейтинг",
         "history": "Ваши последние итоги", "rules": "Правила игры",
         "verify": "Проверить шуз", "language": "Язык чата",
         "settings": "Настройки стола (админы)", "closetable": "Закрыть стол (админы)",
@@ -362,7 +362,8 @@ def build_application(settings: Settings, token: str,
     for name, callback in (("start", commands.cmd_start), ("help", commands.cmd_help),
                            ("newtable", commands.cmd_newtable), ("table", commands.cmd_table),
                            ("balance", commands.cmd_balance), ("bonus", commands.cmd_bonus),
-                           ("top", commands.cmd_top), ("history", commands.cmd_history),
+                           ("stats", standings.cmd_stats), ("top", standings.cmd_top),
+                           ("history", commands.cmd_history),
                            ("rules", commands.cmd_rules),
                            ("verify", commands.cmd_verify), ("language", commands.cmd_language),
                            ("settings", commands.cmd_settings),

@@ -5,8 +5,8 @@ The first player seated banks. Each punter stakes (an amount), is dealt one card
 down and decides, in private, whether to double or stay (his card decides it, so the
 decision is his alone); then the banker turns his card up. A punter whose card ranks
 higher wins his stake (doubled, if he doubled) from the bank; otherwise the banker
-takes it. A punter who lets his time run out stakes nothing, or stays. Its texts are its
-own, below.
+takes it. A punter who lets his time run out stakes nothing, or stays. A punter who
+doubled counts it in his standings (the feat ``hc_doubled``). Its texts are its own, below.
 """
 
 from __future__ import annotations
@@ -112,6 +112,7 @@ TEXTS = GameTexts(
                "hc_left": "{player} встаёт с {stack}",
                "hc_returned": "В кошельки: {back}"}},
     facts={"en": {"hc_rank": "Your rank"}, "ru": {"hc_rank": "Ваш ранг"}},
+    feats={"en": {"hc_doubled": "Doubled"}, "ru": {"hc_doubled": "Удвоения"}},
     words={"en": {"phase:wagers": "wagers", "phase:choices": "choices", "double": "Double",
                   "stay": "Stay", "hc_banker": "banker", "won": "won", "lost": "lost"},
            "ru": {"phase:wagers": "ставки", "phase:choices": "выбор", "double": "Удвоить",
@@ -298,9 +299,11 @@ class HighCard:
             seat.staked = 0
         ctx.settled = len(ctx.transfers)
         winners = [p for p, n in nets.items() if n > 0]
+        # what the standings count beyond the nets: who doubled (his texts label it)
+        doubled = {seat.player: ("hc_doubled",) for seat in s.seats if seat.decided == "double"}
         ctx.events.append(settlement("hc_settled", coup=s.coup, nets=nets,
                                      banker=banker.player, hands=hands, winners=winners,
-                                     lines=rows(*lines)))
+                                     feats=doubled, lines=rows(*lines)))
         if s.shoe is not None:
             ctx.events.append(shoe_revealed(s.shoe.reveal()))
         s.phase = "idle"

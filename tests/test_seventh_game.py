@@ -1,7 +1,8 @@
 """A seventh game needs no change in bot/: high card (tests/highcard.py), a game that exists
 only in the tests, with its own texts, registered and played through the real host with
 the real storage and a recording Telegram: an amount (a preset and a typed one), a
-private choice, a timeout, a settlement with the banker's net, /history and /closetable."""
+private choice, a timeout, a settlement with the banker's net and a feat of its own (/stats
+words it by its texts), /history and /closetable."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
     worded,
 )
 
-from bot.gateway import commands
+from bot.gateway import commands, standings
 from games import cards, registry
 
 
@@ -134,6 +135,17 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
         ["Ann, your latest results:\nHigh card · coup #1: -130\nstarting chips: +1000"],
         ["Bob, your latest results:\nHigh card · coup #1: +100\nstarting chips: +1000"],
         ["Cid, your latest results:\nHigh card · coup #1: +30\nstarting chips: +1000"]]
+    # /stats: the feat its settlement counts, worded by its own texts
+    assert [s.text for s in await command(host, tg, standings.cmd_stats, "/stats", BOB)] == [
+        "📊 <b>Bob</b> · all games · this chat\nPlayed: 1 coup · won 1 · lost 0\nNet: +100\n"
+        "Biggest win: +100 · biggest loss: 0\nDoubled: 1"]
+    await host.lifecycle.set_language(CHAT, "ru")
+    assert [s.text for s in await command(host, tg, standings.cmd_stats,
+                                          "/stats старшая", BOB)] == [
+        "📊 <b>Bob</b> · Старшая карта · этот чат\nСыграно: 1 кон · выиграно 1 · "
+        "проиграно 0\nИтог: +100\nКрупнейший выигрыш: +100 · крупнейший проигрыш: 0\n"
+        "Удвоения: 1"]
+    await host.lifecycle.set_language(CHAT, "en")
     rules = await command(host, tg, commands.cmd_rules, "/rules HighCard")
     assert [s.text for s in rules] == ["<b>High card</b>\n\nThe higher card wins."]
 

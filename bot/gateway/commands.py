@@ -170,22 +170,6 @@ async def cmd_bonus(update: Update, context: Context) -> None:
               await bonus(services(context), chat.id, user.id, clean(user.full_name)))
 
 
-async def cmd_top(update: Update, context: Context) -> None:
-    """/top: the richest players of the chat."""
-    chat = update.effective_chat
-    if chat is None:
-        return
-    lang = await chat_lang(update, context)
-    rows = await services(context).storage.leaderboard(chat_id=chat.id, limit=10)
-    if not rows:
-        await say(update, context, i18n.t(lang, "top_empty"))
-        return
-    lines = [i18n.t(lang, "top_title")]
-    lines += [i18n.t(lang, "top_line", rank=i + 1, name=w.name or str(w.user_id),
-                     total=w.balance + w.on_table) for i, w in enumerate(rows)]
-    await say(update, context, "\n".join(lines))
-
-
 async def cmd_history(update: Update, context: Context) -> None:
     """/history: the sender's latest results in this chat; in his private chat, in every
     chat he plays in (as /balance there lists his chips)."""

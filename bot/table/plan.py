@@ -6,7 +6,8 @@ starts once every awaited player has been shown it) or goes on with one, sends, 
 closes turn prompts and the views shown to one player in the group, and books its chips
 under a coup. :func:`plan` works all of that out from the table as committed and the step,
 writing nothing; :meth:`bot.table.tables.Tables.commit` then writes the plan in one
-transaction, and only then is anything sent.
+transaction, and only then is anything sent. The coups a step settles are written with it
+(:func:`settled_coups`), so that the standings count each once.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from bot.table.record import OpenPrompt, Table, TableMeta
 from bot.view import keyboards, screens
 from bot.view.sight import Sight
 from games.banking import bank_holders
-from games.engine import IllegalAction, Step, Transfer
-from storage.base import OutboxDraft
+from games.engine import Event, IllegalAction, Settlement, Step, Transfer
+from storage.base import OutboxDraft, SettledCoup
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,9 @@ class Cause:
 @dataclass(frozen=True)
 class Plan:
     """What committing a step writes: the record after it, every send it owes, its
-    deadline, and the coups and bank holders its transfers are booked with; and the step's
-    sight, which the committed copy keeps."""
+    deadline, the coups and bank holders its transfers are booked with, and the coups it
+    settles as the standings count them; and the step's sight, which the committed copy
+    keeps."""
 
     meta: TableMeta
     sight: Sight
@@ -56,6 +58,7 @@ class Plan:
     coup: int
     coups: list[int]
     holders: list[int | None]
+    settled: tuple[SettledCoup, ...]
 
 
 async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any],
@@ -112,7 +115,24 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
                 clock.drawn_due(meta) if awaited else None), meta.ephemerals, outcome)
         drafts += edits
     return Plan(meta, sight, drafts, deadline, coup, coups,
-                holders_of(table.sight, step.transfers))
+                holders_of(table.sight, step.transfers),
+                settled_coups(table.game, meta.opened, clock.now(), step.events))
+
+
+def settled_coups(game: str, opened: float, at: float,
+                  events: Sequence[Event]) -> tuple[SettledCoup, ...]:
+    """Each coup ``events`` settle (a :class:`~games.engine.Settlement`), as the standings
+    count it: of ``game`` on the table opened at ``opened`` (the two name the coup in its
+    chat), settled at ``at``, with the settlement's banker, nets, winners and feats, and its
+    hands as JSON has them (``{"category", "ranks"}``, ``{"n", "bust"}``: without the
+    value's type tag, the ranks a list), so that a coup read back from its record folds
+    the same as the one committed."""
+    return tuple(
+        SettledCoup(game=game, coup=e.coup, opened=opened, settled_at=at, banker=e.banker,
+                    nets=e.nets, winners=e.winners, feats=e.feats,
+                    hands={p: h.model_dump(mode="json", exclude={"t"})
+                           for p, h in e.hands.items()})
+        for e in events if isinstance(e, Settlement))
 
 
 def _record_before(table: Table, step: Step[Any], meta: TableMeta,

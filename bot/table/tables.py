@@ -1,11 +1,12 @@
 """The tables: one lock per chat, a copy of each table, and the one commit path.
 
 Every change to a table goes through :meth:`Tables.commit` under the chat's lock:
-the engine's step (state, transfers, the next deadline) or a change of the host's
-record alone is committed with the row revision it was computed from, together
-with everything it must send (the outbox, see :mod:`bot.outbox.courier`). Only then is
-the courier rung. A :class:`storage.base.StaleVersion` means someone else's write
-won: nothing of this one happened. The host knows no game: it drives every engine
+the engine's step (state, transfers, the next deadline, the coups it settles as the
+standings count them) or a change of the host's record alone is committed with the row
+revision it was computed from, together with everything it must send (the outbox, see
+:mod:`bot.outbox.courier`). Only then is the courier rung. A
+:class:`storage.base.StaleVersion` means someone else's write won: nothing of this one
+happened. The host knows no game: it drives every engine
 through the contract in :mod:`games.engine`. Each table's decision clock is
 :mod:`bot.table.clock`; a table's life (open, close, pause, /verify) is
 :mod:`bot.table.lifecycle`.
@@ -26,7 +27,7 @@ from bot.outbox.feed import Feed
 from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
-from bot.table.plan import Cause, plan
+from bot.table.plan import Cause, Plan, plan
 from bot.table.record import Table, TableMeta, load
 from bot.view import screens
 from bot.view.applink import AppLinks
@@ -156,13 +157,21 @@ class Tables:
                 version=step.state.version, transfers=step.transfers, coup=planned.coup,
                 coups=planned.coups, holders=planned.holders, deadline=planned.deadline,
                 meta_json=meta_json, outbox=planned.drafts, expected_rev=rec.rev,
-                queued=queued)
+                queued=queued, settled=planned.settled)
         except StorageError:
             self.forget(chat_id)
             self.feed.forget(chat_id)  # drawn as the other writer left it
             self.doorbell.ring(chat_id)  # another writer's outbox (a closing text) goes out
             raise
-        # committed: from here on nothing can lose the step
+        self._stepped(table, step, planned, state_json, meta_json)
+        await self.publish(chat_id, bool(planned.drafts), queued=queued)
+        return planned.meta
+
+    def _stepped(self, table: Table, step: Step[Any], planned: Plan, state_json: str,
+                 meta_json: str) -> None:
+        """The step is committed (from here on nothing can lose it): this process's copy of
+        the table becomes the committed one, the clock and the tests' hooks learn of it."""
+        chat_id, rec = table.chat_id, table.rec
         self.tables[chat_id] = Table(rec.model_copy(update={
             "state_json": state_json, "version": step.state.version, "deadline": planned.deadline,
             "meta_json": meta_json, "rev": rec.rev + 1}), planned.meta, table.engine, step.state,
@@ -170,8 +179,6 @@ class Tables:
         self.clock.stepped(chat_id, step.state.version, planned.deadline, planned.meta)
         self.hooks.public_events(chat_id, visible_events(step.events, None))
         self.hooks.hidden_cards(chat_id, table.engine, step.state)
-        await self.publish(chat_id, bool(planned.drafts), queued=queued)
-        return planned.meta
 
     async def _commit_record(self, table: Table, meta: TableMeta, drafts: list[OutboxDraft],
                              redraw: bool) -> TableMeta:

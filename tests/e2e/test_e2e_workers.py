@@ -13,7 +13,8 @@ another one has taken the chat over. After every kill the players hold back, the
 are frozen (SIGSTOP) once nothing is pending, and every group must show exactly one
 message with live table buttons. Afterwards: every step was
 applied exactly once, every deadline fired exactly once and none is left overdue, the
-chips add up, every settled coup is announced exactly once in its group, every press was
+chips add up, every settled coup is announced exactly once in its group and counted once
+in the standings (which equal their rebuild from the recorded coups), every press was
 answered exactly once and truthfully, and each group has exactly one message with live
 table buttons, the table's current one.
 
@@ -35,8 +36,11 @@ import asyncio
 import concurrent.futures
 import json
 import math
+import os
 import random
 import re
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -60,6 +64,7 @@ from games import registry
 from sandbox.client import SandboxClient, SandboxError
 from storage.booking import AUDIT_QUERIES
 from storage.postgres_coord import LEASE, lock_key
+from storage.standings import DERIVED
 
 SECRET = "workers_Secret-1"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -829,6 +834,22 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
                                 + await unannounced(sb, db, game.chat_id, shown, sender))
             total += settled
         assert total >= 6
+
+        # every settled coup counted once in the standings (one recorded coup per
+        # settlement), and the figures equal their rebuild from the recorded coups alone
+        recorded = dict(db.fetch("SELECT chat_id, count(*) FROM coups GROUP BY chat_id"))
+        settles = dict(db.fetch("SELECT chat_id, count(*) FROM outbox WHERE kind = 'settle'"
+                                " GROUP BY chat_id"))
+        if recorded != settles:
+            problems.append(f"coups recorded {recorded} for settlements {settles}")
+        derived = standings_rows(db)
+        rebuilt = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "bot.admin", "rebuild-stats"], text=True,
+            capture_output=True, timeout=120, cwd=harness.ROOT,
+            env={**os.environ, "PYTHONPATH": str(harness.ROOT), "DATABASE_URL": database_url})
+        if rebuilt.stdout != f"{sum(recorded.values())} coup(s) folded into the standings\n" \
+                or standings_rows(db) != derived:
+            problems.append(f"standings rebuilt ({rebuilt.stdout}{rebuilt.stderr}) differ")
         takeovers = view.log_text().count("delivery taken over")
 
         # every press answered exactly once (none left spinning, none answered twice), and
@@ -871,6 +892,12 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         if db is not None:
             db.close()
         await drop_schema(schema)
+
+
+def standings_rows(db: Database) -> list[list[tuple[Any, ...]]]:
+    """Every row of the standings' derived tables, in key order."""
+    return [[tuple(r) for r in db.fetch(f"SELECT * FROM {table} ORDER BY 1, 2, 3, 4")]
+            for table in DERIVED]
 
 
 def registry_games() -> list[str]:

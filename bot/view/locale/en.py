@@ -34,7 +34,7 @@ TEXTS: dict[str, str] = {
                        "add me to one and send /newtable there.",
     "dm_enabled": "Private messages are on: your cards will come here.",
     "help": "/newtable — open a table\n/balance — your chips\n/bonus — daily bonus\n"
-            "/top — richest players\n/history — your latest results\n"
+            "/stats — your stats\n/top — standings\n/history — your latest results\n"
             "/rules GAME — the rules\n/verify — check the shoe\n"
             "/language — ru/en\n/table — show the table again\n"
             "Admins: /settings, /closetable",
@@ -53,9 +53,29 @@ TEXTS: dict[str, str] = {
                        "one and send /newtable there.",
     "chat_untitled": "a group",
     "chat_untitled_game": "a group with a {game} table",
-    "top_title": "Richest players:",
-    "top_line": "{rank}. {name} — {total}",
-    "top_empty": "Nobody has played here yet.",
+    "rich_title": "Richest players:",
+    "rich_line": "{rank}. {name} — {total}",
+    "rich_empty": "Nobody has played here yet.",
+    "top_title": "🏆 <b>{period}</b> · {game}",
+    "top_today": "Today", "top_week": "Last 7 days", "top_month": "Last 30 days",
+    "top_all": "All time",
+    "top_line": "{rank}. {name} — {net} ({coups}, {won} won)",
+    "top_nobody": "Nobody is ranked yet.",
+    "top_min": "To be ranked, play {coups}.",
+    "top_usage": "Try: /top [today|week|month|all] [game], or /top chips for the richest.",
+    "stats_title": "📊 <b>{name}</b> · {game} · {scope}",
+    "stats_all_games": "all games", "stats_this_chat": "this chat",
+    "stats_all_chats": "all chats",
+    "stats_none": "No settled coups yet.",
+    "stats_played": "Played: {coups} · won {won} · lost {lost}",
+    "stats_net": "Net: {net}",
+    "stats_extremes": "Biggest win: {best} · biggest loss: {worst}",
+    "stats_banks": "Banks held: {banks} · longest run: {run}",
+    "stats_feat": "{label}: {n}",
+    "stats_best_hand": "Best hand: {hand}",
+    "stats_unknown": "Nobody called {name} plays here. Reply to his message with /stats.",
+    "stats_usage": "Try: /stats [game]; as a reply to someone's message, his; "
+                   "or /stats @name [game].",
     "history_title": "{name}, your latest results:",
     "history_empty": "{name}, you have no results here yet.",
     "history_chats": "{name}, your latest results in each chat:",
@@ -266,6 +286,7 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "second": ("second", "seconds", "seconds"),
     "deck": ("deck", "decks", "decks"),
     "decision": ("decision", "decisions", "decisions"),
+    "coup": ("coup", "coups", "coups"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.

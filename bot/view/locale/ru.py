@@ -35,7 +35,7 @@ TEXTS: dict[str, str] = {
                        "добавьте меня туда и отправьте /newtable.",
     "dm_enabled": "Личные сообщения включены: карты будут приходить сюда.",
     "help": "/newtable — открыть стол\n/balance — ваши фишки\n/bonus — ежедневный бонус\n"
-            "/top — самые богатые\n/history — ваши последние итоги\n"
+            "/stats — ваша статистика\n/top — рейтинг\n/history — ваши последние итоги\n"
             "/rules ИГРА — правила\n/verify — проверка шуза\n"
             "/language — ru/en\n/table — показать стол снова\n"
             "Админам: /settings, /closetable",
@@ -54,9 +54,29 @@ TEXTS: dict[str, str] = {
                        "туда и отправьте там /newtable.",
     "chat_untitled": "группа",
     "chat_untitled_game": "группа со столом «{game}»",
-    "top_title": "Самые богатые игроки:",
-    "top_line": "{rank}. {name} — {total}",
-    "top_empty": "Здесь ещё никто не играл.",
+    "rich_title": "Самые богатые игроки:",
+    "rich_line": "{rank}. {name} — {total}",
+    "rich_empty": "Здесь ещё никто не играл.",
+    "top_title": "🏆 <b>{period}</b> · {game}",
+    "top_today": "Сегодня", "top_week": "Последние 7 дней", "top_month": "Последние 30 дней",
+    "top_all": "За всё время",
+    "top_line": "{rank}. {name} — {net} ({coups}, выиграно {won})",
+    "top_nobody": "В рейтинге пока никого.",
+    "top_min": "Чтобы попасть в рейтинг, сыграйте {coups}.",
+    "top_usage": "Так: /top [today|week|month|all] [игра]; /top chips — самые богатые.",
+    "stats_title": "📊 <b>{name}</b> · {game} · {scope}",
+    "stats_all_games": "все игры", "stats_this_chat": "этот чат",
+    "stats_all_chats": "все чаты",
+    "stats_none": "Сыгранных конов пока нет.",
+    "stats_played": "Сыграно: {coups} · выиграно {won} · проиграно {lost}",
+    "stats_net": "Итог: {net}",
+    "stats_extremes": "Крупнейший выигрыш: {best} · крупнейший проигрыш: {worst}",
+    "stats_banks": "Банков: {banks} · самая длинная серия: {run}",
+    "stats_feat": "{label}: {n}",
+    "stats_best_hand": "Лучшая комбинация: {hand}",
+    "stats_unknown": "Игрок {name} здесь не играет. Ответьте /stats на его сообщение.",
+    "stats_usage": "Так: /stats [игра]; ответом на сообщение игрока — его; "
+                   "или /stats @имя [игра].",
     "history_title": "{name}, ваши последние итоги:",
     "history_empty": "{name}, у вас здесь ещё нет итогов.",
     "history_chats": "{name}, ваши последние итоги по чатам:",
@@ -278,6 +298,7 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "second": ("секунда", "секунды", "секунд"),
     "deck": ("колода", "колоды", "колод"),
     "decision": ("решение", "решения", "решений"),
+    "coup": ("кон", "кона", "конов"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.
