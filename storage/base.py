@@ -52,11 +52,6 @@ class StaleVersion(StorageError):
     """The table changed since the state was loaded; nothing was written."""
 
 
-class CoupCounted(StaleVersion):
-    """The step would record a settled coup already recorded (the same chat, table opening,
-    game and coup number: a twin of the step that settled it); nothing was written."""
-
-
 class InsufficientFunds(StorageError):
     """A step would take an account below zero; nothing was written."""
 
@@ -303,8 +298,7 @@ class Storage(Protocol):
         history of its transfer's ``holders`` player (see :func:`storage.booking.plan`).
 
         Raises :class:`StaleVersion` if the stored version is not
-        ``expected_version`` (or the stored rev not ``expected_rev``, when given)
-        (:class:`CoupCounted` if a coup of ``settled`` was recorded before) and
+        ``expected_version`` (or the stored rev not ``expected_rev``, when given) and
         :class:`InsufficientFunds` if an account would go negative; in those
         cases nothing is written. ``meta_json=None`` keeps the stored metadata. Raises
         the table's ``rev`` by one.

@@ -376,8 +376,7 @@ class PostgresStorage:
         coups it settles, recorded and counted (:mod:`storage.standings`).
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
-        (or, when ``expected_rev`` is given, the stored rev is not it; :class:`CoupCounted`
-        if a coup of ``settled`` was recorded before),
+        (or, when ``expected_rev`` is given, the stored rev is not it),
         :class:`InsufficientFunds` if an account would go negative (in those cases
         nothing is written), :class:`TableNotFound`, and ``ValueError`` unless
         ``version > expected_version``. Raises the table's rev by one.

@@ -439,8 +439,7 @@ class SqliteStorage:
         coups it settles, recorded and counted (:mod:`storage.standings`).
 
         Raises :class:`StaleVersion` if the stored version is not ``expected_version``
-        (or, when ``expected_rev`` is given, the stored rev is not it; :class:`CoupCounted`
-        if a coup of ``settled`` was recorded before),
+        (or, when ``expected_rev`` is given, the stored rev is not it),
         :class:`InsufficientFunds` if an account would go negative (in those cases
         nothing is written), :class:`TableNotFound`, and ``ValueError`` unless
         ``version > expected_version`` (a write that keeps the version would let

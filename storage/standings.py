@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,9 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from games.poker.ranking import HandCategory
 
-from .base import CoupCounted, PlayerStats, SettledCoup, Standing
+from .base import PlayerStats, SettledCoup, Standing
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     import asyncpg
@@ -315,10 +318,13 @@ def standings_of(rows: Iterable[Sequence[Any]]) -> list[Standing]:
 def record_sqlite(conn: sqlite3.Connection, step_id: int, chat_id: int,
                   settled: Sequence[SettledCoup]) -> None:
     """Record the coups step ``step_id`` settled and fold each into the derived tables,
-    inside the caller's unit of work; :class:`CoupCounted` if one was recorded before."""
+    inside the caller's unit of work. A coup recorded before (the same chat, table opening,
+    game and number) is left out: it counted once already, and the step goes on."""
     for coup in settled:
         if not conn.execute(*insert_coup("sqlite", step_id, chat_id, coup)).fetchall():
-            raise CoupCounted(f"coup {coup.coup} of {coup.game} in chat {chat_id} counted")
+            log.warning("chat %s: coup %s of %s recorded before; not counted again",
+                        chat_id, coup.coup, coup.game)
+            continue
         before = rows_of(*(conn.execute(sql, args).fetchall()
                            for sql, args in touched("sqlite", chat_id, coup)))
         _write_sqlite(conn, fold(before, chat_id, coup))
@@ -348,7 +354,9 @@ async def record_postgres(conn: asyncpg.Connection, step_id: int, chat_id: int,
     """:func:`record_sqlite` on a PostgreSQL connection, inside the caller's transaction."""
     for coup in settled:
         if await conn.fetchval(*_pg(insert_coup("postgres", step_id, chat_id, coup))) is None:
-            raise CoupCounted(f"coup {coup.coup} of {coup.game} in chat {chat_id} counted")
+            log.warning("chat %s: coup %s of %s recorded before; not counted again",
+                        chat_id, coup.coup, coup.game)
+            continue
         days, feats, runs = [await conn.fetch(*_pg(q))
                              for q in touched("postgres", chat_id, coup)]
         await _write_postgres(conn, fold(rows_of(days, feats, runs), chat_id, coup))
