@@ -247,14 +247,15 @@ async def test_season_n_shows_its_post_again_and_season_the_current_standings(
         "Чтобы попасть в рейтинг, сыграйте 3 кона.")
     titles = await db.storage.player_titles(user_id=ANN)
     assert words.titles_lines("en", titles) == [
-        "🏦 Best banker of Casino Royale, October 2026",
-        "🏆 Champion of Casino Royale, October 2026"]
+        "🏆 Champion of Casino Royale, October 2026",
+        "🏦 Best banker of Casino Royale, October 2026"]
     assert words.titles_lines("ru", titles) == [
-        "🏦 Лучший банкир чата «Casino Royale», Октябрь 2026",
-        "🏆 Чемпион чата «Casino Royale», Октябрь 2026"]
+        "🏆 Чемпион чата «Casino Royale», Октябрь 2026",
+        "🏦 Лучший банкир чата «Casino Royale», Октябрь 2026"]
     cid = await db.storage.player_titles(user_id=CID)
     assert words.titles_lines("en", cid) == [
-        "🃏 Best hand in Casino Royale, October 2026", "🎲 Most coups in Casino Royale, October 2026"]
+        "🎲 Most coups in Casino Royale, October 2026",
+        "🃏 Best hand in Casino Royale, October 2026"]
 
 
 def test_season_names_in_english_and_russian() -> None:

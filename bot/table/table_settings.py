@@ -201,12 +201,13 @@ async def set_default(tables: Tables, chat_id: int, key: str | None, value: str 
         if key == seasons.KEY:  # the chat's, not its tables': "off" is a kind, not False
             if value is not None and value.lower() not in (*seasons.KINDS, seasons.OFF):
                 return i18n.t(lang, "settings_bad", error=i18n.t(lang, "season_bad"))
-            parsed = None if value is None else value.lower()
-            if parsed is None:
+            if value is None:
                 defaults.pop(key, None)
             else:
-                defaults[key] = parsed
-        elif key in HOST_KEYS:
+                defaults[key] = value.lower()
+            await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
+            return i18n.t(lang, "season_set", kind=seasons.kind_of(defaults))
+        if key in HOST_KEYS:
             if parsed is None:
                 defaults.pop(key, None)
             else:

@@ -18,6 +18,8 @@ from storage.base import Season, SeasonTitle, Standing
 
 MEDALS = ("🥇", "🥈", "🥉")
 """The podium's places."""
+TITLES = ("champion", "most_coups", "best_banker", "best_hand")
+"""The titles of a season, in the order a player's are listed."""
 
 
 def season_name(lang: str, kind: str, first_day: dt.date) -> str:
@@ -77,8 +79,11 @@ def current_text(lang: str, kind: str, first: dt.date, last: dt.date,
 
 
 def titles_lines(lang: str, titles: Sequence[SeasonTitle]) -> list[str]:
-    """A player's titles, one a line: "🏆 Champion of Casino Royale, October 2026"."""
+    """A player's titles, one a line: "🏆 Champion of Casino Royale, October 2026"; the
+    newest season first, a season's in the order of :data:`TITLES`."""
+    ordered = sorted(titles, key=lambda t: (-t.season.last_day.toordinal(), t.season.chat_id,
+                                            TITLES.index(t.title)))
     return [str(i18n.t(lang, f"title_{t.title}",
                        chat=t.chat_title or i18n.t(lang, "chat_untitled"),
                        season=season_name(lang, t.season.kind, t.season.first_day)))
-            for t in titles]
+            for t in ordered]

@@ -89,6 +89,7 @@ TEXTS: dict[str, str] = {
     "season_unknown": "There is no season {number} here; seasons ended: {count}.",
     "season_off": "Seasons are off in this chat: /settings default season month",
     "season_usage": "Try: /season, or /season N for a past season.",
+    "season_set": "Seasons in this chat: {kind}.",
     "season_bad": "season: off | week | month | quarter",
     "season_week": "week {week}, {year}", "season_month": "{month} {year}",
     "season_quarter": "Q{quarter} {year}",

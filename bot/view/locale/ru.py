@@ -90,6 +90,7 @@ TEXTS: dict[str, str] = {
     "season_unknown": "Сезона {number} здесь нет; закончилось сезонов: {count}.",
     "season_off": "Сезоны в этом чате выключены: /settings default season month",
     "season_usage": "Так: /season или /season N — прошедший сезон.",
+    "season_set": "Сезоны в этом чате: {kind}.",
     "season_bad": "season: off | week | month | quarter",
     "season_week": "{week}-я неделя {year}", "season_month": "{month} {year}",
     "season_quarter": "{quarter}-й квартал {year}",
