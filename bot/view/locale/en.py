@@ -34,7 +34,8 @@ TEXTS: dict[str, str] = {
                        "add me to one and send /newtable there.",
     "dm_enabled": "Private messages are on: your cards will come here.",
     "help": "/newtable — open a table\n/balance — your chips\n/bonus — daily bonus\n"
-            "/stats — your stats\n/top — standings\n/history — your latest results\n"
+            "/stats — your stats\n/top — standings\n/season — this season, or a past one\n"
+            "/history — your latest results\n"
             "/rules GAME — the rules\n/verify — check the shoe\n"
             "/language — ru/en\n/table — show the table again\n"
             "Admins: /settings, /closetable",
