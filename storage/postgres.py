@@ -708,11 +708,14 @@ class PostgresStorage:
                             titles: Mapping[str, int],
                             post: Callable[[Season], Sequence[OutboxDraft]]) -> Season | None:
         """See :meth:`storage.base.Storage.record_season`: holding the chat's table row
-        (if open) first, as every writer of its outbox does."""
+        (if open) first, as every writer of its outbox does, and the chat's seasons lock
+        (so that two workers recording at once take turns: the second finds it recorded)."""
         now = time.time()
         sql, args = insert_season("postgres", chat_id, kind, first_day, last_day, now, results)
         async with self._tx() as conn:
             await conn.execute("SELECT 1 FROM tables WHERE chat_id = $1 FOR UPDATE", chat_id)
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('seasons'),"
+                               " hashtext($1::text))", str(chat_id))
             number = await conn.fetchval(sql, *args)
             if number is None:
                 return None

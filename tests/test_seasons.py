@@ -5,6 +5,7 @@ the season a day is in; the chat's setting."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -205,6 +206,19 @@ async def test_recording_a_season_again_writes_nothing_and_numbers_follow_in_the
     assert [(t.title, t.season.kind) for t in await db.storage.player_titles(user_id=BOB)] == [
         ("champion", "week"), ("champion", "month")]
     assert await db.storage.player_titles(user_id=ANN) == []
+
+
+async def test_two_hosts_recording_one_season_at_once_record_it_once(db: Backend) -> None:
+    await seed(db, CHAT, OCTOBER)
+    other = db.another()
+    await other.open()
+    try:
+        done = await asyncio.gather(*(rollover(s, at(11, 1)).check()
+                                      for s in (db.storage, other, db.storage, other)))
+    finally:
+        await other.close()
+    assert sorted(len(d) for d in done) == [0, 0, 0, 1]
+    assert await posts(db, CHAT) == [POST_EN]
 
 
 async def test_the_chats_to_close_are_those_that_played_in_the_season_and_have_not(
