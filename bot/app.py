@@ -52,14 +52,15 @@ from bot.gateway.webapp.auth import Members
 from bot.ops import metrics
 from bot.ops.health import start_health
 from bot.outbox.ratelimit import GroupWindowLimiter, stopping
+from bot.table.seasons import Seasons
 from bot.workers import coordination
 from storage.base import Storage
 from storage.inspect import inspector
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "stats", "top", "history", "rules",
-                  "verify", "language", "help")
+GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "stats", "top", "season", "history",
+                  "rules", "verify", "language", "help")
 ADMIN_COMMANDS = (*GROUP_COMMANDS, "settings", "closetable")
 PRIVATE_COMMANDS = ("start", "stats", "rules", "help")
 
@@ -67,7 +68,8 @@ DESCRIPTIONS = {
     "en": {
         "start": "Start: get your cards here", "help": "Commands", "newtable": "Open a table",
         "table": "Show the table again", "balance": "Your chips", "bonus": "Daily bonus",
-        "stats": "Your stats", "top": "Standings", "history": "Your latest results",
+        "stats": "Your stats", "top": "Standings",
+        "season": "This season, or a past one", "history": "Your latest results",
         "rules": "Rules of a game", "verify": "Check the shoe",
         "language": "Language of the chat", "settings": "Table settings (admins)",
         "closetable": "Close the table (admins)",
@@ -76,6 +78,7 @@ DESCRIPTIONS = {
         "start": "Старт: карты будут приходить сюда", "help": "Команды",
         "newtable": "Открыть стол", "table": "Показать стол снова", "balance": "Ваши фишки",
         "bonus": "Ежедневный бонус", "stats": "Ваша статистика", "top": "Рейтинг",
+        "season": "Текущий сезон или прошедший",
         "history": "Ваши последние итоги", "rules": "Правила игры",
         "verify": "Проверить шуз", "language": "Язык чата",
         "settings": "Настройки стола (админы)", "closetable": "Закрыть стол (админы)",
@@ -194,6 +197,8 @@ async def post_init(app: App) -> None:
         shared.deadlines.start(host.clock.on_deadline)
     host.lifecycle.start()  # it hears what the courier reports of its deliveries
     await host.courier.start()
+    rollover = Seasons(host.storage, host.languages, host.doorbell)
+    app.bot_data.seasons = asyncio.get_running_loop().create_task(rollover.run())
     if not settings.webhook_url and isinstance(app.bot, ScreeningBot):
         await keep_polled(app, storage)
     tune_gc()  # last: what starting built, the resumed tables included, is frozen
@@ -294,6 +299,8 @@ async def post_stop(app: App) -> None:
     if journal is not None:  # polling: every handler ran; their marks go in one write
         await _bounded("the handled updates' marks", journal.close(),
                        min(STOP_HEALTH, clock.left(STOP_CLOSING)))
+    if app.bot_data.seasons is not None:
+        app.bot_data.seasons.cancel()
     health = app.bot_data.health
     if health is not None:
         await _bounded("the health server", health.stop(),
@@ -363,6 +370,7 @@ def build_application(settings: Settings, token: str,
                            ("newtable", commands.cmd_newtable), ("table", commands.cmd_table),
                            ("balance", commands.cmd_balance), ("bonus", commands.cmd_bonus),
                            ("stats", standings.cmd_stats), ("top", standings.cmd_top),
+                           ("season", standings.cmd_season),
                            ("history", commands.cmd_history),
                            ("rules", commands.cmd_rules),
                            ("verify", commands.cmd_verify), ("language", commands.cmd_language),

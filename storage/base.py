@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -243,6 +243,32 @@ class Standing(BaseModel):
     net: int
 
 
+class Season(BaseModel):
+    """A chat's ended season, as recorded once: its number in the chat (1, 2...), its
+    ``kind`` (``week``, ``month``, ``quarter``), its first and last UTC day, when its post
+    was written, and its ``results`` (JSON: the podium and the titles, as
+    :mod:`bot.table.seasons` computed them)."""
+
+    model_config = ConfigDict(frozen=True)
+    chat_id: int
+    number: int
+    kind: str
+    first_day: dt.date
+    last_day: dt.date
+    posted_at: float
+    results: dict[str, Any] = Field(default_factory=dict)
+
+
+class SeasonTitle(BaseModel):
+    """A title a player took (``champion``, ``most_coups``...): in which chat (its title
+    as last remembered) and season."""
+
+    model_config = ConfigDict(frozen=True)
+    title: str
+    chat_title: str
+    season: Season
+
+
 class Storage(Protocol):
     """What the bot needs from persistence. Every method is atomic."""
 
@@ -430,6 +456,37 @@ class Storage(Protocol):
     async def rebuild_stats(self) -> int:
         """Recompute the standings from the recorded coups alone (the derived tables deleted,
         every coup folded again as its step did); returns how many coups were folded."""
+        ...
+
+    async def coups_between(self, *, chat_id: int, since: dt.date,
+                            until: dt.date) -> list[SettledCoup]:
+        """The chat's recorded coups settled on the UTC days from ``since`` to ``until``
+        (both included), in the order they were recorded."""
+        ...
+
+    async def unseasoned_chats(self, *, kind: str, first_day: dt.date,
+                               last_day: dt.date) -> list[int]:
+        """The chats with a coup settled on the UTC days from ``first_day`` to ``last_day``
+        and no season of ``kind`` starting on ``first_day`` recorded; by id."""
+        ...
+
+    async def record_season(self, *, chat_id: int, kind: str, first_day: dt.date,
+                            last_day: dt.date, results: dict[str, Any],
+                            titles: Mapping[str, int],
+                            post: Callable[[Season], Sequence[OutboxDraft]]) -> Season | None:
+        """Record the chat's ended season with its ``results``, the ``titles`` its players
+        took (title -> user) and what ``post`` drafts of it once numbered (next in the
+        chat) into the outbox, in one unit of work. None, with nothing written, when that
+        season (chat, kind, first day) was recorded before: its post goes once, whoever
+        records it."""
+        ...
+
+    async def seasons(self, *, chat_id: int) -> list[Season]:
+        """The chat's recorded seasons, by number."""
+        ...
+
+    async def player_titles(self, *, user_id: int) -> list[SeasonTitle]:
+        """The titles the player took in every chat, newest season first."""
         ...
 
     async def chat_language(self, *, chat_id: int) -> str | None:

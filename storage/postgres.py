@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -35,6 +36,8 @@ from .base import (
     OutboxItemNotFound,
     PlayerStats,
     Queued,
+    Season,
+    SeasonTitle,
     SettledCoup,
     Shown,
     StaleVersion,
@@ -47,6 +50,17 @@ from .base import (
 )
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations
+from .seasons import (
+    coups_query,
+    insert_season,
+    insert_titles,
+    season_of,
+    seasons_query,
+    title_of,
+    title_rows,
+    titles_query,
+    unseasoned_query,
+)
 from .standings import (
     REBUILT_CHATS,
     player_queries,
@@ -673,6 +687,56 @@ class PostgresStorage:
                 await conn.execute("SELECT 1 FROM tables WHERE chat_id = $1 FOR UPDATE", chat_id)
                 count += await rebuild_postgres(conn, chat_id)
         return count
+
+    async def coups_between(self, *, chat_id: int, since: dt.date,
+                            until: dt.date) -> list[SettledCoup]:
+        """See :meth:`storage.base.Storage.coups_between`."""
+        sql, args = coups_query("postgres", chat_id, since, until)
+        async with self._read() as conn:
+            rows = await conn.fetch(sql, *args)
+        return [SettledCoup.model_validate_json(r[0]) for r in rows]
+
+    async def unseasoned_chats(self, *, kind: str, first_day: dt.date,
+                               last_day: dt.date) -> list[int]:
+        """See :meth:`storage.base.Storage.unseasoned_chats`."""
+        sql, args = unseasoned_query("postgres", kind, first_day, last_day)
+        async with self._read() as conn:
+            return [int(r[0]) for r in await conn.fetch(sql, *args)]
+
+    async def record_season(self, *, chat_id: int, kind: str, first_day: dt.date,
+                            last_day: dt.date, results: dict[str, Any],
+                            titles: Mapping[str, int],
+                            post: Callable[[Season], Sequence[OutboxDraft]]) -> Season | None:
+        """See :meth:`storage.base.Storage.record_season`: holding the chat's table row
+        (if open) first, as every writer of its outbox does, and the chat's seasons lock
+        (so that two workers recording at once take turns: the second finds it recorded)."""
+        now = time.time()
+        sql, args = insert_season("postgres", chat_id, kind, first_day, last_day, now, results)
+        async with self._tx() as conn:
+            await conn.execute("SELECT 1 FROM tables WHERE chat_id = $1 FOR UPDATE", chat_id)
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('seasons'),"
+                               " hashtext($1::text))", str(chat_id))
+            number = await conn.fetchval(sql, *args)
+            if number is None:
+                return None
+            await conn.executemany(insert_titles("postgres"),
+                                   title_rows(chat_id, number, titles))
+            season = Season(chat_id=chat_id, number=number, kind=kind, first_day=first_day,
+                            last_day=last_day, posted_at=now, results=results)
+            await _queue(conn, chat_id, post(season))
+        return season
+
+    async def seasons(self, *, chat_id: int) -> list[Season]:
+        """See :meth:`storage.base.Storage.seasons`."""
+        sql, args = seasons_query("postgres", chat_id)
+        async with self._read() as conn:
+            return [season_of(r) for r in await conn.fetch(sql, *args)]
+
+    async def player_titles(self, *, user_id: int) -> list[SeasonTitle]:
+        """See :meth:`storage.base.Storage.player_titles`."""
+        sql, args = titles_query("postgres", user_id)
+        async with self._read() as conn:
+            return [title_of(r) for r in await conn.fetch(sql, *args)]
 
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""

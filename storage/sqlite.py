@@ -26,7 +26,7 @@ import datetime as dt
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar, cast
 
@@ -48,6 +48,8 @@ from .base import (
     OutboxItemNotFound,
     PlayerStats,
     Queued,
+    Season,
+    SeasonTitle,
     SettledCoup,
     Shown,
     StaleVersion,
@@ -60,6 +62,17 @@ from .base import (
 )
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations, sqlite_statements
+from .seasons import (
+    coups_query,
+    insert_season,
+    insert_titles,
+    season_of,
+    seasons_query,
+    title_of,
+    title_rows,
+    titles_query,
+    unseasoned_query,
+)
 from .standings import (
     REBUILT_CHATS,
     player_queries,
@@ -727,6 +740,49 @@ class SqliteStorage:
         rebuild at most); each chat's figures are whole at every commit."""
         chats = await self._run(_fetchall, REBUILT_CHATS)
         return sum([await self._write(rebuild_sqlite, chat_id) for (chat_id,) in chats])
+
+    async def coups_between(self, *, chat_id: int, since: dt.date,
+                            until: dt.date) -> list[SettledCoup]:
+        """See :meth:`storage.base.Storage.coups_between`."""
+        rows = await self._run(_fetchall, *coups_query("sqlite", chat_id, since, until))
+        return [SettledCoup.model_validate_json(r[0]) for r in rows]
+
+    async def unseasoned_chats(self, *, kind: str, first_day: dt.date,
+                               last_day: dt.date) -> list[int]:
+        """See :meth:`storage.base.Storage.unseasoned_chats`."""
+        query = unseasoned_query("sqlite", kind, first_day, last_day)
+        return [int(r[0]) for r in await self._run(_fetchall, *query)]
+
+    async def record_season(self, *, chat_id: int, kind: str, first_day: dt.date,
+                            last_day: dt.date, results: dict[str, Any],
+                            titles: Mapping[str, int],
+                            post: Callable[[Season], Sequence[OutboxDraft]]) -> Season | None:
+        """See :meth:`storage.base.Storage.record_season`."""
+        now = time.time()
+        insert = insert_season("sqlite", chat_id, kind, first_day, last_day, now, results)
+
+        def unit(conn: sqlite3.Connection) -> Season | None:
+            rows = conn.execute(*insert).fetchall()
+            if not rows:
+                return None
+            number = int(rows[0][0])
+            conn.executemany(insert_titles("sqlite"), title_rows(chat_id, number, titles))
+            season = Season(chat_id=chat_id, number=number, kind=kind, first_day=first_day,
+                            last_day=last_day, posted_at=now, results=results)
+            _queue(conn, chat_id, post(season), now)
+            return season
+
+        return await self._write(unit)
+
+    async def seasons(self, *, chat_id: int) -> list[Season]:
+        """See :meth:`storage.base.Storage.seasons`."""
+        return [season_of(r) for r in await self._run(
+            _fetchall, *seasons_query("sqlite", chat_id))]
+
+    async def player_titles(self, *, user_id: int) -> list[SeasonTitle]:
+        """See :meth:`storage.base.Storage.player_titles`."""
+        return [title_of(r) for r in await self._run(
+            _fetchall, *titles_query("sqlite", user_id))]
 
     async def chat_language(self, *, chat_id: int) -> str | None:
         """The chat's chosen language, if any."""

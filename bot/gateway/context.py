@@ -9,6 +9,7 @@ the bot (kicked, blocked) never makes an answer raise (:func:`reply`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -72,6 +73,8 @@ class BotData:
     health: HealthServer | None = None
     shared: Shared | None = None
     webapp: WebApp | None = None
+    seasons: asyncio.Task[None] | None = None
+    """The seasons' rollover (:meth:`bot.table.seasons.Seasons.run`), once started."""
 
 
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

@@ -15,8 +15,10 @@ from telegram import Message, MessageEntity, Update, User
 
 from bot.gateway.commands import args, chat_lang
 from bot.gateway.context import Context, clean, is_group, reply, say, services
-from bot.view import i18n, standings
+from bot.table import seasons as rollover
+from bot.view import i18n, seasons, standings
 from bot.view.rulebook import game_of
+from storage.base import Storage
 
 CHIPS = "chips"
 """/top chips: the chat's richest players (wallet and table chips), not its standings."""
@@ -116,8 +118,8 @@ async def cmd_stats(update: Update, context: Context) -> None:
     storage = services(context).storage
     if not is_group(update):
         mine = await storage.player_stats(user_id=user.id, game=ask.game)
-        await reply(update, standings.stats_text(lang, clean(user.full_name), mine,
-                                                 game=ask.game, everywhere=True))
+        await reply(update, await with_titles(context, lang, user.id, standings.stats_text(
+            lang, clean(user.full_name), mine, game=ask.game, everywhere=True)))
         return
     target = ((named[0].id, clean(named[0].full_name)) if named is not None
               else await whose(context, chat.id, user, msg, ask.name))
@@ -125,8 +127,51 @@ async def cmd_stats(update: Update, context: Context) -> None:
         await say(update, context, i18n.t(lang, "stats_unknown", name=f"@{ask.name}"))
         return
     stats = await storage.player_stats(user_id=target[0], chat_id=chat.id, game=ask.game)
-    await say(update, context, standings.stats_text(lang, target[1], stats, game=ask.game,
-                                                    everywhere=False))
+    await say(update, context, await with_titles(context, lang, target[0], standings.stats_text(
+        lang, target[1], stats, game=ask.game, everywhere=False)))
+
+
+async def with_titles(context: Context, lang: str, user_id: int, text: str) -> str:
+    """A /stats ``text`` with the titles the player took in every chat's seasons below it."""
+    titles = await services(context).storage.player_titles(user_id=user_id)
+    return "\n".join([text, *seasons.titles_lines(lang, titles)])
+
+
+async def cmd_season(update: Update, context: Context) -> None:
+    """/season: the chat's current season (its days in UTC) and its standings so far;
+    /season N: the post of its Nth season, again."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    lang = await chat_lang(update, context)
+    if not is_group(update):
+        await say(update, context, i18n.t(lang, "group_only"))
+        return
+    given = args(context)
+    if len(given) > 1 or (given and not given[0].isdigit()):
+        await say(update, context, i18n.t(lang, "season_usage"))
+        return
+    await say(update, context, await season_text(services(context).storage, lang, chat.id,
+                                                 int(given[0]) if given else None,
+                                                 dt.datetime.now(dt.UTC).date()))
+
+
+async def season_text(storage: Storage, lang: str, chat_id: int, number: int | None,
+                      today: dt.date) -> str:
+    """What /season [N] answers on ``today``: the ``number``th season's post, or without
+    one the current season's standings (none when the chat has seasons off)."""
+    if number is not None:
+        past = await storage.seasons(chat_id=chat_id)
+        if not 1 <= number <= len(past):
+            return str(i18n.t(lang, "season_unknown", number=number, count=len(past)))
+        return seasons.post_text(lang, past[number - 1])
+    kind = rollover.kind_of(await storage.chat_settings(chat_id=chat_id))
+    if kind == rollover.OFF:
+        return str(i18n.t(lang, "season_off"))
+    first, last = rollover.season_days(kind, today)
+    rows = await storage.standings(chat_id=chat_id, since=first, until=last,
+                                   min_coups=standings.MIN_COUPS, limit=10)
+    return seasons.current_text(lang, kind, first, last, rows)
 
 
 async def cmd_top(update: Update, context: Context) -> None:

@@ -5,7 +5,8 @@ record) and its game's (:meth:`games.engine.Engine.settings`; they change only w
 is seated). A value set with ``/settings KEY VALUE`` is this table's alone; ``/settings
 default KEY VALUE`` keeps it as the chat's default (storage: ``chat_settings``), and every
 table the chat opens after that starts with it: the host's settings at every table, a game's
-setting at that game's tables. ``/settings default KEY`` forgets it.
+setting at that game's tables. ``/settings default KEY`` forgets it. One default is the
+chat's own, no table's: ``season`` (off, week, month, quarter: :mod:`bot.table.seasons`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 from pydantic import ValidationError
 
+from bot.table import seasons
 from bot.table.record import Table
 from bot.view import i18n
 from games import registry
@@ -117,7 +119,7 @@ def for_new_table(defaults: dict[str, Any], game: str, given: dict[str, Any]
 def defaults_line(lang: str, defaults: dict[str, Any]) -> str | None:
     """The chat's defaults for its next tables, on one line; None without any."""
     parts = [i18n.fill("{} = {}", k, i18n.setting_value(lang, k, defaults[k]))
-             for k in HOST_KEYS if k in defaults]
+             for k in (*HOST_KEYS, seasons.KEY) if k in defaults]
     for game in registry.GAMES:
         mine = defaults.get(game)
         if isinstance(mine, dict) and mine:
@@ -196,6 +198,15 @@ async def set_default(tables: Tables, chat_id: int, key: str | None, value: str 
     parsed = parse_setting(value) if value is not None else None
     async with tables.lock(chat_id):  # one writer of the chat's defaults at a time
         defaults = await tables.storage.chat_settings(chat_id=chat_id)
+        if key == seasons.KEY:  # the chat's, not its tables': "off" is a kind, not False
+            if value is not None and value.lower() not in (*seasons.KINDS, seasons.OFF):
+                return i18n.t(lang, "settings_bad", error=i18n.t(lang, "season_bad"))
+            if value is None:
+                defaults.pop(key, None)
+            else:
+                defaults[key] = value.lower()
+            await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
+            return i18n.t(lang, "season_set", kind=seasons.kind_of(defaults))
         if key in HOST_KEYS:
             if parsed is None:
                 defaults.pop(key, None)

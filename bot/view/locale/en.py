@@ -34,7 +34,8 @@ TEXTS: dict[str, str] = {
                        "add me to one and send /newtable there.",
     "dm_enabled": "Private messages are on: your cards will come here.",
     "help": "/newtable — open a table\n/balance — your chips\n/bonus — daily bonus\n"
-            "/stats — your stats\n/top — standings\n/history — your latest results\n"
+            "/stats — your stats\n/top — standings\n/season — this season, or a past one\n"
+            "/history — your latest results\n"
             "/rules GAME — the rules\n/verify — check the shoe\n"
             "/language — ru/en\n/table — show the table again\n"
             "Admins: /settings, /closetable",
@@ -76,6 +77,31 @@ TEXTS: dict[str, str] = {
     "stats_unknown": "Nobody called {name} plays here. Reply to his message with /stats.",
     "stats_usage": "Try: /stats [game]; as a reply to someone's message, his; "
                    "or /stats @name [game].",
+    "season_post_title": "🏁 <b>Season {number} · {season}</b> is over",
+    "season_podium": "{medal} {name} — {net} ({coups})",
+    "season_champion": "🏆 Champion: {name} ({net})",
+    "season_most_coups": "🎲 Most coups: {name} ({coups})",
+    "season_best_banker": "🏦 Best banker: {name} ({banks})",
+    "season_best_hand": "🃏 Best hand: {name} ({hand})",
+    "season_next": "A new season has begun: /season",
+    "season_now_title": "📅 <b>This season · {season}</b> ({first} – {last})",
+    "season_nobody": "Nobody was ranked in season {number} ({season}).",
+    "season_none": "No season has ended here yet.",
+    "season_unknown": "There is no season {number} here; seasons ended: {count}.",
+    "season_off": "Seasons are off in this chat: /settings default season month",
+    "season_usage": "Try: /season, or /season N for a past season.",
+    "season_set": "Seasons in this chat: {kind}.",
+    "season_bad": "season: off | week | month | quarter",
+    "season_week": "week {week}, {year}", "season_month": "{month} {year}",
+    "season_quarter": "Q{quarter} {year}",
+    "month_1": "January", "month_2": "February", "month_3": "March", "month_4": "April",
+    "month_5": "May", "month_6": "June", "month_7": "July", "month_8": "August",
+    "month_9": "September", "month_10": "October", "month_11": "November",
+    "month_12": "December",
+    "title_champion": "🏆 Champion of {chat}, {season}",
+    "title_most_coups": "🎲 Most coups in {chat}, {season}",
+    "title_best_banker": "🏦 Best banker of {chat}, {season}",
+    "title_best_hand": "🃏 Best hand in {chat}, {season}",
     "history_title": "{name}, your latest results:",
     "history_empty": "{name}, you have no results here yet.",
     "history_chats": "{name}, your latest results in each chat:",
@@ -287,6 +313,7 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "deck": ("deck", "decks", "decks"),
     "decision": ("decision", "decisions", "decisions"),
     "coup": ("coup", "coups", "coups"),
+    "bank": ("bank", "banks", "banks"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.

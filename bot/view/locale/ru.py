@@ -35,7 +35,8 @@ TEXTS: dict[str, str] = {
                        "добавьте меня туда и отправьте /newtable.",
     "dm_enabled": "Личные сообщения включены: карты будут приходить сюда.",
     "help": "/newtable — открыть стол\n/balance — ваши фишки\n/bonus — ежедневный бонус\n"
-            "/stats — ваша статистика\n/top — рейтинг\n/history — ваши последние итоги\n"
+            "/stats — ваша статистика\n/top — рейтинг\n/season — текущий сезон или прошедший\n"
+            "/history — ваши последние итоги\n"
             "/rules ИГРА — правила\n/verify — проверка шуза\n"
             "/language — ru/en\n/table — показать стол снова\n"
             "Админам: /settings, /closetable",
@@ -77,6 +78,31 @@ TEXTS: dict[str, str] = {
     "stats_unknown": "Игрок {name} здесь не играет. Ответьте /stats на его сообщение.",
     "stats_usage": "Так: /stats [игра]; ответом на сообщение игрока — его; "
                    "или /stats @имя [игра].",
+    "season_post_title": "🏁 <b>Сезон {number} · {season}</b> завершён",
+    "season_podium": "{medal} {name} — {net} ({coups})",
+    "season_champion": "🏆 Чемпион: {name} ({net})",
+    "season_most_coups": "🎲 Больше всех конов: {name} ({coups})",
+    "season_best_banker": "🏦 Лучший банкир: {name} ({banks})",
+    "season_best_hand": "🃏 Лучшая комбинация: {name} ({hand})",
+    "season_next": "Начался новый сезон: /season",
+    "season_now_title": "📅 <b>Текущий сезон · {season}</b> ({first} – {last})",
+    "season_nobody": "В сезоне {number} ({season}) в рейтинг никто не попал.",
+    "season_none": "Здесь ещё не закончился ни один сезон.",
+    "season_unknown": "Сезона {number} здесь нет; закончилось сезонов: {count}.",
+    "season_off": "Сезоны в этом чате выключены: /settings default season month",
+    "season_usage": "Так: /season или /season N — прошедший сезон.",
+    "season_set": "Сезоны в этом чате: {kind}.",
+    "season_bad": "season: off | week | month | quarter",
+    "season_week": "{week}-я неделя {year}", "season_month": "{month} {year}",
+    "season_quarter": "{quarter}-й квартал {year}",
+    "month_1": "январь", "month_2": "февраль", "month_3": "март", "month_4": "апрель",
+    "month_5": "май", "month_6": "июнь", "month_7": "июль", "month_8": "август",
+    "month_9": "сентябрь", "month_10": "октябрь", "month_11": "ноябрь",
+    "month_12": "декабрь",
+    "title_champion": "🏆 Чемпион чата «{chat}», {season}",
+    "title_most_coups": "🎲 Больше всех конов в чате «{chat}», {season}",
+    "title_best_banker": "🏦 Лучший банкир чата «{chat}», {season}",
+    "title_best_hand": "🃏 Лучшая комбинация в чате «{chat}», {season}",
     "history_title": "{name}, ваши последние итоги:",
     "history_empty": "{name}, у вас здесь ещё нет итогов.",
     "history_chats": "{name}, ваши последние итоги по чатам:",
@@ -299,6 +325,7 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "deck": ("колода", "колоды", "колод"),
     "decision": ("решение", "решения", "решений"),
     "coup": ("кон", "кона", "конов"),
+    "bank": ("банк", "банка", "банков"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.
