@@ -72,7 +72,7 @@ async def test_the_chats_season_is_set_shown_and_forgotten_with_settings_default
                            "standings-chemin_de_fer", 1)
     tables = host.tables
     assert await table_settings.set_default(tables, CHAT, "season", "week") == (
-        "Seasons in this chat: week.")
+        "Seasons in this chat: weekly.")
     assert await host.storage.chat_settings(chat_id=CHAT) == {"season": "week"}
     assert await table_settings.set_default(tables, CHAT, "season", "OFF") == (
         "Seasons in this chat: off.")
@@ -82,9 +82,9 @@ async def test_the_chats_season_is_set_shown_and_forgotten_with_settings_default
     assert "season = off" in await table_settings.change(tables, CHAT, None, None)
     await host.lifecycle.set_language(CHAT, "ru")
     assert await table_settings.set_default(tables, CHAT, "season", "quarter") == (
-        "Сезоны в этом чате: quarter.")
+        "Сезоны в этом чате: по кварталам.")
     assert await table_settings.set_default(tables, CHAT, "season", None) == (
-        "Сезоны в этом чате: month.")
+        "Сезоны в этом чате: по месяцам.")
     assert await host.storage.chat_settings(chat_id=CHAT) == {}
     assert await send(host, HandlerBot(), commands.cmd_season, "/season 2") == [
         "Сезона 2 здесь нет; закончилось сезонов: 0."]

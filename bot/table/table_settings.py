@@ -206,7 +206,8 @@ async def set_default(tables: Tables, chat_id: int, key: str | None, value: str 
             else:
                 defaults[key] = value.lower()
             await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
-            return i18n.t(lang, "season_set", kind=seasons.kind_of(defaults))
+            return i18n.t(lang, "season_set",
+                          kind=i18n.t(lang, f"season_kind_{seasons.kind_of(defaults)}"))
         if key in HOST_KEYS:
             if parsed is None:
                 defaults.pop(key, None)

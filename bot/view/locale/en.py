@@ -91,6 +91,8 @@ TEXTS: dict[str, str] = {
     "season_off": "Seasons are off in this chat: /settings default season month",
     "season_usage": "Try: /season, or /season N for a past season.",
     "season_set": "Seasons in this chat: {kind}.",
+    "season_kind_week": "weekly", "season_kind_month": "monthly",
+    "season_kind_quarter": "quarterly", "season_kind_off": "off",
     "season_bad": "season: off | week | month | quarter",
     "season_week": "week {week}, {year}", "season_month": "{month} {year}",
     "season_quarter": "Q{quarter} {year}",

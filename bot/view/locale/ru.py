@@ -92,6 +92,8 @@ TEXTS: dict[str, str] = {
     "season_off": "Сезоны в этом чате выключены: /settings default season month",
     "season_usage": "Так: /season или /season N — прошедший сезон.",
     "season_set": "Сезоны в этом чате: {kind}.",
+    "season_kind_week": "по неделям", "season_kind_month": "по месяцам",
+    "season_kind_quarter": "по кварталам", "season_kind_off": "выключены",
     "season_bad": "season: off | week | month | quarter",
     "season_week": "{week}-я неделя {year}", "season_month": "{month} {year}",
     "season_quarter": "{quarter}-й квартал {year}",
