@@ -64,7 +64,7 @@ POST_EN = ("🏁 <b>Season 1 · October 2026</b> is over\n"
            "🏦 Best banker: Ann (3 banks)\n"
            "🃏 Best hand: Cid (a full house, aces over fives)\n"
            "A new season has begun: /season")
-POST_RU = ("🏁 <b>Сезон 1 · Октябрь 2026</b> завершён\n"
+POST_RU = ("🏁 <b>Сезон 1 · октябрь 2026</b> завершён\n"
            "🥇 Ann — +75 (4 кона)\n"
            "🥈 Cid — -35 (5 конов)\n"
            "🥉 Bob — -40 (5 конов)\n"
@@ -254,7 +254,7 @@ async def test_season_n_shows_its_post_again_and_season_the_current_standings(
         "3. Cid — -50 (3 coups, 0 won)\n"
         "To be ranked, play 3 coups.")
     assert await season_text(db.storage, "ru", CHAT, None, dt.date(2026, 11, 28)) == (
-        "📅 <b>Текущий сезон · Ноябрь 2026</b> (2026-11-01 – 2026-11-30)\n"
+        "📅 <b>Текущий сезон · ноябрь 2026</b> (2026-11-01 – 2026-11-30)\n"
         "1. Ann — +70 (3 кона, выиграно 2)\n"
         "2. Bob — -20 (3 кона, выиграно 1)\n"
         "3. Cid — -50 (3 кона, выиграно 0)\n"
@@ -264,8 +264,8 @@ async def test_season_n_shows_its_post_again_and_season_the_current_standings(
         "🏆 Champion of Casino Royale, October 2026",
         "🏦 Best banker of Casino Royale, October 2026"]
     assert words.titles_lines("ru", titles) == [
-        "🏆 Чемпион чата «Casino Royale», Октябрь 2026",
-        "🏦 Лучший банкир чата «Casino Royale», Октябрь 2026"]
+        "🏆 Чемпион чата «Casino Royale», октябрь 2026",
+        "🏦 Лучший банкир чата «Casino Royale», октябрь 2026"]
     cid = await db.storage.player_titles(user_id=CID)
     assert words.titles_lines("en", cid) == [
         "🎲 Most coups in Casino Royale, October 2026",
@@ -276,7 +276,7 @@ def test_season_names_in_english_and_russian() -> None:
     assert [words.season_name("en", k, dt.date(2026, 10, 1)) for k in
             ("week", "month", "quarter")] == ["week 40, 2026", "October 2026", "Q4 2026"]
     assert [words.season_name("ru", k, dt.date(2026, 10, 1)) for k in
-            ("week", "month", "quarter")] == ["40-я неделя 2026", "Октябрь 2026",
+            ("week", "month", "quarter")] == ["40-я неделя 2026", "октябрь 2026",
                                               "4-й квартал 2026"]
 
 

@@ -31,7 +31,7 @@ def season_name(lang: str, kind: str, first_day: dt.date) -> str:
         return str(i18n.t(lang, "season_quarter", quarter=(first_day.month + 2) // 3,
                           year=first_day.year))
     month = i18n.t(lang, f"month_{first_day.month}")
-    return str(i18n.t(lang, "season_month", month=month.capitalize(), year=first_day.year))
+    return str(i18n.t(lang, "season_month", month=month, year=first_day.year))
 
 
 def title_figure(lang: str, title: dict[str, Any]) -> dict[str, Any]:
