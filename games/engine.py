@@ -49,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, WrapValidator
+from pydantic import BaseModel, ConfigDict, Field, WrapValidator, model_validator
 
 from games.values import (  # the typed values are the contract's: engines import them here
     Cards as Cards,
@@ -598,6 +598,33 @@ class TableView(BaseModel):
     """The shoe in play, for /verify: its commitment (and those of shoes under it)."""
 
 
+class Achievement(BaseModel):
+    """An achievement a game declares (the host knows none by name, as with feats): reached
+    by a player in one chat's games of this kind, once, at the settled coup that first meets
+    its condition, exactly one of:
+
+    * ``feat``: his count of this feat (:attr:`Settlement.feats`) reaches ``count``;
+    * ``bank_run``: he holds the bank this many coups in a row;
+    * ``hand``: he shows a poker hand of this category (a :class:`~games.poker.ranking.
+      HandCategory` value: ``"royal_flush"``) or a better one.
+
+    ``key`` is unique within the game; its words are :attr:`GameTexts.achievements`."""
+
+    model_config = ConfigDict(frozen=True)
+    key: str
+    icon: str = "🏅"
+    feat: str = ""
+    count: int = Field(default=1, ge=1)
+    bank_run: int = Field(default=0, ge=0)
+    hand: str = ""
+
+    @model_validator(mode="after")
+    def _one_condition(self) -> Achievement:
+        if (bool(self.feat), bool(self.bank_run), bool(self.hand)).count(True) != 1:
+            raise ValueError(f"achievement {self.key!r}: exactly one of feat, bank_run, hand")
+        return self
+
+
 class GameTexts(BaseModel):
     """What a game's screens say, per language (``"en"``, ``"ru"``): the host words
     everything of a game by these, and knows no game's words itself.
@@ -609,6 +636,8 @@ class GameTexts(BaseModel):
     * ``facts``: the label of each key of :attr:`TableView.facts` and ``my_facts``;
     * ``feats``: the label of each feat a settlement counts (:attr:`Settlement.feats`), as
       a player's statistics list it ("Naturals");
+    * ``achievements``: each of the game's :class:`Achievement` by its key, as its title and
+      what earns it ("Banco natural", "a natural nine that wins a banco");
     * ``words``: phases, roles, statuses and word values (:class:`Word`); a key
       ``"context:value"`` (``"phase:draw"``) wins over the plain value;
     * ``values``: word values inside event data (an outcome, a reason), by the word;
@@ -626,6 +655,7 @@ class GameTexts(BaseModel):
     events: dict[str, dict[str, str | tuple[str, ...]]] = Field(default_factory=dict)
     facts: dict[str, dict[str, str]] = Field(default_factory=dict)
     feats: dict[str, dict[str, str]] = Field(default_factory=dict)
+    achievements: dict[str, dict[str, tuple[str, str]]] = Field(default_factory=dict)
     words: dict[str, dict[str, str]] = Field(default_factory=dict)
     values: dict[str, dict[str, str]] = Field(default_factory=dict)
     numbered: dict[str, dict[str, str]] = Field(default_factory=dict)

@@ -10,7 +10,7 @@ import functools
 import importlib
 from typing import Any
 
-from games.engine import Engine, GameTexts
+from games.engine import Achievement, Engine, GameTexts
 from games.texts import game_texts
 
 # public name -> "module:attribute" of the engine instance
@@ -63,6 +63,13 @@ def _clashes(mine: GameTexts, known: GameTexts) -> str:
                 if theirs.get(lang, {}).get(key, value) != value:
                     return f"{field} {key!r}"
     return ""
+
+
+def achievements_of(name: str) -> tuple[Achievement, ...]:
+    """The achievements game ``name`` declares (its engine's ``achievements``, none if it
+    declares none), in the order it lists them. ``KeyError`` for an unknown game."""
+    found: tuple[Achievement, ...] = getattr(engine(name), "achievements", ())
+    return found
 
 
 def texts_of(name: str) -> GameTexts:

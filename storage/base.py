@@ -243,6 +243,41 @@ class Standing(BaseModel):
     net: int
 
 
+class Earned(BaseModel):
+    """An achievement a player reached (:class:`games.engine.Achievement`): in which chat,
+    of which ``game`` (its ``key`` there), at which coup of the table opened at ``opened``,
+    and when that coup settled. Derived from the recorded coups (a rebuild gives the same)."""
+
+    model_config = ConfigDict(frozen=True)
+    chat_id: int
+    user_id: int
+    game: str
+    key: str
+    coup: int
+    opened: float
+    earned_at: float
+
+
+class Rating(BaseModel):
+    """A player's poker rating in one chat (openskill's Plackett-Luce model, every rated
+    hand of the chat's poker games folded in the order recorded): ``mu`` and ``sigma``, the
+    ``hands`` rated, and ``ordinal`` (``mu - 3 * sigma``), what ranks him. Derived from the
+    recorded coups (a rebuild gives the same)."""
+
+    model_config = ConfigDict(frozen=True)
+    chat_id: int
+    user_id: int
+    mu: float
+    sigma: float
+    hands: int
+    name: str = ""
+
+    @property
+    def ordinal(self) -> float:
+        """What ranks him: the rating he has at least, with 99.7% confidence."""
+        return self.mu - 3 * self.sigma
+
+
 class Season(BaseModel):
     """A chat's ended season, as recorded once: its number in the chat (1, 2...), its
     ``kind`` (``week``, ``month``, ``quarter``), its first and last UTC day, when its post
@@ -451,6 +486,28 @@ class Storage(Protocol):
         settled on the UTC days from ``since`` to ``until`` (both included; None: no bound),
         ranked by net (highest first), then coups (most first), then user id; the first
         ``limit``. Named as their wallet in the chat is (the user id as text if unnamed)."""
+        ...
+
+    async def achievements_due(self, *, chat_id: int,
+                               settled: Sequence[SettledCoup]) -> list[Earned]:
+        """What recording ``settled`` in chat ``chat_id`` now would earn (nothing written):
+        the achievements their players reach with them, in the order :meth:`commit_step`
+        records them. A step's plan asks it, under the chat's lock, to announce them."""
+        ...
+
+    async def achievements(self, *, user_id: int, chat_id: int | None = None) -> list[Earned]:
+        """The achievements the player reached in ``chat_id`` (None: all his chats), oldest
+        first."""
+        ...
+
+    async def rating(self, *, user_id: int, chat_id: int) -> Rating | None:
+        """The player's poker rating in the chat; None if no hand of his was rated there."""
+        ...
+
+    async def ratings(self, *, chat_id: int, min_hands: int = 1,
+                      limit: int = 10) -> list[Rating]:
+        """The chat's players with at least ``min_hands`` rated hands, best ``ordinal``
+        first (then most hands, then user id), named as their wallet in the chat is."""
         ...
 
     async def rebuild_stats(self) -> int:

@@ -28,6 +28,7 @@ from .base import (
     STALE_MARK,
     BonusAlreadyClaimed,
     ChatWallet,
+    Earned,
     InsufficientFunds,
     KeptUpdate,
     LedgerEntry,
@@ -36,6 +37,7 @@ from .base import (
     OutboxItemNotFound,
     PlayerStats,
     Queued,
+    Rating,
     Season,
     SeasonTitle,
     SettledCoup,
@@ -674,6 +676,20 @@ class PostgresStorage:
                                     until=until, min_coups=min_coups, limit=limit)
         async with self._read() as conn:
             return standings_of(await conn.fetch(sql, *args))
+
+    async def achievements_due(self, *, chat_id: int,
+                               settled: Sequence[SettledCoup]) -> list[Earned]:
+        return []  # issue 33: achievements, being built: none reached yet
+
+    async def achievements(self, *, user_id: int, chat_id: int | None = None) -> list[Earned]:
+        return []  # issue 33: achievements, being built: none reached yet
+
+    async def rating(self, *, user_id: int, chat_id: int) -> Rating | None:
+        return None  # issue 33: poker rating, being built: no hand rated yet
+
+    async def ratings(self, *, chat_id: int, min_hands: int = 1,
+                      limit: int = 10) -> list[Rating]:
+        return []  # issue 33: poker rating, being built: no hand rated yet
 
     async def rebuild_stats(self) -> int:
         """See :meth:`storage.base.Storage.rebuild_stats`: a transaction per chat, holding

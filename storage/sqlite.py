@@ -40,6 +40,7 @@ from .base import (
     STALE_MARK,
     BonusAlreadyClaimed,
     ChatWallet,
+    Earned,
     InsufficientFunds,
     KeptUpdate,
     LedgerEntry,
@@ -48,6 +49,7 @@ from .base import (
     OutboxItemNotFound,
     PlayerStats,
     Queued,
+    Rating,
     Season,
     SeasonTitle,
     SettledCoup,
@@ -733,6 +735,20 @@ class SqliteStorage:
         sql, args = standings_query("sqlite", chat_id=chat_id, game=game, since=since,
                                     until=until, min_coups=min_coups, limit=limit)
         return standings_of(await self._run(_fetchall, sql, args))
+
+    async def achievements_due(self, *, chat_id: int,
+                               settled: Sequence[SettledCoup]) -> list[Earned]:
+        return []  # issue 33: achievements, being built: none reached yet
+
+    async def achievements(self, *, user_id: int, chat_id: int | None = None) -> list[Earned]:
+        return []  # issue 33: achievements, being built: none reached yet
+
+    async def rating(self, *, user_id: int, chat_id: int) -> Rating | None:
+        return None  # issue 33: poker rating, being built: no hand rated yet
+
+    async def ratings(self, *, chat_id: int, min_hands: int = 1,
+                      limit: int = 10) -> list[Rating]:
+        return []  # issue 33: poker rating, being built: no hand rated yet
 
     async def rebuild_stats(self) -> int:
         """See :meth:`storage.base.Storage.rebuild_stats`: a unit of work per chat, so that
