@@ -553,6 +553,20 @@ def untruthful(presses: list[Press], steps: list[tuple[int, int, float]],
     return problems, figures
 
 
+def process_state(worker: BotProcess) -> str:
+    """A worker's process as the kernel has it: running, sleeping, stopped (T), or gone."""
+    proc = worker.proc
+    if proc is None:
+        return "never started"
+    if proc.poll() is not None:
+        return f"pid {proc.pid} exited with {proc.returncode}"
+    try:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return f"pid {proc.pid} unreadable"
+    return f"pid {proc.pid} state {fields[0]}"
+
+
 async def live_tables(sb: SandboxClient, db: Database, chats: Sequence[int],
                       who: Callable[[int, int], str], current: bool = True) -> dict[int, str]:
     """Chats whose group has not exactly one message with table action buttons, that of
@@ -789,9 +803,15 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
             except TimeoutError:
                 overdue = db.fetch("SELECT chat_id, version, due FROM tables WHERE due < $1",
                                    time.time() - 3 * TIMEOUT)
+                waiting = db.fetch("SELECT pid, state, wait_event_type, wait_event, query"
+                                   " FROM pg_stat_activity WHERE state <> 'idle'"
+                                   " AND pid <> pg_backend_pid()")
                 raise AssertionError("the workers were not quiet within 60 s: "
-                                     + "; ".join(loud) + f" (overdue tables: {overdue};"
-                                     f" log tail: {view.log_text()[-3000:]})") from None
+                                     + "; ".join(loud) + f" (at {time.time() - t0:.1f} s;"
+                                     f" overdue tables: {overdue}; workers: "
+                                     f"{[process_state(w) for w in workers]}; database "
+                                     f"sessions at work: {waiting}; log tail: "
+                                     f"{view.log_text()[-3000:]})") from None
             for w in workers:
                 w.pause()
             if await quiet():
