@@ -499,7 +499,7 @@ class BaccaratEngine:
         nets = {r.player: r.net for r in results} | declared | {st.banker: banker_net}
         ctx.emit(settlement("coup_settled", coup=st.coup, nets=nets, banker=st.banker,
                             hands={s.player: points(hand_points(s.cards)) for s in hands},
-                            feats=C.feats(st, hands),
+                            feats=C.feats(st, hands, nets),
                             bank=chips(st.bank), banker_net=signed(banker_net),
                             results=rows(*(r.line() for r in results))))
         for s in hands:

@@ -672,16 +672,18 @@ class PokerEngine:
     def _feats(s: PokerState, shown: dict[PlayerId, Hand | Points],
                winners: list[PlayerId]) -> dict[PlayerId, list[str]]:
         """What the hand counts for each player beyond his net: ``voluntary`` (he called,
-        bet, raised or opened), ``opened`` (the jackpots opener, §5a.2), ``showdown`` (his
-        hand was shown down, §5) and ``showdown_won`` (and he is among the ``winners``: he
-        came out ahead, or took back a pot of nothing; a side pot that only gives back what
-        he put in is no win)."""
+        bet, raised or opened), ``opened`` (the jackpots opener, §5a.2), ``opened_won`` (and
+        he is among the ``winners``, shown down or not: his openers are shown anyway),
+        ``showdown`` (his hand was shown down, §5) and ``showdown_won`` (and he is among the
+        ``winners``: he came out ahead, or took back a pot of nothing; a side pot that only
+        gives back what he put in is no win)."""
         assert s.kit is not None
         out: dict[PlayerId, list[str]] = {}
         for player in s.kit.players:
             seat = s.seats[seat_index(s.seats, player)]
             out[player] = [name for name, held in (
                 ("voluntary", seat.voluntary), ("opened", player == s.opener),
+                ("opened_won", player == s.opener and player in winners),
                 ("showdown", player in shown),
                 ("showdown_won", player in shown and player in winners)) if held]
         return out

@@ -278,6 +278,9 @@ FEATS: dict[str, str] = {
     "bust": "Busts", "joined": "Stakes joined", "bank_tripled": "Banks tripled",
     "voluntary": "Hands entered voluntarily", "opened": "Jackpots opened",
     "showdown": "Showdowns", "showdown_won": "Showdowns won",
+    "banco_natural": "Bancos won on a natural nine", "sweep": "Coups with every stake taken",
+    "bank_broken": "Banks broken", "three_sevens": "Three sevens",
+    "five_card_21": "21s on five cards", "opened_won": "Jackpots opened and won",
 }
 
 # A game's own labels over FEATS, where its rules name a feat otherwise.
