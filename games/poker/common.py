@@ -29,6 +29,7 @@ from games.cards import Card, Shoe, reveal_hand
 from games.engine import (
     POT,
     About,
+    Achievement,
     Action,
     ActionSpec,
     Event,
@@ -74,7 +75,7 @@ from games.engine import (
     cards as show,
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
-from games.poker.ranking import hand_of, hand_value, openers_proof
+from games.poker.ranking import HandCategory, hand_of, hand_value, openers_proof
 from games.table import (
     buy_in_transfers,
     cash_out_transfers,
@@ -84,6 +85,13 @@ from games.table import (
     seat_index,
     stood_up_after_two,
 )
+
+HAND_ACHIEVEMENTS: tuple[Achievement, ...] = tuple(
+    Achievement(key=str(category), icon=icon, hand=str(category)) for category, icon in (
+        (HandCategory.FULL_HOUSE, "🏠"), (HandCategory.FOUR, "🍀"),
+        (HandCategory.STRAIGHT_FLUSH, "🌈"), (HandCategory.ROYAL_FLUSH, "👑")))
+"""The achievements both poker games declare for a hand shown down: a full house, four of
+a kind, a straight flush, a royal flush (or better), each keyed by its category."""
 
 # ------------------------------------------------------------------ actions
 
