@@ -7,6 +7,8 @@ game emits), a bank run where the game has a bank, or a real poker hand category
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 from test_games_contract import FEATS
@@ -152,3 +154,29 @@ def test_a_game_that_declares_none_has_none_and_an_unknown_game_is_refused() -> 
         registry.unregister("undeclared")
     with pytest.raises(KeyError):
         registry.achievements_of("undeclared")
+
+
+def documented() -> dict[str, set[str]]:
+    """Each game's achievements as docs/rules.md §6 lists them ("🎯 Banco!")."""
+    names = {"Chemin de fer": ["chemin_de_fer"], "Baccarat": ["baccarat"],
+             "Banchok": ["banchok"], "Twenty-one": ["twenty_one"],
+             "Draw poker": ["draw_poker"], "Five-card stud": ["stud_poker"],
+             "Both poker games": ["draw_poker", "stud_poker"]}
+    text = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text.split("## 6. Achievements", 1)[1].split("Achievements:\n", 1)[1]
+    out: dict[str, set[str]] = {g: set() for g in SIX}
+    games: list[str] = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[1] in ("Achievement", "---"):
+            continue
+        games = names[cells[0]] if cells[0] else games
+        for game in games:
+            out[game].add(cells[1])
+    return out
+
+
+def test_the_rules_list_every_games_achievements_by_icon_and_title() -> None:
+    assert documented() == {
+        g: {f"{a.icon} {registry.texts_of(g).achievements['en'][a.key][0]}"
+            for a in registry.achievements_of(g)} for g in SIX}
