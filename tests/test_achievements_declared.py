@@ -107,10 +107,10 @@ def test_every_achievement_has_a_title_and_what_earns_it_in_both_languages(game:
     ("chemin_de_fer", "banco_natural", "en", ("Banco natural", "a natural nine that wins a banco")),
     ("chemin_de_fer", "banco_natural", "ru",
      ("Банко с девяткой", "натуральная девятка, выигравшая банко")),
-    ("baccarat", "sweep", "en", ("Clean sweep", "as banker, the stakes of every punter of a "
-                                                "coup taken, two or more")),
-    ("baccarat", "sweep", "ru", ("Подчистую", "банкомёт взял в одном коне ставки всех "
-                                              "понтёров, двух и больше")),
+    ("baccarat", "sweep", "en", ("Clean sweep", "as banker, every stake of a coup taken, "
+                                                "from two punters or more")),
+    ("baccarat", "sweep", "ru", ("Подчистую", "банкомёт взял все ставки кона, а понтёров "
+                                              "было двое или больше")),
     ("banchok", "bank_broken", "en", ("Bank breaker", "a win on the card that empties the bank")),
     ("banchok", "bank_broken", "ru", ("Сорвал банк", "выигрыш на карте, опустошившей банк")),
     ("banchok", "bank_20", "en", ("Iron bank", "the bank held twenty coups in a row")),

@@ -314,8 +314,8 @@ GAME_ACHIEVEMENTS: dict[str, dict[str, tuple[str, str]]] = {
         **_NATURALS,
         "baccara": ("Baccara!", "a baccara declared on zero"),
         "extra_shoe": ("One more shoe", "baccara dealt to the banker, earning him another shoe"),
-        "sweep": ("Clean sweep", "as banker, the stakes of every punter of a coup taken, "
-                                "two or more"),
+        "sweep": ("Clean sweep", "as banker, every stake of a coup taken, from two punters "
+                                "or more"),
         **_BANK_RUNS,
     },
     "banchok": {
