@@ -89,6 +89,8 @@ class DrawPokerEngine(PokerEngine):
     max_players: ClassVar[int] = 8
     variant: ClassVar[Literal["draw", "stud"]] = "draw"
     default_ante: ClassVar[int] = 1
+    rated: ClassVar[bool] = True
+    """Its hands count in the chat's poker rating (:mod:`storage.ratings`)."""
 
     # -------------------------------------------------------------- rules
 

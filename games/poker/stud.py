@@ -39,6 +39,8 @@ class StudPokerEngine(PokerEngine):
     max_players: ClassVar[int] = 10
     variant: ClassVar[Literal["draw", "stud"]] = "stud"
     default_ante: ClassVar[int] = 0
+    rated: ClassVar[bool] = True
+    """Its hands count in the chat's poker rating (:mod:`storage.ratings`)."""
 
     def _deal_due(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
         self._deal_next(s, kit, ctx)
