@@ -3,10 +3,12 @@
 Generates the coups straight into a fresh SQLite file (2,000 chats of 30 players each drawn
 from 40,000, 4 to 6 players a coup, over the 400 days up to today, the six games, a banker
 in the banking games, poker hands and feats), with a wallet named for every player of a
-chat; fills the derived tables with ``rebuild_stats`` (the fold every step uses); then
+chat, and every other chat listed on the all-chats board (``/settings default global
+on``); fills the derived tables with ``rebuild_stats`` (the fold every step uses); then
 times, through the storage API as the bot calls it, ``standings`` of a random chat (today,
-the last 7 days, the last 30, all time; of any game and of one) and ``player_stats`` of a
-random player (one chat, all his chats). Prints one JSON object: how long generation and
+the last 7 days, the last 30, all time; of any game and of one), ``board`` (/top global:
+the same periods and games over the listed chats) and ``player_stats`` of a random player
+(one chat, all his chats). Prints one JSON object: how long generation and
 the rebuild took, and the median and 95th percentile in milliseconds of each query over
 ``--calls`` calls. Target: 50 ms each.
 
@@ -94,6 +96,8 @@ def generate(path: Path, total: int, today: dt.date) -> None:
     conn.execute("INSERT OR IGNORE INTO wallets (chat_id, user_id, name, balance, created_at)"
                  " SELECT DISTINCT c.chat_id, CAST(j.key AS INTEGER), 'Player ' || j.key, 1000, 0"
                  " FROM coups c, json_each(c.record, '$.nets') j")
+    conn.execute("INSERT INTO chats (chat_id, settings) SELECT DISTINCT chat_id,"
+                 " '{\"global\": true}' FROM coups WHERE (-chat_id) % 2 = 0")
     conn.execute("COMMIT")
     conn.close()
 
@@ -132,6 +136,12 @@ async def queries(storage: Storage, players: list[tuple[int, int]], calls: int,
                                                game=game, since=since, min_coups=3)
             out[f"standings_{period}{'_game' if game else ''}"] = await measure(calls, top)
 
+            async def board(rng: random.Random, since: dt.date | None = since,
+                            game: str | None = game) -> Any:
+                until = None if since is None else today
+                return await storage.board(game=game, since=since, until=until, min_coups=3)
+            out[f"board_{period}{'_game' if game else ''}"] = await measure(calls, board)
+
     async def one_chat(rng: random.Random) -> Any:
         chat, user = rng.choice(players)
         return await storage.player_stats(user_id=user, chat_id=chat)
@@ -162,7 +172,7 @@ async def sqlite_run(path: Path, total: int, calls: int, today: dt.date) -> dict
         players = conn.execute("SELECT chat_id, user_id FROM stat_players"
                                " ORDER BY random() LIMIT 1000").fetchall()
         rows = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                for t in ("stat_days", "stat_feats", "stat_players")}
+                for t in ("stat_days", "stat_feats", "stat_players", "stat_global")}
         conn.close()
         return {"coups": folded, "rows": rows, "generate_s": round(generated, 1),
                 "rebuild_s": round(rebuilt, 1),
@@ -191,6 +201,8 @@ async def pg_run(dsn: str, path: Path, calls: int, today: dt.date) -> dict[str, 
         await conn.copy_records_to_table(
             "wallets", columns=["chat_id", "user_id", "name", "balance"],
             records=src.execute("SELECT chat_id, user_id, name, balance FROM wallets"))
+        await conn.executemany("INSERT INTO chats (chat_id, settings) VALUES ($1, $2::jsonb)",
+                               src.execute("SELECT chat_id, settings FROM chats"))
         await conn.execute("ANALYZE")
         copied = time.perf_counter() - start
         start = time.perf_counter()

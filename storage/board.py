@@ -135,9 +135,9 @@ def board_query(style: Style, *, game: str | None, since: dt.date | None,
                   f" AND coups >= {m(min_coups)}"
                   f" ORDER BY net DESC, coups DESC, user_id LIMIT {m(limit)}")
     else:
-        where = f"game = {m(game or EVERY)} AND day > {m(EVERY)}"
-        if since is not None:
-            where += f" AND day >= {m(since.isoformat())}"
+        # one range of the key: "0" is after every day's EVERY and before every date
+        first = since.isoformat() if since is not None else "0"
+        where = f"game = {m(game or EVERY)} AND day >= {m(first)}"
         if until is not None:
             where += f" AND day <= {m(until.isoformat())}"
         ranked = ("SELECT user_id, CAST(SUM(coups) AS BIGINT) AS coups,"
