@@ -9,9 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness import DEFAULT, POLICIES, BotProcess, Game
-from test_e2e_games import open_and_seat
-from test_e2e_standings import ANN, BOB, PLAYERS, answer, figures, recorded_feats
+from harness import BotProcess, Game
+from test_e2e_standings import ANN, BOB, answer, three_coups
 
 from bot.view import board, i18n, standings
 from storage.base import BoardStanding
@@ -27,18 +26,8 @@ async def edited_to(game: Game, message_id: int, text: str) -> bool:
 
 async def test_top_global_lists_the_chat_once_its_admin_says_so_names_as_players_chose(
         sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
-    handle, sb = sandbox
-    bot = BotProcess(handle.url, tmp_path / "data")
-    bot_factory.append(bot)
-    bot.start()
-    game = Game(sb, bot, -1001, PLAYERS)
-    await open_and_seat(game, "chemin_de_fer")
-    policy = POLICIES.get("chemin_de_fer", {})
-    for _ in range(3):
-        await game.play_until_settled(policy, policy.get("", DEFAULT))
-    results = await game.settlements()
-    assert len(results) == 3
-    shown = figures(results, recorded_feats(bot))
+    game, shown = await three_coups(sandbox, bot_factory, tmp_path)
+    sb, bot = game.sb, game.bot
 
     def top(public: set[str]) -> str:
         lines = sorted((BoardStanding(user_id=f.user_id, name=name, coups=f.coups, won=f.won,
