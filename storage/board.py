@@ -14,6 +14,13 @@ a period from its days' rows. They change with what they sum, in the same unit o
 * a rebuild of the standings fills ``stat_global`` again from the listed chats' rebuilt
   ``stat_days`` (:func:`refill`).
 
+A week or a month would still add up some hundred thousand rows, so each is read as a
+*window* (``stat_global_window``): its days but the last summed per player, made by the first
+such /top global of the day (:func:`build`), and its last day's rows, merged in a query that
+reads the window in rank order and those rows alone (:func:`board_query`). A window stands
+while ``stat_global_windows`` has it: a step that counts a coup on one of its days drops it,
+so do a listing, an unlisting and a rebuild; the next /top global makes it again.
+
 The SQL is written once for both backends (:class:`storage.standings.Marks`); rows are
 written in key order, so two steps of two chats never wait for each other crosswise.
 """
@@ -100,9 +107,9 @@ def _expanded(source: Callable[[], str]) -> str:
         for game in ("game", f"'{EVERY}'") for day in ("day", f"'{EVERY}'"))
 
 
-def shift(style: Style, chat_id: int, sign: int) -> tuple[Query, Query]:
-    """Add (``sign`` 1) or take away (-1) the chat's ``stat_days`` to ``stat_global``; and
-    then drop the rows of its keys that nothing counts any more."""
+def shift(style: Style, chat_id: int, sign: int) -> tuple[Query, Query, Query]:
+    """Add (``sign`` 1) or take away (-1) the chat's ``stat_days`` to ``stat_global``; then
+    drop the rows of its keys that nothing counts any more, and every window."""
     m = Marks(style)
     add = (f"{_INTO}SELECT game, day, user_id, {sign} * SUM(coups), {sign} * SUM(won),"
            f" {sign} * SUM(net) FROM ({_expanded(lambda: f'chat_id = {m(chat_id)}')}) s WHERE true"
@@ -110,30 +117,94 @@ def shift(style: Style, chat_id: int, sign: int) -> tuple[Query, Query]:
     d = Marks(style)
     drop = ("DELETE FROM stat_global WHERE coups = 0 AND (game, day, user_id) IN ("
             f"SELECT game, day, user_id FROM ({_expanded(lambda: f'chat_id = {d(chat_id)}')}) s)")
-    return (add, m.args), (drop, d.args)
+    return (add, m.args), (drop, d.args), ("DELETE FROM stat_global_windows", [])
 
 
 def refill(style: Style) -> list[str]:
-    """``stat_global`` from nothing but the listed chats' ``stat_days``."""
+    """``stat_global`` from nothing but the listed chats' ``stat_days``; no window."""
     listed_chats = f"chat_id IN (SELECT chat_id FROM chats WHERE {_is_listed(style)})"
-    return ["DELETE FROM stat_global",
+    return ["DELETE FROM stat_global_windows", "DELETE FROM stat_global_window",
+            "DELETE FROM stat_global",
             "INSERT INTO stat_global (game, day, user_id, coups, won, net)"
             " SELECT game, day, user_id, SUM(coups), SUM(won), SUM(net)"
             f" FROM ({_expanded(lambda: listed_chats)}) s"
             " GROUP BY game, day, user_id ORDER BY game, day, user_id"]
 
 
+Window = tuple[str, str, str]
+"""A window's game (:data:`EVERY`: every game), first day and last day (ISO)."""
+
+
+def window_of(game: str | None, since: dt.date | None, until: dt.date | None
+              ) -> Window | None:
+    """The window a period of more than one day is read with: its days but the last."""
+    if since is None or until is None or since >= until:
+        return None
+    return game or EVERY, since.isoformat(), (until - dt.timedelta(days=1)).isoformat()
+
+
+def window_query(style: Style, window: Window) -> Query:
+    """Whether ``window`` stands."""
+    m = Marks(style)
+    return ("SELECT 1 FROM stat_global_windows WHERE game = "
+            f"{m(window[0])} AND first_day = {m(window[1])} AND last_day = {m(window[2])}",
+            m.args)
+
+
+def build(style: Style, window: Window) -> list[Query]:
+    """Make ``window``: windows of its game and first day, or of an earlier last day (read
+    no more), dropped with their rows; its days summed per player."""
+    game, first, last = window
+    m, r = Marks(style), Marks(style)
+    return [(f"DELETE FROM stat_global_windows WHERE (game = {m(game)}"
+             f" AND first_day = {m(first)}) OR last_day < {m(last)}", m.args),
+            ("DELETE FROM stat_global_window WHERE NOT EXISTS (SELECT 1 FROM stat_global_windows"
+             " v WHERE v.game = stat_global_window.game"
+             " AND v.first_day = stat_global_window.first_day)", []),
+            ("INSERT INTO stat_global_window (game, first_day, user_id, coups, won, net)"
+             f" SELECT {r(game)}, {r(first)}, user_id, SUM(coups), SUM(won), SUM(net)"
+             f" FROM stat_global WHERE game = {r(game)} AND day >= {r(first)}"
+             f" AND day <= {r(last)} GROUP BY user_id", r.args),
+            ("INSERT INTO stat_global_windows (game, first_day, last_day) VALUES"
+             f" ({Marks(style).many(window)})", list(window))]
+
+
+def dropped(style: Style, coups: Sequence[SettledCoup]) -> Query:
+    """Drop the windows with a day of ``coups`` (coups counted now): they no longer stand.
+    (A coup of the current day is in none: windows end the day before.)"""
+    m = Marks(style)
+    first = min(day_of(c.settled_at) for c in coups)
+    return f"DELETE FROM stat_global_windows WHERE last_day >= {m(first)}", m.args
+
+
 def board_query(style: Style, *, game: str | None, since: dt.date | None,
-                until: dt.date | None, min_coups: int, limit: int) -> Query:
+                until: dt.date | None, min_coups: int, limit: int,
+                window: Window | None = None) -> Query:
     """The query of :meth:`storage.base.Storage.board`: (user, name, coups, won, net,
     public). All time is read in rank order from ``stat_global_rank``; a period adds up
-    its days' rows per player."""
+    its days' rows per player, or, with its ``window`` (standing), reads the window in rank
+    order but for the players of its last day, whose rows it adds to theirs."""
     m = Marks(style)
     if since is None and until is None:
         ranked = ("SELECT user_id, coups, won, net FROM stat_global"
                   f" WHERE game = {m(game or EVERY)} AND day = {m(EVERY)}"
                   f" AND coups >= {m(min_coups)}"
                   f" ORDER BY net DESC, coups DESC, user_id LIMIT {m(limit)}")
+    elif window is not None and until is not None:
+        g, first, day = window[0], window[1], until.isoformat()
+        ranked = (
+            "SELECT * FROM (SELECT w.user_id, w.coups, w.won, w.net FROM stat_global_window w"
+            f" WHERE w.game = {m(g)} AND w.first_day = {m(first)} AND w.coups >= {m(min_coups)}"
+            " AND w.user_id NOT IN (SELECT user_id FROM stat_global"
+            f" WHERE game = {m(g)} AND day = {m(day)})"
+            f" ORDER BY w.net DESC, w.coups DESC, w.user_id LIMIT {m(limit)}) a"
+            " UNION ALL SELECT t.user_id, t.coups + COALESCE(w.coups, 0),"
+            " t.won + COALESCE(w.won, 0), t.net + COALESCE(w.net, 0) FROM stat_global t"
+            f" LEFT JOIN stat_global_window w ON w.game = {m(g)} AND w.first_day = {m(first)}"
+            f" AND w.user_id = t.user_id WHERE t.game = {m(g)} AND t.day = {m(day)}"
+            f" AND t.coups + COALESCE(w.coups, 0) >= {m(min_coups)}")
+        ranked = (f"SELECT * FROM ({ranked}) u ORDER BY net DESC, coups DESC, user_id"
+                  f" LIMIT {m(limit)}")
     else:
         # one range of the key: "0" is after every day's EVERY and before every date
         first = since.isoformat() if since is not None else "0"
@@ -173,7 +244,23 @@ def record_sqlite(conn: sqlite3.Connection, step_id: int, chat_id: int,
         return
     counted = [c for c in settled
                if conn.execute(*counted_query("sqlite", step_id, chat_id, c)).fetchall()]
-    conn.executemany(add_sql("sqlite"), coup_rows(counted))
+    if counted:
+        conn.executemany(add_sql("sqlite"), coup_rows(counted))
+        conn.execute(*dropped("sqlite", counted))
+
+
+def board_sqlite(conn: sqlite3.Connection, query: Query, window: Window | None
+                 ) -> list[Any] | None:
+    """The board's rows; None if its ``window`` does not stand (:func:`build_sqlite`)."""
+    if window is not None and not conn.execute(*window_query("sqlite", window)).fetchall():
+        return None
+    return conn.execute(*query).fetchall()
+
+
+def build_sqlite(conn: sqlite3.Connection, window: Window) -> None:
+    """:func:`build`, inside the caller's unit of work."""
+    for sql, args in build("sqlite", window):
+        conn.execute(sql, args)
 
 
 def relist_sqlite(conn: sqlite3.Connection, chat_id: int, settings: dict[str, Any]) -> None:
@@ -201,9 +288,22 @@ async def record_postgres(conn: asyncpg.Connection, step_id: int, chat_id: int,
         return
     counted = [c for c in settled
                if await conn.fetchval(*_pg(counted_query("postgres", step_id, chat_id, c)))]
-    rows = coup_rows(counted)
-    if rows:
-        await conn.executemany(add_sql("postgres"), rows)
+    if counted:
+        await conn.executemany(add_sql("postgres"), coup_rows(counted))
+        # (a build holds the windows until it commits: the coup is in the window it makes,
+        # or drops it)
+        await conn.execute(*_pg(dropped("postgres", counted)))
+
+
+async def build_postgres(conn: asyncpg.Connection, window: Window) -> None:
+    """:func:`build` inside the caller's transaction, the windows held until it commits (a
+    step that drops one waits, or the build waits for it and sees its coup), unless another
+    build made it meanwhile."""
+    await conn.execute("LOCK TABLE stat_global_windows IN EXCLUSIVE MODE")
+    if await conn.fetchval(*_pg(window_query("postgres", window))):
+        return
+    for query in build("postgres", window):
+        await conn.execute(*_pg(query))
 
 
 async def relist_postgres(conn: asyncpg.Connection, chat_id: int,

@@ -877,11 +877,23 @@ class PostgresStorage:
     async def board(self, *, game: str | None = None, since: dt.date | None = None,
                     until: dt.date | None = None, min_coups: int = 1,
                     limit: int = 10) -> list[BoardStanding]:
-        """See :meth:`storage.base.Storage.board`."""
-        sql, args = board.board_query("postgres", game=game, since=since, until=until,
-                                      min_coups=min_coups, limit=limit)
-        async with self._read() as conn:
-            return board.board_of(await conn.fetch(sql, *args))
+        """See :meth:`storage.base.Storage.board`: a week or a month with its window, made
+        first if it does not stand (:mod:`storage.board`)."""
+        window = board.window_of(game, since, until)
+        for attempt in range(3):
+            sql, args = board.board_query("postgres", game=game, since=since, until=until,
+                                          min_coups=min_coups, limit=limit, window=window)
+            async with self._read() as conn, conn.transaction(isolation="repeatable_read",
+                                                              readonly=True):
+                if window is None or await conn.fetchval(*_args(
+                        board.window_query("postgres", window))):
+                    return board.board_of(await conn.fetch(sql, *args))
+            if attempt == 0 and window is not None:
+                async with self._tx() as conn:
+                    await board.build_postgres(conn, window)
+            else:  # dropped again at once: added up without it
+                window = None
+        raise AssertionError("unreachable: the last attempt reads without a window")
 
     async def player_public(self, *, user_id: int) -> bool:
         """See :meth:`storage.base.Storage.player_public`."""
@@ -905,3 +917,9 @@ class PostgresStorage:
             for key, sql in AUDIT_QUERIES.items():
                 out[key] = int(await conn.fetchval(sql))
         return out
+
+
+def _args(query: tuple[str, list[Any]]) -> tuple[Any, ...]:
+    """A query as the positional arguments of an asyncpg call."""
+    sql, args = query
+    return (sql, *args)

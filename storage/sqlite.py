@@ -917,10 +917,20 @@ class SqliteStorage:
     async def board(self, *, game: str | None = None, since: dt.date | None = None,
                     until: dt.date | None = None, min_coups: int = 1,
                     limit: int = 10) -> list[BoardStanding]:
-        """See :meth:`storage.base.Storage.board`."""
-        sql, args = board.board_query("sqlite", game=game, since=since, until=until,
-                                      min_coups=min_coups, limit=limit)
-        return board.board_of(await self._run(_fetchall, sql, args))
+        """See :meth:`storage.base.Storage.board`: a week or a month with its window, made
+        first if it does not stand (:mod:`storage.board`)."""
+        window = board.window_of(game, since, until)
+        query = board.board_query("sqlite", game=game, since=since, until=until,
+                                  min_coups=min_coups, limit=limit, window=window)
+        rows = await self._run(board.board_sqlite, query, window)
+        if rows is None and window is not None:
+            await self._write(board.build_sqlite, window)
+            rows = await self._run(board.board_sqlite, query, window)
+        if rows is None:  # dropped again at once: added up without it
+            rows = await self._run(board.board_sqlite, board.board_query(
+                "sqlite", game=game, since=since, until=until, min_coups=min_coups,
+                limit=limit), None)
+        return board.board_of(rows or [])
 
     async def player_public(self, *, user_id: int) -> bool:
         """See :meth:`storage.base.Storage.player_public`."""

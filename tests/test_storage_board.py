@@ -106,3 +106,47 @@ async def test_a_rebuild_gives_the_board_the_steps_gave_it(db: Backend) -> None:
     ranked = await db.storage.standings(chat_id=CHAT, min_coups=1, limit=10)
     assert [(r.user_id, r.coups, r.won, r.net) for r in await db.storage.board()] == [
         (r.user_id, r.coups, r.won, r.net) for r in ranked]
+
+
+async def test_a_period_is_read_with_its_window_which_a_coup_on_its_days_drops(
+        db: Backend) -> None:
+    rng = random.Random(8)
+    versions = {CHAT: 0, OTHER: 0}
+    await listed(db, CHAT, True)
+
+    async def play(n: int, day: int, chat: int = CHAT) -> None:
+        players = rng.sample([ANN, BOB, CID, DAN], rng.randint(2, 4))
+        await settle(db, versions[chat], coup(n, {p: rng.randint(-50, 50) for p in players},
+                                              day=day), chat=chat)
+        versions[chat] += 1
+
+    for n in range(1, 31):
+        await play(n, rng.randint(1, 6), rng.choice([CHAT, OTHER]))
+
+    async def agree(first: int, last: int) -> None:
+        # CHAT is the one listed chat: the board over a period is its standings
+        since, until = dt.date(2026, 11, first), dt.date(2026, 11, last)
+        ranked = await db.storage.standings(chat_id=CHAT, since=since, until=until)
+        assert [(r.user_id, r.coups, r.won, r.net) for r in await db.storage.board(
+            since=since, until=until)] == [(r.user_id, r.coups, r.won, r.net) for r in ranked]
+        assert ranked
+
+    windows = "SELECT game, first_day, last_day FROM stat_global_windows ORDER BY 1, 2"
+    await agree(1, 4)
+    assert await db.raw(windows) == [("", "2026-11-01", "2026-11-03")]
+    await agree(2, 6)  # a later last day: the earlier window is read no more
+    assert await db.raw(windows) == [("", "2026-11-02", "2026-11-05")]
+    await agree(2, 6)
+    await play(31, 6)  # on the period's last day: read from its rows, the window stands
+    assert await db.raw(windows) == [("", "2026-11-02", "2026-11-05")]
+    await agree(2, 6)
+    await play(32, 3)  # on one of the window's days: dropped, and made again with it
+    assert await db.raw(windows) == []
+    await agree(2, 6)
+    await play(33, 1, OTHER)  # an unlisted chat's coup drops nothing
+    assert await db.raw(windows) == [("", "2026-11-02", "2026-11-05")]
+    await listed(db, OTHER, False)  # a setting that lists nothing new moves nothing
+    assert await db.raw(windows) == [("", "2026-11-02", "2026-11-05")]
+    await listed(db, CHAT, False)
+    assert await db.raw(windows) == []
+    assert await db.storage.board(since=dt.date(2026, 11, 2), until=dt.date(2026, 11, 6)) == []

@@ -24,3 +24,27 @@ CREATE INDEX stat_global_rank ON stat_global (game, day, net DESC, coups DESC, u
 -- A period: its days' rows read from the index alone.
 CREATE INDEX stat_global_days ON stat_global (game, day) INCLUDE (user_id, coups, won, net);
 
+
+-- A week or a month of the board without its last day, summed per player (storage/board.py,
+-- "windows"): made by the first /top global of that period and game on a day, then read
+-- with its last day's rows. stat_global_windows says which are whole: a coup counted on one
+-- of their days, a chat listed or unlisted, a rebuild, each drops the ones it changes.
+CREATE TABLE stat_global_windows (
+    game       text NOT NULL,
+    first_day  text NOT NULL,
+    last_day   text NOT NULL,
+    PRIMARY KEY (game, first_day)
+);
+
+CREATE TABLE stat_global_window (
+    game       text   NOT NULL,
+    first_day  text   NOT NULL,
+    user_id    bigint NOT NULL,
+    coups      bigint NOT NULL,
+    won        bigint NOT NULL,
+    net        bigint NOT NULL,
+    PRIMARY KEY (game, first_day, user_id)
+);
+
+CREATE INDEX stat_global_window_rank
+    ON stat_global_window (game, first_day, net DESC, coups DESC, user_id);

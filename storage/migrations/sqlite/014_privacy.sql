@@ -22,3 +22,27 @@ CREATE TABLE stat_global (
 -- All time: the best nets first, without adding anything up.
 CREATE INDEX stat_global_rank ON stat_global (game, day, net DESC, coups DESC, user_id);
 
+
+-- A week or a month of the board without its last day, summed per player (storage/board.py,
+-- "windows"): made by the first /top global of that period and game on a day, then read
+-- with its last day's rows. stat_global_windows says which are whole: a coup counted on one
+-- of their days, a chat listed or unlisted, a rebuild, each drops the ones it changes.
+CREATE TABLE stat_global_windows (
+    game       TEXT NOT NULL,
+    first_day  TEXT NOT NULL,
+    last_day   TEXT NOT NULL,
+    PRIMARY KEY (game, first_day)
+);
+
+CREATE TABLE stat_global_window (
+    game       TEXT    NOT NULL,
+    first_day  TEXT    NOT NULL,
+    user_id    INTEGER NOT NULL,
+    coups      INTEGER NOT NULL,
+    won        INTEGER NOT NULL,
+    net        INTEGER NOT NULL,
+    PRIMARY KEY (game, first_day, user_id)
+) WITHOUT ROWID;
+
+CREATE INDEX stat_global_window_rank
+    ON stat_global_window (game, first_day, net DESC, coups DESC, user_id);
