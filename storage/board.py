@@ -195,8 +195,8 @@ def board_query(style: Style, *, game: str | None, since: dt.date | None,
         ranked = (
             "SELECT * FROM (SELECT w.user_id, w.coups, w.won, w.net FROM stat_global_window w"
             f" WHERE w.game = {m(g)} AND w.first_day = {m(first)} AND w.coups >= {m(min_coups)}"
-            " AND w.user_id NOT IN (SELECT user_id FROM stat_global"
-            f" WHERE game = {m(g)} AND day = {m(day)})"
+            " AND NOT EXISTS (SELECT 1 FROM stat_global t"
+            f" WHERE t.game = {m(g)} AND t.day = {m(day)} AND t.user_id = w.user_id)"
             f" ORDER BY w.net DESC, w.coups DESC, w.user_id LIMIT {m(limit)}) a"
             " UNION ALL SELECT t.user_id, t.coups + COALESCE(w.coups, 0),"
             " t.won + COALESCE(w.won, 0), t.net + COALESCE(w.net, 0) FROM stat_global t"

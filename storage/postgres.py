@@ -885,6 +885,9 @@ class PostgresStorage:
                                           min_coups=min_coups, limit=limit, window=window)
             async with self._read() as conn, conn.transaction(isolation="repeatable_read",
                                                               readonly=True):
+                # planned for its days' own rows: a generic plan of the window's query,
+                # blind to how many rows a day and a window hold, took seconds
+                await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
                 if window is None or await conn.fetchval(*_args(
                         board.window_query("postgres", window))):
                     return board.board_of(await conn.fetch(sql, *args))
