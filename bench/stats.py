@@ -3,13 +3,15 @@
 Generates the coups straight into a fresh SQLite file (2,000 chats of 30 players each drawn
 from 40,000, 4 to 6 players a coup, over the 400 days up to today, the six games, a banker
 in the banking games, poker hands and feats), with a wallet named for every player of a
-chat; fills the derived tables with ``rebuild_stats`` (the fold every step uses); then
+chat, and every other chat listed on the all-chats board (``/settings default global
+on``); fills the derived tables with ``rebuild_stats`` (the fold every step uses); then
 times, through the storage API as the bot calls it, ``standings`` of a random chat (today,
-the last 7 days, the last 30, all time; of any game and of one), ``player_stats`` of a
-random player (one chat, all his chats) and ``ratings`` of a random chat (/top rating: its
-poker rating, players from 5 rated hands). Prints one JSON object: how long generation and
+the last 7 days, the last 30, all time; of any game and of one), ``board`` (/top global:
+the same periods and games over the listed chats), ``player_stats`` of a random player
+(one chat, all his chats) and ``ratings`` of a random chat (/top rating: its poker rating,
+players from 5 rated hands). Prints one JSON object: how long generation and
 the rebuild took, and the median and 95th percentile in milliseconds of each query over
-``--calls`` calls. Target: 50 ms each.
+``--calls`` calls (and the first call's, which warms up). Target: 50 ms each.
 
     .venv/bin/python bench/stats.py [--coups 1000000] [--calls 50] [--db FILE]
         [--pg postgresql://postgres@127.0.0.1:5432/test] [--ratings-only]
@@ -99,6 +101,8 @@ def generate(path: Path, total: int, today: dt.date) -> None:
     conn.execute("INSERT OR IGNORE INTO wallets (chat_id, user_id, name, balance, created_at)"
                  " SELECT DISTINCT c.chat_id, CAST(j.key AS INTEGER), 'Player ' || j.key, 1000, 0"
                  " FROM coups c, json_each(c.record, '$.nets') j")
+    conn.execute("INSERT INTO chats (chat_id, settings) SELECT DISTINCT chat_id,"
+                 " '{\"global\": true}' FROM coups WHERE (-chat_id) % 2 = 0")
     conn.execute("COMMIT")
     conn.close()
 
@@ -112,15 +116,18 @@ def timings(samples: list[float]) -> dict[str, float]:
 
 async def measure(calls: int, query: Callable[[random.Random], Awaitable[Any]]
                   ) -> dict[str, float]:
-    """Time ``calls`` calls of ``query`` (after one to warm up), each with fresh arguments."""
+    """Time ``calls`` calls of ``query`` (after one to warm up, timed apart: a board's week
+    or month makes its window then), each with fresh arguments."""
     rng = random.Random(7)
+    start = time.perf_counter()
     await query(rng)
+    first = time.perf_counter() - start
     samples = []
     for _ in range(calls):
         start = time.perf_counter()
         await query(rng)
         samples.append(time.perf_counter() - start)
-    return timings(samples)
+    return {"first_ms": round(first * 1000, 2), **timings(samples)}
 
 
 def rated(path: Path) -> int:
@@ -163,6 +170,12 @@ async def queries(storage: Storage, players: list[tuple[int, int]], calls: int,
                 return await storage.standings(chat_id=chat_id(rng.randrange(CHATS)),
                                                game=game, since=since, min_coups=3)
             out[f"standings_{period}{'_game' if game else ''}"] = await measure(calls, top)
+
+            async def board(rng: random.Random, since: dt.date | None = since,
+                            game: str | None = game) -> Any:
+                until = None if since is None else today
+                return await storage.board(game=game, since=since, until=until, min_coups=3)
+            out[f"board_{period}{'_game' if game else ''}"] = await measure(calls, board)
 
     async def one_chat(rng: random.Random) -> Any:
         chat, user = rng.choice(players)
@@ -208,7 +221,8 @@ async def sqlite_run(path: Path, total: int, calls: int, today: dt.date,
         players = conn.execute("SELECT chat_id, user_id FROM stat_players"
                                " ORDER BY random() LIMIT 1000").fetchall()
         rows = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                for t in ("stat_days", "stat_feats", "stat_players", "stat_ratings")}
+                for t in ("stat_days", "stat_feats", "stat_players", "stat_ratings",
+                          "stat_global")}
         conn.close()
         return {"coups": folded, "rows": rows, "generate_s": round(generated, 1),
                 "rebuild_s": round(rebuilt, 1),
@@ -239,6 +253,8 @@ async def pg_run(dsn: str, path: Path, calls: int, today: dt.date,
         await conn.copy_records_to_table(
             "wallets", columns=["chat_id", "user_id", "name", "balance"],
             records=src.execute("SELECT chat_id, user_id, name, balance FROM wallets"))
+        await conn.executemany("INSERT INTO chats (chat_id, settings) VALUES ($1, $2::jsonb)",
+                               src.execute("SELECT chat_id, settings FROM chats"))
         if ratings_only:
             await conn.copy_records_to_table(
                 "stat_ratings", columns=["chat_id", "user_id", "mu", "sigma", "hands"],

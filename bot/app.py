@@ -42,7 +42,7 @@ from telegram.ext import (
 
 from bot import compose
 from bot.config import Settings
-from bot.gateway import buttons, commands, standings
+from bot.gateway import board, buttons, commands, standings
 from bot.gateway.context import CONTEXT_TYPES, BotData
 from bot.gateway.ephemeral import Ephemeral
 from bot.gateway.intake import ScreeningBot, screened
@@ -53,6 +53,7 @@ from bot.ops import metrics
 from bot.ops.health import start_health
 from bot.outbox.ratelimit import GroupWindowLimiter, stopping
 from bot.table.seasons import Seasons
+from bot.view.codec import PRIVACY_PATTERN
 from bot.workers import coordination
 from storage.base import Storage
 from storage.inspect import inspector
@@ -60,9 +61,9 @@ from storage.inspect import inspector
 log = logging.getLogger(__name__)
 
 GROUP_COMMANDS = ("newtable", "table", "balance", "bonus", "stats", "top", "season", "history",
-                  "rules", "verify", "language", "help")
+                  "rules", "verify", "language", "privacy", "help")
 ADMIN_COMMANDS = (*GROUP_COMMANDS, "settings", "closetable")
-PRIVATE_COMMANDS = ("start", "stats", "rules", "help")
+PRIVATE_COMMANDS = ("start", "stats", "privacy", "rules", "help")
 
 DESCRIPTIONS = {
     "en": {
@@ -73,6 +74,7 @@ DESCRIPTIONS = {
         "rules": "Rules of a game", "verify": "Check the shoe",
         "language": "Language of the chat", "settings": "Table settings (admins)",
         "closetable": "Close the table (admins)",
+        "privacy": "Your name on the all-chats board",
     },
     "ru": {
         "start": "Старт: карты будут приходить сюда", "help": "Команды",
@@ -82,6 +84,7 @@ DESCRIPTIONS = {
         "history": "Ваши последние итоги", "rules": "Правила игры",
         "verify": "Проверить шуз", "language": "Язык чата",
         "settings": "Настройки стола (админы)", "closetable": "Закрыть стол (админы)",
+        "privacy": "Ваше имя в общем рейтинге",
     },
 }
 
@@ -365,11 +368,13 @@ def build_application(settings: Settings, token: str,
     group = filters.ChatType.GROUPS
     # presses first: most updates are presses, and a handler of group 0 is asked in turn
     # (no press is a command or a message, so the order decides nothing else)
+    app.add_handler(CallbackQueryHandler(board.on_privacy_press, pattern=PRIVACY_PATTERN))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     for name, callback in (("start", commands.cmd_start), ("help", commands.cmd_help),
                            ("newtable", commands.cmd_newtable), ("table", commands.cmd_table),
                            ("balance", commands.cmd_balance), ("bonus", commands.cmd_bonus),
-                           ("stats", standings.cmd_stats), ("top", standings.cmd_top),
+                           ("stats", standings.cmd_stats), ("top", board.cmd_top),
+                           ("privacy", board.cmd_privacy),
                            ("season", standings.cmd_season),
                            ("history", commands.cmd_history),
                            ("rules", commands.cmd_rules),

@@ -243,6 +243,14 @@ class Standing(BaseModel):
     net: int
 
 
+class BoardStanding(Standing):
+    """One line of the all-chats board (:mod:`storage.board`): a :class:`Standing` over
+    the listed chats, named as his newest named wallet is (empty if none), and whether he
+    lets his name show there (``public``: /privacy)."""
+
+    public: bool = False
+
+
 class Earned(BaseModel):
     """An achievement a player reached (:class:`games.engine.Achievement`): in which chat,
     of which ``game`` (its ``key`` there), at which coup of the table opened at ``opened``,
@@ -604,4 +612,20 @@ class Storage(Protocol):
 
     async def presence(self, *, chat_id: int, decision: int) -> list[Shown]:
         """The facts of presence of the chat's ``decision``, earliest first."""
+        ...
+
+    async def board(self, *, game: str | None = None, since: dt.date | None = None,
+                    until: dt.date | None = None, min_coups: int = 1,
+                    limit: int = 10) -> list[BoardStanding]:
+        """:meth:`standings` over every chat listed on the all-chats board (the chat
+        setting ``global``), each player's coups of all of them together."""
+        ...
+
+    async def player_public(self, *, user_id: int) -> bool:
+        """Whether the player lets his name show on the all-chats board (no: unless he
+        said so)."""
+        ...
+
+    async def set_player_public(self, *, user_id: int, public: bool) -> None:
+        """Remember whether the player lets his name show on the all-chats board."""
         ...

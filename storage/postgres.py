@@ -22,10 +22,12 @@ import asyncpg
 
 from games.engine import Transfer
 
+from . import board
 from .base import (
     HOUSE,
     KEEP_SENT,
     STALE_MARK,
+    BoardStanding,
     BonusAlreadyClaimed,
     ChatWallet,
     Earned,
@@ -415,6 +417,7 @@ class PostgresStorage:
             step_id = await self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=game,
                                        version=version, booking=booking)
             await record_postgres(conn, step_id, chat_id, settled)
+            await board.record_postgres(conn, step_id, chat_id, settled)
             written = await _queue(conn, chat_id, outbox, queued is not None)
         if queued is not None:
             queued.fill(written)
@@ -471,6 +474,7 @@ class PostgresStorage:
             step_id = await self._book(conn, chat_id=chat_id, kind="close", coup=coup,
                                        game=row[0], version=expected_version, booking=booking)
             await record_postgres(conn, step_id, chat_id, settled)
+            await board.record_postgres(conn, step_id, chat_id, settled)
             left = await conn.fetchval("SELECT COUNT(*) FROM table_accounts"
                                        " WHERE chat_id = $1 AND balance <> 0", chat_id)
             if left:
@@ -712,6 +716,8 @@ class PostgresStorage:
             async with self._tx() as conn:
                 await conn.execute("SELECT 1 FROM tables WHERE chat_id = $1 FOR UPDATE", chat_id)
                 count += await rebuild_postgres(conn, chat_id)
+        async with self._tx() as conn:  # the all-chats board, from the rebuilt days
+            await board.refill_postgres(conn)
         return count
 
     async def coups_between(self, *, chat_id: int, since: dt.date,
@@ -802,8 +808,10 @@ class PostgresStorage:
         return dict(json.loads(found)) if found else {}
 
     async def set_chat_settings(self, *, chat_id: int, settings: dict[str, Any]) -> None:
-        """Replace the chat's defaults for its next tables (JSON values)."""
+        """Replace the chat's defaults for its next tables (JSON values); listing the chat on
+        the all-chats board or unlisting it moves its figures there (:mod:`storage.board`)."""
         async with self._tx() as conn:
+            await board.relist_postgres(conn, chat_id, settings)
             await conn.execute(
                 "INSERT INTO chats (chat_id, settings) VALUES ($1, $2::jsonb)"
                 " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
@@ -874,6 +882,45 @@ class PostgresStorage:
         return [Shown(player=r[0], channel=r[1], shown_at=r[2], message_id=r[3], digest=r[4])
                 for r in rows]
 
+    # ------------------------------------------------------------ all-chats board
+
+    async def board(self, *, game: str | None = None, since: dt.date | None = None,
+                    until: dt.date | None = None, min_coups: int = 1,
+                    limit: int = 10) -> list[BoardStanding]:
+        """See :meth:`storage.base.Storage.board`: a week or a month with its window, made
+        first if it does not stand (:mod:`storage.board`)."""
+        window = board.window_of(game, since, until)
+        for attempt in range(3):
+            sql, args = board.board_query("postgres", game=game, since=since, until=until,
+                                          min_coups=min_coups, limit=limit, window=window)
+            async with self._read() as conn, conn.transaction(isolation="repeatable_read",
+                                                              readonly=True):
+                # planned for its days' own rows: a generic plan of the window's query,
+                # blind to how many rows a day and a window hold, took seconds
+                await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
+                if window is None or await conn.fetchval(*_args(
+                        board.window_query("postgres", window))):
+                    return board.board_of(await conn.fetch(sql, *args))
+            if attempt == 0 and window is not None:
+                async with self._tx() as conn:
+                    await board.build_postgres(conn, window)
+            else:  # dropped again at once: added up without it
+                window = None
+        raise AssertionError("unreachable: the last attempt reads without a window")
+
+    async def player_public(self, *, user_id: int) -> bool:
+        """See :meth:`storage.base.Storage.player_public`."""
+        async with self._read() as conn:
+            return bool(await conn.fetchval("SELECT public FROM privacy WHERE user_id = $1",
+                                            user_id))
+
+    async def set_player_public(self, *, user_id: int, public: bool) -> None:
+        """See :meth:`storage.base.Storage.set_player_public`."""
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO privacy (user_id, public) VALUES ($1, $2) ON CONFLICT (user_id)"
+                " DO UPDATE SET public = excluded.public, set_at = now()", user_id, public)
+
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``SqliteStorage.audit``)."""
         out: dict[str, int] = {}
@@ -883,3 +930,9 @@ class PostgresStorage:
             for key, sql in AUDIT_QUERIES.items():
                 out[key] = int(await conn.fetchval(sql))
         return out
+
+
+def _args(query: tuple[str, list[Any]]) -> tuple[Any, ...]:
+    """A query as the positional arguments of an asyncpg call."""
+    sql, args = query
+    return (sql, *args)

@@ -34,10 +34,12 @@ import aiosqlite
 
 from games.engine import Transfer
 
+from . import board
 from .base import (
     HOUSE,
     KEEP_SENT,
     STALE_MARK,
+    BoardStanding,
     BonusAlreadyClaimed,
     ChatWallet,
     Earned,
@@ -482,6 +484,7 @@ class SqliteStorage:
             step_id = self._book(conn, chat_id=chat_id, kind="step", coup=coup, game=rows[0][0],
                                  version=version, booking=booking, now=now)
             record_sqlite(conn, step_id, chat_id, settled)
+            board.record_sqlite(conn, step_id, chat_id, settled)
             if queued is not None:
                 return step_id, _queue_told(conn, chat_id, outbox, now)
             _queue(conn, chat_id, outbox, now)
@@ -546,6 +549,7 @@ class SqliteStorage:
             step_id = self._book(conn, chat_id=chat_id, kind="close", coup=coup, game=row[0],
                                  version=expected_version, booking=booking, now=now)
             record_sqlite(conn, step_id, chat_id, settled)
+            board.record_sqlite(conn, step_id, chat_id, settled)
             left = conn.execute("SELECT COUNT(*) FROM table_accounts"
                                 " WHERE chat_id = ? AND balance <> 0", (chat_id,)).fetchone()
             if left is not None and left[0]:
@@ -763,7 +767,9 @@ class SqliteStorage:
         the file's writer lock is never held long (a bot running beside waits for one chat's
         rebuild at most); each chat's figures are whole at every commit."""
         chats = await self._run(_fetchall, REBUILT_CHATS)
-        return sum([await self._write(rebuild_sqlite, chat_id) for (chat_id,) in chats])
+        count = sum([await self._write(rebuild_sqlite, chat_id) for (chat_id,) in chats])
+        await self._write(board.refill_sqlite)  # the all-chats board, from the rebuilt days
+        return count
 
     async def coups_between(self, *, chat_id: int, since: dt.date,
                             until: dt.date) -> list[SettledCoup]:
@@ -843,12 +849,14 @@ class SqliteStorage:
         return dict(json.loads(rows[0][0])) if rows and rows[0][0] else {}
 
     async def set_chat_settings(self, *, chat_id: int, settings: dict[str, Any]) -> None:
-        """Replace the chat's defaults for its next tables (JSON values)."""
-        await self._write(
-            _fetchall,
-            "INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
-            " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
-            (chat_id, json.dumps(settings)))
+        """Replace the chat's defaults for its next tables (JSON values); listing the chat on
+        the all-chats board or unlisting it moves its figures there (:mod:`storage.board`)."""
+        def unit(conn: sqlite3.Connection) -> None:
+            board.relist_sqlite(conn, chat_id, settings)
+            conn.execute("INSERT INTO chats (chat_id, settings) VALUES (?, ?)"
+                         " ON CONFLICT (chat_id) DO UPDATE SET settings = excluded.settings",
+                         (chat_id, json.dumps(settings)))
+        await self._write(unit)
 
     # ------------------------------------------------------------ kept updates
 
@@ -911,6 +919,39 @@ class SqliteStorage:
             " WHERE chat_id = ? AND decision = ? ORDER BY shown_at", (chat_id, decision))
         return [Shown(player=r[0], channel=r[1], shown_at=r[2], message_id=r[3], digest=r[4])
                 for r in rows]
+
+    # ------------------------------------------------------------ all-chats board
+
+    async def board(self, *, game: str | None = None, since: dt.date | None = None,
+                    until: dt.date | None = None, min_coups: int = 1,
+                    limit: int = 10) -> list[BoardStanding]:
+        """See :meth:`storage.base.Storage.board`: a week or a month with its window, made
+        first if it does not stand (:mod:`storage.board`)."""
+        window = board.window_of(game, since, until)
+        query = board.board_query("sqlite", game=game, since=since, until=until,
+                                  min_coups=min_coups, limit=limit, window=window)
+        rows = await self._run(board.board_sqlite, query, window)
+        if rows is None and window is not None:
+            await self._write(board.build_sqlite, window)
+            rows = await self._run(board.board_sqlite, query, window)
+        if rows is None:  # dropped again at once: added up without it
+            rows = await self._run(board.board_sqlite, board.board_query(
+                "sqlite", game=game, since=since, until=until, min_coups=min_coups,
+                limit=limit), None)
+        return board.board_of(rows or [])
+
+    async def player_public(self, *, user_id: int) -> bool:
+        """See :meth:`storage.base.Storage.player_public`."""
+        rows = await self._run(_fetchall, "SELECT public FROM privacy WHERE user_id = ?",
+                               (user_id,))
+        return bool(rows and rows[0][0])
+
+    async def set_player_public(self, *, user_id: int, public: bool) -> None:
+        """See :meth:`storage.base.Storage.set_player_public`."""
+        await self._write(
+            _execute, "INSERT INTO privacy (user_id, public, set_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET public = excluded.public,"
+            " set_at = excluded.set_at", (user_id, int(public), time.time()))
 
     async def audit(self) -> dict[str, int]:
         """Whole-database chip accounting, for operators and tests (see ``AUDIT_QUERIES``)."""

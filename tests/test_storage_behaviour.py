@@ -348,7 +348,8 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
         (6 + len(shared), "kept_updates"), (7 + len(shared), "twin_floor"),
         (8 + len(shared), "alive"), (9 + len(shared), "presence"),
         (10 + len(shared), "standings"), (11 + len(shared), "seasons"),
-        (12 + len(shared), "achievements"), (13 + len(shared), "ratings")]
+        (12 + len(shared), "achievements"), (13 + len(shared), "ratings"),
+        (14 + len(shared), "privacy")]
 
 
 async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(

@@ -6,7 +6,8 @@ is seated). A value set with ``/settings KEY VALUE`` is this table's alone; ``/s
 default KEY VALUE`` keeps it as the chat's default (storage: ``chat_settings``), and every
 table the chat opens after that starts with it: the host's settings at every table, a game's
 setting at that game's tables. ``/settings default KEY`` forgets it. One default is the
-chat's own, no table's: ``season`` (off, week, month, quarter: :mod:`bot.table.seasons`).
+chat's own, no table's: ``season`` (off, week, month, quarter: :mod:`bot.table.seasons`);
+and ``global`` (on, off) lists the chat on the all-chats board (:mod:`storage.board`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bot.table.record import Table
 from bot.view import i18n
 from games import registry
 from games.engine import IllegalAction, Step
+from storage import board
 
 if TYPE_CHECKING:
     from bot.table.tables import Tables
@@ -119,7 +121,7 @@ def for_new_table(defaults: dict[str, Any], game: str, given: dict[str, Any]
 def defaults_line(lang: str, defaults: dict[str, Any]) -> str | None:
     """The chat's defaults for its next tables, on one line; None without any."""
     parts = [i18n.fill("{} = {}", k, i18n.setting_value(lang, k, defaults[k]))
-             for k in (*HOST_KEYS, seasons.KEY) if k in defaults]
+             for k in (*HOST_KEYS, seasons.KEY, board.KEY) if k in defaults]
     for game in registry.GAMES:
         mine = defaults.get(game)
         if isinstance(mine, dict) and mine:
@@ -208,6 +210,15 @@ async def set_default(tables: Tables, chat_id: int, key: str | None, value: str 
             await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
             return i18n.t(lang, "season_set",
                           kind=i18n.t(lang, f"season_kind_{seasons.kind_of(defaults)}"))
+        if key == board.KEY:  # the chat's: listed on the all-chats board, or not
+            if value is not None and not isinstance(parsed, bool):
+                return i18n.t(lang, "settings_bad", error=f"{board.KEY}: on | off")
+            if parsed is True:
+                defaults[key] = True
+            else:  # off is how a chat starts: nothing to keep
+                defaults.pop(key, None)
+            await tables.storage.set_chat_settings(chat_id=chat_id, settings=defaults)
+            return i18n.t(lang, "global_on" if parsed is True else "global_off")
         if key in HOST_KEYS:
             if parsed is None:
                 defaults.pop(key, None)

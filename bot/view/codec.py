@@ -12,6 +12,8 @@ Formats (fields separated by ``|``):
 * ``m|<chat>`` — *My cards*: the presser's own cards in a pop-up.
 * ``n|<game>`` — open a table of ``game`` (the /newtable picker).
 * ``l|<lang>`` — set the chat's language.
+* ``p|<user>|<0 or 1>`` — the /privacy picker of ``user``: hide (0) or show (1) his
+  name on the all-chats board (:func:`decode_privacy`; never a :data:`Button`).
 
 Anything else, or anything over 64 bytes, is malformed (a forged press).
 
@@ -174,6 +176,32 @@ def decode(data: str | None) -> Button:
     if tag == "l" and len(parts) == 2 and parts[1] in ("ru", "en"):
         return SetLanguage(parts[1])
     raise Malformed("unknown button")
+
+
+@dataclass(frozen=True)
+class PrivacyButton:
+    """A press in the /privacy picker of ``user_id``: show his name on the all-chats board
+    (``public``) or hide it."""
+
+    user_id: int
+    public: bool
+
+
+PRIVACY_PATTERN = r"^p\|"
+"""The data of every /privacy press (and of any forged one that passes for it)."""
+
+
+def encode_privacy(button: PrivacyButton) -> str:
+    """The callback data of a /privacy button."""
+    return f"p|{button.user_id}|{int(button.public)}"
+
+
+def decode_privacy(data: str | None) -> PrivacyButton:
+    """Parse a /privacy button's data, strictly; :class:`Malformed` for anything else."""
+    found = re.fullmatch(r"p\|(\d{1,16})\|([01])", data or "")
+    if found is None:
+        raise Malformed("not a privacy button")
+    return PrivacyButton(int(found.group(1)), found.group(2) == "1")
 
 
 # ------------------------------------------------- what a keyboard offers, both ways

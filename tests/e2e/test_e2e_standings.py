@@ -69,8 +69,10 @@ async def answer(game: Game, player: Player, text: str, reply_to: int | None = N
     return await game.sb.wait_for(new, timeout=20)
 
 
-async def test_stats_and_top_answer_what_the_results_showed(
-        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+async def three_coups(sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path
+                     ) -> tuple[Game, dict[str, PlayerStats]]:
+    """A bot whose group -1001 played three coups of chemin de fer; each player's figures as
+    their results showed them (:func:`figures`)."""
     handle, sb = sandbox
     bot = BotProcess(handle.url, tmp_path / "data")
     bot_factory.append(bot)
@@ -82,7 +84,13 @@ async def test_stats_and_top_answer_what_the_results_showed(
         await game.play_until_settled(policy, policy.get("", DEFAULT))
     results = await game.settlements()
     assert len(results) == 3
-    shown = figures(results, recorded_feats(bot))
+    return game, figures(results, recorded_feats(bot))
+
+
+async def test_stats_and_top_answer_what_the_results_showed(
+        sandbox: Any, bot_factory: list[BotProcess], tmp_path: Path) -> None:
+    game, shown = await three_coups(sandbox, bot_factory, tmp_path)
+    sb, bot = game.sb, game.bot
 
     def stats(name: str) -> str:
         return i18n.plain(standings.stats_text("en", name, shown[name], game=None,

@@ -34,7 +34,8 @@ TEXTS: dict[str, str] = {
                        "add me to one and send /newtable there.",
     "dm_enabled": "Private messages are on: your cards will come here.",
     "help": "/newtable — open a table\n/balance — your chips\n/bonus — daily bonus\n"
-            "/stats — your stats\n/top — standings\n/season — this season, or a past one\n"
+            "/stats — your stats\n/top — standings; /top global — all chats\n"
+            "/privacy — your name on the all-chats board\n/season — this season, or a past one\n"
             "/history — your latest results\n"
             "/rules GAME — the rules\n/verify — check the shoe\n"
             "/language — ru/en\n/table — show the table again\n"
@@ -110,6 +111,21 @@ TEXTS: dict[str, str] = {
     "title_most_coups": "🎲 Most coups in {chat}, {season}",
     "title_best_banker": "🏦 Best banker of {chat}, {season}",
     "title_best_hand": "🃏 Best hand in {chat}, {season}",
+    "global_on": "This chat is listed on the all-chats board.",
+    "global_off": "This chat is not listed on the all-chats board.",
+    "board_title": "🌍 <b>All chats</b> · {period} · {game}",
+    "board_today": "today", "board_week": "last 7 days", "board_month": "last 30 days",
+    "board_all": "all time",
+    "board_how": "A chat's admins list it with /settings default global on; "
+                 "/privacy shows your name there or hides it.",
+    "board_usage": "Try: /top global [today|week|month|all] [game].",
+    "privacy_public": "🌍 On the all-chats board your name shows: <b>{name}</b>.",
+    "privacy_hidden": "🌍 On the all-chats board your name is hidden: <b>{masked}</b>.",
+    "privacy_show": "👁 Show my name", "privacy_hide": "🙈 Hide my name",
+    "privacy_now_public": "Your name now shows on the all-chats board.",
+    "privacy_now_hidden": "Your name is now hidden on the all-chats board.",
+    "privacy_not_yours": "These buttons are someone else's: send /privacy for yours.",
+    "privacy_usage": "Try: /privacy, /privacy public or /privacy hidden.",
     "history_title": "{name}, your latest results:",
     "history_empty": "{name}, you have no results here yet.",
     "history_chats": "{name}, your latest results in each chat:",

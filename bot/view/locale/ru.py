@@ -35,7 +35,8 @@ TEXTS: dict[str, str] = {
                        "добавьте меня туда и отправьте /newtable.",
     "dm_enabled": "Личные сообщения включены: карты будут приходить сюда.",
     "help": "/newtable — открыть стол\n/balance — ваши фишки\n/bonus — ежедневный бонус\n"
-            "/stats — ваша статистика\n/top — рейтинг\n/season — текущий сезон или прошедший\n"
+            "/stats — ваша статистика\n/top — рейтинг; /top global — все чаты\n"
+            "/privacy — ваше имя в общем рейтинге\n/season — текущий сезон или прошедший\n"
             "/history — ваши последние итоги\n"
             "/rules ИГРА — правила\n/verify — проверка шуза\n"
             "/language — ru/en\n/table — показать стол снова\n"
@@ -111,6 +112,21 @@ TEXTS: dict[str, str] = {
     "title_most_coups": "🎲 Больше всех конов в чате «{chat}», {season}",
     "title_best_banker": "🏦 Лучший банкир чата «{chat}», {season}",
     "title_best_hand": "🃏 Лучшая комбинация в чате «{chat}», {season}",
+    "global_on": "Этот чат участвует в общем рейтинге всех чатов.",
+    "global_off": "Этот чат не участвует в общем рейтинге всех чатов.",
+    "board_title": "🌍 <b>Все чаты</b> · {period} · {game}",
+    "board_today": "сегодня", "board_week": "последние 7 дней",
+    "board_month": "последние 30 дней", "board_all": "за всё время",
+    "board_how": "Администраторы чата включают его в рейтинг: /settings default global on; "
+                 "/privacy — показывать там ваше имя или скрывать.",
+    "board_usage": "Так: /top global [today|week|month|all] [игра].",
+    "privacy_public": "🌍 В общем рейтинге всех чатов ваше имя видно: <b>{name}</b>.",
+    "privacy_hidden": "🌍 В общем рейтинге всех чатов ваше имя скрыто: <b>{masked}</b>.",
+    "privacy_show": "👁 Показывать имя", "privacy_hide": "🙈 Скрывать имя",
+    "privacy_now_public": "Теперь ваше имя видно в общем рейтинге.",
+    "privacy_now_hidden": "Теперь ваше имя скрыто в общем рейтинге.",
+    "privacy_not_yours": "Эти кнопки чужие: отправьте /privacy, чтобы выбрать за себя.",
+    "privacy_usage": "Так: /privacy, /privacy public или /privacy hidden.",
     "history_title": "{name}, ваши последние итоги:",
     "history_empty": "{name}, у вас здесь ещё нет итогов.",
     "history_chats": "{name}, ваши последние итоги по чатам:",
