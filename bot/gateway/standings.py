@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from telegram import Message, MessageEntity, Update, User
 
-from bot.gateway.commands import args, chat_lang
+from bot.gateway.commands import args, chat_lang, profile_markup
 from bot.gateway.context import Context, clean, is_group, reply, say, services
 from bot.table import seasons as rollover
 from bot.view import i18n, seasons, standings
@@ -119,7 +119,8 @@ async def cmd_stats(update: Update, context: Context) -> None:
     if not is_group(update):
         mine = await storage.player_stats(user_id=user.id, game=ask.game)
         await reply(update, await with_titles(context, lang, user.id, standings.stats_text(
-            lang, clean(user.full_name), mine, game=ask.game, everywhere=True)))
+            lang, clean(user.full_name), mine, game=ask.game, everywhere=True)),
+            reply_markup=profile_markup(context, lang))
         return
     target = ((named[0].id, clean(named[0].full_name)) if named is not None
               else await whose(context, chat.id, user, msg, ask.name))
