@@ -19,7 +19,8 @@ from profile_seed import ANN, BOB, CHAT, CID, DAN, OTHER, day, seed
 from test_bot_tables import make_host  # noqa: F401 (a fixture)
 from test_webapp_server import EVE, MALLORY, TOKEN, init_data, link, served  # noqa: F401
 
-from bot.view import applink
+from bot.view import applink, profile
+from storage.base import PlayerStats, Rating
 
 BAD_INIT = "This page was not opened by Telegram, or too long ago. Open it again."
 REFUSED = "These standings are for the players of their chat."
@@ -104,6 +105,11 @@ async def test_a_page_telegram_did_not_sign_gets_nothing(seeded: str) -> None:
                 status, body = await get(session, seeded + path, data)
                 assert (status, body) == (403, {"ok": False, "code": "auth",
                                                 "text": BAD_INIT}), (path, data)
+        # worded in the language the page claims (a claim good enough for a refusal)
+        russian = init_data(ANN, lang="ru", token="654321:ANOTHER-BOT")
+        assert await get(session, seeded + "api/profile", russian) == (403, {
+            "ok": False, "code": "auth",
+            "text": "Эта страница открыта не из Telegram или слишком давно. Откройте её заново."})
 
 
 async def test_a_chats_standings_are_top_s_for_its_players(seeded: str) -> None:
@@ -172,3 +178,21 @@ async def test_the_profile_of_a_player_with_no_coups(seeded: str) -> None:
     assert status == 200
     assert eve["stats"] == ["📊 <b>Eve</b> · all games · all chats", "No settled coups yet."]
     assert (eve["games"], eve["titles"], eve["chart"], eve["chats"]) == ([], [], [], [])
+
+
+@pytest.mark.parametrize(("lang", "mine", "board"), [
+    ("en", "🎯 Poker rating in «Casino Royale»: 12.3 (31 hands)",
+     ["🎯 Poker rating · this chat", "1. Ann — 12.3 (31 hands)", "2. Bob — -0.4 (1 hand)",
+      "To be ranked, play 5 hands."]),
+    ("ru", "🎯 Покерный рейтинг в чате «Casino Royale»: 12,3 (31 раздача)",
+     ["🎯 Покерный рейтинг · этот чат", "1. Ann — 12,3 (31 раздача)",
+      "2. Bob — -0,4 (1 раздача)", "Чтобы попасть в рейтинг, сыграйте 5 раздач."])])
+def test_a_poker_rating_is_worded_as_the_chat_words_it(lang: str, mine: str,
+                                                       board: list[str]) -> None:
+    # the storage's ratings are empty until the rating is built: the words, from figures
+    ann = Rating(chat_id=CHAT, user_id=ANN, mu=30.0, sigma=5.9, hands=31, name="Ann")
+    bob = Rating(chat_id=CHAT, user_id=BOB, mu=25.0, sigma=8.47, hands=1, name="Bob")
+    page = profile.profile(lang, "Ann", PlayerStats(user_id=ANN), [], [], [],
+                           [("Casino Royale", ann)], [], {CHAT: "Casino Royale"})
+    assert page["ratings"] == [mine]
+    assert profile.rating_lines(lang, [ann, bob]) == board

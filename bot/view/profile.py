@@ -28,9 +28,12 @@ def ui(lang: str) -> dict[str, str]:
     return {key.removeprefix("app_"): i18n.plain(i18n.t(lang, key)) for key in UI_KEYS}
 
 
-def rating_figure(rating: Rating) -> str:
-    """A rating as the chat shows it: its ordinal, one decimal ("12.3")."""
-    return f"{rating.ordinal:.1f}"
+def rating_figure(lang: str, rating: Rating) -> str:
+    """A rating as the chat shows it: its ordinal to one decimal, as the language writes a
+    decimal ("12.3", "12,3"), never "-0.0"."""
+    text = f"{rating.ordinal:.1f}"
+    text = "0.0" if text == "-0.0" else text
+    return text.replace(".", ",") if i18n.lang_of(lang) == "ru" else text
 
 
 def achievement_line(lang: str, earned: Earned, chat: str) -> dict[str, str]:
@@ -76,7 +79,7 @@ def profile(lang: str, name: str, overall: PlayerStats,
         "achievements": [achievement_line(lang, e, chats.get(e.chat_id) or untitled)
                          for e in earned],
         "ratings": [str(i18n.t(lang, "app_rating_in", chat=chat or untitled,
-                               rating=rating_figure(r),
+                               rating=rating_figure(lang, r),
                                hands=i18n.count(lang, r.hands, "rated_hand")))
                     for chat, r in ratings],
         "chart": chart(days),
@@ -88,7 +91,7 @@ def rating_lines(lang: str, ratings: Sequence[Rating]) -> list[str]:
     """The chat's poker rating: ranked by ordinal, from :data:`MIN_HANDS` rated hands."""
     lines = [str(i18n.t(lang, "app_rating_title"))]
     lines += [str(i18n.t(lang, "app_rating_line", rank=rank, name=r.name or str(r.user_id),
-                         rating=rating_figure(r),
+                         rating=rating_figure(lang, r),
                          hands=i18n.count(lang, r.hands, "rated_hand")))
               for rank, r in enumerate(ratings, 1)] or [str(i18n.t(lang, "top_nobody"))]
     lines.append(str(i18n.t(lang, "app_rating_min",

@@ -34,7 +34,7 @@ TEXTS: dict[str, str] = {
     "app_achievement_line": "{icon} <b>{title}</b> — {how}",
     "app_achievement_where": "{game} · {chat}",
     "app_rating": "Poker rating", "app_rating_none": "No rated poker hands yet.",
-    "app_rating_in": "🎯 Poker rating in {chat}: {rating} ({hands})",
+    "app_rating_in": "🎯 Poker rating in «{chat}»: {rating} ({hands})",
     "app_rating_title": "🎯 Poker rating · this chat",
     "app_rating_line": "{rank}. {name} — {rating} ({hands})",
     "app_rating_min": "To be ranked, play {hands}.",

@@ -36,7 +36,7 @@ TEXTS: dict[str, str] = {
     "app_achievement_where": "{game} · {chat}",
     "app_rating": "Покерный рейтинг",
     "app_rating_none": "Рейтинговых покерных раздач пока нет.",
-    "app_rating_in": "🎯 Покерный рейтинг в {chat}: {rating} ({hands})",
+    "app_rating_in": "🎯 Покерный рейтинг в чате «{chat}»: {rating} ({hands})",
     "app_rating_title": "🎯 Покерный рейтинг · этот чат",
     "app_rating_line": "{rank}. {name} — {rating} ({hands})",
     "app_rating_min": "Чтобы попасть в рейтинг, сыграйте {hands}.",
