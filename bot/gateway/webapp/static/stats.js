@@ -134,7 +134,8 @@
     const last = points[points.length - 1];
     svg.append(svgEl('text', { class: 'last', x: W - PAD.r, y: 14, 'text-anchor': 'end' },
       signed(last.net)));
-    svg.append(svgEl('text', { class: 'axis', x: PAD.l, y: H - 4 }, points[0].day));
+    svg.append(svgEl('text', points.length > 1 ? { class: 'axis', x: PAD.l, y: H - 4 }
+      : { class: 'axis', x: x(0), y: H - 4, 'text-anchor': 'middle' }, points[0].day));
     if (points.length > 1) {
       svg.append(svgEl('text', { class: 'axis', x: W - PAD.r, y: H - 4, 'text-anchor': 'end' },
         last.day));
