@@ -487,6 +487,12 @@ class Storage(Protocol):
         longest of one chat's table and game; his best hand the best of them all."""
         ...
 
+    async def net_by_day(self, *, user_id: int, chat_id: int | None = None,
+                         game: str | None = None) -> list[tuple[dt.date, int]]:
+        """The player's net on each UTC day he played a settled coup of ``chat_id`` (None:
+        any of his chats) and ``game`` (None: any), oldest day first."""
+        ...
+
     async def standings(self, *, chat_id: int, game: str | None = None,
                         since: dt.date | None = None, until: dt.date | None = None,
                         min_coups: int = 1, limit: int = 10) -> list[Standing]:

@@ -69,6 +69,8 @@ from .seasons import (
 from .standings import (
     REBUILT_CHATS,
     Marks,
+    net_days_of,
+    net_days_query,
     player_queries,
     player_stats_of,
     rebuild_postgres,
@@ -673,6 +675,13 @@ class PostgresStorage:
                                                           readonly=True):
             totals, feats, runs = [await conn.fetch(sql, *args) for sql, args in queries]
         return player_stats_of(user_id, totals[0], feats, runs)
+
+    async def net_by_day(self, *, user_id: int, chat_id: int | None = None,
+                         game: str | None = None) -> list[tuple[dt.date, int]]:
+        """See :meth:`storage.base.Storage.net_by_day`."""
+        sql, args = net_days_query("postgres", user_id=user_id, chat_id=chat_id, game=game)
+        async with self._read() as conn:
+            return net_days_of(await conn.fetch(sql, *args))
 
     async def standings(self, *, chat_id: int, game: str | None = None,
                         since: dt.date | None = None, until: dt.date | None = None,

@@ -81,6 +81,8 @@ from .seasons import (
 from .standings import (
     REBUILT_CHATS,
     Marks,
+    net_days_of,
+    net_days_query,
     player_queries,
     player_stats_of,
     rebuild_sqlite,
@@ -733,6 +735,12 @@ class SqliteStorage:
             return player_stats_of(user_id, totals[0], feats, runs)
 
         return await self._run(unit)
+
+    async def net_by_day(self, *, user_id: int, chat_id: int | None = None,
+                         game: str | None = None) -> list[tuple[dt.date, int]]:
+        """See :meth:`storage.base.Storage.net_by_day`."""
+        sql, args = net_days_query("sqlite", user_id=user_id, chat_id=chat_id, game=game)
+        return net_days_of(await self._run(_fetchall, sql, args))
 
     async def standings(self, *, chat_id: int, game: str | None = None,
                         since: dt.date | None = None, until: dt.date | None = None,

@@ -279,6 +279,20 @@ def player_queries(style: Style, *, user_id: int, chat_id: int | None,
     return (totals, m1.args), (feats, m2.args), (runs, m3.args)
 
 
+def net_days_query(style: Style, *, user_id: int, chat_id: int | None,
+                   game: str | None) -> Query:
+    """The query of :meth:`storage.base.Storage.net_by_day`: (day, net), by day."""
+    m = Marks(style)
+    return ("SELECT day, CAST(SUM(net) AS BIGINT) FROM stat_days"
+            f" WHERE {_player_filter(m, user_id, chat_id, game)} GROUP BY day ORDER BY day",
+            m.args)
+
+
+def net_days_of(rows: Iterable[Sequence[Any]]) -> list[tuple[dt.date, int]]:
+    """The rows of :func:`net_days_query` as (UTC day, net)."""
+    return [(dt.date.fromisoformat(str(r[0])), int(r[1])) for r in rows]
+
+
 def player_stats_of(user_id: int, totals: Sequence[Any], feats: Iterable[Sequence[Any]],
                     runs: Iterable[Sequence[Any]]) -> PlayerStats:
     """A player's figures from the rows of :func:`player_queries`: the longest bank run of

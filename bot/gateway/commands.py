@@ -15,7 +15,7 @@ from telegram.error import TelegramError
 from bot.gateway.context import Context, Services, clean, is_group, reply, say, services
 from bot.outbox.kinds import GROUP
 from bot.table.table_settings import parse_setting
-from bot.view import answers, i18n, wallets
+from bot.view import answers, applink, i18n, keyboards, wallets
 from bot.view.codec import NewTable, SetLanguage, encode
 from bot.view.rulebook import chunks, game_of, rules_text, to_html
 from games import registry
@@ -94,7 +94,19 @@ async def cmd_start(update: Update, context: Context) -> None:
         text, keyboard = shown
         await reply(update, text, reply_markup=keyboard.markup() if keyboard else None)
         return
-    await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"))
+    await reply(update, i18n.t(lang, "welcome_private" if not payload else "dm_enabled"),
+                reply_markup=profile_markup(context, lang))
+
+
+def profile_markup(context: Context, lang: str) -> InlineKeyboardMarkup | None:
+    """A private chat's *My profile* button (the app's profile page), when the Mini App is
+    configured; None otherwise. Never for a group: Telegram refuses a ``web_app`` button
+    there."""
+    settings = context.bot_data.settings
+    if settings is None or not settings.webapp_on:
+        return None
+    return keyboards.profile_keyboard(lang, applink.page_url(settings.webapp_url,
+                                                             "profile")).markup()
 
 
 async def cmd_help(update: Update, context: Context) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from telegram import Message, MessageEntity, Update, User
 
-from bot.gateway.commands import args, chat_lang
+from bot.gateway.commands import args, chat_lang, profile_markup
 from bot.gateway.context import Context, clean, is_group, reply, say, services
 from bot.gateway.ratings import RATING, with_rating
 from bot.gateway.ratings import top_text as rating_top
@@ -124,7 +124,8 @@ async def cmd_stats(update: Update, context: Context) -> None:
         await reply(update, await with_titles(context, lang, user.id, await with_rating(
             storage, lang, standings.stats_text(lang, clean(user.full_name), mine,
                                                 game=ask.game, everywhere=True),
-            user_id=user.id, chat_id=None, game=ask.game)))
+            user_id=user.id, chat_id=None, game=ask.game)),
+            reply_markup=profile_markup(context, lang))
         return
     target = ((named[0].id, clean(named[0].full_name)) if named is not None
               else await whose(context, chat.id, user, msg, ask.name))

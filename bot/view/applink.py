@@ -58,11 +58,21 @@ def web_app_url(webapp_url: str, param: str) -> str:
     """The page a private chat's ``web_app`` button opens: ``WEBAPP_URL?table=<param>`` (an
     inline ``web_app`` button's ``initData`` has no ``start_param``); ``&table=`` where the
     configured URL already has a query, and any fragment kept after it."""
-    base, hash_, fragment = webapp_url.partition("#")
+    return _with_query(webapp_url, f"table={param}")
+
+
+def page_url(webapp_url: str, page: str) -> str:
+    """The app's ``page`` (``profile``, ``standings``) as a private chat's ``web_app``
+    button opens it: ``WEBAPP_URL?page=<page>``, joined as :func:`web_app_url` joins."""
+    return _with_query(webapp_url, f"page={page}")
+
+
+def _with_query(url: str, query: str) -> str:
+    base, hash_, fragment = url.partition("#")
     joint = "&" if "?" in base else "?"
     if base.endswith(("?", "&")):
         joint = ""
-    return f"{base}{joint}table={param}{hash_}{fragment}"
+    return f"{base}{joint}{query}{hash_}{fragment}"
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,11 @@ def app_button(lang: str, url: str) -> Button:
     return Button(i18n.plain(i18n.t(lang, "open_table")), web_app=url)
 
 
+def profile_keyboard(lang: str, url: str) -> Keyboard:
+    """A private chat's *My profile* button: the app's profile page, opened in place."""
+    return Keyboard.of([[Button(i18n.plain(i18n.t(lang, "app_profile_button")), web_app=url)]])
+
+
 def with_app(lang: str, markup: Keyboard | None, url: str | None) -> Keyboard | None:
     """A private keyboard with the app's button on a row of its own under it (``url``: the
     page for this table, None without the app); a message without a keyboard stays so."""

@@ -31,7 +31,8 @@ UI_KEYS = ("app_connecting", "app_connected", "app_reconnecting", "app_offline",
            "app_log_empty", "app_close", "app_your_cards", "app_your_turn", "app_waiting_for",
            "app_seconds", "app_coup", "app_bank", "app_pot", "app_result", "app_amount",
            "app_confirm", "app_pick_cards", "app_spectator", "app_you", "app_network_error",
-           "app_card_back", "app_card_name", "app_card_ranks", "app_card_suits", "app_table")
+           "app_card_back", "app_card_name", "app_card_ranks", "app_card_suits", "app_table",
+           "app_standings")
 """The page's own words (its buttons, its states), sent with every snapshot."""
 
 

@@ -74,6 +74,15 @@ def opener(init_data: str, bot_token: str, max_age: float) -> Opener:
     return Opener(user.id, name, user.language_code, data.start_param)
 
 
+def claimed_language(init_data: str) -> str | None:
+    """The language an unvalidated ``initData`` claims, for wording its refusal only."""
+    try:
+        user = init_data_py.parse(init_data).user
+    except errors.InitDataPyError:
+        return None
+    return user.language_code if user is not None else None
+
+
 Status = Callable[[int, int], Awaitable[tuple[str, bool]]]
 """getChatMember: a user's status in a chat and, when restricted, whether he is a member."""
 

@@ -24,12 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import init_data_py
 from aiohttp import WSCloseCode, WSMsgType, web
-from init_data_py import errors
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.gateway.webapp.auth import Members, Opener, Refusal, Why, opener
+from bot.gateway.webapp.auth import claimed_language as _language
+from bot.gateway.webapp.profile import PAGES, Profiles
+from bot.gateway.webapp.replies import json_reply as _json
 from bot.outbox.feed import Reader
 from bot.table.clock import Clock
 from bot.table.languages import Languages
@@ -126,6 +127,7 @@ class WebApp:
         self.feed = self.tables.feed
         self.reader: Reader | None = None
         self.following: asyncio.Task[None] | None = None
+        self.profiles = Profiles(self, sdk_url)
 
     # ------------------------------------------------------------------ serving
 
@@ -137,6 +139,7 @@ class WebApp:
         app.router.add_get("/app/ws", self.socket)
         app.router.add_post("/app/api/act", self.act)
         app.router.add_get("/app/static/{name}", self.static)
+        self.profiles.route(app)
         return app
 
     async def start(self, host: str, port: int) -> None:
@@ -188,7 +191,10 @@ class WebApp:
             await runner.cleanup()
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        """The page: index.html with the Mini App script's URL."""
+        """The page: index.html with the Mini App script's URL (the profile's or the
+        standings' page for ``?page=profile|standings``)."""
+        if request.query.get("page") in PAGES:
+            return self.profiles.page()
         return web.Response(text=self.index, content_type="text/html", headers={
             "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
             "Referrer-Policy": "no-referrer"})
@@ -465,15 +471,6 @@ async def _untitled(chat_id: int) -> str:
     return ""
 
 
-def _language(init_data: str) -> str | None:
-    """The language an unvalidated ``initData`` claims, for wording its refusal only."""
-    try:
-        user = init_data_py.parse(init_data).user
-    except errors.InitDataPyError:
-        return None
-    return user.language_code if user is not None else None
-
-
 async def _send(ws: web.WebSocketResponse, frame: dict[str, Any]) -> bool:
     if ws.closed:
         return False
@@ -483,7 +480,3 @@ async def _send(ws: web.WebSocketResponse, frame: dict[str, Any]) -> bool:
         return False
     return True
 
-
-def _json(body: dict[str, Any], status: int = 200) -> web.Response:
-    return web.Response(text=json.dumps(body, ensure_ascii=False), status=status,
-                        content_type="application/json", headers={"Cache-Control": "no-store"})

@@ -26,6 +26,21 @@ TEXTS: dict[str, str] = {
     "app_card_ranks": "Two,Three,Four,Five,Six,Seven,Eight,Nine,Ten,Jack,Queen,King,Ace",
     "app_card_suits": "clubs,diamonds,hearts,spades", "app_table": "Table",
     "app_open_table": "🃏 Open table",
+    # the Mini App's profile and standings pages (bot/gateway/webapp/profile.py)
+    "app_profile_button": "📊 My profile",
+    "app_profile": "Profile", "app_standings": "Standings", "app_loading": "Loading…",
+    "app_by_game": "By game", "app_titles": "Titles", "app_titles_none": "No titles yet.",
+    "app_achievements": "Achievements", "app_achievements_none": "No achievements yet.",
+    "app_achievement_line": "{icon} <b>{title}</b> — {how}",
+    "app_achievement_where": "{game} · {chat}",
+    "app_rating": "Poker rating", "app_rating_none": "No rated poker hands yet.",
+    "app_chart": "Net chips, day by day", "app_chart_none": "No settled coups yet.",
+    "app_chat": "Chat", "app_period": "Period", "app_game": "Game",
+    "app_no_chats": "You have not played in any chat yet.",
+    "app_stats_bad_init": "This page was not opened by Telegram, or too long ago. "
+                          "Open it again.",
+    "app_standings_refused": "These standings are for the players of their chat.",
+    "app_back_table": "Back to the table",
     "dealt_face_down_each": "{players} each get {each_cards} face down",
     "dealt_face_down": "{players} each get a card face down",
     "welcome_group": "Hello! I host card games for play chips. /newtable opens a table, "
@@ -337,8 +352,8 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "deck": ("deck", "decks", "decks"),
     "decision": ("decision", "decisions", "decisions"),
     "coup": ("coup", "coups", "coups"),
-    "bank": ("bank", "banks", "banks"),
     "rated_hand": ("hand", "hands", "hands"),
+    "bank": ("bank", "banks", "banks"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.

@@ -27,6 +27,22 @@ TEXTS: dict[str, str] = {
                       "Десятка,Валет,Дама,Король,Туз",
     "app_card_suits": "треф,бубен,червей,пик", "app_table": "Стол",
     "app_open_table": "🃏 Открыть стол",
+    # the Mini App's profile and standings pages (bot/gateway/webapp/profile.py)
+    "app_profile_button": "📊 Мой профиль",
+    "app_profile": "Профиль", "app_standings": "Лидеры", "app_loading": "Загрузка…",
+    "app_by_game": "По играм", "app_titles": "Титулы", "app_titles_none": "Титулов пока нет.",
+    "app_achievements": "Достижения", "app_achievements_none": "Достижений пока нет.",
+    "app_achievement_line": "{icon} <b>{title}</b> — {how}",
+    "app_achievement_where": "{game} · {chat}",
+    "app_rating": "Покерный рейтинг",
+    "app_rating_none": "Рейтинговых покерных раздач пока нет.",
+    "app_chart": "Итог в фишках по дням", "app_chart_none": "Сыгранных конов пока нет.",
+    "app_chat": "Чат", "app_period": "Период", "app_game": "Игра",
+    "app_no_chats": "Вы ещё не играли ни в одном чате.",
+    "app_stats_bad_init": "Эта страница открыта не из Telegram или слишком давно. "
+                          "Откройте её заново.",
+    "app_standings_refused": "Эта таблица — только для игроков её чата.",
+    "app_back_table": "К столу",
     "dealt_face_down_each": "{players} получают по {each_cards} в закрытую",
     "dealt_face_down": "{players} получают по закрытой карте",
     "welcome_group": "Привет! Я веду карточные игры на фишки. /newtable открывает стол, "
@@ -349,8 +365,8 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "deck": ("колода", "колоды", "колод"),
     "decision": ("решение", "решения", "решений"),
     "coup": ("кон", "кона", "конов"),
-    "bank": ("банк", "банка", "банков"),
     "rated_hand": ("раздача", "раздачи", "раздач"),
+    "bank": ("банк", "банка", "банков"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.

@@ -43,7 +43,7 @@
         'No connection. Please try again.', card_back: 'Face-down card',
       card_name: '{rank} of {suit}',
       card_ranks: 'Two,Three,Four,Five,Six,Seven,Eight,Nine,Ten,Jack,Queen,King,Ace',
-      card_suits: 'clubs,diamonds,hearts,spades', table: 'Table',
+      card_suits: 'clubs,diamonds,hearts,spades', table: 'Table', standings: 'Standings',
     },
     ru: {
       connecting: 'Подключение…', connected: 'В сети', reconnecting: 'Переподключение…',
@@ -57,7 +57,7 @@
       card_name: '{rank} {suit}',
       card_ranks: 'Двойка,Тройка,Четвёрка,Пятёрка,Шестёрка,Семёрка,Восьмёрка,Девятка,' +
         'Десятка,Валет,Дама,Король,Туз',
-      card_suits: 'треф,бубен,червей,пик', table: 'Стол',
+      card_suits: 'треф,бубен,червей,пик', table: 'Стол', standings: 'Лидеры',
     },
   };
   const LANG0 = USER_LANG.toLowerCase().startsWith('ru') ? 'ru' : 'en';
@@ -521,6 +521,7 @@
     setHtml($('title'), tb.title || esc(t('table')));
     setConn(S.conn);
     $('log-open').querySelector('span').textContent = t('log');
+    $('stats-open').setAttribute('aria-label', t('standings'));
     $('sheet-title').textContent = t('log');
     $('log-close').setAttribute('aria-label', t('close'));
 
@@ -1059,6 +1060,9 @@
     const r = S.snap && S.snap.table.result;
     if (r) S.resultChoice = { coup: r.coup, open: !$('result-box').open };
   });
+  // the chat's standings and the player's profile (stats.html), back to here after
+  $('stats-open').href = '?page=standings&from=table'
+    + (TABLE ? '&table=' + encodeURIComponent(TABLE) : '');
   $('log-open').addEventListener('click', () => { haptic('impact', 'light'); openLog(); });
   $('log-close').addEventListener('click', closeLog);
   $('scrim').addEventListener('click', closeLog);
