@@ -74,7 +74,9 @@ async def test_the_profile_is_the_signed_users_own_with_what_stats_says(seeded: 
                             {"day": day(10).isoformat(), "net": -70},
                             {"day": day(3).isoformat(), "net": 0},
                             {"day": day(0).isoformat(), "net": 10}]
-    assert ann["achievements"] == [] and ann["ratings"] == []  # none reached, none rated
+    assert ann["achievements"] == []  # none reached
+    # her one draw poker hand, rated as /stats words it (openskill's ordinal after it)
+    assert ann["ratings"] == ["🎯 Poker rating in «Casino Royale»: 3.4 (1 hand)"]
     assert {c["id"]: c["name"] for c in ann["chats"]} == {CHAT: "Casino Royale",
                                                           OTHER: "Back Room"}
     assert ann["ui"]["achievements_none"] == "No achievements yet."
@@ -189,10 +191,11 @@ async def test_the_profile_of_a_player_with_no_coups(seeded: str) -> None:
       "2. Bob — -0,4 (1 раздача)", "Чтобы попасть в рейтинг, сыграйте 5 раздач."])])
 def test_a_poker_rating_is_worded_as_the_chat_words_it(lang: str, mine: str,
                                                        board: list[str]) -> None:
-    # the storage's ratings are empty until the rating is built: the words, from figures
+    # the words, from figures: /stats' and /top rating's own
     ann = Rating(chat_id=CHAT, user_id=ANN, mu=30.0, sigma=5.9, hands=31, name="Ann")
     bob = Rating(chat_id=CHAT, user_id=BOB, mu=25.0, sigma=8.47, hands=1, name="Bob")
     page = profile.profile(lang, "Ann", PlayerStats(user_id=ANN), [], [], [],
                            [("Casino Royale", ann)], [], {CHAT: "Casino Royale"})
     assert page["ratings"] == [mine]
-    assert profile.rating_lines(lang, [ann, bob]) == board
+    assert profile.board(lang, CHAT, "Casino Royale", [], [ann, bob], period="all", game=None,
+                         chats={})["rating"] == board

@@ -147,7 +147,8 @@ async def test_standings_and_profile_from_the_table_page(
         "Banks held: 3 · longest run: 2", "Naturals: 1"]
     assert await lines(page, "#p-titles li") == ["🏆 Champion of Casino Royale, October 2026"]
     assert await lines(page, "#p-achievements li") == ["No achievements yet."]
-    assert await lines(page, "#p-rating li") == ["No rated poker hands yet."]
+    assert await lines(page, "#p-rating li") == [
+        "🎯 Poker rating in «Casino Royale»: 3.4 (1 hand)"]
     assert await lines(page, "#h-chart") == ["NET CHIPS, DAY BY DAY"]
     # the chart: one point a day she played, her net summed up to it
     points = await page.eval_on_selector_all(
