@@ -112,7 +112,7 @@ async def test_stats_and_top_rating_of_seeded_stud_hands_are_what_openskill_make
             "Poker rating:", "Poker rating in «a group with a Five-card stud table»:")]
     assert await send(host, tg, commands.cmd_top, "/top rating") == [TOP_EN]
     assert await send(host, tg, commands.cmd_top, "/top rating stud") == [
-        "Try: /top [today|week|month|all] [game], /top chips for the richest, or "
+        "Try: /top [today|week|month|season|all] [game], /top chips for the richest, or "
         "/top rating for the poker rating."]
 
     await host.lifecycle.set_language(CHAT, "ru")

@@ -88,3 +88,21 @@ async def test_the_chats_season_is_set_shown_and_forgotten_with_settings_default
     assert await host.storage.chat_settings(chat_id=CHAT) == {}
     assert await send(host, HandlerBot(), commands.cmd_season, "/season 2") == [
         "Сезона 2 здесь нет; закончилось сезонов: 0."]
+
+
+async def test_top_season_ranks_the_current_season_as_season_does_in_one_game_or_all(
+        make_host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    host, _ = await played(make_host, monkeypatch, "chemin_de_fer", "standings-chemin_de_fer", 4)
+    first, last = season_days("month", dt.datetime.now(dt.UTC).date())
+    title = (f"📅 <b>This season · {season_name('en', 'month', first)}</b>"
+             f" ({first.isoformat()} – {last.isoformat()})")
+    ranked = ("1. Cid — +4 (4 coups, 3 won)\n2. Ann — -2 (3 coups, 0 won)\n"
+              "3. Bob — -2 (3 coups, 0 won)\nTo be ranked, play 3 coups.")
+    tg = HandlerBot()
+    season = await send(host, tg, commands.cmd_season, "/season")
+    assert season == [f"{title}\n{ranked}"]
+    assert await send(host, tg, commands.cmd_top, "/top season") == season
+    assert await send(host, tg, commands.cmd_top, "/top chemin season") == [
+        f"{title} · Chemin de fer\n{ranked}"]
+    assert await send(host, tg, commands.cmd_top, "/top season 21") == [
+        f"{title} · Twenty-one\nNobody is ranked yet.\nTo be ranked, play 3 coups."]

@@ -261,7 +261,7 @@ async def test_stats_and_top_of_seeded_coups_are_what_the_results_showed(
     assert await send(host, tg, commands.cmd_top, "/top chips") == [
         "Richest players:\n1. Cid — 1000\n2. Ann — 998\n3. Bob — 998"]
     assert await send(host, tg, commands.cmd_top, "/top yesterday") == [
-        "Try: /top [today|week|month|all] [game], /top chips for the richest, or "
+        "Try: /top [today|week|month|season|all] [game], /top chips for the richest, or "
         "/top rating for the poker rating."]
     assert await send(host, tg, commands.cmd_top, "/top", private=True) \
         == ["This works in a group chat."]

@@ -24,6 +24,8 @@ from storage.base import Storage
 
 CHIPS = "chips"
 """/top chips: the chat's richest players (wallet and table chips), not its standings."""
+SEASON = "season"
+"""/top season [game]: the chat's current season so far (as /season shows it)."""
 
 
 @dataclass(frozen=True)
@@ -52,14 +54,14 @@ def stats_args(words: Sequence[str]) -> StatsAsk | None:
 
 
 def top_args(words: Sequence[str]) -> tuple[str, str | None] | None:
-    """/top [today|week|month|all] [game], the period first or last (all by default), or
+    """/top [today|week|month|season|all] [game], the period first or last (all by default), or
     /top chips, or /top rating: the period (or :data:`CHIPS`, or
     :data:`~bot.gateway.ratings.RATING`) and the game (None: every game); None when the
     other words name no game (or name one after ``chips`` or ``rating``)."""
     rest = [w.lower() for w in words]
     period = "all"
     for edge in (0, -1):
-        if rest and rest[edge] in (*standings.PERIODS, CHIPS, RATING):
+        if rest and rest[edge] in (*standings.PERIODS, SEASON, CHIPS, RATING):
             period = rest.pop(edge)
             break
     game = game_of(" ".join(rest)) if rest else None
@@ -165,9 +167,10 @@ async def cmd_season(update: Update, context: Context) -> None:
 
 
 async def season_text(storage: Storage, lang: str, chat_id: int, number: int | None,
-                      today: dt.date) -> str:
+                      today: dt.date, game: str | None = None) -> str:
     """What /season [N] answers on ``today``: the ``number``th season's post, or without
-    one the current season's standings (none when the chat has seasons off)."""
+    one the current season's standings (none when the chat has seasons off), in ``game``
+    alone if one is given (/top season [game])."""
     if number is not None:
         past = await storage.seasons(chat_id=chat_id)
         if not 1 <= number <= len(past):
@@ -177,16 +180,16 @@ async def season_text(storage: Storage, lang: str, chat_id: int, number: int | N
     if kind == rollover.OFF:
         return str(i18n.t(lang, "season_off"))
     first, last = rollover.season_days(kind, today)
-    rows = await storage.standings(chat_id=chat_id, since=first, until=last,
+    rows = await storage.standings(chat_id=chat_id, game=game, since=first, until=last,
                                    min_coups=standings.MIN_COUPS, limit=10)
-    return seasons.current_text(lang, kind, first, last, rows)
+    return seasons.current_text(lang, kind, first, last, rows, game=game)
 
 
 async def cmd_top(update: Update, context: Context) -> None:
-    """/top [today|week|month|all] [game]: the chat's standings by net chips won in play
-    over the period (all time by default; days in UTC), among players with
-    :data:`~bot.view.standings.MIN_COUPS` coups in it; /top chips: its richest players;
-    /top rating: its poker rating."""
+    """/top [today|week|month|season|all] [game]: the chat's standings by net chips won in
+    play over the period (all time by default; days in UTC; the season: the chat's current
+    one, as /season shows it), among players with :data:`~bot.view.standings.MIN_COUPS`
+    coups in it; /top chips: its richest players; /top rating: its poker rating."""
     chat = update.effective_chat
     if chat is None:
         return
@@ -206,6 +209,10 @@ async def cmd_top(update: Update, context: Context) -> None:
         return
     if period == RATING:
         await say(update, context, await rating_top(storage, lang, chat.id))
+        return
+    if period == SEASON:
+        await say(update, context, await season_text(
+            storage, lang, chat.id, None, dt.datetime.now(dt.UTC).date(), game=game))
         return
     since, until = standings.period_days(period, dt.datetime.now(dt.UTC).date())
     rows = await storage.standings(chat_id=chat.id, game=game, since=since, until=until,

@@ -67,10 +67,15 @@ def post_text(lang: str, season: Season) -> str:
 
 
 def current_text(lang: str, kind: str, first: dt.date, last: dt.date,
-                 standings: Sequence[Standing], min_coups: int = MIN_COUPS) -> str:
-    """/season: the current season's name and days, and its standings so far."""
-    lines = [i18n.t(lang, "season_now_title", season=season_name(lang, kind, first),
-                    first=first.isoformat(), last=last.isoformat())]
+                 standings: Sequence[Standing], min_coups: int = MIN_COUPS,
+                 game: str | None = None) -> str:
+    """/season: the current season's name and days, and its standings so far (in ``game``
+    alone, named after the days, if one is given: /top season [game])."""
+    title = i18n.t(lang, "season_now_title", season=season_name(lang, kind, first),
+                   first=first.isoformat(), last=last.isoformat())
+    if game is not None:
+        title = i18n.fill("{} · {}", title, i18n.game_name(lang, game))
+    lines = [title]
     lines += [i18n.t(lang, "top_line", rank=rank, name=s.name, net=signed(s.net),
                      coups=i18n.count(lang, s.coups, "coup"), won=s.won)
               for rank, s in enumerate(standings, 1)] or [i18n.t(lang, "top_nobody")]

@@ -79,7 +79,7 @@ TEXTS: dict[str, str] = {
     "top_line": "{rank}. {name} — {net} ({coups}, {won} won)",
     "top_nobody": "Nobody is ranked yet.",
     "top_min": "To be ranked, play {coups}.",
-    "top_usage": "Try: /top [today|week|month|all] [game], /top chips for the richest, or "
+    "top_usage": "Try: /top [today|week|month|season|all] [game], /top chips for the richest, or "
                  "/top rating for the poker rating.",
     "rating_stats": "🎯 Poker rating: {ordinal} ({hands})",
     "rating_stats_in": "🎯 Poker rating in «{chat}»: {ordinal} ({hands})",

@@ -81,7 +81,7 @@ TEXTS: dict[str, str] = {
     "top_line": "{rank}. {name} — {net} ({coups}, выиграно {won})",
     "top_nobody": "В рейтинге пока никого.",
     "top_min": "Чтобы попасть в рейтинг, сыграйте {coups}.",
-    "top_usage": "Так: /top [today|week|month|all] [игра]; /top chips — самые богатые; "
+    "top_usage": "Так: /top [today|week|month|season|all] [игра]; /top chips — самые богатые; "
                  "/top rating — покерный рейтинг.",
     "rating_stats": "🎯 Покерный рейтинг: {ordinal} ({hands})",
     "rating_stats_in": "🎯 Покерный рейтинг в чате «{chat}»: {ordinal} ({hands})",
