@@ -112,7 +112,8 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
         meta.ephemerals, edits = sends.ephemeral_drafts(
             langs, chat_id, sends.Moment.of(table), sends.Moment(
                 sight, meta.coup_log, meta.names, meta.decision,
-                clock.drawn_due(meta) if awaited else None), meta.ephemerals, outcome)
+                clock.drawn_due(meta) if awaited else None, meta.last_result),
+            meta.ephemerals, outcome)
         drafts += edits
     return Plan(meta, sight, drafts, deadline, coup, coups,
                 holders_of(table.sight, step.transfers),

@@ -216,19 +216,22 @@ class Moment:
     names: dict[int, str]
     decision: int
     deadline: float | None = None
+    last: dict[str, Any] | None = None
+    """The last result as the record keeps it (its achievements show under the header)."""
 
     @classmethod
     def of(cls, table: Table, deadline: float | None = None) -> Moment:
         """``table`` as committed, counting down to ``deadline`` while someone is awaited."""
         return cls(table.sight, table.meta.coup_log, table.meta.names, table.meta.decision,
-                   deadline if table.sight.view().awaiting else None)
+                   deadline if table.sight.view().awaiting else None, table.meta.last_result)
 
     def view(self, lang: str, chat_id: int, player: int, last: Markup | None = None
              ) -> Prompt | None:
         """``player``'s view in the group now (:func:`bot.view.screens.ephemeral_view`)."""
         return screens.ephemeral_view(lang, scene(chat_id, self.sight, player, self.deadline,
                                                   self.log, self.names,
-                                                  decision=self.decision), last=last)
+                                                  decision=self.decision, last=self.last),
+                                     last=last)
 
 
 def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Moment, after: Moment,

@@ -140,6 +140,15 @@ def kept_result(result: Settlement, log: Sequence[dict[str, Any]] = ()) -> dict[
     return last
 
 
+def with_earned(last: dict[str, Any], earned: Sequence[tuple[int, str]]) -> dict[str, Any]:
+    """The kept result ``last`` (:func:`kept_result`) with, as ``earned``, the achievements
+    its players reached with it (player and key, in the order reached): a new dict, the
+    record's is never changed in place."""
+    kept = {**last, "earned": [[p, k] for p, k in earned]}
+    _keep_result(kept, last_result(last))
+    return kept
+
+
 def _keep_result(last: dict[str, Any], result: Settlement | None) -> None:
     _RESULTS[id(last)] = (last, result)
     if len(_RESULTS) > _RESULTS_MAX:
