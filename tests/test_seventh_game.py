@@ -234,10 +234,17 @@ async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in
     assert announced(bot, CHAT) == []
     assert len(announced(bot, BOB)) == len(announced(bot, CID)) == 1
 
-    # /stats lists it, by its game's words
-    assert [s.text for s in await command(host, tg, standings.cmd_stats, "/stats", BOB)] == [
-        "📊 <b>Bob</b> · all games · this chat\nPlayed: 3 coups · won 2 · lost 1\nNet: +2\n"
-        "Biggest win: +2 · biggest loss: -2\nDoubled: 3\n🏅 Achievements: 1 — Double down"]
+    # /stats lists it, by its game's words: in the chat, in private (all his chats), not
+    # for another game
+    from test_bot_standings import send  # (it imports this module's fixture)
+    bob = ("📊 <b>Bob</b> · all games · this chat\nPlayed: 3 coups · won 2 · lost 1\nNet: +2\n"
+           "Biggest win: +2 · biggest loss: -2\nDoubled: 3\n🏅 Achievements: 1 — Double down")
+    assert [s.text for s in await command(host, tg, standings.cmd_stats, "/stats", BOB)] \
+        == [bob]
+    assert await send(host, tg, standings.cmd_stats, "/stats", BOB, private=True) == [
+        bob.replace("this chat", "all chats")]
+    assert await send(host, tg, standings.cmd_stats, "/stats baccarat", BOB) == [
+        "📊 <b>Bob</b> · Baccarat · this chat\nNo settled coups yet."]
     await host.lifecycle.set_language(CHAT, "ru")
     assert [s.text for s in await command(host, tg, standings.cmd_stats, "/stats", CID)] == [
         "📊 <b>Cid</b> · все игры · этот чат\nСыграно: 3 кона · выиграно 3 · проиграно 0\n"
