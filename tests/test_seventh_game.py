@@ -186,6 +186,14 @@ async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in
     monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
     bot, tg = RecordingBot(), HandlerBot()
     host = await make_host(bot)
+    asked = []  # the steps that ask storage for achievements: only those that settle a coup
+    due = host.storage.achievements_due
+
+    async def counted(**kw: Any) -> Any:
+        asked.append(kw["settled"][0].coup)
+        return await due(**kw)
+
+    monkeypatch.setattr(host.storage, "achievements_due", counted)
     await host.storage.set_chat_title(chat_id=CHAT, title="Casino <Royale>")
     await host.languages.choose(CID, "ru")  # Cid reads his private chat in Russian
     assert await host.lifecycle.open_table(CHAT, "high_card", ANN, "en") is None
@@ -233,6 +241,7 @@ async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in
     assert table[1].startswith("🏆 Coup #3: ")
     assert announced(bot, CHAT) == []
     assert len(announced(bot, BOB)) == len(announced(bot, CID)) == 1
+    assert asked == [1, 2, 3]
 
     # /stats lists it, by its game's words: in the chat, in private (all his chats), not
     # for another game
