@@ -162,12 +162,30 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     assert balances == [870, 1100, 1030]
 
 
-async def play_coup(host: Any, bot: RecordingBot, doubling: set[int]) -> None:
-    """Bob and Cid stake 1 each; those of ``doubling`` double, the other stays."""
+async def started(host: Any, bot: RecordingBot) -> None:
+    """Ann opens a table of high card, the three sit down, Ann starts it."""
+    assert await host.lifecycle.open_table(CHAT, "high_card", ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
+        await host.presses.press(CHAT, player, NAMES[player], join)
+        await host.idle()
+    start = next(b for b in buttons(table_message(bot)) if b.kind == "start")
+    await host.presses.press(CHAT, ANN, "Ann", start)
+    await host.idle()
+
+
+async def staked(host: Any, bot: RecordingBot) -> None:
+    """Bob and Cid stake 1 each."""
     for player in (BOB, CID):
         one = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.amount == 1)
         await host.presses.press(CHAT, player, NAMES[player], one)
         await host.idle()
+
+
+async def play_coup(host: Any, bot: RecordingBot, doubling: set[int]) -> None:
+    """Bob and Cid stake 1 each; those of ``doubling`` double, the other stays."""
+    await staked(host, bot)
     for player in (BOB, CID):
         choice = next(b for b in private_keyboard(bot, player) if b.kind == "decide"
                       and b.choice == (0 if player in doubling else 1))
@@ -196,15 +214,7 @@ async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in
     monkeypatch.setattr(host.storage, "achievements_due", counted)
     await host.storage.set_chat_title(chat_id=CHAT, title="Casino <Royale>")
     await host.languages.choose(CID, "ru")  # Cid reads his private chat in Russian
-    assert await host.lifecycle.open_table(CHAT, "high_card", ANN, "en") is None
-    await host.idle()
-    for player in (ANN, BOB, CID):
-        join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
-        await host.presses.press(CHAT, player, NAMES[player], join)
-        await host.idle()
-    start = next(b for b in buttons(table_message(bot)) if b.kind == "start")
-    await host.presses.press(CHAT, ANN, "Ann", start)
-    await host.idle()
+    await started(host, bot)
 
     # coup 1: Bob doubles for the first time here: one line under the result, one DM
     await play_coup(host, bot, {BOB})
@@ -259,6 +269,29 @@ async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in
         "📊 <b>Cid</b> · все игры · этот чат\nСыграно: 3 кона · выиграно 3 · проиграно 0\n"
         "Итог: +5\nКрупнейший выигрыш: +2 · крупнейший проигрыш: 0\nУдвоения: 2\n"
         "🏅 Достижения: 1 — Удвоение"]
+
+
+async def test_no_achievement_dm_to_a_player_the_bot_cannot_write_to(
+        make_host: Any, high_card: None, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    seeded = random.Random("high card achievement")
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await started(host, bot)
+    await staked(host, bot)
+    double = next(b for b in private_keyboard(bot, BOB) if b.kind == "decide" and b.choice == 0)
+    await host.presses.press(CHAT, BOB, "Bob", double, True)
+    await host.idle()
+    # Bob's private chat turns out blocked (as the courier records it) before the coup settles
+    async with host.tables.locked(CHAT) as table:
+        assert table is not None
+        await host.tables.commit(table, meta=table.meta.model_copy(update={"dm_blocked": [BOB]}))
+    stay = next(b for b in private_keyboard(bot, CID) if b.kind == "decide" and b.choice == 1)
+    await host.presses.press(CHAT, CID, "Cid", stay, True)
+    await host.idle()
+    assert shown(table_message(bot))[2] == "🏅 Bob: <b>Double down</b> — doubled a stake"
+    assert announced(bot, BOB) == []
+    assert [e.key for e in await host.storage.achievements(user_id=BOB)] == ["hc_double_down"]
 
 
 def test_a_game_that_words_a_shared_event_otherwise_is_refused(high_card: None) -> None:
