@@ -3,9 +3,11 @@
 A step that settles coups writes each one into ``coups`` (append-only, once per chat, table
 opening, game and coup number) and, in the same unit of work, folds it into the derived
 tables: ``stat_days`` (a player's figures per chat, game and UTC day), ``stat_feats`` (his
-feats per chat and game) and ``stat_players`` (his bank run and best hand per chat and
-game). :func:`fold` is the one function that says what a coup changes; a rebuild deletes
-the derived tables and folds every recorded coup again with it, so the two cannot differ.
+feats per chat and game), ``stat_players`` (his bank run and best hand per chat and
+game) and ``achievements`` (those his game declares, each reached once per chat and game:
+:func:`reached`). :func:`fold` is the one function that says what a coup changes; a rebuild
+deletes the derived tables and folds every recorded coup again with it, so the two cannot
+differ.
 
 The SQL is written once for both backends: :class:`Marks` numbers its placeholders in
 SQLite's style (``?``) or PostgreSQL's (``$1``); each backend runs it on its connection
@@ -135,8 +137,9 @@ def fold(rows: Rows, chat_id: int, coup: SettledCoup) -> Rows:
     For each player in ``nets``: one coup more, won if his net is above 0, lost if below,
     his net added, his best and worst coup kept, a bank if he is the ``banker``, each of
     his feats counted; the banker's bank run goes on (his longest kept), every other
-    player's ends; his hand, if a poker hand better than his best, is his best. A banker
-    not in ``nets`` was not dealt in and counts nothing.
+    player's ends; his hand, if a poker hand better than his best, is his best; the
+    achievements he reaches with it are his (:func:`reached`). A banker not in ``nets`` was
+    not dealt in and counts nothing.
     """
     day = day_of(coup.settled_at)
     out = Rows()
