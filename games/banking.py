@@ -25,6 +25,7 @@ from games.cards import Shoe, rank_index
 from games.engine import (
     BANK,
     POT,
+    Achievement,
     Action,
     ActionSpec,
     Event,
@@ -88,6 +89,18 @@ Amount = Annotated[int, Field(gt=0)]
 """Chips a player puts up: a stake, a bid, a bank, a joined part. Never 0: every banking
 game's minimum is at least 1 chip (docs/rules.md §1–§4), so :func:`games.engine.parse_action`
 refuses 0 with ``Reason.AMOUNT_OUT_OF_RANGE`` before the engine sees the action."""
+
+NATURALS: tuple[Achievement, ...] = (
+    Achievement(key="first_natural", icon="🌟", feat="natural"),
+    Achievement(key="naturals_10", icon="✨", feat="natural", count=10))
+"""The achievements of a game that counts naturals: its first, its tenth."""
+
+
+def bank_runs(*runs: int) -> tuple[Achievement, ...]:
+    """The achievements of holding the bank ``runs`` coups in a row (``bank_<n>``): the
+    first with a bank's icon, the next with a castle's."""
+    return tuple(Achievement(key=f"bank_{n}", icon="🏦" if i == 0 else "🏰", bank_run=n)
+                 for i, n in enumerate(runs))
 
 
 class Bid(Action):

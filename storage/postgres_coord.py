@@ -172,6 +172,13 @@ class PgCoordination:
             "UPDATE tables SET clock_decision = $2, clock_due = $3 WHERE chat_id = $1",
             chat_id, decision, due)
 
+    async def clock_dropped(self, chat_id: int, decision: int) -> None:
+        """The clock :meth:`clock_started` stored for the table's ``decision`` goes (nobody
+        is awaited at it any more); one stored for another decision stays."""
+        await self._get_pool().execute(
+            "UPDATE tables SET clock_decision = NULL, clock_due = NULL"
+            " WHERE chat_id = $1 AND clock_decision = $2", chat_id, decision)
+
     async def next_due(self) -> float | None:
         """The earliest deadline nobody is claiming."""
         value = await self._get_pool().fetchval(

@@ -301,10 +301,39 @@ def test_rule_2_5_banker_best_natural_takes_all_stakes_and_wins_ties() -> None:
     assert play.find("natural_shown")[0].data["points"] == points(9)
     assert {e.about for e in play.find("natural_shown")} == {About.SHOWDOWN}
     assert play.nets() == {2: -100, 3: -100, 4: -100}
-    assert play.settled().feats == {2: ("natural",), 3: ("natural",), 1: ("natural",)}
+    # the banker took every stake of three punters: a sweep
+    assert play.settled().feats == {2: ("natural",), 3: ("natural",), 1: ("natural", "sweep")}
     assert play.state.bank == 900
     assert "third_card_dealt" not in play.kinds() and play.state.phase == STAKING
     assert play.state.coup == 2
+
+
+def test_rule_2_8_a_banker_who_takes_every_stake_of_two_punters_or_more_counts_a_sweep(
+        ) -> None:
+    # no naturals: 2 (5) and 3 (4) stand; the banker's 7 beats both
+    play = coup({1: ("7h", "Ks"), 2: ("5c", "Kc"), 3: ("4d", "Kd")})
+    play(3, Stand())(2, Stand())(1, Stand())
+    assert play.nets() == {2: -100, 3: -100}
+    assert play.settled().feats == {1: ("sweep",)}
+
+
+def test_rule_2_8_one_stake_taken_or_one_punter_paid_is_no_sweep() -> None:
+    alone = coup({1: ("7h", "Ks"), 2: ("5c", "Kc")})
+    alone(2, Stand())(1, Stand())
+    assert alone.nets() == {2: -100} and alone.settled().feats == {}
+    # 3's 7 beats the banker's 6 (paid double); 2's 5 loses
+    paid = coup({1: ("6h", "Ks"), 2: ("5c", "Kc"), 3: ("7d", "Kd")})
+    paid(3, Stand())(2, Stand())(1, Stand())
+    assert paid.nets() == {2: -100, 3: 200} and paid.settled().feats == {}
+
+
+def test_rules_2_6_and_2_8_a_declarer_got_his_stake_back_so_there_is_no_sweep() -> None:
+    # 2 declares baccara; 4 (6) stands, 3 (3) draws a ten; the banker's 7 beats both
+    play = coup({1: ("7h", "Ks"), 2: ("Kd", "Qh"), 3: ("3c", "Kc"), 4: ("6c", "Kh")}, "Td",
+                declaring=True)
+    play(2, DeclareBaccara())(4, Stand())(3, Draw())(1, Stand())
+    assert play.nets() == {2: 0, 3: -100, 4: -100}
+    assert play.settled().feats == {2: ("baccara",)}
 
 
 def test_rule_2_5_banker_eight_pays_the_nines_double_and_takes_the_rest() -> None:

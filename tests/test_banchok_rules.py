@@ -204,6 +204,26 @@ def test_rule_3_6_joining_each_pays_his_part_total_within_the_bank() -> None:
     assert s.bank == 600 and stacks(s) == {1: 700, 2: 950, 3: 900, 4: 850}
 
 
+def test_rule_3_8_every_player_who_wins_on_the_card_that_empties_the_bank_broke_it() -> None:
+    # 2 holds 9h 4s Kd; the turned 8h is a heart no higher than his 9h: he wins
+    s = banked({1: 1000, 2: 1000, 3: 1000, 4: 1000},
+               ["9h", "2c", "2d", "4s", "3c", "3d", "Kd", "4c", "4d", "8h"])
+    s, events = play(s, (2, Stake(amount=100)), (3, JoinStake(amount=100)),
+                     (4, JoinStake(amount=100)))
+    assert next(e.data for e in events if e.kind == "coup_settled")["won"] == flag(True)
+    assert feats_of(events) == [{3: ("joined", "bank_broken"), 4: ("joined", "bank_broken"),
+                                 2: ("bank_broken",)}]
+    assert stacks(s) == {1: 700, 2: 1100, 3: 1100, 4: 1100}
+
+
+def test_rule_3_8_a_win_that_leaves_chips_in_the_bank_breaks_nothing() -> None:
+    s = banked({1: 1000, 2: 1000, 3: 1000},
+               ["9h", "2c", "4s", "3c", "Kd", "4c", "8h"], joining=False)
+    s, events = play(s, (2, Stake(amount=100)))
+    assert next(e.data for e in events if e.kind == "coup_settled")["won"] == flag(True)
+    assert feats_of(events) == [{}] and s.bank == 200
+
+
 def test_rule_3_6_a_punter_who_forbids_joining_may_not_join_others() -> None:
     s = banked({1: 1000, 2: 1000, 3: 1000, 4: 1000},
                ["9h", "2c", "2d", "4s", "3c", "3d", "Kd", "4c", "4d", "6c", "Ac"])
@@ -262,7 +282,7 @@ def test_rule_3_8_a_tripled_bank_passes_left_who_posts_or_leaves() -> None:
 def test_rule_3_8_a_broken_bank_passes_and_nobody_banks_twice_in_a_row() -> None:
     s = banked({1: 1000, 2: 1000}, ["As", "2c", "Ac", "Ks"])
     s, events = play(s, (2, Stake(amount=300)))
-    assert feats_of(events) == [{2: ("banco", "banco_won")}]
+    assert feats_of(events) == [{2: ("banco", "banco_won", "bank_broken")}]
     assert next(e.data for e in events if e.kind == "bank_ended") == {
         "player": who(1), "amount": chips(0), "reason": word("broken")}
     assert stacks(s) == {1: 700, 2: 1300} and ENGINE.awaiting(s) == [2]

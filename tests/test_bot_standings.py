@@ -200,7 +200,7 @@ STATS_EN = {
          "Biggest win: 0 · biggest loss: -1\nBancos called: 1",
     CID: "📊 <b>Cid</b> · all games · this chat\nPlayed: 4 coups · won 3 · lost 0\nNet: +4\n"
          "Biggest win: +2 · biggest loss: 0\nBanks held: 3 · longest run: 3\nNaturals: 3\n"
-         "Bancos called: 1\nBancos won: 1"}
+         "Bancos called: 1\nBancos won: 1\nBancos won on a natural nine: 1"}
 TOP_EN = ("🏆 <b>All time</b> · all games\n1. Cid — +4 (4 coups, 3 won)\n"
           "2. Ann — -2 (3 coups, 0 won)\n3. Bob — -2 (3 coups, 0 won)\n"
           "To be ranked, play 3 coups.")
@@ -208,7 +208,7 @@ STATS_RU = {
     CID: "📊 <b>Cid</b> · все игры · этот чат\nСыграно: 4 кона · выиграно 3 · проиграно 0\n"
          "Итог: +4\nКрупнейший выигрыш: +2 · крупнейший проигрыш: 0\n"
          "Банков: 3 · самая длинная серия: 3\nНатуральные: 3\nОбъявленные банко: 1\n"
-         "Выигранные банко: 1"}
+         "Выигранные банко: 1\nБанко, выигранные натуральной девяткой: 1"}
 TOP_RU = ("🏆 <b>За всё время</b> · все игры\n1. Cid — +4 (4 кона, выиграно 3)\n"
           "2. Ann — -2 (3 кона, выиграно 0)\n3. Bob — -2 (3 кона, выиграно 0)\n"
           "Чтобы попасть в рейтинг, сыграйте 3 кона.")

@@ -476,7 +476,24 @@ def test_rules_1_3_and_1_5_a_banco_won_on_a_natural_counts_for_the_caller() -> N
     events: list[Event] = []
     state = act(staking(shoe_of("Kd", "Kh", "9d", "5h"), bank=100), 4, Pass())
     act(state, 3, Banco(), events)  # punters K 9 (a natural 9), banker K 5
+    assert feats_of(events) == {3: ("natural", "banco", "banco_won", "banco_natural")}
+
+
+def test_rules_1_3_and_1_5_a_banco_won_on_a_natural_eight_is_no_banco_natural() -> None:
+    events: list[Event] = []
+    state = act(staking(shoe_of("Kd", "Kh", "8d", "5h"), bank=100), 4, Pass())
+    act(state, 3, Banco(), events)  # punters K 8 (a natural 8), banker K 5
     assert feats_of(events) == {3: ("natural", "banco", "banco_won")}
+
+
+def test_rules_1_3_and_1_6_a_banco_won_with_nine_on_three_cards_is_no_banco_natural() -> None:
+    events: list[Event] = []
+    # punters 2 2 (4) draw a 5: 9 on three cards; banker K 6 stands on 6
+    state = act(staking(shoe_of("2d", "Kd", "2h", "6h", "5s"), bank=100), 4, Pass())
+    state = act(act(state, 3, Banco()), 3, Draw())
+    act(state, 1, Stand(), events)
+    assert first(events, "coup_settled").data["outcome"] == word("punters")
+    assert feats_of(events) == {3: ("banco", "banco_won")}
 
 
 def test_rules_1_3_and_1_5_a_first_stake_of_the_whole_bank_is_a_banco_lost_to_a_natural(

@@ -126,13 +126,17 @@ def test_every_dealt_coup_ends_with_exactly_one_typed_settlement(game: str) -> N
 
 #: every feat each game's settlements count (Settlement.feats)
 FEATS: dict[str, set[str]] = {
-    "chemin_de_fer": {"natural", "banco", "banco_won"},
-    "baccarat": {"natural", "baccara", "extra_shoe"},
-    "banchok": {"banco", "banco_won", "joined", "bank_tripled"},
-    "twenty_one": {"natural", "bust"},
-    "draw_poker": {"voluntary", "opened", "showdown", "showdown_won"},
+    "chemin_de_fer": {"natural", "banco", "banco_won", "banco_natural"},
+    "baccarat": {"natural", "baccara", "extra_shoe", "sweep"},
+    "banchok": {"banco", "banco_won", "joined", "bank_tripled", "bank_broken"},
+    "twenty_one": {"natural", "bust", "three_sevens", "five_card_21"},
+    "draw_poker": {"voluntary", "opened", "opened_won", "showdown", "showdown_won"},
     "stud_poker": {"voluntary", "showdown", "showdown_won"},
 }
+
+#: the feats too rare to come up in the seeded session: each has its fixed-shoe scenarios
+#: (tests/test_twenty_one_rules.py: three sevens, 21 on five cards)
+RARE: dict[str, set[str]] = {"twenty_one": {"three_sevens", "five_card_21"}}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -147,9 +151,9 @@ def test_every_feat_a_settlement_counts_is_a_players_of_the_coup_and_labelled_in
                 for feats in e.feats.values():
                     assert feats and len(set(feats)) == len(feats)
                     seen.update(feats)
-    assert seen == FEATS[game]
+    assert FEATS[game] - RARE.get(game, set()) <= seen <= FEATS[game]
     for lang in ("en", "ru"):
-        assert set(texts.feats[lang]) >= seen, lang
+        assert set(texts.feats[lang]) >= FEATS[game], lang
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

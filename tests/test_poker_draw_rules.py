@@ -175,7 +175,19 @@ def test_rule_5a_6_opener_shows_openers_even_when_uncontested() -> None:
     assert step.state.last_hand is not None
     assert step.state.last_hand.finishing_stacks == [102, 99, 99]
     settled = next(e for e in step.events if isinstance(e, Settlement))
-    assert settled.feats == {2: ("voluntary", "opened")}  # uncontested: no showdown
+    # uncontested: no showdown, but a jackpot opened and won
+    assert settled.feats == {2: ("voluntary", "opened", "opened_won")}
+
+
+def test_rule_5a_6_an_opener_who_wins_the_showdown_counts_a_jackpot_opened_and_won() -> None:
+    s = play(three(JJ, TT, AK), (2, Open()), (3, Call()), (1, Fold()),
+             (2, Discard()), (3, Discard()), (2, Check()))
+    step = ENGINE.apply(s, 3, Check())
+    settled = next(e for e in step.events if isinstance(e, Settlement))
+    # the pot: three antes, 2's opening bet of 2 and 3's call of it
+    assert (settled.nets, settled.winners) == ({2: 4, 3: -3, 1: -1}, (2,))
+    assert settled.feats == {2: ("voluntary", "opened", "opened_won", "showdown",
+                                 "showdown_won"), 3: ("voluntary", "showdown")}
 
 
 def test_rule_5a_6_opener_who_broke_his_openers_still_proves_them() -> None:

@@ -213,6 +213,39 @@ def test_rule_4_5_punter_21_paid_double_at_once_whatever_the_banker_makes() -> N
     assert feats_of(events) == {2: ("natural",)}  # the banker's 21 on three cards is none
 
 
+def test_rule_4_6_a_punters_21_of_three_sevens_counts_three_sevens() -> None:
+    # 2: 7c 7d buys 7s; 3: Tc 7h (17); the banker 9h 8s (17)
+    s = table({1: 100, 2: 100, 3: 100}, ["7c", "Tc", "9h", "7d", "7h", "8s", "7s"])
+    s, _ = play(s, (2, Stake(amount=10)), (3, Stake(amount=10)))
+    s, events = play(s, (2, Buy()), (2, Stand()), (3, Stand()), (1, Stand()))
+    assert stacks(s) == {1: 90, 2: 110, 3: 100}  # 2 wins 10; 3 ties the banker
+    assert feats_of(events) == {2: ("three_sevens",)}
+
+
+def test_rule_4_6_the_bankers_three_sevens_count_and_another_three_card_21_does_not() -> None:
+    # 2: Tc 9c (19) stands; the banker 7h 7d buys 7s: 21
+    s = table({1: 100, 2: 100}, ["Tc", "7h", "9c", "7d", "7s"])
+    s, events = play(s, (2, Stake(amount=10)), (2, Stand()), (1, Buy()), (1, Stand()))
+    assert stacks(s) == {1: 110, 2: 90}
+    assert feats_of(events) == {1: ("three_sevens",)}
+    # 2: 7c 6d buys 8s: 21 on three cards, but not of sevens
+    s = table({1: 100, 2: 100}, ["7c", "Tc", "6d", "9h", "8s"])
+    s, events = play(s, (2, Stake(amount=10)), (2, Buy()), (2, Stand()), (1, Stand()))
+    assert stacks(s) == {1: 90, 2: 110}
+    assert feats_of(events) == {}
+
+
+def test_rule_4_6_21_on_five_cards_counts_and_five_cards_short_of_it_do_not() -> None:
+    # 2: 2c 3c buys 4c 5c 7c: 21 on five cards; 3: 2d 3d buys 4d 5d 6d: 20 on five
+    prefix = ["2c", "2d", "9h", "3c", "3d", "8s", "4c", "5c", "7c", "4d", "5d", "6d"]
+    s = table({1: 100, 2: 100, 3: 100}, prefix)
+    s, _ = play(s, (2, Stake(amount=10)), (3, Stake(amount=10)))
+    s, events = play(s, (2, Buy()), (2, Buy()), (2, Buy()), (3, Buy()), (3, Buy()),
+                     (3, Buy()), (1, Stand()))
+    assert stacks(s) == {1: 80, 2: 110, 3: 110}
+    assert feats_of(events) == {2: ("five_card_21",)}
+
+
 def test_rule_4_6_buy_up_to_three_cards_in_dealing_order_busts_stay_hidden() -> None:
     prefix = ["2c", "Tc", "9h", "2d", "6c", "8h", "3c", "3d", "2h", "Kd"]
     s = table({1: 100, 2: 100, 3: 100}, prefix)

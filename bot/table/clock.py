@@ -412,6 +412,11 @@ class Clock:
         async with self.tables.locked(chat_id) as table:
             if table is None:
                 return
+            if not table.engine.awaiting(table.state):
+                # nobody's decision (every player stood up, or the table waits for
+                # players): a clock stored for it has nothing to time out
+                await self.deadlines.dropped(chat_id, table.meta.decision)
+                return
             due = await self.due(table)
             if table.state.version != version or due is None or table.meta.paused:
                 return

@@ -40,6 +40,11 @@ class Deadlines(Protocol):
         """The table has no deadline any more (closed)."""
         ...
 
+    async def dropped(self, chat_id: int, decision: int) -> None:
+        """Nobody is awaited at the table's ``decision`` any more (every player stood up, or
+        the table waits for players): a clock started for it has nothing to time out."""
+        ...
+
     def stop(self) -> None:
         """The process stops: run no more deadlines (they stay stored)."""
         ...
@@ -76,6 +81,10 @@ class Timers:
         """A clock started: its deadline is this process's timer (a restart finds it again
         from the facts of presence)."""
         self.schedule(chat_id, version, deadline, on_expiry)
+
+    async def dropped(self, chat_id: int, decision: int) -> None:
+        """Nothing to drop: a timer fires once, and a restart schedules none for a table
+        that awaits nobody."""
 
     def pending(self, chat_id: int) -> bool:
         """Whether the table has a deadline scheduled."""

@@ -132,6 +132,12 @@ class PolledDeadlines:
     def cancel(self, chat_id: int) -> None:
         """Nothing to cancel: a table's stored deadline goes with its commit."""
 
+    async def dropped(self, chat_id: int, decision: int) -> None:
+        """The clock stored for ``decision`` (from the facts of presence) goes: a step that
+        left nobody awaited keeps the decision, and its stored clock would be claimed again
+        every second, for nothing, for as long as the table waits."""
+        await self.coord.clock_dropped(chat_id, decision)
+
     def stop(self) -> None:
         """Stop polling (the deadlines stay stored; claims lapse)."""
         if self.poller is not None:

@@ -41,6 +41,7 @@ from games.cards import hand_points
 from games.engine import (
     BANK,
     About,
+    Achievement,
     Action,
     ActionSpec,
     Cut,
@@ -102,6 +103,12 @@ class BaccaratEngine:
     }
     min_players: ClassVar[int] = T.MIN_PLAYERS
     max_players: ClassVar[int] = T.MAX_PLAYERS
+    achievements: ClassVar[tuple[Achievement, ...]] = (
+        *banking.NATURALS,
+        Achievement(key="baccara", icon="🃏", feat="baccara"),
+        Achievement(key="extra_shoe", icon="🔁", feat="extra_shoe"),
+        Achievement(key="sweep", icon="🧹", feat="sweep"),
+        *banking.bank_runs(5, 10))
 
     # ---------------------------------------------------------------- contract
 
@@ -499,7 +506,7 @@ class BaccaratEngine:
         nets = {r.player: r.net for r in results} | declared | {st.banker: banker_net}
         ctx.emit(settlement("coup_settled", coup=st.coup, nets=nets, banker=st.banker,
                             hands={s.player: points(hand_points(s.cards)) for s in hands},
-                            feats=C.feats(st, hands),
+                            feats=C.feats(st, hands, nets),
                             bank=chips(st.bank), banker_net=signed(banker_net),
                             results=rows(*(r.line() for r in results))))
         for s in hands:

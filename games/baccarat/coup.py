@@ -213,11 +213,15 @@ def settle_showdown(ctx: Ctx) -> list[Result]:
     return results
 
 
-def feats(st: BaccaratState, hands: list[BaccaratSeat]) -> dict[PlayerId, list[str]]:
+def feats(st: BaccaratState, hands: list[BaccaratSeat],
+          nets: dict[PlayerId, int]) -> dict[PlayerId, list[str]]:
     """What the coup counts for each of the ``hands`` shown beyond his net: ``natural``
-    (8 or 9 on two cards, §2.5), ``baccara`` for the punter who declared it (§2.6) and
-    ``extra_shoe`` for a banker dealt baccara, who earns one more shoe (§2.9)."""
+    (8 or 9 on two cards, §2.5), ``baccara`` for the punter who declared it (§2.6),
+    ``extra_shoe`` for a banker dealt baccara, who earns one more shoe (§2.9), and
+    ``sweep`` for a banker who took the stake of every punter of the coup (``nets``), two
+    at least (a declarer, whose stake came back, is one he did not take)."""
     out: dict[PlayerId, list[str]] = {}
+    punters = [n for p, n in nets.items() if p != st.banker]
     for seat in hands:
         mine = out.setdefault(seat.player, [])
         if len(seat.cards) == 2 and hand_points(seat.cards) in NATURALS:
@@ -226,4 +230,6 @@ def feats(st: BaccaratState, hands: list[BaccaratSeat]) -> dict[PlayerId, list[s
             mine.append("baccara")
         if seat.player == st.banker and hand_points(seat.cards[:2]) == 0:
             mine.append("extra_shoe")
+        if seat.player == st.banker and len(punters) >= 2 and max(punters) < 0:
+            mine.append("sweep")
     return out

@@ -65,6 +65,7 @@ from games.banchok.model import (
 )
 from games.banking import Decline, cutter, is_seated, seat_of
 from games.engine import (
+    Achievement,
     Action,
     ActionSpec,
     Cut,
@@ -108,6 +109,13 @@ class BanchokEngine:
     }
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
+    # a coup is one punter's card (docs/rules.md §3): a bank lives through many of them
+    achievements: ClassVar[tuple[Achievement, ...]] = (
+        Achievement(key="banco_won", icon="🎯", feat="banco_won"),
+        Achievement(key="bank_broken", icon="💥", feat="bank_broken"),
+        Achievement(key="joined_10", icon="🤝", feat="joined", count=10),
+        Achievement(key="bank_tripled", icon="💰", feat="bank_tripled"),
+        *banking.bank_runs(10, 20))
 
     def new_table(self, settings: dict[str, Any], rng: random.Random | None = None) -> State:
         """An empty table; ``settings`` may set ``bank``, ``min_stake``, ``joining``, ``decks``."""

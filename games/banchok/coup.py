@@ -245,7 +245,8 @@ def advance_staking(ctx: Ctx) -> None:
 def feats(s: State, punter: Seat, won: bool) -> dict[PlayerId, list[str]]:
     """What the coup counts for the punters beyond their nets, before it is paid:
     ``banco`` when the punter staked the whole bank (§3.4: "bank"), ``banco_won`` if his
-    card won, ``joined`` for each player who joined his stake (§3.6)."""
+    card won, ``joined`` for each player who joined his stake (§3.6). (``bank_broken``,
+    for each who won on the card that empties the bank, is counted once it is paid.)"""
     out: dict[PlayerId, list[str]] = {j: ["joined"] for j in s.joiners if seat_of(s, j).stake}
     if punter.stake == s.bank:
         out[punter.player] = ["banco", "banco_won"] if won else ["banco"]
@@ -278,6 +279,10 @@ def turn_card(ctx: Ctx) -> None:
     nets = dict(results) | {s.banker: -sum(b for _, b in results)}
     if s.bank >= BANK_LIMIT * s.bank_start:
         counted[s.banker] = ["bank_tripled"]  # docs/rules.md §3.8
+    if s.bank == 0:
+        # docs/rules.md §3.8: the bank is empty; each who won on this card broke it
+        for a, _ in results:
+            counted.setdefault(a, []).append("bank_broken")
     ctx.emit(settlement("coup_settled", coup=s.coup, nets=nets, banker=s.banker,
                         winners=[a for a, b in nets.items() if b > 0], feats=counted,
                         punter=who(p.player), card=show(card), won=flag(won),

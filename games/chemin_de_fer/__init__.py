@@ -52,6 +52,7 @@ from games.chemin_de_fer.model import (
 )
 from games.chemin_de_fer.tableau import banker_hint, banker_tableau_hint
 from games.engine import (
+    Achievement,
     Action,
     ActionSpec,
     Cut,
@@ -137,6 +138,12 @@ class CheminDeFer:
     }
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 12
+    achievements: ClassVar[tuple[Achievement, ...]] = (
+        *banking.NATURALS,
+        Achievement(key="banco_won", icon="🎯", feat="banco_won"),
+        Achievement(key="bancos_5", icon="🎲", feat="banco_won", count=5),
+        Achievement(key="banco_natural", icon="💎", feat="banco_natural"),
+        *banking.bank_runs(5, 10))
 
     # ------------------------------------------------------------- table
 

@@ -287,17 +287,22 @@ def feats(st: State, outcome: str) -> dict[PlayerId, list[str]]:
     """What the coup counts for each player beyond his net, from the hands shown and the
     stakes: ``natural`` for the holder of each hand with one (the punters' hand is the
     playing punter's, §1.4–1.5), ``banco`` for a punter whose stake was the whole bank
-    (§1.3: called, or a first stake of it) and ``banco_won`` if the punters won."""
+    (§1.3: called, or a first stake of it) and ``banco_won`` if the punters won, with
+    ``banco_natural`` if they won it on a natural nine (his own hand: a banco's caller is
+    the only punter staking, so the one playing, §1.4)."""
     assert st.banker is not None and st.playing is not None
     out: dict[PlayerId, list[str]] = {}
     for holder, held in ((st.playing, st.punter_cards), (st.banker, st.banker_cards)):
         if len(held) == 2 and points(held) >= 8:
             out.setdefault(holder, []).append("natural")
+    nine = len(st.punter_cards) == 2 and points(st.punter_cards) == 9
     for seat in st.seats:
         if seat.stake == st.bank:
             out.setdefault(seat.player, []).append("banco")
             if outcome == "punters":
                 out[seat.player].append("banco_won")
+                if nine:
+                    out[seat.player].append("banco_natural")
     return out
 
 

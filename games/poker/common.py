@@ -29,6 +29,7 @@ from games.cards import Card, Shoe, reveal_hand
 from games.engine import (
     POT,
     About,
+    Achievement,
     Action,
     ActionSpec,
     Event,
@@ -74,7 +75,7 @@ from games.engine import (
     cards as show,
 )
 from games.poker.kit import BancoKitState, KitHand, checkout, peek, remember
-from games.poker.ranking import hand_of, hand_value, openers_proof
+from games.poker.ranking import HandCategory, hand_of, hand_value, openers_proof
 from games.table import (
     buy_in_transfers,
     cash_out_transfers,
@@ -84,6 +85,13 @@ from games.table import (
     seat_index,
     stood_up_after_two,
 )
+
+HAND_ACHIEVEMENTS: tuple[Achievement, ...] = tuple(
+    Achievement(key=str(category), icon=icon, hand=str(category)) for category, icon in (
+        (HandCategory.FULL_HOUSE, "🏠"), (HandCategory.FOUR, "🍀"),
+        (HandCategory.STRAIGHT_FLUSH, "🌈"), (HandCategory.ROYAL_FLUSH, "👑")))
+"""The achievements both poker games declare for a hand shown down: a full house, four of
+a kind, a straight flush, a royal flush (or better), each keyed by its category."""
 
 # ------------------------------------------------------------------ actions
 
@@ -672,16 +680,18 @@ class PokerEngine:
     def _feats(s: PokerState, shown: dict[PlayerId, Hand | Points],
                winners: list[PlayerId]) -> dict[PlayerId, list[str]]:
         """What the hand counts for each player beyond his net: ``voluntary`` (he called,
-        bet, raised or opened), ``opened`` (the jackpots opener, §5a.2), ``showdown`` (his
-        hand was shown down, §5) and ``showdown_won`` (and he is among the ``winners``: he
-        came out ahead, or took back a pot of nothing; a side pot that only gives back what
-        he put in is no win)."""
+        bet, raised or opened), ``opened`` (the jackpots opener, §5a.2), ``opened_won`` (and
+        he is among the ``winners``, shown down or not: his openers are shown anyway),
+        ``showdown`` (his hand was shown down, §5) and ``showdown_won`` (and he is among the
+        ``winners``: he came out ahead, or took back a pot of nothing; a side pot that only
+        gives back what he put in is no win)."""
         assert s.kit is not None
         out: dict[PlayerId, list[str]] = {}
         for player in s.kit.players:
             seat = s.seats[seat_index(s.seats, player)]
             out[player] = [name for name, held in (
                 ("voluntary", seat.voluntary), ("opened", player == s.opener),
+                ("opened_won", player == s.opener and player in winners),
                 ("showdown", player in shown),
                 ("showdown_won", player in shown and player in winners)) if held]
         return out

@@ -26,6 +26,7 @@ from pydantic import Field
 from games.cards import Shoe
 from games.engine import (
     About,
+    Achievement,
     Action,
     ActionSpec,
     GameTexts,
@@ -48,6 +49,7 @@ from games.engine import (
 )
 from games.poker.common import (
     COMMON_ACTIONS,
+    HAND_ACHIEVEMENTS,
     Bet,
     Ctx,
     PokerEngine,
@@ -89,6 +91,10 @@ class DrawPokerEngine(PokerEngine):
     max_players: ClassVar[int] = 8
     variant: ClassVar[Literal["draw", "stud"]] = "draw"
     default_ante: ClassVar[int] = 1
+    achievements: ClassVar[tuple[Achievement, ...]] = (
+        Achievement(key="opened_won", icon="🔓", feat="opened_won"),
+        Achievement(key="opened_won_10", icon="🗝", feat="opened_won", count=10),
+        *HAND_ACHIEVEMENTS)
 
     # -------------------------------------------------------------- rules
 

@@ -22,9 +22,19 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from games.engine import GameTexts, PlayerId, SeatView, TableView, Value, items, public, who
+from games.engine import (
+    Achievement,
+    GameTexts,
+    PlayerId,
+    SeatView,
+    TableView,
+    Value,
+    items,
+    public,
+    who,
+)
 from games.engine import cards as show
-from games.poker.common import Ctx, PokerEngine, PokerState
+from games.poker.common import HAND_ACHIEVEMENTS, Ctx, PokerEngine, PokerState
 from games.poker.kit import BancoKitState
 from games.poker.ranking import hand_of_cards, possible_hands, showing_hand
 from games.table import seat_index
@@ -39,6 +49,10 @@ class StudPokerEngine(PokerEngine):
     max_players: ClassVar[int] = 10
     variant: ClassVar[Literal["draw", "stud"]] = "stud"
     default_ante: ClassVar[int] = 0
+    achievements: ClassVar[tuple[Achievement, ...]] = (
+        Achievement(key="showdown_won", icon="🃏", feat="showdown_won"),
+        Achievement(key="showdowns_25", icon="🏆", feat="showdown_won", count=25),
+        *HAND_ACHIEVEMENTS)
 
     def _deal_due(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
         self._deal_next(s, kit, ctx)

@@ -51,10 +51,12 @@ def rules(game: str) -> dict[str, str]:
 
 @functools.cache
 def game_texts(game: str) -> GameTexts:
-    """The texts of one of the six games: its name, aliases, rules and own words (poker's
-    hands, twenty-one's natural) over :data:`SHARED`."""
+    """The texts of one of the six games: its name, aliases, rules, own words (poker's
+    hands, twenty-one's natural) and achievements' words over :data:`SHARED`."""
     words = {"en": en.POKER_WORDS, "ru": ru.POKER_WORDS} if game in POKER else {}
     return GameTexts(name={"en": en.GAME_NAMES[game], "ru": ru.GAME_NAMES[game]},
                      aliases=ALIASES.get(game, ()), rules=rules(game), words=words,
                      feats={"en": en.GAME_FEATS.get(game, {}),
-                            "ru": ru.GAME_FEATS.get(game, {})}).merged(SHARED)
+                            "ru": ru.GAME_FEATS.get(game, {})},
+                     achievements={"en": en.GAME_ACHIEVEMENTS.get(game, {}),
+                                   "ru": ru.GAME_ACHIEVEMENTS.get(game, {})}).merged(SHARED)

@@ -278,7 +278,69 @@ FEATS: dict[str, str] = {
     "bust": "Busts", "joined": "Stakes joined", "bank_tripled": "Banks tripled",
     "voluntary": "Hands entered voluntarily", "opened": "Jackpots opened",
     "showdown": "Showdowns", "showdown_won": "Showdowns won",
+    "banco_natural": "Bancos won on a natural nine", "sweep": "Coups with every stake taken",
+    "bank_broken": "Banks broken", "three_sevens": "Three sevens",
+    "five_card_21": "21s on five cards", "opened_won": "Jackpots opened and won",
 }
 
 # A game's own labels over FEATS, where its rules name a feat otherwise.
 GAME_FEATS: dict[str, dict[str, str]] = {"twenty_one": {"natural": "Two-card 21s"}}
+
+# Each game's achievements (games.engine.Achievement, by key): its title, and what earns
+# it, as the line announcing it reads ("Banco natural — a natural nine that wins a banco").
+_POKER_HANDS: dict[str, tuple[str, str]] = {
+    "full_house": ("Full house", "a full house or better shown down"),
+    "four": ("Four of a kind", "four of a kind or better shown down"),
+    "straight_flush": ("Straight flush", "a straight flush shown down"),
+    "royal_flush": ("Royal flush", "a royal flush shown down"),
+}
+_NATURALS: dict[str, tuple[str, str]] = {
+    "first_natural": ("First natural", "eight or nine points on the first two cards"),
+    "naturals_10": ("Ten naturals", "a natural for the tenth time"),
+}
+_BANK_RUNS: dict[str, tuple[str, str]] = {
+    "bank_5": ("Bank holder", "the bank held five coups in a row"),
+    "bank_10": ("Iron bank", "the bank held ten coups in a row"),
+}
+GAME_ACHIEVEMENTS: dict[str, dict[str, tuple[str, str]]] = {
+    "chemin_de_fer": {
+        **_NATURALS,
+        "banco_won": ("Banco!", "a banco called and won"),
+        "bancos_5": ("Banco player", "five bancos won"),
+        "banco_natural": ("Banco natural", "a natural nine that wins a banco"),
+        **_BANK_RUNS,
+    },
+    "baccarat": {
+        **_NATURALS,
+        "baccara": ("Baccara!", "a baccara declared on zero"),
+        "extra_shoe": ("One more shoe", "baccara dealt to the banker, earning him another shoe"),
+        "sweep": ("Clean sweep", "as banker, every stake of a coup taken, from two punters "
+                                "or more"),
+        **_BANK_RUNS,
+    },
+    "banchok": {
+        "banco_won": ("Bank!", "a stake of the whole bank, won"),
+        "bank_broken": ("Bank breaker", "a win on the card that empties the bank"),
+        "joined_10": ("Rider", "ten stakes joined"),
+        "bank_tripled": ("Bank tripled", "a bank grown to three times its start"),
+        "bank_10": ("Bank holder", "the bank held ten coups in a row"),
+        "bank_20": ("Iron bank", "the bank held twenty coups in a row"),
+    },
+    "twenty_one": {
+        "first_natural": ("First 21", "21 on the first two cards"),
+        "naturals_10": ("Tenth 21", "21 on two cards for the tenth time"),
+        "three_sevens": ("Three sevens", "21 made of three sevens"),
+        "five_card_21": ("Five-card 21", "21 on five cards"),
+        **_BANK_RUNS,
+    },
+    "draw_poker": {
+        "opened_won": ("Jacks to open", "a jackpot opened and won"),
+        "opened_won_10": ("Jackpot regular", "ten jackpots opened and won"),
+        **_POKER_HANDS,
+    },
+    "stud_poker": {
+        "showdown_won": ("First showdown", "a showdown won"),
+        "showdowns_25": ("Showdown regular", "twenty-five showdowns won"),
+        **_POKER_HANDS,
+    },
+}

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from games import banking
 from games.banking import Pass, Stake, Stand, is_seated, seat_of
 from games.engine import (
+    Achievement,
     Action,
     ActionSpec,
     Cut,
@@ -96,6 +97,11 @@ class TwentyOneEngine:
     }
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
+    achievements: ClassVar[tuple[Achievement, ...]] = (
+        *banking.NATURALS,
+        Achievement(key="three_sevens", icon="🎰", feat="three_sevens"),
+        Achievement(key="five_card_21", icon="🖐", feat="five_card_21"),
+        *banking.bank_runs(5, 10))
 
     def new_table(self, settings: dict[str, Any], rng: random.Random | None = None) -> State:
         """An empty table; ``settings`` may set ``min_stake`` and ``decks``."""

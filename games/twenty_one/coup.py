@@ -300,9 +300,13 @@ def _points(cards: list[str]) -> Points:
 
 def feats(cards: list[str]) -> list[str]:
     """What a hand shown at the settlement counts beyond its net: ``natural`` (21 on two
-    cards, §4.4–4.5) and ``bust`` (over 21, §4.6)."""
-    return [name for name, held in (("natural", is_natural(cards)), ("bust", total(cards) > 21))
-            if held]
+    cards, §4.4–4.5), ``bust`` (over 21, §4.6), ``three_sevens`` (21 of three sevens, the
+    old game's lucky hand) and ``five_card_21`` (21 on five cards: two and three bought)."""
+    n = total(cards)
+    return [name for name, held in (
+        ("natural", is_natural(cards)), ("bust", n > 21),
+        ("three_sevens", len(cards) == 3 and all(c[0] == "7" for c in cards)),
+        ("five_card_21", len(cards) == 5 and n == 21)) if held]
 
 
 def _settle(ctx: Ctx, show: bool = True) -> None:

@@ -553,6 +553,20 @@ def untruthful(presses: list[Press], steps: list[tuple[int, int, float]],
     return problems, figures
 
 
+def process_state(worker: BotProcess) -> str:
+    """A worker's process as the kernel has it: running, sleeping, stopped (T), or gone."""
+    proc = worker.proc
+    if proc is None:
+        return "never started"
+    if proc.poll() is not None:
+        return f"pid {proc.pid} exited with {proc.returncode}"
+    try:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return f"pid {proc.pid} unreadable"
+    return f"pid {proc.pid} state {fields[0]}"
+
+
 async def live_tables(sb: SandboxClient, db: Database, chats: Sequence[int],
                       who: Callable[[int, int], str], current: bool = True) -> dict[int, str]:
     """Chats whose group has not exactly one message with table action buttons, that of
@@ -763,6 +777,8 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
         # then the workers are frozen (SIGSTOP) at such a quiet moment, so that what the
         # checks read stays as it is (the tables go on timing out, and a settlement committed
         # after the checks began would read as unannounced)
+        loud: list[str] = []  # what kept the last look from being quiet
+
         async def quiet() -> bool:
             pending = db.fetch("SELECT count(*) FROM outbox WHERE sent_at IS NULL")[0][0]
             overdue = db.fetch("SELECT count(*) FROM tables WHERE due < $1",
@@ -773,11 +789,29 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
             webhook = await sb.webhook()
             # and each group's table message shows the table's decision (an edit the pace
             # holds back a moment is no outbox row)
-            return bool(pending == overdue == retiring == webhook["pending"]
-                        == webhook["in_flight"] == 0) and not await live_tables(
-                sb, db, [g.chat_id for g, _ in tables], lambda chat, message: "")
+            stale = await live_tables(sb, db, [g.chat_id for g, _ in tables],
+                                      lambda chat, message: "")
+            counts = {"unsent outbox rows": pending, "tables overdue": overdue,
+                      "chats retiring a table message": retiring,
+                      "webhook updates pending": webhook["pending"],
+                      "webhook posts in flight": webhook["in_flight"]}
+            loud[:] = [f"{k}: {v}" for k, v in counts.items() if v] + list(stale.values())
+            return not loud
         for _ in range(50):
-            await sb.wait_for(quiet, timeout=60)
+            try:
+                await sb.wait_for(quiet, timeout=60)
+            except TimeoutError:
+                overdue = db.fetch("SELECT chat_id, version, due FROM tables WHERE due < $1",
+                                   time.time() - 3 * TIMEOUT)
+                waiting = db.fetch("SELECT pid, state, wait_event_type, wait_event, query"
+                                   " FROM pg_stat_activity WHERE state <> 'idle'"
+                                   " AND pid <> pg_backend_pid()")
+                raise AssertionError("the workers were not quiet within 60 s: "
+                                     + "; ".join(loud) + f" (at {time.time() - t0:.1f} s;"
+                                     f" overdue tables: {overdue}; workers: "
+                                     f"{[process_state(w) for w in workers]}; database "
+                                     f"sessions at work: {waiting}; log tail: "
+                                     f"{view.log_text()[-3000:]})") from None
             for w in workers:
                 w.pause()
             if await quiet():
@@ -785,7 +819,7 @@ async def test_three_workers_one_killed_again_and_again_apply_every_step_once(
             for w in workers:  # a step came between the look and the freeze: again
                 w.resume()
         else:
-            raise AssertionError("the workers were never quiet at once")
+            raise AssertionError("the workers were never quiet at once: " + "; ".join(loud))
         await asyncio.sleep(1.0)
 
         problems: list[str] = []
