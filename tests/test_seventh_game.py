@@ -194,8 +194,11 @@ async def play_coup(host: Any, bot: RecordingBot, doubling: set[int]) -> None:
 
 
 def announced(bot: RecordingBot, chat: int) -> list[str]:
-    """The chat's messages (as they read now) that tell an achievement."""
-    return [m.text for m in bot.chat(chat) if "🏅" in m.text]
+    """The chat's messages (as they read now) that tell an achievement: in the group, those
+    with its line; in a private chat, the messages that announce one (his turn prompt shows
+    the line as the group's table does)."""
+    return [m.text for m in bot.chat(chat) if "🏅" in m.text
+            and (chat == CHAT or m.text.startswith(("🏅 New", "🏅 Новое")))]
 
 
 async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in_bot(
@@ -226,6 +229,9 @@ async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in
     assert announced(bot, BOB) == [
         "🏅 New achievement in «Casino &lt;Royale&gt;»: <b>Double down</b> — doubled a stake"]
     assert announced(bot, CID) == announced(bot, ANN) == []
+    # his turn prompt shows the line as the group's table does
+    assert shown(bot.chat(BOB)[-2])[:2] == ["<b>High card · coup #2</b> · <i>wagers</i>",
+                                            "🏅 Bob: <b>Double down</b> — doubled a stake"]
     # the player's view shown to him alone in the group, and the app's result, say the same
     moment = await host.presses._moment(await host.tables.load(CHAT))
     view = moment.view("en", CHAT, BOB)

@@ -200,8 +200,8 @@ class Prompt:
 
 
 def prompt(lang: str, scene: Scene, *, lines: Sequence[Markup] = (),
-           last: Markup | None = None, keyboard: bool = True, app: str | None = None,
-           under: Sequence[Markup] = ()) -> Prompt:
+           last: Markup | None = None, keyboard: bool = True, app: str | None = None
+           ) -> Prompt:
     """A player's turn prompt, and his view shown to him alone in the group (one drawing:
     the two cannot tell him different things), from his ``scene``: everything the group's
     table shows (every seat, its up cards and stakes, the bank or pot, whose turn and the
@@ -210,12 +210,14 @@ def prompt(lang: str, scene: Scene, *, lines: Sequence[Markup] = (),
     is here), with his decision keyboard (the amount to call on its button). Without
     ``keyboard``: a prompt whose decision is gone, ``last`` saying what became of it.
     ``app``: the Mini App's page for this table, whose ``web_app`` button goes under his
-    keyboard. ``under``: lines under its header (as the group's table has them)."""
+    keyboard. While it has its keyboard, the achievements the last result's players reached
+    show under its header, as the group's table shows them (:attr:`Scene.earned`)."""
     own = [*_kept(scene, ("own", lang), lambda: _own_lines(lang, scene)), *lines]
     buttons = own_keyboard(lang, scene) if keyboard else None
     if last is not None or buttons is not None:
         own.append(i18n.t(lang, "decide_private") if last is None else last)
-    layout = _kept(scene, ("prompt", lang, *under),
+    under = earned_lines(lang, scene) if keyboard else []
+    layout = _kept(scene, ("prompt", lang, keyboard),
                    lambda: _table_layout(lang, scene, under=under))
     text = dataclasses.replace(layout, tail=(*layout.tail, *own)).text(lang, scene.deadline)
     return drawn(text, keyboards.with_app(lang, buttons, app))
@@ -306,9 +308,7 @@ def ephemeral_view(lang: str, scene: Scene, *, last: Markup | None = None) -> Pr
     without a private chat decides here, on the same facts (the bank or pot, every up card,
     the time left). ``last``: his view once the decision it answered is gone, without a
     keyboard, saying what became of it. None: nothing private to show (no hidden card, no
-    fact of his own, no decision): his *My cards* pop-up says so. Under its header, the
-    achievements the last result's players reached, as the group's table shows them."""
-    shown = prompt(lang, scene, last=last, keyboard=last is None,
-                   under=earned_lines(lang, scene))
+    fact of his own, no decision): his *My cards* pop-up says so."""
+    shown = prompt(lang, scene, last=last, keyboard=last is None)
     private = scene.my_cards or scene.my_facts or shown.markup is not None or last is not None
     return shown if private else None

@@ -43,8 +43,11 @@ async def play_coup(game: Game, doubling: set[int]) -> None:
 
 
 async def told(game: Game, chat: int) -> list[str]:
-    """The chat's messages from the bot (as they read now) that tell an achievement."""
-    return [m["text"] for m in await game.sb.bot_messages(chat) if "🏅" in m["text"]]
+    """The chat's messages from the bot (as they read now) that tell an achievement: in the
+    group, those with its line; in a private chat, those that announce one (a turn prompt
+    shows the line as the group's table does)."""
+    return [m["text"] for m in await game.sb.bot_messages(chat) if "🏅" in m["text"]
+            and (chat == game.chat_id or " New achievement in " in m["text"])]
 
 
 async def test_an_achievement_is_announced_once_in_the_group_and_in_private(
