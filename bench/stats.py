@@ -5,15 +5,19 @@ from 40,000, 4 to 6 players a coup, over the 400 days up to today, the six games
 in the banking games, poker hands and feats), with a wallet named for every player of a
 chat; fills the derived tables with ``rebuild_stats`` (the fold every step uses); then
 times, through the storage API as the bot calls it, ``standings`` of a random chat (today,
-the last 7 days, the last 30, all time; of any game and of one) and ``player_stats`` of a
-random player (one chat, all his chats). Prints one JSON object: how long generation and
+the last 7 days, the last 30, all time; of any game and of one), ``player_stats`` of a
+random player (one chat, all his chats) and ``ratings`` of a random chat (/top rating: its
+poker rating, players from 5 rated hands). Prints one JSON object: how long generation and
 the rebuild took, and the median and 95th percentile in milliseconds of each query over
 ``--calls`` calls. Target: 50 ms each.
 
     .venv/bin/python bench/stats.py [--coups 1000000] [--calls 50] [--db FILE]
-        [--pg postgresql://postgres@127.0.0.1:5432/test]
+        [--pg postgresql://postgres@127.0.0.1:5432/test] [--ratings-only]
 
 ``--pg``: the same on PostgreSQL (in a scratch schema, dropped afterwards) after SQLite.
+``--ratings-only``: only ``stat_ratings`` is filled (the rated coups folded by
+:func:`storage.ratings.fold` chat by chat in recorded order, as a rebuild folds them, without
+the other tables' rebuild, the long part) and only ``ratings`` is timed.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from storage.base import Storage
+from storage import ratings
+from storage.base import SettledCoup, Storage
 from storage.sqlite import SqliteStorage
 from storage.standings import CATEGORY_ORDER
 
@@ -118,6 +123,33 @@ async def measure(calls: int, query: Callable[[random.Random], Awaitable[Any]]
     return timings(samples)
 
 
+def rated(path: Path) -> int:
+    """Fill ``stat_ratings`` as a rebuild would: each chat's rated coups folded in recorded
+    order (the other coups change no rating); returns how many coups were rated."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    skills: dict[ratings.Key, ratings.Skill] = {}
+    count = 0
+    for chat, record in conn.execute(f"SELECT chat_id, record FROM coups WHERE game IN {POKER}"
+                                     " ORDER BY coup_id"):
+        changed = ratings.fold(skills, chat, SettledCoup.model_validate_json(record))
+        skills.update(changed)
+        count += bool(changed)
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO stat_ratings VALUES (?, ?, ?, ?, ?)",
+                     [(*k, *v) for k, v in sorted(skills.items())])
+    conn.execute("COMMIT")
+    conn.close()
+    return count
+
+
+async def rating_queries(storage: Storage, calls: int) -> dict[str, dict[str, float]]:
+    """The figures of /top rating's query."""
+    async def rating(rng: random.Random) -> Any:
+        return await storage.ratings(chat_id=chat_id(rng.randrange(CHATS)), min_hands=5)
+
+    return {"ratings": await measure(calls, rating)}
+
+
 async def queries(storage: Storage, players: list[tuple[int, int]], calls: int,
                   today: dt.date) -> dict[str, dict[str, float]]:
     """The figures of each query; ``players``: (chat, user) pairs to pick from."""
@@ -141,10 +173,11 @@ async def queries(storage: Storage, players: list[tuple[int, int]], calls: int,
 
     out["player_stats_chat"] = await measure(calls, one_chat)
     out["player_stats_all"] = await measure(calls, all_chats)
-    return out
+    return out | await rating_queries(storage, calls)
 
 
-async def sqlite_run(path: Path, total: int, calls: int, today: dt.date) -> dict[str, Any]:
+async def sqlite_run(path: Path, total: int, calls: int, today: dt.date,
+                     ratings_only: bool = False) -> dict[str, Any]:
     """Generate, rebuild and measure on SQLite."""
     storage = SqliteStorage(path, starting_grant=1000, daily_bonus=100)
     await storage.open()
@@ -153,6 +186,19 @@ async def sqlite_run(path: Path, total: int, calls: int, today: dt.date) -> dict
     generate(path, total, today)
     generated = time.perf_counter() - start
     storage = SqliteStorage(path, starting_grant=1000, daily_bonus=100)
+    if ratings_only:
+        start = time.perf_counter()
+        count = rated(path)
+        folded_s = time.perf_counter() - start
+        await storage.open()
+        try:
+            return {"coups": total, "rated": count, "generate_s": round(generated, 1),
+                    "ratings_fold_s": round(folded_s, 1),
+                    "rows": {"stat_ratings": sqlite3.connect(path).execute(
+                        "SELECT COUNT(*) FROM stat_ratings").fetchone()[0]},
+                    "queries": await rating_queries(storage, calls)}
+        finally:
+            await storage.close()
     await storage.open()
     try:
         start = time.perf_counter()
@@ -162,7 +208,7 @@ async def sqlite_run(path: Path, total: int, calls: int, today: dt.date) -> dict
         players = conn.execute("SELECT chat_id, user_id FROM stat_players"
                                " ORDER BY random() LIMIT 1000").fetchall()
         rows = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                for t in ("stat_days", "stat_feats", "stat_players")}
+                for t in ("stat_days", "stat_feats", "stat_players", "stat_ratings")}
         conn.close()
         return {"coups": folded, "rows": rows, "generate_s": round(generated, 1),
                 "rebuild_s": round(rebuilt, 1),
@@ -171,8 +217,10 @@ async def sqlite_run(path: Path, total: int, calls: int, today: dt.date) -> dict
         await storage.close()
 
 
-async def pg_run(dsn: str, path: Path, calls: int, today: dt.date) -> dict[str, Any]:
-    """Copy the SQLite file's coups and wallets into a scratch schema, rebuild, measure."""
+async def pg_run(dsn: str, path: Path, calls: int, today: dt.date,
+                 ratings_only: bool = False) -> dict[str, Any]:
+    """Copy the SQLite file's coups and wallets into a scratch schema, rebuild, measure
+    (``ratings_only``: copy its ``stat_ratings`` too, measure ``ratings`` alone)."""
     import asyncpg
 
     from storage.postgres import PostgresStorage
@@ -191,8 +239,17 @@ async def pg_run(dsn: str, path: Path, calls: int, today: dt.date) -> dict[str, 
         await conn.copy_records_to_table(
             "wallets", columns=["chat_id", "user_id", "name", "balance"],
             records=src.execute("SELECT chat_id, user_id, name, balance FROM wallets"))
+        if ratings_only:
+            await conn.copy_records_to_table(
+                "stat_ratings", columns=["chat_id", "user_id", "mu", "sigma", "hands"],
+                records=src.execute("SELECT chat_id, user_id, mu, sigma, hands"
+                                    " FROM stat_ratings"))
         await conn.execute("ANALYZE")
         copied = time.perf_counter() - start
+        if ratings_only:
+            await conn.close()
+            src.close()
+            return {"copy_s": round(copied, 1), "queries": await rating_queries(storage, calls)}
         start = time.perf_counter()
         folded = await storage.rebuild_stats()
         rebuilt = time.perf_counter() - start
@@ -217,9 +274,10 @@ async def main(args: argparse.Namespace) -> None:
         path = Path(args.db or Path(scratch) / "stats.db")
         if path.exists():
             raise SystemExit(f"{path} exists: the benchmark writes a fresh file")
-        out: dict[str, Any] = {"sqlite": await sqlite_run(path, args.coups, args.calls, today)}
+        out: dict[str, Any] = {"sqlite": await sqlite_run(path, args.coups, args.calls, today,
+                                                          args.ratings_only)}
         if args.pg:
-            out["postgres"] = await pg_run(args.pg, path, args.calls, today)
+            out["postgres"] = await pg_run(args.pg, path, args.calls, today, args.ratings_only)
     print(json.dumps(out, indent=2))
 
 
@@ -230,6 +288,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--db", help="the SQLite file to write (default: a scratch one)")
     parser.add_argument("--pg", help="also on this PostgreSQL database")
+    parser.add_argument("--ratings-only", action="store_true",
+                        help="fill stat_ratings alone and time /top rating's query alone")
     return parser.parse_args()
 
 

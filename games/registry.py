@@ -72,6 +72,13 @@ def achievements_of(name: str) -> tuple[Achievement, ...]:
     return found
 
 
+def rated(name: str) -> bool:
+    """Whether game ``name``'s hands count in a chat's poker rating (its engine's ``rated``;
+    a game that does not say so is not rated: no banking game is). ``KeyError`` for an
+    unknown game."""
+    return bool(getattr(engine(name), "rated", False))
+
+
 def texts_of(name: str) -> GameTexts:
     """Game ``name``'s texts (:attr:`Engine.texts`) without loading its engine where it is
     one of the six (their texts are :func:`games.texts.game_texts`'): wording a twenty-one

@@ -52,6 +52,7 @@ from .base import (
 )
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations
+from .ratings import rating_query, ratings_of, ratings_query
 from .seasons import (
     coups_query,
     insert_season,
@@ -65,6 +66,7 @@ from .seasons import (
 )
 from .standings import (
     REBUILT_CHATS,
+    Marks,
     achievements_in,
     achievements_query,
     due_postgres,
@@ -694,11 +696,19 @@ class PostgresStorage:
             return achievements_in(await conn.fetch(sql, *args))
 
     async def rating(self, *, user_id: int, chat_id: int) -> Rating | None:
-        return None  # issue 33: poker rating, being built: no hand rated yet
+        """See :meth:`storage.base.Storage.rating`."""
+        m = Marks("postgres")
+        sql = rating_query(m, chat_id=chat_id, user_id=user_id)
+        async with self._read() as conn:
+            return next(iter(ratings_of(await conn.fetch(sql, *m.args))), None)
 
     async def ratings(self, *, chat_id: int, min_hands: int = 1,
                       limit: int = 10) -> list[Rating]:
-        return []  # issue 33: poker rating, being built: no hand rated yet
+        """See :meth:`storage.base.Storage.ratings`."""
+        m = Marks("postgres")
+        sql = ratings_query(m, chat_id=chat_id, min_hands=min_hands, limit=limit)
+        async with self._read() as conn:
+            return ratings_of(await conn.fetch(sql, *m.args))
 
     async def rebuild_stats(self) -> int:
         """See :meth:`storage.base.Storage.rebuild_stats`: a transaction per chat, holding

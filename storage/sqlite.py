@@ -64,6 +64,7 @@ from .base import (
 )
 from .booking import AUDIT_QUERIES, Booking, plan
 from .migrate import migrations, sqlite_statements
+from .ratings import rating_query, ratings_of, ratings_query
 from .seasons import (
     coups_query,
     insert_season,
@@ -77,6 +78,7 @@ from .seasons import (
 )
 from .standings import (
     REBUILT_CHATS,
+    Marks,
     achievements_in,
     achievements_query,
     due_sqlite,
@@ -750,11 +752,17 @@ class SqliteStorage:
         return achievements_in(await self._run(_fetchall, sql, args))
 
     async def rating(self, *, user_id: int, chat_id: int) -> Rating | None:
-        return None  # issue 33: poker rating, being built: no hand rated yet
+        """See :meth:`storage.base.Storage.rating`."""
+        m = Marks("sqlite")
+        sql = rating_query(m, chat_id=chat_id, user_id=user_id)
+        return next(iter(ratings_of(await self._run(_fetchall, sql, m.args))), None)
 
     async def ratings(self, *, chat_id: int, min_hands: int = 1,
                       limit: int = 10) -> list[Rating]:
-        return []  # issue 33: poker rating, being built: no hand rated yet
+        """See :meth:`storage.base.Storage.ratings`."""
+        m = Marks("sqlite")
+        sql = ratings_query(m, chat_id=chat_id, min_hands=min_hands, limit=limit)
+        return ratings_of(await self._run(_fetchall, sql, m.args))
 
     async def rebuild_stats(self) -> int:
         """See :meth:`storage.base.Storage.rebuild_stats`: a unit of work per chat, so that

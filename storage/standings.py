@@ -4,7 +4,8 @@ A step that settles coups writes each one into ``coups`` (append-only, once per 
 opening, game and coup number) and, in the same unit of work, folds it into the derived
 tables: ``stat_days`` (a player's figures per chat, game and UTC day), ``stat_feats`` (his
 feats per chat and game), ``stat_players`` (his bank run and best hand per chat and
-game) and ``achievements`` (those his game declares, each reached once per chat and game:
+game), ``stat_ratings`` (his poker rating per chat: :mod:`storage.ratings`) and
+``achievements`` (those his game declares, each reached once per chat and game:
 :func:`reached`). :func:`fold` is the one function that says what a coup changes; a rebuild
 deletes the derived tables and folds every recorded coup again with it, so the two cannot
 differ.
@@ -29,6 +30,7 @@ from games.engine import Achievement
 from games.poker.ranking import HandCategory
 from games.registry import achievements_of
 
+from . import ratings
 from .base import Earned, PlayerStats, SettledCoup, Standing
 
 log = logging.getLogger(__name__)
@@ -44,7 +46,7 @@ CATEGORY_ORDER: tuple[str, ...] = tuple(str(c) for c in (
     HandCategory.STRAIGHT, HandCategory.FLUSH, HandCategory.FULL_HOUSE, HandCategory.FOUR,
     HandCategory.STRAIGHT_FLUSH, HandCategory.ROYAL_FLUSH))
 """Poker hand categories, lowest first (:class:`games.poker.ranking.HandCategory`)."""
-DERIVED = ("stat_days", "stat_feats", "stat_players", "achievements")
+DERIVED = ("stat_days", "stat_feats", "stat_players", ratings.TABLE, "achievements")
 """The tables a rebuild deletes and refills."""
 REBUILT_CHATS = ("SELECT chat_id FROM coups UNION SELECT chat_id FROM stat_days"
                  " UNION SELECT chat_id FROM stat_feats UNION SELECT chat_id FROM stat_players"
@@ -101,6 +103,7 @@ class Rows:
     days: dict[DayKey, Day] = field(default_factory=dict)
     feats: dict[FeatKey, int] = field(default_factory=dict)
     runs: dict[RunKey, Runs] = field(default_factory=dict)
+    skills: dict[ratings.Key, ratings.Skill] = field(default_factory=dict)
     earned: dict[EarnedKey, Reached] = field(default_factory=dict)
 
     def update(self, other: Rows) -> None:
@@ -108,6 +111,7 @@ class Rows:
         self.days.update(other.days)
         self.feats.update(other.feats)
         self.runs.update(other.runs)
+        self.skills.update(other.skills)
         self.earned.update(other.earned)
 
 
@@ -162,6 +166,7 @@ def fold(rows: Rows, chat_id: int, coup: SettledCoup) -> Rows:
             best_key = key_now
         out.runs[(chat_id, coup.game, user)] = Runs(run, max(r.longest_bank, run),
                                                     best_hand, best_key)
+    out.skills = ratings.fold(rows.skills, chat_id, coup)
     out.earned = reached(rows, out, chat_id, coup)
     return out
 
@@ -254,6 +259,7 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stat_days": (_DAY_KEY, Day._fields),
     "stat_feats": (_FEAT_KEY, ("n",)),
     "stat_players": (_RUN_KEY, Runs._fields),
+    ratings.TABLE: ratings.COLUMNS,
     "achievements": (("chat_id", "game", "user_id", "key"), Reached._fields),
 }
 """Each derived table's key columns and value columns."""
@@ -292,29 +298,32 @@ def records_query(style: Style, chat_id: int) -> Query:
     return f"SELECT record FROM coups WHERE chat_id = {m(chat_id)} ORDER BY coup_id", m.args
 
 
-def touched(style: Style, chat_id: int, coup: SettledCoup) -> tuple[Query, Query, Query, Query]:
-    """Queries for the rows ``coup`` changes, as they are stored (days, feats, runs, and
-    the achievements its players reached in the chat's games of its kind)."""
+def touched(style: Style, chat_id: int, coup: SettledCoup) -> tuple[Query, ...]:
+    """Queries for the rows ``coup`` changes, as they are stored (days, feats, runs,
+    ratings, and the achievements its players reached in the chat's games of its kind), in
+    the order :func:`rows_of` takes them."""
     users = sorted(coup.nets)
     queries = []
     for table, fixed in (("stat_days", (chat_id, coup.game, day_of(coup.settled_at))),
                          ("stat_feats", (chat_id, coup.game)),
-                         ("stat_players", (chat_id, coup.game)),
+                         ("stat_players", (chat_id, coup.game)), (ratings.TABLE, (chat_id,)),
                          ("achievements", (chat_id, coup.game))):
         key, values = _COLUMNS[table]
         m = Marks(style)
         where = " AND ".join(f"{c} = {m(v)}" for c, v in zip(key, fixed, strict=False))
         queries.append((f"SELECT {', '.join(key + values)} FROM {table}"
                         f" WHERE {where} AND user_id IN ({m.many(users)})", m.args))
-    return queries[0], queries[1], queries[2], queries[3]
+    return tuple(queries)
 
 
 def rows_of(days: Iterable[Sequence[Any]], feats: Iterable[Sequence[Any]],
-            runs: Iterable[Sequence[Any]], earned: Iterable[Sequence[Any]] = ()) -> Rows:
+            runs: Iterable[Sequence[Any]], skills: Iterable[Sequence[Any]] = (),
+            earned: Iterable[Sequence[Any]] = ()) -> Rows:
     """Stored rows (whole, as :func:`touched` selects them) as :class:`Rows`."""
     return Rows(days={(r[0], r[1], r[2], r[3]): Day(*r[4:]) for r in days},
                 feats={(r[0], r[1], r[2], r[3]): r[4] for r in feats},
                 runs={(r[0], r[1], r[2]): Runs(*r[3:]) for r in runs},
+                skills={(r[0], r[1]): ratings.Skill(*r[2:]) for r in skills},
                 earned={(r[0], r[1], r[2], r[3]): Reached(*r[4:]) for r in earned})
 
 
@@ -323,6 +332,7 @@ def stored(rows: Rows) -> dict[str, list[tuple[Any, ...]]]:
     return {"stat_days": [(*k, *v) for k, v in sorted(rows.days.items())],
             "stat_feats": [(*k, v) for k, v in sorted(rows.feats.items())],
             "stat_players": [(*k, *v) for k, v in sorted(rows.runs.items())],
+            ratings.TABLE: [(*k, *v) for k, v in sorted(rows.skills.items())],
             "achievements": [(*k, *v) for k, v in sorted(rows.earned.items())]}
 
 

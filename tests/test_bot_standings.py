@@ -264,7 +264,8 @@ async def test_stats_and_top_of_seeded_coups_are_what_the_results_showed(
     assert await send(host, tg, commands.cmd_top, "/top chips") == [
         "Richest players:\n1. Cid — 1000\n2. Ann — 998\n3. Bob — 998"]
     assert await send(host, tg, commands.cmd_top, "/top yesterday") == [
-        "Try: /top [today|week|month|all] [game], or /top chips for the richest."]
+        "Try: /top [today|week|month|all] [game], /top chips for the richest, or "
+        "/top rating for the poker rating."]
     assert await send(host, tg, commands.cmd_top, "/top", private=True) \
         == ["This works in a group chat."]
 
@@ -283,13 +284,14 @@ async def test_stats_and_top_of_seeded_coups_are_what_the_results_showed(
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "📊 <b>Ann</b> · Five-card stud · this chat\nPlayed: 4 coups · won 2 · lost 2\n"
            "Net: +2\nBiggest win: +2 · biggest loss: -1\nShowdowns: 4\nShowdowns won: 2\n"
-           "Best hand: a full house, deuces over jacks\n"
+           "Best hand: a full house, deuces over jacks\n🎯 Poker rating: 4.6 (4 hands)\n"
            "🏅 Achievements: 2 — First showdown, Full house"),
     ("ru", "📊 <b>Ann</b> · Стад-покер · этот чат\n"
            "Сыграно: 4 кона · выиграно 2 · проиграно 2\nИтог: +2\n"
            "Крупнейший выигрыш: +2 · крупнейший проигрыш: -1\n"
            "Вскрытия: 4\nВыигранные вскрытия: 2\n"
            "Лучшая комбинация: фулл-хаус: тройка двоек и пара валетов\n"
+           "🎯 Покерный рейтинг: 4,6 (4 раздачи)\n"
            "🏅 Достижения: 2 — Первое вскрытие, Фулл-хаус")])
 async def test_stats_of_seeded_poker_hands_name_the_best_hand_shown(
         make_host: Any, monkeypatch: pytest.MonkeyPatch, lang: str,

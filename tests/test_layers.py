@@ -121,6 +121,7 @@ HOST_SENSE = frozenset({
     "points",      # the contract's Points, worded by the host; a noun's plural
     "decks",       # a noun's plural (/settings' units)
     "total",       # a wallet's total (the admin's export)
+    "hand",        # a noun's singular (the poker rating's rated hands, the host's own count)
 })
 
 

@@ -347,7 +347,8 @@ async def test_migrations_are_applied_once(db: Backend) -> None:
         (4 + len(shared), "chat_titles"), (5 + len(shared), "chat_settings"),
         (6 + len(shared), "kept_updates"), (7 + len(shared), "twin_floor"),
         (8 + len(shared), "alive"), (9 + len(shared), "presence"),
-        (10 + len(shared), "standings"), (11 + len(shared), "seasons")]
+        (10 + len(shared), "standings"), (11 + len(shared), "seasons"),
+        (12 + len(shared), "achievements"), (13 + len(shared), "ratings")]
 
 
 async def test_fetched_updates_are_kept_until_handled_then_forgotten_once_read(

@@ -15,6 +15,8 @@ from telegram import Message, MessageEntity, Update, User
 
 from bot.gateway.commands import args, chat_lang
 from bot.gateway.context import Context, clean, is_group, reply, say, services
+from bot.gateway.ratings import RATING, with_rating
+from bot.gateway.ratings import top_text as rating_top
 from bot.table import seasons as rollover
 from bot.view import achievements, i18n, seasons, standings
 from bot.view.rulebook import game_of
@@ -51,16 +53,17 @@ def stats_args(words: Sequence[str]) -> StatsAsk | None:
 
 def top_args(words: Sequence[str]) -> tuple[str, str | None] | None:
     """/top [today|week|month|all] [game], the period first or last (all by default), or
-    /top chips: the period (or :data:`CHIPS`) and the game (None: every game); None when
-    the other words name no game (or name one after ``chips``)."""
+    /top chips, or /top rating: the period (or :data:`CHIPS`, or
+    :data:`~bot.gateway.ratings.RATING`) and the game (None: every game); None when the
+    other words name no game (or name one after ``chips`` or ``rating``)."""
     rest = [w.lower() for w in words]
     period = "all"
     for edge in (0, -1):
-        if rest and rest[edge] in (*standings.PERIODS, CHIPS):
+        if rest and rest[edge] in (*standings.PERIODS, CHIPS, RATING):
             period = rest.pop(edge)
             break
     game = game_of(" ".join(rest)) if rest else None
-    if (rest and game is None) or (period == CHIPS and game is not None):
+    if (rest and game is None) or (period in (CHIPS, RATING) and game is not None):
         return None
     return period, game
 
@@ -118,8 +121,10 @@ async def cmd_stats(update: Update, context: Context) -> None:
     storage = services(context).storage
     if not is_group(update):
         mine = await storage.player_stats(user_id=user.id, game=ask.game)
-        await reply(update, await with_titles(context, lang, user.id, standings.stats_text(
-            lang, clean(user.full_name), mine, game=ask.game, everywhere=True), game=ask.game))
+        await reply(update, await with_titles(context, lang, user.id, await with_rating(
+            storage, lang, standings.stats_text(lang, clean(user.full_name), mine,
+                                                game=ask.game, everywhere=True),
+            user_id=user.id, chat_id=None, game=ask.game), game=ask.game))
         return
     target = ((named[0].id, clean(named[0].full_name)) if named is not None
               else await whose(context, chat.id, user, msg, ask.name))
@@ -127,8 +132,10 @@ async def cmd_stats(update: Update, context: Context) -> None:
         await say(update, context, i18n.t(lang, "stats_unknown", name=f"@{ask.name}"))
         return
     stats = await storage.player_stats(user_id=target[0], chat_id=chat.id, game=ask.game)
-    await say(update, context, await with_titles(context, lang, target[0], standings.stats_text(
-        lang, target[1], stats, game=ask.game, everywhere=False), chat.id, ask.game))
+    await say(update, context, await with_titles(context, lang, target[0], await with_rating(
+        storage, lang, standings.stats_text(lang, target[1], stats, game=ask.game,
+                                            everywhere=False),
+        user_id=target[0], chat_id=chat.id, game=ask.game), chat.id, ask.game))
 
 
 async def with_titles(context: Context, lang: str, user_id: int, text: str,
@@ -185,7 +192,8 @@ async def season_text(storage: Storage, lang: str, chat_id: int, number: int | N
 async def cmd_top(update: Update, context: Context) -> None:
     """/top [today|week|month|all] [game]: the chat's standings by net chips won in play
     over the period (all time by default; days in UTC), among players with
-    :data:`~bot.view.standings.MIN_COUPS` coups in it; /top chips: its richest players."""
+    :data:`~bot.view.standings.MIN_COUPS` coups in it; /top chips: its richest players;
+    /top rating: its poker rating."""
     chat = update.effective_chat
     if chat is None:
         return
@@ -202,6 +210,9 @@ async def cmd_top(update: Update, context: Context) -> None:
     if period == CHIPS:
         rich = await storage.leaderboard(chat_id=chat.id, limit=10)
         await say(update, context, standings.richest_text(lang, rich))
+        return
+    if period == RATING:
+        await say(update, context, await rating_top(storage, lang, chat.id))
         return
     since, until = standings.period_days(period, dt.datetime.now(dt.UTC).date())
     rows = await storage.standings(chat_id=chat.id, game=game, since=since, until=until,

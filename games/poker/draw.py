@@ -95,6 +95,8 @@ class DrawPokerEngine(PokerEngine):
         Achievement(key="opened_won", icon="🔓", feat="opened_won"),
         Achievement(key="opened_won_10", icon="🗝", feat="opened_won", count=10),
         *HAND_ACHIEVEMENTS)
+    rated: ClassVar[bool] = True
+    """Its hands count in the chat's poker rating (:mod:`storage.ratings`)."""
 
     # -------------------------------------------------------------- rules
 

@@ -53,6 +53,8 @@ class StudPokerEngine(PokerEngine):
         Achievement(key="showdown_won", icon="🃏", feat="showdown_won"),
         Achievement(key="showdowns_25", icon="🏆", feat="showdown_won", count=25),
         *HAND_ACHIEVEMENTS)
+    rated: ClassVar[bool] = True
+    """Its hands count in the chat's poker rating (:mod:`storage.ratings`)."""
 
     def _deal_due(self, s: PokerState, kit: BancoKitState, ctx: Ctx) -> None:
         self._deal_next(s, kit, ctx)

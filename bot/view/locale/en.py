@@ -63,7 +63,13 @@ TEXTS: dict[str, str] = {
     "top_line": "{rank}. {name} — {net} ({coups}, {won} won)",
     "top_nobody": "Nobody is ranked yet.",
     "top_min": "To be ranked, play {coups}.",
-    "top_usage": "Try: /top [today|week|month|all] [game], or /top chips for the richest.",
+    "top_usage": "Try: /top [today|week|month|all] [game], /top chips for the richest, or "
+                 "/top rating for the poker rating.",
+    "rating_stats": "🎯 Poker rating: {ordinal} ({hands})",
+    "rating_stats_in": "🎯 Poker rating in «{chat}»: {ordinal} ({hands})",
+    "rating_title": "🎯 Poker rating · this chat",
+    "rating_line": "{rank}. {name} — {ordinal} ({hands})",
+    "rating_min": "To be ranked, play {hands}.",
     "stats_title": "📊 <b>{name}</b> · {game} · {scope}",
     "stats_all_games": "all games", "stats_this_chat": "this chat",
     "stats_all_chats": "all chats",
@@ -320,6 +326,7 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "decision": ("decision", "decisions", "decisions"),
     "coup": ("coup", "coups", "coups"),
     "bank": ("bank", "banks", "banks"),
+    "rated_hand": ("hand", "hands", "hands"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.

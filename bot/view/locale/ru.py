@@ -64,7 +64,13 @@ TEXTS: dict[str, str] = {
     "top_line": "{rank}. {name} — {net} ({coups}, выиграно {won})",
     "top_nobody": "В рейтинге пока никого.",
     "top_min": "Чтобы попасть в рейтинг, сыграйте {coups}.",
-    "top_usage": "Так: /top [today|week|month|all] [игра]; /top chips — самые богатые.",
+    "top_usage": "Так: /top [today|week|month|all] [игра]; /top chips — самые богатые; "
+                 "/top rating — покерный рейтинг.",
+    "rating_stats": "🎯 Покерный рейтинг: {ordinal} ({hands})",
+    "rating_stats_in": "🎯 Покерный рейтинг в чате «{chat}»: {ordinal} ({hands})",
+    "rating_title": "🎯 Покерный рейтинг · этот чат",
+    "rating_line": "{rank}. {name} — {ordinal} ({hands})",
+    "rating_min": "Чтобы попасть в рейтинг, сыграйте {hands}.",
     "stats_title": "📊 <b>{name}</b> · {game} · {scope}",
     "stats_all_games": "все игры", "stats_this_chat": "этот чат",
     "stats_all_chats": "все чаты",
@@ -332,6 +338,7 @@ NOUN_FORMS: dict[str, tuple[str, str, str]] = {
     "decision": ("решение", "решения", "решений"),
     "coup": ("кон", "кона", "конов"),
     "bank": ("банк", "банка", "банков"),
+    "rated_hand": ("раздача", "раздачи", "раздач"),
 }
 
 # /settings: what each setting is, and its unit (a key of NOUN_FORMS), or the values it takes.
