@@ -69,6 +69,9 @@ from .seasons import (
 from .standings import (
     REBUILT_CHATS,
     Marks,
+    achievements_in,
+    achievements_query,
+    due_postgres,
     net_days_of,
     net_days_query,
     player_queries,
@@ -694,10 +697,16 @@ class PostgresStorage:
 
     async def achievements_due(self, *, chat_id: int,
                                settled: Sequence[SettledCoup]) -> list[Earned]:
-        return []  # issue 33: achievements, being built: none reached yet
+        """See :meth:`storage.base.Storage.achievements_due` (one snapshot for its reads)."""
+        async with self._read() as conn, conn.transaction(isolation="repeatable_read",
+                                                          readonly=True):
+            return await due_postgres(conn, chat_id, settled)
 
     async def achievements(self, *, user_id: int, chat_id: int | None = None) -> list[Earned]:
-        return []  # issue 33: achievements, being built: none reached yet
+        """See :meth:`storage.base.Storage.achievements`."""
+        sql, args = achievements_query("postgres", user_id=user_id, chat_id=chat_id)
+        async with self._read() as conn:
+            return achievements_in(await conn.fetch(sql, *args))
 
     async def rating(self, *, user_id: int, chat_id: int) -> Rating | None:
         """See :meth:`storage.base.Storage.rating`."""

@@ -81,6 +81,9 @@ from .seasons import (
 from .standings import (
     REBUILT_CHATS,
     Marks,
+    achievements_in,
+    achievements_query,
+    due_sqlite,
     net_days_of,
     net_days_query,
     player_queries,
@@ -752,10 +755,13 @@ class SqliteStorage:
 
     async def achievements_due(self, *, chat_id: int,
                                settled: Sequence[SettledCoup]) -> list[Earned]:
-        return []  # issue 33: achievements, being built: none reached yet
+        """See :meth:`storage.base.Storage.achievements_due`."""
+        return await self._run(due_sqlite, chat_id, settled)
 
     async def achievements(self, *, user_id: int, chat_id: int | None = None) -> list[Earned]:
-        return []  # issue 33: achievements, being built: none reached yet
+        """See :meth:`storage.base.Storage.achievements`."""
+        sql, args = achievements_query("sqlite", user_id=user_id, chat_id=chat_id)
+        return achievements_in(await self._run(_fetchall, sql, args))
 
     async def rating(self, *, user_id: int, chat_id: int) -> Rating | None:
         """See :meth:`storage.base.Storage.rating`."""

@@ -4,9 +4,11 @@ A step that settles coups writes each one into ``coups`` (append-only, once per 
 opening, game and coup number) and, in the same unit of work, folds it into the derived
 tables: ``stat_days`` (a player's figures per chat, game and UTC day), ``stat_feats`` (his
 feats per chat and game), ``stat_players`` (his bank run and best hand per chat and
-game) and ``stat_ratings`` (his poker rating per chat: :mod:`storage.ratings`).
-:func:`fold` is the one function that says what a coup changes; a rebuild deletes the
-derived tables and folds every recorded coup again with it, so the two cannot differ.
+game), ``stat_ratings`` (his poker rating per chat: :mod:`storage.ratings`) and
+``achievements`` (those his game declares, each reached once per chat and game:
+:func:`reached`). :func:`fold` is the one function that says what a coup changes; a rebuild
+deletes the derived tables and folds every recorded coup again with it, so the two cannot
+differ.
 
 The SQL is written once for both backends: :class:`Marks` numbers its placeholders in
 SQLite's style (``?``) or PostgreSQL's (``$1``); each backend runs it on its connection
@@ -24,10 +26,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from games.engine import Achievement
 from games.poker.ranking import HandCategory
+from games.registry import achievements_of
 
 from . import ratings
-from .base import PlayerStats, SettledCoup, Standing
+from .base import Earned, PlayerStats, SettledCoup, Standing
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +46,11 @@ CATEGORY_ORDER: tuple[str, ...] = tuple(str(c) for c in (
     HandCategory.STRAIGHT, HandCategory.FLUSH, HandCategory.FULL_HOUSE, HandCategory.FOUR,
     HandCategory.STRAIGHT_FLUSH, HandCategory.ROYAL_FLUSH))
 """Poker hand categories, lowest first (:class:`games.poker.ranking.HandCategory`)."""
-DERIVED = ("stat_days", "stat_feats", "stat_players", ratings.TABLE)
+DERIVED = ("stat_days", "stat_feats", "stat_players", ratings.TABLE, "achievements")
 """The tables a rebuild deletes and refills."""
 REBUILT_CHATS = ("SELECT chat_id FROM coups UNION SELECT chat_id FROM stat_days"
                  " UNION SELECT chat_id FROM stat_feats UNION SELECT chat_id FROM stat_players"
-                 " ORDER BY chat_id")
+                 " UNION SELECT chat_id FROM achievements ORDER BY chat_id")
 """The chats a rebuild goes through: every chat with a recorded coup or a derived row."""
 
 
@@ -73,12 +77,23 @@ class Runs(NamedTuple):
     best_key: int | None = None
 
 
+class Reached(NamedTuple):
+    """When a player reached an achievement (an ``achievements`` row's values): the coup
+    (its number on the table opened at ``opened``) and when it settled."""
+
+    coup: int
+    opened: float
+    earned_at: float
+
+
 DayKey = tuple[int, str, str, int]
 """(chat, game, day, user)."""
 FeatKey = tuple[int, str, int, str]
 """(chat, game, user, feat)."""
 RunKey = tuple[int, str, int]
 """(chat, game, user)."""
+EarnedKey = tuple[int, str, int, str]
+"""(chat, game, user, achievement)."""
 
 
 @dataclass
@@ -89,6 +104,7 @@ class Rows:
     feats: dict[FeatKey, int] = field(default_factory=dict)
     runs: dict[RunKey, Runs] = field(default_factory=dict)
     skills: dict[ratings.Key, ratings.Skill] = field(default_factory=dict)
+    earned: dict[EarnedKey, Reached] = field(default_factory=dict)
 
     def update(self, other: Rows) -> None:
         """Take ``other``'s rows over these."""
@@ -96,6 +112,7 @@ class Rows:
         self.feats.update(other.feats)
         self.runs.update(other.runs)
         self.skills.update(other.skills)
+        self.earned.update(other.earned)
 
 
 def day_of(settled_at: float) -> str:
@@ -124,8 +141,9 @@ def fold(rows: Rows, chat_id: int, coup: SettledCoup) -> Rows:
     For each player in ``nets``: one coup more, won if his net is above 0, lost if below,
     his net added, his best and worst coup kept, a bank if he is the ``banker``, each of
     his feats counted; the banker's bank run goes on (his longest kept), every other
-    player's ends; his hand, if a poker hand better than his best, is his best. A banker
-    not in ``nets`` was not dealt in and counts nothing.
+    player's ends; his hand, if a poker hand better than his best, is his best; the
+    achievements he reaches with it are his (:func:`reached`). A banker not in ``nets`` was
+    not dealt in and counts nothing.
     """
     day = day_of(coup.settled_at)
     out = Rows()
@@ -149,7 +167,59 @@ def fold(rows: Rows, chat_id: int, coup: SettledCoup) -> Rows:
         out.runs[(chat_id, coup.game, user)] = Runs(run, max(r.longest_bank, run),
                                                     best_hand, best_key)
     out.skills = ratings.fold(rows.skills, chat_id, coup)
+    out.earned = reached(rows, out, chat_id, coup)
     return out
+
+
+def _declared(game: str) -> tuple[Achievement, ...]:
+    """The achievements ``game`` declares; none for a game this host does not know (a
+    coup recorded by a game since removed counts its figures, and earns nothing)."""
+    try:
+        return achievements_of(game)
+    except KeyError:
+        return ()
+
+
+def reached(before: Rows, after: Rows, chat_id: int,
+            coup: SettledCoup) -> dict[EarnedKey, Reached]:
+    """The achievements ``coup``'s players reach with it: each one his game declares that
+    he had not reached (in ``before``) and that the rows ``after`` the coup meet, by player
+    in ``nets`` order, then in the order the game declares them. Only what the settlement
+    shows counts: its feats, the bank, the hands shown.
+
+    * ``feat``: his count of the feat in the chat and game is at least ``count``;
+    * ``bank_run``: his current run of coups holding the bank is at least ``bank_run``;
+    * ``hand``: the category of the best hand he showed is ``hand`` or a better one."""
+    out: dict[EarnedKey, Reached] = {}
+    declared = _declared(coup.game)
+    if not declared:
+        return out
+    when = Reached(coup.coup, coup.opened, coup.settled_at)
+    for user in coup.nets:
+        runs = after.runs.get((chat_id, coup.game, user), Runs())
+        category = -1 if runs.best_key is None else runs.best_key // 13 ** 5
+        for achievement in declared:
+            key = (chat_id, coup.game, user, achievement.key)
+            if key in before.earned:
+                continue
+            if achievement.feat:
+                feat = (chat_id, coup.game, user, achievement.feat)
+                met = after.feats.get(feat, before.feats.get(feat, 0)) >= achievement.count
+            elif achievement.bank_run:
+                met = runs.bank_run >= achievement.bank_run
+            else:
+                met = (achievement.hand in CATEGORY_ORDER
+                       and category >= CATEGORY_ORDER.index(achievement.hand))
+            if met:
+                out[key] = when
+    return out
+
+
+def earned_of(rows: Rows) -> list[Earned]:
+    """The achievements in ``rows`` in the order they were reached (as :func:`fold` adds
+    them)."""
+    return [Earned(chat_id=k[0], game=k[1], user_id=k[2], key=k[3], coup=r.coup,
+                   opened=r.opened, earned_at=r.earned_at) for k, r in rows.earned.items()]
 
 
 def refold(chat_id: int, records: Iterable[str]) -> tuple[Rows, int]:
@@ -190,6 +260,7 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stat_feats": (_FEAT_KEY, ("n",)),
     "stat_players": (_RUN_KEY, Runs._fields),
     ratings.TABLE: ratings.COLUMNS,
+    "achievements": (("chat_id", "game", "user_id", "key"), Reached._fields),
 }
 """Each derived table's key columns and value columns."""
 
@@ -214,6 +285,13 @@ def insert_coup(style: Style, step_id: int, chat_id: int, coup: SettledCoup) -> 
     return sql, m.args
 
 
+def recorded_query(style: Style, chat_id: int, coup: SettledCoup) -> Query:
+    """A row if ``coup`` is recorded already (its step counted it: it earns nothing more)."""
+    m = Marks(style)
+    return (f"SELECT 1 FROM coups WHERE chat_id = {m(chat_id)} AND opened = {m(coup.opened)}"
+            f" AND game = {m(coup.game)} AND coup = {m(coup.coup)}", m.args)
+
+
 def records_query(style: Style, chat_id: int) -> Query:
     """The chat's recorded coups (their JSON), in the order they were folded."""
     m = Marks(style)
@@ -222,12 +300,14 @@ def records_query(style: Style, chat_id: int) -> Query:
 
 def touched(style: Style, chat_id: int, coup: SettledCoup) -> tuple[Query, ...]:
     """Queries for the rows ``coup`` changes, as they are stored (days, feats, runs,
-    ratings)."""
+    ratings, and the achievements its players reached in the chat's games of its kind), in
+    the order :func:`rows_of` takes them."""
     users = sorted(coup.nets)
     queries = []
     for table, fixed in (("stat_days", (chat_id, coup.game, day_of(coup.settled_at))),
                          ("stat_feats", (chat_id, coup.game)),
-                         ("stat_players", (chat_id, coup.game)), (ratings.TABLE, (chat_id,))):
+                         ("stat_players", (chat_id, coup.game)), (ratings.TABLE, (chat_id,)),
+                         ("achievements", (chat_id, coup.game))):
         key, values = _COLUMNS[table]
         m = Marks(style)
         where = " AND ".join(f"{c} = {m(v)}" for c, v in zip(key, fixed, strict=False))
@@ -237,12 +317,14 @@ def touched(style: Style, chat_id: int, coup: SettledCoup) -> tuple[Query, ...]:
 
 
 def rows_of(days: Iterable[Sequence[Any]], feats: Iterable[Sequence[Any]],
-            runs: Iterable[Sequence[Any]], skills: Iterable[Sequence[Any]] = ()) -> Rows:
+            runs: Iterable[Sequence[Any]], skills: Iterable[Sequence[Any]] = (),
+            earned: Iterable[Sequence[Any]] = ()) -> Rows:
     """Stored rows (whole, as :func:`touched` selects them) as :class:`Rows`."""
     return Rows(days={(r[0], r[1], r[2], r[3]): Day(*r[4:]) for r in days},
                 feats={(r[0], r[1], r[2], r[3]): r[4] for r in feats},
                 runs={(r[0], r[1], r[2]): Runs(*r[3:]) for r in runs},
-                skills={(r[0], r[1]): ratings.Skill(*r[2:]) for r in skills})
+                skills={(r[0], r[1]): ratings.Skill(*r[2:]) for r in skills},
+                earned={(r[0], r[1], r[2], r[3]): Reached(*r[4:]) for r in earned})
 
 
 def stored(rows: Rows) -> dict[str, list[tuple[Any, ...]]]:
@@ -250,7 +332,8 @@ def stored(rows: Rows) -> dict[str, list[tuple[Any, ...]]]:
     return {"stat_days": [(*k, *v) for k, v in sorted(rows.days.items())],
             "stat_feats": [(*k, v) for k, v in sorted(rows.feats.items())],
             "stat_players": [(*k, *v) for k, v in sorted(rows.runs.items())],
-            ratings.TABLE: [(*k, *v) for k, v in sorted(rows.skills.items())]}
+            ratings.TABLE: [(*k, *v) for k, v in sorted(rows.skills.items())],
+            "achievements": [(*k, *v) for k, v in sorted(rows.earned.items())]}
 
 
 def _player_filter(m: Marks, user_id: int, chat_id: int | None, game: str | None) -> str:
@@ -336,6 +419,26 @@ def standings_of(rows: Iterable[Sequence[Any]]) -> list[Standing]:
     return [Standing(user_id=r[0], name=r[1], coups=r[2], won=r[3], net=r[4]) for r in rows]
 
 
+def achievements_query(style: Style, *, user_id: int, chat_id: int | None) -> Query:
+    """The query of :meth:`storage.base.Storage.achievements`; :func:`achievements_in`
+    reads its rows."""
+    m = Marks(style)
+    sql = ("SELECT chat_id, game, user_id, key, coup, opened, earned_at FROM achievements"
+           f" WHERE {_player_filter(m, user_id, chat_id, None)}")
+    return sql, m.args
+
+
+def achievements_in(rows: Iterable[Sequence[Any]]) -> list[Earned]:
+    """The rows of :func:`achievements_query`, oldest first; those reached at one coup in
+    the order their game declares them."""
+    def order(e: Earned) -> tuple[float, int, float, int, str, int]:
+        keys = [a.key for a in _declared(e.game)]
+        return (e.earned_at, e.chat_id, e.opened, e.coup, e.game,
+                keys.index(e.key) if e.key in keys else len(keys))
+    return sorted((Earned(chat_id=r[0], game=r[1], user_id=r[2], key=r[3], coup=r[4],
+                          opened=r[5], earned_at=r[6]) for r in rows), key=order)
+
+
 # ---------------------------------------------------------------------- SQLite
 
 def record_sqlite(conn: sqlite3.Connection, step_id: int, chat_id: int,
@@ -348,9 +451,29 @@ def record_sqlite(conn: sqlite3.Connection, step_id: int, chat_id: int,
             log.warning("chat %s: coup %s of %s recorded before; not counted again",
                         chat_id, coup.coup, coup.game)
             continue
-        before = rows_of(*(conn.execute(sql, args).fetchall()
-                           for sql, args in touched("sqlite", chat_id, coup)))
-        _write_sqlite(conn, fold(before, chat_id, coup))
+        _write_sqlite(conn, fold(_touched_sqlite(conn, chat_id, coup), chat_id, coup))
+
+
+def _touched_sqlite(conn: sqlite3.Connection, chat_id: int, coup: SettledCoup) -> Rows:
+    return rows_of(*(conn.execute(sql, args).fetchall()
+                     for sql, args in touched("sqlite", chat_id, coup)))
+
+
+def due_sqlite(conn: sqlite3.Connection, chat_id: int,
+               settled: Sequence[SettledCoup]) -> list[Earned]:
+    """What recording ``settled`` now would earn (:meth:`storage.base.Storage.
+    achievements_due`): their touched rows as stored, folded as :func:`record_sqlite` would
+    fold them, one after the other; nothing written."""
+    rows, earned = Rows(), Rows()
+    for coup in settled:
+        if conn.execute(*recorded_query("sqlite", chat_id, coup)).fetchall():
+            continue
+        before = _touched_sqlite(conn, chat_id, coup)
+        before.update(rows)
+        after = fold(before, chat_id, coup)
+        rows.update(after)
+        earned.update(after)
+    return earned_of(earned)
 
 
 def _write_sqlite(conn: sqlite3.Connection, rows: Rows) -> None:
@@ -380,8 +503,27 @@ async def record_postgres(conn: asyncpg.Connection, step_id: int, chat_id: int,
             log.warning("chat %s: coup %s of %s recorded before; not counted again",
                         chat_id, coup.coup, coup.game)
             continue
-        before = rows_of(*[await conn.fetch(*_pg(q)) for q in touched("postgres", chat_id, coup)])
-        await _write_postgres(conn, fold(before, chat_id, coup))
+        await _write_postgres(conn, fold(await _touched_postgres(conn, chat_id, coup),
+                                         chat_id, coup))
+
+
+async def _touched_postgres(conn: asyncpg.Connection, chat_id: int, coup: SettledCoup) -> Rows:
+    return rows_of(*[await conn.fetch(*_pg(q)) for q in touched("postgres", chat_id, coup)])
+
+
+async def due_postgres(conn: asyncpg.Connection, chat_id: int,
+                       settled: Sequence[SettledCoup]) -> list[Earned]:
+    """:func:`due_sqlite` on a PostgreSQL connection."""
+    rows, earned = Rows(), Rows()
+    for coup in settled:
+        if await conn.fetchval(*_pg(recorded_query("postgres", chat_id, coup))) is not None:
+            continue
+        before = await _touched_postgres(conn, chat_id, coup)
+        before.update(rows)
+        after = fold(before, chat_id, coup)
+        rows.update(after)
+        earned.update(after)
+    return earned_of(earned)
 
 
 async def _write_postgres(conn: asyncpg.Connection, rows: Rows, fresh: bool = False) -> None:

@@ -6,7 +6,8 @@ down and decides, in private, whether to double or stay (his card decides it, so
 decision is his alone); then the banker turns his card up. A punter whose card ranks
 higher wins his stake (doubled, if he doubled) from the bank; otherwise the banker
 takes it. A punter who lets his time run out stakes nothing, or stays. A punter who
-doubled counts it in his standings (the feat ``hc_doubled``). Its texts are its own, below.
+doubled counts it in his standings (the feat ``hc_doubled``); the first time he does in a
+chat, he reaches its one achievement, *Double down*. Its texts are its own, below.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pydantic import BaseModel, Field
 from games.cards import Shoe, rank_index
 from games.engine import (
     About,
+    Achievement,
     Action,
     ActionSpec,
     Event,
@@ -113,6 +115,8 @@ TEXTS = GameTexts(
                "hc_returned": "В кошельки: {back}"}},
     facts={"en": {"hc_rank": "Your rank"}, "ru": {"hc_rank": "Ваш ранг"}},
     feats={"en": {"hc_doubled": "Doubled"}, "ru": {"hc_doubled": "Удвоения"}},
+    achievements={"en": {"hc_double_down": ("Double down", "doubled a stake")},
+                  "ru": {"hc_double_down": ("Удвоение", "удвоил ставку")}},
     words={"en": {"phase:wagers": "wagers", "phase:choices": "choices", "double": "Double",
                   "stay": "Stay", "hc_banker": "banker", "won": "won", "lost": "lost"},
            "ru": {"phase:wagers": "ставки", "phase:choices": "выбор", "double": "Удвоить",
@@ -146,6 +150,8 @@ class HighCard:
         "join": Join, "leave": Leave, "start": Start, "stake": Stake, "decide": Decide}
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    achievements: ClassVar[tuple[Achievement, ...]] = (
+        Achievement(key="hc_double_down", feat="hc_doubled"),)
 
     def new_table(self, settings: dict[str, Any],
                   rng: random.Random | None = None) -> HighCardState:

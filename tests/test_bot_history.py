@@ -149,9 +149,10 @@ async def test_a_bankers_history_shows_each_coup_of_his_bank_and_a_new_banker_hi
     rng = StackedRng(["2c", "3c", "4c", "Kd", "8h", "Qd", "Jh", "9h", "Kc", "Ks", "Qc"])
 
     async def act(player: int, action: Action) -> None:
-        table = await host.tables.load(TABLE_CHAT)
-        step = table.engine.apply(table.state, player, action, rng)
-        await host.tables.commit(table, step, actor=player)
+        async with host.tables.locked(TABLE_CHAT) as table:  # as every change of a table
+            assert table is not None
+            step = table.engine.apply(table.state, player, action, rng)
+            await host.tables.commit(table, step, actor=player)
 
     async def awaited() -> int:
         table = await host.tables.load(TABLE_CHAT)

@@ -195,12 +195,14 @@ def test_top_takes_a_period_first_or_last_and_a_game() -> None:
 
 STATS_EN = {
     ANN: "📊 <b>Ann</b> · all games · this chat\nPlayed: 3 coups · won 0 · lost 2\nNet: -2\n"
-         "Biggest win: 0 · biggest loss: -1\nBanks held: 1 · longest run: 1\nNaturals: 1",
+         "Biggest win: 0 · biggest loss: -1\nBanks held: 1 · longest run: 1\nNaturals: 1\n"
+         "🏅 Achievements: 1 — First natural",
     BOB: "📊 <b>Bob</b> · all games · this chat\nPlayed: 3 coups · won 0 · lost 2\nNet: -2\n"
          "Biggest win: 0 · biggest loss: -1\nBancos called: 1",
     CID: "📊 <b>Cid</b> · all games · this chat\nPlayed: 4 coups · won 3 · lost 0\nNet: +4\n"
          "Biggest win: +2 · biggest loss: 0\nBanks held: 3 · longest run: 3\nNaturals: 3\n"
-         "Bancos called: 1\nBancos won: 1\nBancos won on a natural nine: 1"}
+         "Bancos called: 1\nBancos won: 1\nBancos won on a natural nine: 1\n"
+         "🏅 Achievements: 3 — First natural, Banco!, Banco natural"}
 TOP_EN = ("🏆 <b>All time</b> · all games\n1. Cid — +4 (4 coups, 3 won)\n"
           "2. Ann — -2 (3 coups, 0 won)\n3. Bob — -2 (3 coups, 0 won)\n"
           "To be ranked, play 3 coups.")
@@ -208,7 +210,8 @@ STATS_RU = {
     CID: "📊 <b>Cid</b> · все игры · этот чат\nСыграно: 4 кона · выиграно 3 · проиграно 0\n"
          "Итог: +4\nКрупнейший выигрыш: +2 · крупнейший проигрыш: 0\n"
          "Банков: 3 · самая длинная серия: 3\nНатуральные: 3\nОбъявленные банко: 1\n"
-         "Выигранные банко: 1\nБанко, выигранные натуральной девяткой: 1"}
+         "Выигранные банко: 1\nБанко, выигранные натуральной девяткой: 1\n"
+         "🏅 Достижения: 3 — Первая натуральная, Банко!, Банко с девяткой"}
 TOP_RU = ("🏆 <b>За всё время</b> · все игры\n1. Cid — +4 (4 кона, выиграно 3)\n"
           "2. Ann — -2 (3 кона, выиграно 0)\n3. Bob — -2 (3 кона, выиграно 0)\n"
           "Чтобы попасть в рейтинг, сыграйте 3 кона.")
@@ -281,13 +284,15 @@ async def test_stats_and_top_of_seeded_coups_are_what_the_results_showed(
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "📊 <b>Ann</b> · Five-card stud · this chat\nPlayed: 4 coups · won 2 · lost 2\n"
            "Net: +2\nBiggest win: +2 · biggest loss: -1\nShowdowns: 4\nShowdowns won: 2\n"
-           "Best hand: a full house, deuces over jacks\n🎯 Poker rating: 4.6 (4 hands)"),
+           "Best hand: a full house, deuces over jacks\n🎯 Poker rating: 4.6 (4 hands)\n"
+           "🏅 Achievements: 2 — First showdown, Full house"),
     ("ru", "📊 <b>Ann</b> · Стад-покер · этот чат\n"
            "Сыграно: 4 кона · выиграно 2 · проиграно 2\nИтог: +2\n"
            "Крупнейший выигрыш: +2 · крупнейший проигрыш: -1\n"
            "Вскрытия: 4\nВыигранные вскрытия: 2\n"
            "Лучшая комбинация: фулл-хаус: тройка двоек и пара валетов\n"
-           "🎯 Покерный рейтинг: 4,6 (4 раздачи)")])
+           "🎯 Покерный рейтинг: 4,6 (4 раздачи)\n"
+           "🏅 Достижения: 2 — Первое вскрытие, Фулл-хаус")])
 async def test_stats_of_seeded_poker_hands_name_the_best_hand_shown(
         make_host: Any, monkeypatch: pytest.MonkeyPatch, lang: str,
         expected: str) -> None:

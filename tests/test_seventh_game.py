@@ -2,7 +2,9 @@
 only in the tests, with its own texts, registered and played through the real host with
 the real storage and a recording Telegram: an amount (a preset and a typed one), a
 private choice, a timeout, a settlement with the banker's net and a feat of its own (/stats
-words it by its texts), /history and /closetable."""
+words it by its texts), its achievement announced once (a line under the result on the
+group's table, the same on the player's view and the app's result, and a DM in his
+language), /history and /closetable."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from test_bot_tables import (  # noqa: F401 (make_host is a fixture)
 )
 
 from bot.gateway import commands, standings
+from bot.view import webview
 from games import cards, registry
 
 
@@ -118,9 +121,9 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
         "Ann sits down with 1000", "Bob sits down with 1000", "Cid sits down with 1000",
         "Bob stakes 50", "Cid stakes 30", "Bob, Cid, Ann each get a card face down",
         "Bob doubles to 100", "⏰ Time is up: Cid.", "Cid stays</blockquote>"]
-    assert shown(table_message(bot))[1] == ("🏆 Coup #1: Bob wins 100 with 6 points, Cid wins 30 "
-                                           "with 13 points (Bob +100 · Cid +30 · Ann (banker) "
-                                           "−130)")
+    assert shown(table_message(bot))[1:3] == [
+        "🏆 Coup #1: Bob wins 100 with 6 points, Cid wins 30 with 13 points (Bob +100 · Cid +30 "
+        "· Ann (banker) −130)", "🏅 Bob: <b>Double down</b> — doubled a stake"]
     # his prompt, closed by the settling step, ends with the coup's result as the group's
     assert shown(bot.chat(CID)[-2])[-6:] == [
         "⏰ Time ran out; the table decided for you: Cid stays", "",
@@ -138,13 +141,13 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     # /stats: the feat its settlement counts, worded by its own texts
     assert [s.text for s in await command(host, tg, standings.cmd_stats, "/stats", BOB)] == [
         "📊 <b>Bob</b> · all games · this chat\nPlayed: 1 coup · won 1 · lost 0\nNet: +100\n"
-        "Biggest win: +100 · biggest loss: 0\nDoubled: 1"]
+        "Biggest win: +100 · biggest loss: 0\nDoubled: 1\n🏅 Achievements: 1 — Double down"]
     await host.lifecycle.set_language(CHAT, "ru")
     assert [s.text for s in await command(host, tg, standings.cmd_stats,
                                           "/stats старшая", BOB)] == [
         "📊 <b>Bob</b> · Старшая карта · этот чат\nСыграно: 1 кон · выиграно 1 · "
         "проиграно 0\nИтог: +100\nКрупнейший выигрыш: +100 · крупнейший проигрыш: 0\n"
-        "Удвоения: 1"]
+        "Удвоения: 1\n🏅 Достижения: 1 — Удвоение"]
     await host.lifecycle.set_language(CHAT, "en")
     rules = await command(host, tg, commands.cmd_rules, "/rules HighCard")
     assert [s.text for s in rules] == ["<b>High card</b>\n\nThe higher card wins."]
@@ -157,6 +160,144 @@ async def test_high_card_plays_through_the_host_with_its_own_texts(
     balances = [(await host.storage.wallet(chat_id=CHAT, user_id=p)).balance
                 for p in (ANN, BOB, CID)]
     assert balances == [870, 1100, 1030]
+
+
+async def started(host: Any, bot: RecordingBot) -> None:
+    """Ann opens a table of high card, the three sit down, Ann starts it."""
+    assert await host.lifecycle.open_table(CHAT, "high_card", ANN, "en") is None
+    await host.idle()
+    for player in (ANN, BOB, CID):
+        join = next(b for b in buttons(table_message(bot)) if b.kind == "join")
+        await host.presses.press(CHAT, player, NAMES[player], join)
+        await host.idle()
+    start = next(b for b in buttons(table_message(bot)) if b.kind == "start")
+    await host.presses.press(CHAT, ANN, "Ann", start)
+    await host.idle()
+
+
+async def staked(host: Any, bot: RecordingBot) -> None:
+    """Bob and Cid stake 1 each."""
+    for player in (BOB, CID):
+        one = next(b for b in buttons(table_message(bot)) if b.kind == "stake" and b.amount == 1)
+        await host.presses.press(CHAT, player, NAMES[player], one)
+        await host.idle()
+
+
+async def play_coup(host: Any, bot: RecordingBot, doubling: set[int]) -> None:
+    """Bob and Cid stake 1 each; those of ``doubling`` double, the other stays."""
+    await staked(host, bot)
+    for player in (BOB, CID):
+        choice = next(b for b in private_keyboard(bot, player) if b.kind == "decide"
+                      and b.choice == (0 if player in doubling else 1))
+        await host.presses.press(CHAT, player, NAMES[player], choice, True)
+        await host.idle()
+
+
+def announced(bot: RecordingBot, chat: int) -> list[str]:
+    """The chat's messages (as they read now) that tell an achievement: in the group, those
+    with its line; in a private chat, the messages that announce one (his turn prompt shows
+    the line as the group's table does)."""
+    return [m.text for m in bot.chat(chat) if "🏅" in m.text
+            and (chat == CHAT or m.text.startswith(("🏅 New", "🏅 Новое")))]
+
+
+async def test_the_seventh_games_achievement_is_announced_once_with_no_change_in_bot(
+        make_host: Any, high_card: None, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    seeded = random.Random("high card achievement")  # the same shoes every run
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot, tg = RecordingBot(), HandlerBot()
+    host = await make_host(bot)
+    asked = []  # the steps that ask storage for achievements: only those that settle a coup
+    due = host.storage.achievements_due
+
+    async def counted(**kw: Any) -> Any:
+        asked.append(kw["settled"][0].coup)
+        return await due(**kw)
+
+    monkeypatch.setattr(host.storage, "achievements_due", counted)
+    await host.storage.set_chat_title(chat_id=CHAT, title="Casino <Royale>")
+    await host.languages.choose(CID, "ru")  # Cid reads his private chat in Russian
+    await started(host, bot)
+
+    # coup 1: Bob doubles for the first time here: one line under the result, one DM
+    await play_coup(host, bot, {BOB})
+    table = shown(table_message(bot))
+    assert table[0] == "<b>High card · coup #2</b> · <i>wagers</i>"
+    assert table[1].startswith("🏆 Coup #1: ")
+    assert table[2] == "🏅 Bob: <b>Double down</b> — doubled a stake"
+    assert announced(bot, CHAT) == [table_message(bot).text]  # no message of its own
+    assert announced(bot, BOB) == [
+        "🏅 New achievement in «Casino &lt;Royale&gt;»: <b>Double down</b> — doubled a stake"]
+    assert announced(bot, CID) == announced(bot, ANN) == []
+    # his turn prompt shows the line as the group's table does
+    assert shown(bot.chat(BOB)[-2])[:2] == ["<b>High card · coup #2</b> · <i>wagers</i>",
+                                            "🏅 Bob: <b>Double down</b> — doubled a stake"]
+    # the player's view shown to him alone in the group, and the app's result, say the same
+    moment = await host.presses._moment(await host.tables.load(CHAT))
+    view = moment.view("en", CHAT, BOB)
+    assert view is not None and shown(view)[1] == "🏅 Bob: <b>Double down</b> — doubled a stake"
+    snap = webview.snapshot("en", "Casino", (await host.tables.load(CHAT)).scene(BOB, None),
+                            webview.Viewer(user_id=BOB, name="Bob", seated=True), rev=0,
+                            now=time.time())
+    assert snap["table"]["result"]["earned"] == ["🏅 Bob: <b>Double down</b> — doubled a stake"]
+
+    # coup 2: both double; only Cid's is new (in Russian in his private chat)
+    await play_coup(host, bot, {BOB, CID})
+    table = shown(table_message(bot))
+    assert table[1].startswith("🏆 Coup #2: ")
+    assert table[2] == "🏅 Cid: <b>Double down</b> — doubled a stake"
+    assert "🏅" not in table[3]
+    assert len(announced(bot, BOB)) == 1
+    assert announced(bot, CID) == [
+        "🏅 Новое достижение в «Casino &lt;Royale&gt;»: <b>Удвоение</b> — удвоил ставку"]
+
+    # coup 3: nothing new, no line
+    await play_coup(host, bot, {BOB, CID})
+    table = shown(table_message(bot))
+    assert table[1].startswith("🏆 Coup #3: ")
+    assert announced(bot, CHAT) == []
+    assert len(announced(bot, BOB)) == len(announced(bot, CID)) == 1
+    assert asked == [1, 2, 3]
+
+    # /stats lists it, by its game's words: in the chat, in private (all his chats), not
+    # for another game
+    from test_bot_standings import send  # (it imports this module's fixture)
+    bob = ("📊 <b>Bob</b> · all games · this chat\nPlayed: 3 coups · won 2 · lost 1\nNet: +2\n"
+           "Biggest win: +2 · biggest loss: -2\nDoubled: 3\n🏅 Achievements: 1 — Double down")
+    assert [s.text for s in await command(host, tg, standings.cmd_stats, "/stats", BOB)] \
+        == [bob]
+    assert await send(host, tg, standings.cmd_stats, "/stats", BOB, private=True) == [
+        bob.replace("this chat", "all chats")]
+    assert await send(host, tg, standings.cmd_stats, "/stats baccarat", BOB) == [
+        "📊 <b>Bob</b> · Baccarat · this chat\nNo settled coups yet."]
+    await host.lifecycle.set_language(CHAT, "ru")
+    assert [s.text for s in await command(host, tg, standings.cmd_stats, "/stats", CID)] == [
+        "📊 <b>Cid</b> · все игры · этот чат\nСыграно: 3 кона · выиграно 3 · проиграно 0\n"
+        "Итог: +5\nКрупнейший выигрыш: +2 · крупнейший проигрыш: 0\nУдвоения: 2\n"
+        "🏅 Достижения: 1 — Удвоение"]
+
+
+async def test_no_achievement_dm_to_a_player_the_bot_cannot_write_to(
+        make_host: Any, high_card: None, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    seeded = random.Random("high card achievement")
+    monkeypatch.setattr(cards, "secure_rng", lambda: seeded)
+    bot = RecordingBot()
+    host = await make_host(bot)
+    await started(host, bot)
+    await staked(host, bot)
+    double = next(b for b in private_keyboard(bot, BOB) if b.kind == "decide" and b.choice == 0)
+    await host.presses.press(CHAT, BOB, "Bob", double, True)
+    await host.idle()
+    # Bob's private chat turns out blocked (as the courier records it) before the coup settles
+    async with host.tables.locked(CHAT) as table:
+        assert table is not None
+        await host.tables.commit(table, meta=table.meta.model_copy(update={"dm_blocked": [BOB]}))
+    stay = next(b for b in private_keyboard(bot, CID) if b.kind == "decide" and b.choice == 1)
+    await host.presses.press(CHAT, CID, "Cid", stay, True)
+    await host.idle()
+    assert shown(table_message(bot))[2] == "🏅 Bob: <b>Double down</b> — doubled a stake"
+    assert announced(bot, BOB) == []
+    assert [e.key for e in await host.storage.achievements(user_id=BOB)] == ["hc_double_down"]
 
 
 def test_a_game_that_words_a_shared_event_otherwise_is_refused(high_card: None) -> None:

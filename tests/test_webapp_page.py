@@ -241,7 +241,8 @@ RESULT = snapshot(58, 140, {
     "result": {"coup": 4, "headline": "<b>Banker wins</b>: 9 against 7",
                "hands": ["Bob: 4♠ 3♦, points: 7; banker: 9♥ K♣, points: 9"],
                "nets": [{"name": "Alice", "net": 100}, {"name": "Bob", "net": -50},
-                        {"name": "Carol", "net": -50}, {"name": "Dan", "net": 0}]},
+                        {"name": "Carol", "net": -50}, {"name": "Dan", "net": 0}],
+               "earned": ["🏅 Alice: <b>Banco natural</b> — a natural nine that wins a banco"]},
 }, {**BOB, "cards": [], "facts": []}, [LEAVE])
 
 SPECTATOR = snapshot(33, 71, {
@@ -962,6 +963,10 @@ async def test_a_settled_coup_shows_its_hands_under_its_number(
     await expect(page.locator("#hands li")).to_have_text(
         ["Bob: 4♠ 3♦, points: 7; banker: 9♥ K♣, points: 9"])
     await expect(page.locator("#hands")).to_be_visible()
+    # the achievements its players reached, a line each, as the group's table draws them
+    await expect(page.locator("#earned li")).to_have_text(
+        ["🏅 Alice: Banco natural — a natural nine that wins a banco"])
+    assert await page.locator("#earned li b").count() == 1
     await shot(page, "result-hands-390-light")
 
 

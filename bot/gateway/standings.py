@@ -18,7 +18,7 @@ from bot.gateway.context import Context, clean, is_group, reply, say, services
 from bot.gateway.ratings import RATING, with_rating
 from bot.gateway.ratings import top_text as rating_top
 from bot.table import seasons as rollover
-from bot.view import i18n, seasons, standings
+from bot.view import achievements, i18n, seasons, standings
 from bot.view.rulebook import game_of
 from storage.base import Storage
 
@@ -126,7 +126,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
         await reply(update, await with_titles(context, lang, user.id, await with_rating(
             storage, lang, standings.stats_text(lang, clean(user.full_name), mine,
                                                 game=ask.game, everywhere=True),
-            user_id=user.id, chat_id=None, game=ask.game)),
+            user_id=user.id, chat_id=None, game=ask.game), game=ask.game),
             reply_markup=profile_markup(context, lang))
         return
     target = ((named[0].id, clean(named[0].full_name)) if named is not None
@@ -138,13 +138,21 @@ async def cmd_stats(update: Update, context: Context) -> None:
     await say(update, context, await with_titles(context, lang, target[0], await with_rating(
         storage, lang, standings.stats_text(lang, target[1], stats, game=ask.game,
                                             everywhere=False),
-        user_id=target[0], chat_id=chat.id, game=ask.game)))
+        user_id=target[0], chat_id=chat.id, game=ask.game), chat.id, ask.game))
 
 
-async def with_titles(context: Context, lang: str, user_id: int, text: str) -> str:
-    """A /stats ``text`` with the titles the player took in every chat's seasons below it."""
-    titles = await services(context).storage.player_titles(user_id=user_id)
-    return "\n".join([text, *seasons.titles_lines(lang, titles)])
+async def with_titles(context: Context, lang: str, user_id: int, text: str,
+                      chat_id: int | None = None, game: str | None = None) -> str:
+    """A /stats ``text`` with, below it, the achievements the player reached in ``chat_id``
+    (None: in all his chats) in ``game`` (None: in any), and the titles he took in every
+    chat's seasons."""
+    storage = services(context).storage
+    earned = [e for e in await storage.achievements(user_id=user_id, chat_id=chat_id)
+              if game is None or e.game == game]
+    reached = achievements.stats_line(lang, earned)
+    titles = await storage.player_titles(user_id=user_id)
+    return "\n".join([text, *([reached] if reached else []),
+                      *seasons.titles_lines(lang, titles)])
 
 
 async def cmd_season(update: Update, context: Context) -> None:

@@ -354,7 +354,8 @@ class Lifecycle:
                     drafts = sends.direct_messages(
                         {player: lang}, chat_id, table.sight, [], meta.names,
                         frozenset({player}), meta.decision, meta.coup_log,
-                        clock.drawn_due(meta), app=clock.app_url(chat_id))
+                        clock.drawn_due(meta), app=clock.app_url(chat_id),
+                        last=meta.last_result)
                 owed = {p: d for p, d in meta.on_page.items() if p != player}
                 try:
                     await self.tables.commit(table, meta=meta.model_copy(

@@ -62,10 +62,12 @@ class Plan:
 
 
 async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any],
-               meta: TableMeta, outbox: Sequence[OutboxDraft], cause: Cause) -> Plan:
+               meta: TableMeta, outbox: Sequence[OutboxDraft], cause: Cause,
+               earned: Sequence[tuple[int, str]] = ()) -> Plan:
     """The plan of ``step`` on ``table`` (as committed). ``meta``: the record to commit
     with it, a copy of its own that the plan changes; ``outbox``: what the caller sends
-    with the step."""
+    with the step; ``earned``: the achievements the coup it settles earns (player, key),
+    kept with its result."""
     chat_id = table.chat_id
     drafts = [*outbox, *_record_before(table, step, meta, cause)]
     lang = await languages.of(chat_id)
@@ -84,7 +86,7 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
         lang, langs, table, step, sight, meta, cause.timed_out, prompts,
         {p: (r.message_id, r.digest) for p, r in going_on.items()},
         clock.drawn_due(meta) if awaited else None, app=clock.app_url(chat_id),
-        on_page=on_page,
+        on_page=on_page, earned=earned,
         in_app=clock.in_app(meta),
         elsewhere=bool(awaited) and awaited <= clock.told_elsewhere(chat_id, meta, sight))
     drafts += new_drafts
@@ -112,7 +114,8 @@ async def plan(clock: Clock, languages: Languages, table: Table, step: Step[Any]
         meta.ephemerals, edits = sends.ephemeral_drafts(
             langs, chat_id, sends.Moment.of(table), sends.Moment(
                 sight, meta.coup_log, meta.names, meta.decision,
-                clock.drawn_due(meta) if awaited else None), meta.ephemerals, outcome)
+                clock.drawn_due(meta) if awaited else None, meta.last_result),
+            meta.ephemerals, outcome)
         drafts += edits
     return Plan(meta, sight, drafts, deadline, coup, coups,
                 holders_of(table.sight, step.transfers),

@@ -55,7 +55,8 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
                 meta: TableMeta, timed_out: Sequence[int], prompts: frozenset[int],
                 open_prompts: dict[int, tuple[int, str]], deadline: float | None, *,
                 app: str | None = None, in_app: bool = False, elsewhere: bool = False,
-                on_page: frozenset[int] = frozenset()) -> tuple[int | None, list[OutboxDraft]]:
+                on_page: frozenset[int] = frozenset(), earned: Sequence[tuple[int, str]] = ()
+                ) -> tuple[int | None, list[OutboxDraft]]:
     """What a step sends (and its record updated in ``meta``): the coup's result, stand-
     ups, the table anew for a new coup, and each player's private events in his own
     language, his turn prompt counting down to ``deadline`` (with the Mini App's button
@@ -67,7 +68,8 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     open page): in the Mini App, a settled coup's table is then posted anew only when the
     next coup starts (its card), not for what comes between (the next bank's offer).
     ``on_page``: awaited players whose open page shows their turn (no prompt for them, see
-    :func:`direct_messages`)."""
+    :func:`direct_messages`). ``earned``: the achievements the coup it settles earns its
+    players (player and key), kept with its result."""
     old, new, chat_id = table.state, step.state, table.chat_id
     view = sight.view()
     names = meta.names
@@ -106,7 +108,7 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
     between = new.coup == meta.msg_coup and in_app and elsewhere
     if settled is not None:
         result, coup_log = settled
-        meta.last_result = results.kept_result(result, coup_log)
+        meta.last_result = results.kept_result(result, coup_log, earned)
         # with no table posted before the next coup, the result tells what came after it
         drafts.append(settlement(chat_id, results.result_text(
             lang, view.game, result, names, coup_log, log if between else ())))
@@ -123,7 +125,8 @@ def step_drafts(lang: str, langs: dict[int, str], table: Table, step: Step[Any],
             if (p := e.player) is not None}}
     drafts += direct_messages(
         langs, chat_id, sight, [e for e in step.events if not isinstance(e, CardsProven)],
-        names, prompts, meta.decision, meta.coup_log, deadline, open_prompts, app, on_page)
+        names, prompts, meta.decision, meta.coup_log, deadline, open_prompts, app, on_page,
+        meta.last_result)
     return (settled[0].coup if settled is not None else None), drafts
 
 
@@ -132,8 +135,8 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
                     prompts: frozenset[int] = frozenset(), decision: int | None = None,
                     log: Sequence[dict[str, Any]] = (), deadline: float | None = None,
                     open_prompts: Mapping[int, tuple[int, str]] | None = None,
-                    app: str | None = None, on_page: frozenset[int] = frozenset()
-                    ) -> list[OutboxDraft]:
+                    app: str | None = None, on_page: frozenset[int] = frozenset(),
+                    last: dict[str, Any] | None = None) -> list[OutboxDraft]:
     """Each reader's private events with his cards, in his own language (``langs``); every
     awaited player of ``prompts`` (the host's choice: in a private step every awaited
     player, when his decision is new or its buttons changed) also gets his turn with his
@@ -147,7 +150,8 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
     (:data:`DM_EDIT`) where what it shows changed. ``app``: the Mini App's page for the
     table, whose ``web_app`` button goes under each prompt's keyboard. A player of
     ``on_page`` (his open page shows him his turn) gets no new prompt, not even in a
-    private step: only his private events, with his cards."""
+    private step: only his private events, with his cards. ``last``: the last result as the
+    record keeps it (a prompt shows the achievements it earned, as the group's table)."""
     open_prompts = open_prompts or {}
     settled_at = next((i for i, e in enumerate(events) if isinstance(e, Settlement)), None)
     earlier, later = (list(events), []) if settled_at is None else (
@@ -177,7 +181,7 @@ def direct_messages(langs: dict[int, str], chat_id: int, sight: Sight,
         # scene his prompt is drawn from
         mine_now = None if (player in on_page and shown is None) or not (
             sight.private or player in prompts or shown is not None) else scene(
-            chat_id, sight, player, deadline, log, names, decision=decision)
+            chat_id, sight, player, deadline, log, names, decision=decision, last=last)
         if mine_now is not None and own_keyboard(lang, mine_now) is not None:
             turn = prompt(lang, mine_now, lines=lines, app=app)
             if shown is not None:
@@ -216,19 +220,22 @@ class Moment:
     names: dict[int, str]
     decision: int
     deadline: float | None = None
+    last: dict[str, Any] | None = None
+    """The last result as the record keeps it (its achievements show under the header)."""
 
     @classmethod
     def of(cls, table: Table, deadline: float | None = None) -> Moment:
         """``table`` as committed, counting down to ``deadline`` while someone is awaited."""
         return cls(table.sight, table.meta.coup_log, table.meta.names, table.meta.decision,
-                   deadline if table.sight.view().awaiting else None)
+                   deadline if table.sight.view().awaiting else None, table.meta.last_result)
 
     def view(self, lang: str, chat_id: int, player: int, last: Markup | None = None
              ) -> Prompt | None:
         """``player``'s view in the group now (:func:`bot.view.screens.ephemeral_view`)."""
         return screens.ephemeral_view(lang, scene(chat_id, self.sight, player, self.deadline,
                                                   self.log, self.names,
-                                                  decision=self.decision), last=last)
+                                                  decision=self.decision, last=self.last),
+                                     last=last)
 
 
 def ephemeral_drafts(langs: Mapping[int, str], chat_id: int, before: Moment, after: Moment,

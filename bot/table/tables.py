@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from bot.ops.hooks import Hooks
 from bot.outbox.courier import Doorbell
 from bot.outbox.feed import Feed
+from bot.table import achievements
 from bot.table.clock import IDLE_CLOSE, Clock
 from bot.table.deadlines import Deadlines
 from bot.table.languages import Languages
@@ -146,8 +147,10 @@ class Tables:
         meta = (await self.clock.shown(table, meta)).model_copy()
         if step is None:
             return await self._commit_record(table, meta, list(outbox), redraw)
-        planned = await plan(self.clock, self.languages, table, step, meta, outbox,
-                             Cause(actor, action, decided, timed_out))
+        earned = await achievements.due(self.storage, table, step, meta, self.clock.now())
+        planned = await achievements.told(self.storage, self.languages, table, earned, await plan(
+            self.clock, self.languages, table, step, meta, outbox,
+            Cause(actor, action, decided, timed_out), achievements.pairs(earned)))
         chat_id, rec = table.chat_id, table.rec
         meta_json, state_json = planned.meta.stored(), step.state.model_dump_json()
         queued = Queued() if planned.drafts else None  # handed to the courier (no read back)

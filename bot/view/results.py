@@ -126,16 +126,21 @@ def last_result(last: dict[str, Any] | None) -> Settlement | None:
     return result
 
 
-def kept_result(result: Settlement, log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+def kept_result(result: Settlement, log: Sequence[dict[str, Any]] = (),
+                earned: Sequence[tuple[int, str]] = ()) -> dict[str, Any]:
     """A settled coup as the table record keeps it (:func:`last_result` reads it), known
     already as ``result``: a chemin de fer coup is a few steps long, and the next drawing of
     the table would validate back the dump just made. With it, as ``shown``, the entries of
     its coup's ``log`` that showed hands (:func:`bot.view.logbook.hands_first`): the Mini
-    App's result shows them as the group's result does, after the coup's log is gone."""
+    App's result shows them as the group's result does, after the coup's log is gone. And,
+    as ``earned``, the achievements its players reached with it (player and key, in the
+    order reached), that every screen showing the result shows under it."""
     last = result.model_dump(mode="json")
     ordered, lead = hands_first(log)
     if lead:
         last["shown"] = ordered[:lead]
+    if earned:
+        last["earned"] = [[p, k] for p, k in earned]
     _keep_result(last, result)
     return last
 

@@ -58,6 +58,9 @@ class Scene:
     """The last settled coup while the coup after it is on (its coup number in it)."""
     shown: tuple[dict[str, Any], ...]
     """The log entries of :attr:`result`'s coup that showed hands (its showdown)."""
+    earned: tuple[tuple[int, str], ...]
+    """The achievements :attr:`result`'s players reached with it (player, key), in the
+    order reached: each screen that shows the result shows them under it."""
     buttons: Buttons
     """What the viewer may do: the public scene, the table message's buttons (never an
     awaited player's private decision); a player's, his own legal actions."""
@@ -211,6 +214,8 @@ def _derived(chat_id: int, sight: Sight, viewer: PlayerId | None, deadline: floa
         names={**names, **{s.player: s.name for s in view.seats}},
         result=result if shown else None,
         shown=tuple(last.get("shown", ())) if shown and last is not None else (),
+        earned=tuple((int(p), str(k)) for p, k in last.get("earned", ()))
+        if shown and last is not None else (),
         buttons=buttons,
         amount_kinds=frozenset(k for k in buttons.kinds if amount_field(sight.engine, k)),
         private=sight.private, committed=view.shoe is not None and bool(view.shoe.commitments),

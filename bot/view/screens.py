@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from markupsafe import Markup
 
-from bot.view import i18n, keyboards, proofs, render, results
+from bot.view import achievements, i18n, keyboards, proofs, render, results
 from bot.view.keyboards import Keyboard
 from bot.view.logbook import hands_first, log_lines
 from bot.view.scene import Scene
@@ -121,8 +121,8 @@ def _table_screen(lang: str, scene: Scene) -> tuple[render.Layout, TableScreen]:
     screen (its text and deadline still to fill in)."""
     view, card = scene.table, scene.card
     show_cards = any(s.face_down for s in view.seats)
-    under = [results.drawn_result_line(lang, view.game, scene.result, scene.names)] \
-        if scene.result is not None else []
+    under = [results.drawn_result_line(lang, view.game, scene.result, scene.names),
+             *earned_lines(lang, scene)] if scene.result is not None else []
     layout = _table_layout(lang, scene, under=under, turn=not card,
                            own=[i18n.t(lang, "app_card")] if card else (),
                            by_cards=[p for p in view.awaiting if p in scene.no_dm]
@@ -165,6 +165,12 @@ DRAWN_KEPT = 16
 """Drawings kept of one scene at most (its screens in a language or two)."""
 
 
+def earned_lines(lang: str, scene: Scene) -> list[Markup]:
+    """The achievements the result's players reached with it (:attr:`Scene.earned`), one
+    line each: every screen that shows the result draws them so."""
+    return achievements.earned_lines(lang, scene.table.game, scene.earned, scene.names)
+
+
 def _table_layout(lang: str, scene: Scene, own: Sequence[Markup] = (),
                   under: Sequence[Markup] = (), turn: bool = True,
                   by_cards: Sequence[int] = (), told: frozenset[int] = frozenset()
@@ -204,12 +210,15 @@ def prompt(lang: str, scene: Scene, *, lines: Sequence[Markup] = (),
     is here), with his decision keyboard (the amount to call on its button). Without
     ``keyboard``: a prompt whose decision is gone, ``last`` saying what became of it.
     ``app``: the Mini App's page for this table, whose ``web_app`` button goes under his
-    keyboard."""
+    keyboard. While it has its keyboard, the achievements the last result's players reached
+    show under its header, as the group's table shows them (:attr:`Scene.earned`)."""
     own = [*_kept(scene, ("own", lang), lambda: _own_lines(lang, scene)), *lines]
     buttons = own_keyboard(lang, scene) if keyboard else None
     if last is not None or buttons is not None:
         own.append(i18n.t(lang, "decide_private") if last is None else last)
-    layout = _kept(scene, ("prompt", lang), lambda: _table_layout(lang, scene))
+    under = earned_lines(lang, scene) if keyboard else []
+    layout = _kept(scene, ("prompt", lang, keyboard),
+                   lambda: _table_layout(lang, scene, under=under))
     text = dataclasses.replace(layout, tail=(*layout.tail, *own)).text(lang, scene.deadline)
     return drawn(text, keyboards.with_app(lang, buttons, app))
 

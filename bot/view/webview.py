@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.view import i18n, keyboards, logbook, results
+from bot.view import achievements, i18n, keyboards, logbook, results
 from bot.view.codec import HOST_FILLED, ActionButton, amount_bounds, amounts_for, decode
 from bot.view.scene import Scene
 from bot.view.sight import (
@@ -102,6 +102,8 @@ def settled(lang: str, scene: Scene) -> dict[str, Any] | None:
         return None
     return {"coup": result.coup, "headline": str(results.headline(lang, result, names)),
             "hands": [str(line) for line in logbook.log_lines(lang, scene.shown, names)],
+            "earned": [str(line) for line in achievements.earned_lines(
+                lang, scene.table.game, scene.earned, names)],
             "nets": [{"player": p, "name": names.get(p, str(p)), "net": n,
                       "banker": p == result.banker}
                      for p, n in sorted(result.nets.items(), key=lambda kv: -kv[1])]}

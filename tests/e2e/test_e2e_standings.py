@@ -92,9 +92,14 @@ async def test_stats_and_top_answer_what_the_results_showed(
     game, shown = await three_coups(sandbox, bot_factory, tmp_path)
     sb, bot = game.sb, game.bot
 
+    # the achievements each was told in private: what /stats lists, oldest first
+    reached = await sb.wait_for(lambda: achievements_told(bot, sb), timeout=20)
+
     def stats(name: str) -> str:
+        titles = reached[name]
         return i18n.plain(standings.stats_text("en", name, shown[name], game=None,
-                                               everywhere=False))
+                                               everywhere=False)) + (
+            f"\n🏅 Achievements: {len(titles)} — {', '.join(titles)}" if titles else "")
 
     assert await answer(game, ANN, "/stats") == stats("Ann")
     cid_says = await sb.send(game.chat_id, CID.id, "hello")
@@ -112,6 +117,20 @@ async def test_stats_and_top_answer_what_the_results_showed(
     assert await sb.wait_for(lambda: private_answer(sb, CID)) == stats("Cid").replace(
         "this chat", "all chats")
     assert "Traceback" not in bot.log_text()
+
+
+async def achievements_told(bot: BotProcess, sb: Any) -> dict[str, list[str]] | None:
+    """The titles of the achievements each player was told of in private ("🏅 New
+    achievement in «…»: Banco! — …"), once as many as the bot recorded were delivered."""
+    db = sqlite3.connect(f"file:{bot.data_dir / 'banco.sqlite3'}?mode=ro", uri=True, timeout=5)
+    try:
+        recorded = db.execute("SELECT count(*) FROM achievements").fetchone()[0]
+    finally:
+        db.close()
+    out = {p.name: [str(m["text"]).split(": ", 1)[1].split(" — ")[0]
+                    for m in await sb.bot_messages(p.id)
+                    if " New achievement in " in m["text"]] for p in PLAYERS}
+    return out if sum(map(len, out.values())) == recorded else None
 
 
 async def private_answer(sb: Any, player: Player) -> str | None:

@@ -727,6 +727,14 @@
       li.append(name, value);
       nets.appendChild(li);
     }
+    // the achievements its players reached with it, one line each, as the group's table
+    const earned = $('earned');
+    earned.replaceChildren();
+    for (const line of r.earned || []) {
+      const li = el('li', 'earned-line');
+      setHtml(li, line);
+      earned.appendChild(li);
+    }
   }
 
   // "label: text" lines (the table's public facts, or the viewer's own)
