@@ -74,13 +74,16 @@ def openskill_ordinals(nets: dict[tuple[int, int], int]) -> dict[int, tuple[floa
 STATS_EN = {
     ANN: "📊 <b>Ann</b> · all games · this chat\nPlayed: 6 coups · won 1 · lost 5\nNet: -3\n"
          "Biggest win: +2 · biggest loss: -1\nShowdowns: 6\nShowdowns won: 1\n"
-         "Best hand: a pair of queens\n🎯 Poker rating: 0.4 (6 hands)",
+         "Best hand: a pair of queens\n🎯 Poker rating: 0.4 (6 hands)\n"
+         "🏅 Achievements: 1 — First showdown",
     BOB: "📊 <b>Bob</b> · all games · this chat\nPlayed: 6 coups · won 1 · lost 5\nNet: -3\n"
          "Biggest win: +2 · biggest loss: -1\nShowdowns: 6\nShowdowns won: 1\n"
-         "Best hand: a pair of eights\n🎯 Poker rating: 1.2 (6 hands)",
+         "Best hand: a pair of eights\n🎯 Poker rating: 1.2 (6 hands)\n"
+         "🏅 Achievements: 1 — First showdown",
     CID: "📊 <b>Cid</b> · all games · this chat\nPlayed: 6 coups · won 4 · lost 2\nNet: +6\n"
          "Biggest win: +2 · biggest loss: -1\nShowdowns: 6\nShowdowns won: 4\n"
-         "Best hand: three treys\n🎯 Poker rating: 9.1 (6 hands)"}
+         "Best hand: three treys\n🎯 Poker rating: 9.1 (6 hands)\n"
+         "🏅 Achievements: 1 — First showdown"}
 TOP_EN = ("🎯 Poker rating · this chat\n1. Cid — 9.1 (6 hands)\n2. Bob — 1.2 (6 hands)\n"
           "3. Ann — 0.4 (6 hands)\nTo be ranked, play 5 hands.")
 TOP_RU = ("🎯 Покерный рейтинг · этот чат\n1. Cid — 9,1 (6 раздач)\n2. Bob — 1,2 (6 раздач)\n"
@@ -118,7 +121,8 @@ async def test_stats_and_top_rating_of_seeded_stud_hands_are_what_openskill_make
     await host.lifecycle.set_language(CHAT, "ru")
     assert await send(host, tg, commands.cmd_top, "/top rating") == [TOP_RU]
     assert (await send(host, tg, commands.cmd_stats, "/stats", CID))[0].endswith(
-        "\nЛучшая комбинация: тройка троек\n🎯 Покерный рейтинг: 9,1 (6 раздач)")
+        "\nЛучшая комбинация: тройка троек\n🎯 Покерный рейтинг: 9,1 (6 раздач)"
+        "\n🏅 Достижения: 1 — Первое вскрытие")
     # recomputed from the recorded hands alone, the ratings are the same
     before = await host.storage.ratings(chat_id=CHAT)
     assert await host.storage.rebuild_stats() == 6

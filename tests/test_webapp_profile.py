@@ -74,7 +74,9 @@ async def test_the_profile_is_the_signed_users_own_with_what_stats_says(seeded: 
                             {"day": day(10).isoformat(), "net": -70},
                             {"day": day(3).isoformat(), "net": 0},
                             {"day": day(0).isoformat(), "net": 10}]
-    assert ann["achievements"] == []  # none reached
+    assert ann["achievements"] == [{
+        "line": "🌟 <b>First natural</b> — eight or nine points on the first two cards",
+        "where": "Chemin de fer · Casino Royale"}]
     # her one draw poker hand, rated as /stats words it (openskill's ordinal after it)
     assert ann["ratings"] == ["🎯 Poker rating in «Casino Royale»: 3.4 (1 hand)"]
     assert {c["id"]: c["name"] for c in ann["chats"]} == {CHAT: "Casino Royale",

@@ -146,7 +146,9 @@ async def test_standings_and_profile_from_the_table_page(
         "Played: 6 coups · won 3 · lost 3", "Net: -30", "Biggest win: +50 · biggest loss: -100",
         "Banks held: 3 · longest run: 2", "Naturals: 1"]
     assert await lines(page, "#p-titles li") == ["🏆 Champion of Casino Royale, October 2026"]
-    assert await lines(page, "#p-achievements li") == ["No achievements yet."]
+    assert await lines(page, "#p-achievements li") == [
+        "🌟 First natural — eight or nine points on the first two cards\n"
+        "Chemin de fer · Casino Royale"]
     assert await lines(page, "#p-rating li") == [
         "🎯 Poker rating in «Casino Royale»: 3.4 (1 hand)"]
     assert await lines(page, "#h-chart") == ["NET CHIPS, DAY BY DAY"]
