@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import math
 import os
@@ -369,10 +370,12 @@ class Killer:
             else:
                 self.fired.clear()
                 self.armed = mode
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.fired.wait(), 10.0 if self.target else 5.0)
-                except TimeoutError:
-                    self.armed = None
+                self.armed = None
+                # a kill made as the wait ran out is a kill: its target had its table kill
+                # (counted missed, it was targeted again, and hit twice)
+                if not self.fired.is_set():
                     self.kills["missed"] = self.kills.get("missed", 0) + 1
                     if self.target is not None:  # its table posted nothing: later
                         self.targets.append(self.target)
